@@ -1,0 +1,1 @@
+"""Baseline agents that play through the environment API (they import only ``engine``)."""

@@ -1,0 +1,32 @@
+"""Rules engine: tiles, shanten, agari, yaku, fu, scoring and the game state machine (Numba)."""
+
+from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, Rules
+from engine.tiles import (
+    count_red,
+    dora_from_indicator,
+    hand34_to_str,
+    parse_hand34,
+    parse_tile,
+    parse_tile34,
+    parse_tile136,
+    tile34_to_str,
+    tile136_to_str,
+    tiles136_to_str,
+)
+
+__all__ = [
+    "MAHJONGSOUL",
+    "PRESETS",
+    "TENHOU",
+    "Rules",
+    "count_red",
+    "dora_from_indicator",
+    "hand34_to_str",
+    "parse_hand34",
+    "parse_tile",
+    "parse_tile34",
+    "parse_tile136",
+    "tile34_to_str",
+    "tile136_to_str",
+    "tiles136_to_str",
+]

@@ -1,0 +1,174 @@
+"""The rules object: every option of the rule documents, with the Mahjong Soul and Tenhou presets.
+
+``Rules`` is immutable and hashable. Kernels never see it: they receive ``rules.to_array()``, an
+``int32`` vector whose positions are the ``RULE_*`` constants below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+GAME_LENGTHS = {"tonpuusen": 1, "hanchan": 2}
+"""Game length name → number of wind rounds played before any extension."""
+HONBA_ON_PASS = ("increment", "reset")
+"""What honba does after a draw in which the deal passes."""
+
+(
+    RULE_RED_M,
+    RULE_RED_P,
+    RULE_RED_S,
+    RULE_OPEN_TANYAO,
+    RULE_KIRIAGE,
+    RULE_NAGASHI,
+    RULE_DOUBLE_YAKUMAN,
+    RULE_KAZOE,
+    RULE_OPEN_RIICHI,
+    RULE_SANCHAHOU,
+    RULE_N_WINDS,
+    RULE_EXTENSION,
+    RULE_AGARI_YAME,
+    RULE_HONBA_RESET_ON_PASS,
+    RULE_START_POINTS,
+    RULE_RETURN_POINTS,
+    RULE_UMA_1,
+    RULE_UMA_2,
+    RULE_UMA_3,
+    RULE_UMA_4,
+    RULE_BUSTING,
+    RULE_PAO,
+    RULE_ABORTIVE_DRAWS,
+    RULE_EXTENSION_HANDS,
+) = range(24)
+N_RULES = 24
+"""Length of ``Rules.to_array()``."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One complete ruleset. Defaults are Mahjong Soul 4-player ranked (spec 003).
+
+    Attributes:
+        red_fives: Red fives per suit (m, p, s); spec 000 uses (1, 2, 1), no-aka play (0, 0, 0).
+        open_tanyao: Kuitan: tanyao counts in an open hand.
+        kiriage_mangan: 4 han 30 fu and 3 han 60 fu pay mangan.
+        nagashi_mangan: Nagashi mangan at an exhaustive draw.
+        double_yakuman: 13-sided kokushi, suuankou tanki, junsei chuuren, daisuushii count double.
+        kazoe_yakuman: 13+ han from ordinary yaku is a yakuman (else sanbaiman).
+        open_riichi: Open riichi may be declared (+2 han; dealing into it pays yakuman).
+        sanchahou: A triple ron aborts the hand instead of paying three winners.
+        game_length: ``"hanchan"`` (East + South) or ``"tonpuusen"`` (East only).
+        extension_round: Play one more wind while nobody has ``return_points`` (sudden death).
+        extension_hands: Hands played at most in the extension wind.
+        agari_yame: The game ends when the dealer of the last hand wins or is tenpai in first place.
+        honba_on_pass: ``"increment"`` or ``"reset"`` honba after a draw in which the deal passes.
+        start_points: Points each player starts with.
+        return_points: Target and oka base (30,000): oka = 4 × (return − start) to first place.
+        uma: Placement bonus in thousands of points, first to fourth.
+        busting: The game ends at once when a player drops below 0.
+        pao: Liability for daisangen and daisuushii.
+        abortive_draws: Kyuushu kyuuhai, suufon renda, suucha riichi and suukaikan are played.
+    """
+
+    red_fives: tuple[int, int, int] = (1, 1, 1)
+    open_tanyao: bool = True
+    kiriage_mangan: bool = False
+    nagashi_mangan: bool = True
+    double_yakuman: bool = True
+    kazoe_yakuman: bool = True
+    open_riichi: bool = False
+    sanchahou: bool = False
+    game_length: str = "hanchan"
+    extension_round: bool = True
+    extension_hands: int = 4
+    agari_yame: bool = True
+    honba_on_pass: str = "increment"
+    start_points: int = 25_000
+    return_points: int = 30_000
+    uma: tuple[int, int, int, int] = (15, 5, -5, -15)
+    busting: bool = True
+    pao: bool = True
+    abortive_draws: bool = True
+    name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        reds = tuple(self.red_fives)
+        if len(reds) != 3 or any(not isinstance(r, int) or not 0 <= r <= 4 for r in reds):
+            raise ValueError(f"red_fives must be three ints 0-4 (m, p, s), got {self.red_fives!r}")
+        object.__setattr__(self, "red_fives", reds)
+        if self.game_length not in GAME_LENGTHS:
+            raise ValueError(
+                f"game_length must be one of {sorted(GAME_LENGTHS)}, got {self.game_length!r}"
+            )
+        if self.honba_on_pass not in HONBA_ON_PASS:
+            raise ValueError(f"honba_on_pass must be one of {HONBA_ON_PASS}, got {self.honba_on_pass!r}")
+        uma = tuple(self.uma)
+        if len(uma) != 4 or sum(uma) != 0:
+            raise ValueError(f"uma must be four ints summing to 0, got {self.uma!r}")
+        object.__setattr__(self, "uma", uma)
+        if self.start_points <= 0 or self.return_points < self.start_points:
+            raise ValueError("need 0 < start_points <= return_points")
+        if not 0 <= self.extension_hands <= 4:
+            raise ValueError(f"extension_hands must be 0-4, got {self.extension_hands}")
+        for f in dataclasses.fields(self):
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                raise TypeError(f"rule {f.name} must be a bool, got {getattr(self, f.name)!r}")
+
+    @property
+    def oka(self) -> float:
+        """Oka to first place, in thousands of points."""
+        return 4 * (self.return_points - self.start_points) / 1000
+
+    def replace(self, **changes) -> Rules:
+        """A copy with some options changed (``name`` becomes ``"custom"`` unless given)."""
+        changes.setdefault("name", "custom")
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise TypeError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def to_array(self) -> np.ndarray:
+        """The ``int32[N_RULES]`` vector that kernels read, indexed by ``RULE_*``."""
+        a = np.zeros(N_RULES, dtype=np.int32)
+        a[RULE_RED_M], a[RULE_RED_P], a[RULE_RED_S] = self.red_fives
+        a[RULE_OPEN_TANYAO] = self.open_tanyao
+        a[RULE_KIRIAGE] = self.kiriage_mangan
+        a[RULE_NAGASHI] = self.nagashi_mangan
+        a[RULE_DOUBLE_YAKUMAN] = self.double_yakuman
+        a[RULE_KAZOE] = self.kazoe_yakuman
+        a[RULE_OPEN_RIICHI] = self.open_riichi
+        a[RULE_SANCHAHOU] = self.sanchahou
+        a[RULE_N_WINDS] = GAME_LENGTHS[self.game_length]
+        a[RULE_EXTENSION] = self.extension_round
+        a[RULE_AGARI_YAME] = self.agari_yame
+        a[RULE_HONBA_RESET_ON_PASS] = self.honba_on_pass == "reset"
+        a[RULE_START_POINTS] = self.start_points
+        a[RULE_RETURN_POINTS] = self.return_points
+        a[RULE_UMA_1 : RULE_UMA_4 + 1] = self.uma
+        a[RULE_BUSTING] = self.busting
+        a[RULE_PAO] = self.pao
+        a[RULE_ABORTIVE_DRAWS] = self.abortive_draws
+        a[RULE_EXTENSION_HANDS] = self.extension_hands
+        return a
+
+    @staticmethod
+    def preset(name: str) -> Rules:
+        """A named preset: ``"mahjongsoul"`` (default) or ``"tenhou"``."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown rules preset {name!r}; choose from {sorted(PRESETS)}") from None
+
+
+MAHJONGSOUL = Rules(name="mahjongsoul")
+"""Mahjong Soul 4-player ranked (spec 003), the default."""
+TENHOU = Rules(
+    double_yakuman=False,
+    sanchahou=True,
+    uma=(20, 10, -10, -20),
+    name="tenhou",
+)
+"""Tenhou ranked, for replaying Tenhou records (RULES.md): single yakuman only, triple ron aborts."""
+PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU}

@@ -1,0 +1,7 @@
+"""``python -m riichi_env`` runs the command line."""
+
+import sys
+
+from riichi_env.cli import main
+
+sys.exit(main())

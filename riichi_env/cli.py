@@ -1,0 +1,59 @@
+"""``riichi-env`` command line: one subcommand per module ``riichi_env.cli_<name>``.
+
+Each subcommand module defines ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = ("demo", "score", "selfplay", "replay", "convert")
+"""Subcommand names in help order; ``riichi_env.cli_<name>`` implements each."""
+
+
+def _load(name: str):
+    try:
+        return importlib.import_module(f"riichi_env.cli_{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"riichi_env.cli_{name}":
+            return None
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="riichi-env", description="Rule-exact Riichi Mahjong environment and tools."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        module = _load(name)
+        if module is None:
+            continue
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``riichi-env`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "_run"):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except BrokenPipeError:
+        return 0
+    except (ValueError, TypeError, OSError) as exc:
+        print(f"riichi-env {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
