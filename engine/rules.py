@@ -103,7 +103,9 @@ class Rules:
                 f"game_length must be one of {sorted(GAME_LENGTHS)}, got {self.game_length!r}"
             )
         if self.honba_on_pass not in HONBA_ON_PASS:
-            raise ValueError(f"honba_on_pass must be one of {HONBA_ON_PASS}, got {self.honba_on_pass!r}")
+            raise ValueError(
+                f"honba_on_pass must be one of {HONBA_ON_PASS}, got {self.honba_on_pass!r}"
+            )
         uma = tuple(self.uma)
         if len(uma) != 4 or sum(uma) != 0:
             raise ValueError(f"uma must be four ints summing to 0, got {self.uma!r}")
@@ -159,7 +161,9 @@ class Rules:
         try:
             return PRESETS[name]
         except KeyError:
-            raise ValueError(f"unknown rules preset {name!r}; choose from {sorted(PRESETS)}") from None
+            raise ValueError(
+                f"unknown rules preset {name!r}; choose from {sorted(PRESETS)}"
+            ) from None
 
 
 MAHJONGSOUL = Rules(name="mahjongsoul")

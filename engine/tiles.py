@@ -8,7 +8,6 @@ Chun. ``tile136`` is a physical id; ``tile136 // 4`` is its kind. Red fives are 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -33,7 +32,6 @@ GREEN = (S2, S3, S4, S6, S8, HATSU)
 """The kinds allowed in ryuuiisou."""
 
 SUITS = "mpsz"
-_GROUP_RE = re.compile(r"([0-9]+)([mpsz])")
 
 
 def is_honor(tile34: int) -> bool:
@@ -83,25 +81,34 @@ def _parse_groups(text: str) -> list[tuple[int, bool]]:
     """(tile34, is_red) for each tile of an mpsz string, in order; raises on bad text."""
     if not isinstance(text, str):
         raise TypeError(f"mpsz tiles must be a str, got {type(text).__name__}")
-    s = text.replace(" ", "")
     tiles: list[tuple[int, bool]] = []
-    pos = 0
-    for match in _GROUP_RE.finditer(s):
-        if match.start() != pos:
-            raise ValueError(f"malformed tile string {text!r}: cannot read {s[pos : match.start()]!r}")
-        digits, suit = match.groups()
-        for d in digits:
-            n = int(d)
-            if suit == "z":
-                if not 1 <= n <= 7:
-                    raise ValueError(f"malformed tile string {text!r}: honor {d}z does not exist")
-                tiles.append((EAST + n - 1, False))
-            else:
-                base = SUITS.index(suit) * 9
-                tiles.append((base + 4, True) if n == 0 else (base + n - 1, False))
-        pos = match.end()
-    if pos != len(s):
-        raise ValueError(f"malformed tile string {text!r}: cannot read {s[pos:]!r} (no suit letter?)")
+    digits = ""
+    for pos, ch in enumerate(text):
+        if ch.isdigit():
+            digits += ch
+        elif ch in SUITS:
+            if not digits:
+                raise ValueError(
+                    f"malformed tile string {text!r}: suit {ch!r} at {pos} has no digits"
+                )
+            for d in digits:
+                n = int(d)
+                if ch == "z":
+                    if not 1 <= n <= 7:
+                        raise ValueError(
+                            f"malformed tile string {text!r}: honor {d}z does not exist"
+                        )
+                    tiles.append((EAST + n - 1, False))
+                else:
+                    base = SUITS.index(ch) * 9
+                    tiles.append((base + 4, True) if n == 0 else (base + n - 1, False))
+            digits = ""
+        elif not ch.isspace():
+            raise ValueError(
+                f"malformed tile string {text!r}: unexpected character {ch!r} at {pos}"
+            )
+    if digits:
+        raise ValueError(f"malformed tile string {text!r}: {digits!r} has no suit letter")
     return tiles
 
 

@@ -1,0 +1,61 @@
+import pytest
+
+from engine.rules import (
+    MAHJONGSOUL,
+    N_RULES,
+    RULE_DOUBLE_YAKUMAN,
+    RULE_N_WINDS,
+    RULE_RED_P,
+    RULE_SANCHAHOU,
+    RULE_UMA_1,
+    TENHOU,
+    Rules,
+)
+
+
+def test_default_is_mahjong_soul():
+    assert Rules() == MAHJONGSOUL
+    assert MAHJONGSOUL.red_fives == (1, 1, 1)
+    assert MAHJONGSOUL.open_tanyao and MAHJONGSOUL.double_yakuman and not MAHJONGSOUL.kiriage_mangan
+    assert MAHJONGSOUL.uma == (15, 5, -5, -15) and MAHJONGSOUL.oka == 20
+
+
+def test_tenhou_preset_differs_where_rules_md_says():
+    assert not TENHOU.double_yakuman and TENHOU.sanchahou
+    assert Rules.preset("tenhou") is TENHOU
+
+
+def test_to_array_is_what_kernels_read():
+    a = MAHJONGSOUL.to_array()
+    assert a.shape == (N_RULES,) and a.dtype.name == "int32"
+    assert a[RULE_DOUBLE_YAKUMAN] == 1 and a[RULE_SANCHAHOU] == 0 and a[RULE_N_WINDS] == 2
+    assert TENHOU.to_array()[RULE_UMA_1] == 20
+    assert MAHJONGSOUL.replace(red_fives=(1, 2, 1)).to_array()[RULE_RED_P] == 2
+    assert MAHJONGSOUL.replace(game_length="tonpuusen").to_array()[RULE_N_WINDS] == 1
+
+
+def test_rules_are_immutable_and_hashable():
+    with pytest.raises(AttributeError):
+        MAHJONGSOUL.open_tanyao = False  # type: ignore[misc]
+    assert len({MAHJONGSOUL, TENHOU, Rules()}) == 2
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "match"),
+    [
+        ({"red_fives": (1, 5, 1)}, ValueError, "red_fives"),
+        ({"game_length": "west"}, ValueError, "game_length"),
+        ({"uma": (10, 10, 0, 0)}, ValueError, "uma"),
+        ({"honba_on_pass": "keep"}, ValueError, "honba_on_pass"),
+        ({"open_tanyao": 1}, TypeError, "open_tanyao"),
+        ({"no_such_rule": True}, TypeError, "no_such_rule"),
+    ],
+)
+def test_bad_options_are_refused(changes, error, match):
+    with pytest.raises(error, match=match):
+        MAHJONGSOUL.replace(**changes)
+
+
+def test_unknown_preset():
+    with pytest.raises(ValueError, match="unknown rules preset"):
+        Rules.preset("sanma")
