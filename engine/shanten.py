@@ -103,31 +103,36 @@ def _codes(hand34):
 
 @njit
 def _combine(r0, r1, r2, r3, n_sets):
-    """Fewest tiles to add for ``n_sets`` sets and a pair, given the four groups' table rows."""
+    """Fewest tiles to add for ``n_sets`` sets and a pair, given the four groups' table rows.
+
+    Min-plus over the split of the sets between (man, pin) and (sou, honors), the pair in either half.
+    """
     best = _INF
-    for m0 in range(n_sets + 1):
-        for m1 in range(n_sets - m0 + 1):
-            for m2 in range(n_sets - m0 - m1 + 1):
-                m3 = n_sets - m0 - m1 - m2
-                a0 = int(r0[m0])
-                a1 = int(r1[m1])
-                a2 = int(r2[m2])
-                a3 = int(r3[m3])
-                base = a0 + a1 + a2 + a3
-                if base >= best:
-                    continue
-                pair = int(r0[5 + m0]) - a0
-                d = int(r1[5 + m1]) - a1
-                if d < pair:
-                    pair = d
-                d = int(r2[5 + m2]) - a2
-                if d < pair:
-                    pair = d
-                d = int(r3[5 + m3]) - a3
-                if d < pair:
-                    pair = d
-                if base + pair < best:
-                    best = base + pair
+    for i in range(n_sets + 1):
+        x0 = _INF
+        x1 = _INF
+        for p in range(i + 1):
+            q = i - p
+            u = int(r0[p]) + int(r1[q])
+            if u < x0:
+                x0 = u
+            u = min(int(r0[5 + p]) + int(r1[q]), int(r0[p]) + int(r1[5 + q]))
+            if u < x1:
+                x1 = u
+        j = n_sets - i
+        y0 = _INF
+        y1 = _INF
+        for p in range(j + 1):
+            q = j - p
+            u = int(r2[p]) + int(r3[q])
+            if u < y0:
+                y0 = u
+            u = min(int(r2[5 + p]) + int(r3[q]), int(r2[p]) + int(r3[5 + q]))
+            if u < y1:
+                y1 = u
+        u = min(x0 + y1, x1 + y0)
+        if u < best:
+            best = u
     return best
 
 
@@ -174,13 +179,45 @@ def _shanten_kokushi(hand34, suit_table, honor_table):
 @njit
 def _shanten(hand34, suit_table, honor_table):
     """Shanten of a 3n+1 / 3n+2 concealed part: min of standard, chiitoitsu, kokushi; -1 = agari."""
-    s = _shanten_standard(hand34, suit_table, honor_table)
-    c = _shanten_chiitoitsu(hand34, suit_table, honor_table)
-    if c < s:
-        s = c
-    k = _shanten_kokushi(hand34, suit_table, honor_table)
-    if k < s:
-        s = k
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    n = 0
+    kinds = 0
+    pairs = 0
+    for i in range(9):
+        a = int(hand34[i])
+        b = int(hand34[9 + i])
+        c = int(hand34[18 + i])
+        c0 = c0 * 5 + a
+        c1 = c1 * 5 + b
+        c2 = c2 * 5 + c
+        n += a + b + c
+        kinds += (a > 0) + (b > 0) + (c > 0)
+        pairs += (a > 1) + (b > 1) + (c > 1)
+    for i in range(27, 34):
+        a = int(hand34[i])
+        c3 = c3 * 5 + a
+        n += a
+        kinds += a > 0
+        pairs += a > 1
+    s = _combine(suit_table[c0], suit_table[c1], suit_table[c2], honor_table[c3], n // 3) - 1
+    if n == 13 or n == 14:
+        chiitoitsu = 6 - pairs
+        if kinds < 7:
+            chiitoitsu += 7 - kinds
+        if chiitoitsu < s:
+            s = chiitoitsu
+        if s > 0:
+            y_kinds = 0
+            y_pair = 0
+            for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
+                a = int(hand34[t])
+                y_kinds += a > 0
+                y_pair |= a > 1
+            if 13 - y_kinds - y_pair < s:
+                s = 13 - y_kinds - y_pair
     return s
 
 
