@@ -1,6 +1,7 @@
 """Rules engine: tiles, shanten, agari, yaku, fu, scoring and the game state machine (Numba)."""
 
 from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, Rules
+from engine.scoring import HandResult, score_hand
 from engine.shanten import shanten, ukeire, waits
 from engine.tables import Tables, load_tables
 from engine.tiles import (
@@ -17,6 +18,7 @@ from engine.tiles import (
 )
 
 __all__ = [
+    "HandResult",
     "MAHJONGSOUL",
     "PRESETS",
     "TENHOU",
@@ -30,6 +32,7 @@ __all__ = [
     "parse_tile",
     "parse_tile34",
     "parse_tile136",
+    "score_hand",
     "shanten",
     "tile34_to_str",
     "tile136_to_str",

@@ -1,0 +1,250 @@
+"""Agari: every reading of a complete hand (4 sets + pair, chiitoitsu, kokushi musou).
+
+A *reading* of the concealed part of a standard hand is one pair plus ``n`` sets, where ``n`` is
+four minus the called melds. Sets are coded as ints: a sequence is its lowest tile34 (0-26), a
+triplet is ``SET_TRIPLET + tile34``. Every distinct reading is listed, because the scorer keeps
+the one that pays most (RULES.md "Highest reading").
+
+The search is over counts: the pair must sit in the one suit whose tile count is 2 mod 3; after
+taking it, a reading is fixed by which kinds (count >= 3) are read as triplets, and the rest must
+split into sequences greedily. A 14-tile hand has at most four such kinds, so at most 16 subsets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from engine.tiles import N_KINDS, parse_hand34
+
+SET_TRIPLET = 34
+"""Set code offset: ``SET_TRIPLET + t`` is a triplet of kind ``t``; codes below are sequences."""
+READING_WIDTH = 6
+"""Ints per reading row: pair tile34, number of sets, then up to four set codes."""
+MAX_READINGS = 32
+"""Room for readings; no complete hand has more (checked in tests over all one-suit hands)."""
+N_AGARI_WORK = 2 * N_KINDS
+"""Scratch ints ``_decompose`` needs."""
+
+TERMINALS_HONORS_MASK = 0
+for _t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
+    TERMINALS_HONORS_MASK |= 1 << _t
+del _t
+
+
+@njit
+def _decompose(hand34, work, readings):
+    """Fill ``readings`` (int32[MAX_READINGS, READING_WIDTH]) with every standard reading.
+
+    Args:
+        hand34: uint8[34] concealed tiles, 3n+2 of them (n = 0..4).
+        work: int32 scratch of at least ``N_AGARI_WORK``.
+        readings: int32[MAX_READINGS, READING_WIDTH] output rows (pair, n_sets, set codes...).
+
+    Returns:
+        Number of readings (0 = not a standard complete hand).
+    """
+    total = 0
+    s0 = 0
+    s1 = 0
+    s2 = 0
+    for i in range(9):
+        s0 += hand34[i]
+        s1 += hand34[9 + i]
+        s2 += hand34[18 + i]
+    total = s0 + s1 + s2
+    pair_zone = -1
+    n_two = 0
+    for t in range(27, 34):
+        c = hand34[t]
+        total += c
+        if c == 1 or c == 4:
+            return 0
+        if c == 2:
+            n_two += 1
+            pair_zone = 3
+    if total % 3 != 2 or n_two > 1:
+        return 0
+    n_sets = (total - 2) // 3
+    if pair_zone == 3:
+        if s0 % 3 != 0 or s1 % 3 != 0 or s2 % 3 != 0:
+            return 0
+    else:
+        r0 = s0 % 3
+        r1 = s1 % 3
+        r2 = s2 % 3
+        if r0 == 2 and r1 == 0 and r2 == 0:
+            pair_zone = 0
+        elif r0 == 0 and r1 == 2 and r2 == 0:
+            pair_zone = 1
+        elif r0 == 0 and r1 == 0 and r2 == 2:
+            pair_zone = 2
+        else:
+            return 0
+    rest = work[0:N_KINDS]
+    tmp = work[N_KINDS : 2 * N_KINDS]
+    n = 0
+    lo = pair_zone * 9
+    hi = lo + 9 if pair_zone < 3 else 34
+    for p in range(lo, hi):
+        if hand34[p] < 2 or (p >= 27 and hand34[p] != 2):
+            continue
+        for i in range(N_KINDS):
+            rest[i] = hand34[i]
+        rest[p] -= 2
+        c0 = -1
+        c1 = -1
+        c2 = -1
+        c3 = -1
+        n_cand = 0
+        for i in range(27):
+            if rest[i] >= 3:
+                if n_cand == 0:
+                    c0 = i
+                elif n_cand == 1:
+                    c1 = i
+                elif n_cand == 2:
+                    c2 = i
+                else:
+                    c3 = i
+                n_cand += 1
+        for mask in range(1 << n_cand):
+            for i in range(27):
+                tmp[i] = rest[i]
+            k = 2
+            if mask & 1:
+                tmp[c0] -= 3
+            if mask & 2:
+                tmp[c1] -= 3
+            if mask & 4:
+                tmp[c2] -= 3
+            if mask & 8:
+                tmp[c3] -= 3
+            ok = True
+            for suit in range(3):
+                b = suit * 9
+                for j in range(7):
+                    c = tmp[b + j]
+                    if c > 0:
+                        if tmp[b + j + 1] < c or tmp[b + j + 2] < c:
+                            ok = False
+                            break
+                        tmp[b + j + 1] -= c
+                        tmp[b + j + 2] -= c
+                        for _ in range(c):
+                            readings[n, k] = b + j
+                            k += 1
+                if not ok or tmp[b + 7] != 0 or tmp[b + 8] != 0:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if mask & 1:
+                readings[n, k] = SET_TRIPLET + c0
+                k += 1
+            if mask & 2:
+                readings[n, k] = SET_TRIPLET + c1
+                k += 1
+            if mask & 4:
+                readings[n, k] = SET_TRIPLET + c2
+                k += 1
+            if mask & 8:
+                readings[n, k] = SET_TRIPLET + c3
+                k += 1
+            for t in range(27, 34):
+                if rest[t] == 3:
+                    readings[n, k] = SET_TRIPLET + t
+                    k += 1
+            readings[n, 0] = p
+            readings[n, 1] = n_sets
+            n += 1
+            if n == readings.shape[0]:
+                return n
+    return n
+
+
+@njit
+def _is_chiitoitsu(hand34):
+    """Chiitoitsu shape: 14 concealed tiles as seven different pairs."""
+    pairs = 0
+    for t in range(34):
+        c = hand34[t]
+        if c == 2:
+            pairs += 1
+        elif c != 0:
+            return False
+    return pairs == 7
+
+
+@njit
+def _is_kokushi(hand34):
+    """Kokushi musou shape: all 13 terminal/honor kinds, one of them twice, nothing else."""
+    total = 0
+    for t in range(34):
+        c = hand34[t]
+        total += c
+        if (TERMINALS_HONORS_MASK >> t) & 1:
+            if c == 0 or c > 2:
+                return False
+        elif c != 0:
+            return False
+    return total == 14
+
+
+@njit
+def _is_agari(hand34, work, readings):
+    """True for a complete concealed part: standard, chiitoitsu or kokushi (3n+2 tiles)."""
+    if _decompose(hand34, work, readings) > 0:
+        return True
+    return _is_chiitoitsu(hand34) or _is_kokushi(hand34)
+
+
+def _as_hand34(hand: str | np.ndarray) -> np.ndarray:
+    if isinstance(hand, str):
+        return parse_hand34(hand)
+    arr = np.asarray(hand)
+    if arr.shape != (N_KINDS,):
+        raise ValueError(f"hand34 must have shape (34,), got {arr.shape}")
+    if arr.min() < 0 or arr.max() > 4:
+        raise ValueError("hand34 counts must be 0-4")
+    return arr.astype(np.uint8)
+
+
+def decompose(hand: str | np.ndarray) -> list[tuple[int, tuple[tuple[str, int], ...]]]:
+    """Every standard reading of a complete concealed part (3n+2 tiles).
+
+    Args:
+        hand: mpsz string or ``hand34`` counts.
+
+    Returns:
+        A list of ``(pair_tile34, sets)``; each set is ``("seq", lowest tile34)`` or
+        ``("triplet", tile34)``, sets sorted. Empty when the tiles are not 4-sets-and-a-pair.
+    """
+    hand34 = _as_hand34(hand)
+    n_tiles = int(hand34.sum())
+    if n_tiles % 3 != 2 or n_tiles > 14:
+        raise ValueError(f"a complete part has 2, 5, 8, 11 or 14 tiles, got {n_tiles}")
+    work = np.zeros(N_AGARI_WORK, dtype=np.int32)
+    rows = np.zeros((MAX_READINGS, READING_WIDTH), dtype=np.int32)
+    n = _decompose(hand34, work, rows)
+    out = []
+    for r in range(n):
+        sets = []
+        for k in range(int(rows[r, 1])):
+            code = int(rows[r, 2 + k])
+            if code >= SET_TRIPLET:
+                sets.append(("triplet", code - SET_TRIPLET))
+            else:
+                sets.append(("seq", code))
+        out.append((int(rows[r, 0]), tuple(sorted(sets))))
+    return out
+
+
+def is_agari(hand: str | np.ndarray) -> bool:
+    """True when the concealed part (3n+2 tiles) is complete in any of the three shapes."""
+    hand34 = _as_hand34(hand)
+    if int(hand34.sum()) % 3 != 2:
+        raise ValueError(f"a complete part has 3n+2 tiles, got {int(hand34.sum())}")
+    work = np.zeros(N_AGARI_WORK, dtype=np.int32)
+    rows = np.zeros((MAX_READINGS, READING_WIDTH), dtype=np.int32)
+    return bool(_is_agari(hand34, work, rows))

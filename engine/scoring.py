@@ -1,0 +1,1014 @@
+"""Scoring: han, fu, limits and payments of a winning hand (the ``_score_hand`` kernel).
+
+Every reading of the hand (``engine/agari.py``) and every place the winning tile can sit in it
+is scored; the one that pays most wins, then more han, then more fu (RULES.md "Highest
+reading"). Yakuman stack and drop every other yaku and dora; 13+ han without yakuman is kazoe
+yakuman when ``RULE_KAZOE`` is on. Payments round up to 100 and include honba, not sticks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine._numba import njit
+from engine.agari import (
+    MAX_READINGS,
+    N_AGARI_WORK,
+    READING_WIDTH,
+    SET_TRIPLET,
+    _decompose,
+    _is_chiitoitsu,
+    _is_kokushi,
+)
+from engine.fu import (
+    FU_CHIITOITSU,
+    WAIT_RYANMEN,
+    WAIT_SHANPON,
+    WAIT_TANKI,
+    _pair_fu,
+    _round_fu,
+    _seq_wait,
+    _set_fu,
+    _wait_fu,
+)
+from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON, MELD_TYPES
+from engine.rules import (
+    MAHJONGSOUL,
+    RULE_DOUBLE_YAKUMAN,
+    RULE_KAZOE,
+    RULE_KIRIAGE,
+    RULE_OPEN_TANYAO,
+    RULE_RED_M,
+    Rules,
+)
+from engine.tiles import N_KINDS, _dora_from_indicator, _parse_groups, tile34_to_str
+from engine.yaku import (
+    N_YAKU,
+    Y_AKA_DORA,
+    Y_CHANKAN,
+    Y_CHANTA,
+    Y_CHIIHOU,
+    Y_CHIITOITSU,
+    Y_CHINITSU,
+    Y_CHINROUTOU,
+    Y_CHUN,
+    Y_CHUUREN,
+    Y_DAISANGEN,
+    Y_DAISUUSHII,
+    Y_DORA,
+    Y_DOUBLE_RIICHI,
+    Y_FIRST_YAKUMAN,
+    Y_HAITEI,
+    Y_HAKU,
+    Y_HATSU,
+    Y_HONITSU,
+    Y_HONROUTOU,
+    Y_HOUTEI,
+    Y_IIPEIKOU,
+    Y_IPPATSU,
+    Y_ITTSU,
+    Y_JUNCHAN,
+    Y_JUNSEI_CHUUREN,
+    Y_KOKUSHI,
+    Y_KOKUSHI_13,
+    Y_MENZEN_TSUMO,
+    Y_OPEN_RIICHI,
+    Y_PINFU,
+    Y_RIICHI,
+    Y_RINSHAN,
+    Y_ROUND_EAST,
+    Y_RYANPEIKOU,
+    Y_RYUUIISOU,
+    Y_SANANKOU,
+    Y_SANKANTSU,
+    Y_SANSHOKU,
+    Y_SANSHOKU_DOUKOU,
+    Y_SEAT_EAST,
+    Y_SHOUSANGEN,
+    Y_SHOUSUUSHII,
+    Y_SUUANKOU,
+    Y_SUUANKOU_TANKI,
+    Y_SUUKANTSU,
+    Y_TANYAO,
+    Y_TENHOU,
+    Y_TOITOI,
+    Y_TSUUIISOU,
+    Y_URA_DORA,
+    YAKU_HAN_CLOSED,
+    YAKU_HAN_OPEN,
+    YAKU_KEYS,
+    YAKU_YAKUMAN,
+    _chuuren,
+    _flush,
+    _is_chinroutou,
+    _is_daisangen,
+    _is_daisuushii,
+    _is_honroutou,
+    _is_ittsu,
+    _is_pinfu,
+    _is_ryuuiisou,
+    _is_sanankou,
+    _is_sankantsu,
+    _is_sanshoku_doujun,
+    _is_sanshoku_doukou,
+    _is_shousangen,
+    _is_shousuushii,
+    _is_suukantsu,
+    _is_tanyao,
+    _is_toitoi,
+    _is_tsuuiisou,
+    _outside,
+    _suuankou,
+)
+
+(
+    CTX_TSUMO,
+    CTX_SEAT_WIND,
+    CTX_ROUND_WIND,
+    CTX_RIICHI,
+    CTX_OPEN_RIICHI,
+    CTX_IPPATSU,
+    CTX_RINSHAN,
+    CTX_CHANKAN,
+    CTX_HAITEI,
+    CTX_HOUTEI,
+    CTX_TENHOU,
+    CTX_CHIIHOU,
+    CTX_HONBA,
+    CTX_KYOTAKU,
+    CTX_N_AKA,
+    CTX_N_DORA,
+    CTX_N_URA,
+    CTX_YAKUMAN_PAY,
+) = range(18)
+N_CTX = 18
+"""Length of the ``ctx`` vector of ``_score_hand``."""
+
+(
+    RES_STATUS,
+    RES_HAN,
+    RES_FU,
+    RES_YAKUMAN,
+    RES_LIMIT,
+    RES_BASE,
+    RES_PAY_RON,
+    RES_PAY_DEALER,
+    RES_PAY_NONDEALER,
+    RES_WINNER_GAIN,
+) = range(10)
+N_RES = 10
+"""Length of the ``out`` vector of ``_score_hand``."""
+
+STATUS_OK = 0
+STATUS_NOT_AGARI = 1
+STATUS_NO_YAKU = 2
+
+(
+    LIMIT_NONE,
+    LIMIT_MANGAN,
+    LIMIT_HANEMAN,
+    LIMIT_BAIMAN,
+    LIMIT_SANBAIMAN,
+    LIMIT_KAZOE,
+    LIMIT_YAKUMAN,
+) = range(7)
+LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "kazoe yakuman", "yakuman")
+
+MAX_INDICATORS = 5
+"""Dora (and ura) indicators: one at the start plus one per kan."""
+
+W_AGARI = 0
+W_FULL = W_AGARI + N_AGARI_WORK
+W_BASE_YAKU = W_FULL + N_KINDS
+W_CUR_YAKU = W_BASE_YAKU + N_YAKU
+W_READINGS = W_CUR_YAKU + N_YAKU
+N_WORK = W_READINGS + MAX_READINGS * READING_WIDTH
+"""Length of the ``work`` scratch vector of ``_score_hand`` (int32)."""
+
+
+def new_work() -> np.ndarray:
+    """Scratch for ``_score_hand``: allocate once, reuse for every call (not thread-shared)."""
+    return np.zeros(N_WORK, dtype=np.int32)
+
+
+@njit
+def _put(yaku, y, menzen):
+    """Record yaku ``y`` with its closed or open han (from the yaku table)."""
+    yaku[y] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
+
+
+@njit
+def _put_yakuman(yaku, y, double_on):
+    """Record yakuman ``y`` with its multiplier (double ones count 1 when the rule is off)."""
+    m = YAKU_YAKUMAN[y]
+    yaku[y] = m if double_on else 1
+
+
+@njit
+def _limit_base(han, fu, yakuman, rules):
+    """(limit, base points) from han, fu and the yakuman multiplier."""
+    if yakuman > 0:
+        return LIMIT_YAKUMAN, 8000 * yakuman
+    if han >= 13 and rules[RULE_KAZOE]:
+        return LIMIT_KAZOE, 8000
+    if han >= 11:
+        return LIMIT_SANBAIMAN, 6000
+    if han >= 8:
+        return LIMIT_BAIMAN, 4000
+    if han >= 6:
+        return LIMIT_HANEMAN, 3000
+    if han >= 5:
+        return LIMIT_MANGAN, 2000
+    base = fu << (2 + han)
+    if base >= 2000:
+        return LIMIT_MANGAN, 2000
+    if rules[RULE_KIRIAGE] and ((han == 4 and fu == 30) or (han == 3 and fu == 60)):
+        return LIMIT_MANGAN, 2000
+    return LIMIT_NONE, base
+
+
+@njit
+def _ceil100(x):
+    return (x + 99) // 100 * 100
+
+
+@njit
+def _payments(base, dealer, tsumo, honba, out):
+    """Write ron / tsumo shares (honba included) to ``out``; returns the total paid."""
+    if tsumo:
+        out[RES_PAY_RON] = 0
+        if dealer:
+            each = _ceil100(2 * base) + 100 * honba
+            out[RES_PAY_DEALER] = 0
+            out[RES_PAY_NONDEALER] = each
+            return 3 * each
+        d = _ceil100(2 * base) + 100 * honba
+        nd = _ceil100(base) + 100 * honba
+        out[RES_PAY_DEALER] = d
+        out[RES_PAY_NONDEALER] = nd
+        return d + 2 * nd
+    ron = _ceil100(base * (6 if dealer else 4)) + 300 * honba
+    out[RES_PAY_RON] = ron
+    out[RES_PAY_DEALER] = 0
+    out[RES_PAY_NONDEALER] = 0
+    return ron
+
+
+@njit
+def _offer(cur, fu, dealer, tsumo, honba, rules, out, yaku_out):
+    """Total one candidate reading in ``cur``; keep it in ``out``/``yaku_out`` if it pays more.
+
+    Order: more points; then a yakuman over a kazoe yakuman of equal value (the hand-score
+    samples); then more han; then more fu. Returns True when the candidate has a yaku.
+    """
+    yakuman = 0
+    for y in range(Y_FIRST_YAKUMAN, Y_DORA):
+        yakuman += cur[y]
+    if yakuman > 0:
+        for y in range(Y_FIRST_YAKUMAN):
+            cur[y] = 0
+        for y in range(Y_DORA, N_YAKU):
+            cur[y] = 0
+        han = 13 * yakuman
+    else:
+        han = 0
+        for y in range(Y_FIRST_YAKUMAN):
+            han += cur[y]
+        if han == 0:
+            return False
+        for y in range(Y_DORA, N_YAKU):
+            han += cur[y]
+    limit, base = _limit_base(han, fu, yakuman, rules)
+    if tsumo:
+        gain = 3 * _ceil100(2 * base) if dealer else _ceil100(2 * base) + 2 * _ceil100(base)
+    else:
+        gain = _ceil100(base * (6 if dealer else 4))
+    if out[RES_STATUS] == STATUS_OK:
+        old = out[RES_WINNER_GAIN]
+        if gain < old:
+            return True
+        if gain == old:
+            old_yakuman = out[RES_YAKUMAN] > 0
+            if old_yakuman and yakuman == 0:
+                return True
+            if old_yakuman == (yakuman > 0) and (
+                han < out[RES_HAN] or (han == out[RES_HAN] and fu <= out[RES_FU])
+            ):
+                return True
+    out[RES_STATUS] = STATUS_OK
+    out[RES_HAN] = han
+    out[RES_FU] = fu
+    out[RES_YAKUMAN] = yakuman
+    out[RES_LIMIT] = limit
+    out[RES_BASE] = base
+    out[RES_WINNER_GAIN] = gain
+    for y in range(N_YAKU):
+        yaku_out[y] = cur[y]
+    return True
+
+
+@njit
+def _score_hand(
+    closed34, melds, n_melds, win_tile, ctx, dora_ind, ura_ind, rules, work, out, yaku_out
+):
+    """Score a complete hand; see docs/internals.md "Scoring" for every argument.
+
+    Args:
+        closed34: uint8[34] concealed tiles including the winning tile.
+        melds: int32[4, 2] called melds (type, lowest tile34); ``n_melds`` rows are used.
+        n_melds: number of called melds.
+        win_tile: tile34 of the winning tile.
+        ctx: int32[N_CTX] situation, indexed by ``CTX_*``.
+        dora_ind: int32[5] dora indicators (``ctx[CTX_N_DORA]`` valid).
+        ura_ind: int32[5] ura dora indicators (``ctx[CTX_N_URA]`` valid; count only with riichi).
+        rules: int32[N_RULES] rules vector.
+        work: int32[N_WORK] scratch (``new_work()``).
+        out: int32[N_RES] result, indexed by ``RES_*``.
+        yaku_out: int32[N_YAKU] han per yaku (yakuman: multiplier; dora rows: counts).
+
+    Returns:
+        ``out[RES_STATUS]``.
+    """
+    for i in range(N_RES):
+        out[i] = 0
+    out[RES_STATUS] = STATUS_NOT_AGARI
+    for i in range(N_YAKU):
+        yaku_out[i] = 0
+    full = work[W_FULL : W_FULL + N_KINDS]
+    base_yaku = work[W_BASE_YAKU : W_BASE_YAKU + N_YAKU]
+    cur = work[W_CUR_YAKU : W_CUR_YAKU + N_YAKU]
+    agari_work = work[W_AGARI : W_AGARI + N_AGARI_WORK]
+    readings = work[W_READINGS:N_WORK].reshape((MAX_READINGS, READING_WIDTH))
+
+    tsumo = ctx[CTX_TSUMO] != 0
+    dealer = ctx[CTX_SEAT_WIND] == 0
+    seat_tile = 27 + ctx[CTX_SEAT_WIND]
+    round_tile = 27 + ctx[CTX_ROUND_WIND]
+    honba = ctx[CTX_HONBA]
+    double_on = rules[RULE_DOUBLE_YAKUMAN] != 0
+
+    menzen = True
+    n_kan = 0
+    n_ankan = 0
+    n_meld_trip = 0
+    meld_seq_mask = 0
+    meld_trip_mask = 0
+    meld_fu = 0
+    for i in range(N_KINDS):
+        full[i] = closed34[i]
+    for m in range(n_melds):
+        mt = melds[m, 0]
+        t = melds[m, 1]
+        if mt == MELD_CHI:
+            full[t] += 1
+            full[t + 1] += 1
+            full[t + 2] += 1
+            meld_seq_mask |= 1 << t
+            menzen = False
+            continue
+        is_kan = mt == MELD_DAIMINKAN or mt == MELD_KAKAN or mt == MELD_ANKAN  # noqa: SIM109
+        full[t] += 4 if is_kan else 3
+        meld_trip_mask |= 1 << t
+        n_meld_trip += 1
+        if is_kan:
+            n_kan += 1
+        if mt == MELD_ANKAN:
+            n_ankan += 1
+            meld_fu += _set_fu(t, True, True)
+        else:
+            menzen = False
+            meld_fu += _set_fu(t, is_kan, False)
+    n_chi = n_melds - n_meld_trip
+    tile_mask = 0
+    for i in range(N_KINDS):
+        if full[i]:
+            tile_mask |= 1 << i
+
+    # Yaku that do not depend on the reading.
+    for y in range(N_YAKU):
+        base_yaku[y] = 0
+    riichi = ctx[CTX_RIICHI]
+    if ctx[CTX_OPEN_RIICHI]:
+        _put(base_yaku, Y_OPEN_RIICHI, True)
+        if riichi == 2:
+            _put(base_yaku, Y_DOUBLE_RIICHI, True)
+        if riichi == 0:
+            riichi = 1
+    elif riichi == 2:
+        _put(base_yaku, Y_DOUBLE_RIICHI, True)
+    elif riichi == 1:
+        _put(base_yaku, Y_RIICHI, True)
+    if ctx[CTX_IPPATSU]:
+        _put(base_yaku, Y_IPPATSU, True)
+    if tsumo and menzen:
+        _put(base_yaku, Y_MENZEN_TSUMO, True)
+    if ctx[CTX_CHANKAN]:
+        _put(base_yaku, Y_CHANKAN, menzen)
+    if ctx[CTX_RINSHAN]:
+        _put(base_yaku, Y_RINSHAN, menzen)
+    if ctx[CTX_HAITEI]:
+        _put(base_yaku, Y_HAITEI, menzen)
+    if ctx[CTX_HOUTEI]:
+        _put(base_yaku, Y_HOUTEI, menzen)
+    if _is_tanyao(tile_mask) and (menzen or rules[RULE_OPEN_TANYAO]):
+        _put(base_yaku, Y_TANYAO, menzen)
+    flush = _flush(tile_mask)
+    if flush == 1:
+        _put(base_yaku, Y_HONITSU, menzen)
+    elif flush == 2:
+        _put(base_yaku, Y_CHINITSU, menzen)
+    if _is_honroutou(tile_mask):
+        _put(base_yaku, Y_HONROUTOU, menzen)
+    if _is_sankantsu(n_kan):
+        _put(base_yaku, Y_SANKANTSU, menzen)
+    if _is_suukantsu(n_kan):
+        _put_yakuman(base_yaku, Y_SUUKANTSU, double_on)
+    if _is_tsuuiisou(tile_mask):
+        _put_yakuman(base_yaku, Y_TSUUIISOU, double_on)
+    if _is_chinroutou(tile_mask):
+        _put_yakuman(base_yaku, Y_CHINROUTOU, double_on)
+    if _is_ryuuiisou(tile_mask):
+        _put_yakuman(base_yaku, Y_RYUUIISOU, double_on)
+    if ctx[CTX_TENHOU]:
+        _put_yakuman(base_yaku, Y_TENHOU, double_on)
+    if ctx[CTX_CHIIHOU]:
+        _put_yakuman(base_yaku, Y_CHIIHOU, double_on)
+    n_dora = 0
+    for i in range(ctx[CTX_N_DORA]):
+        n_dora += full[_dora_from_indicator(dora_ind[i])]
+    base_yaku[Y_DORA] = n_dora
+    base_yaku[Y_AKA_DORA] = ctx[CTX_N_AKA]
+    if riichi > 0:
+        n_ura = 0
+        for i in range(ctx[CTX_N_URA]):
+            n_ura += full[_dora_from_indicator(ura_ind[i])]
+        base_yaku[Y_URA_DORA] = n_ura
+
+    agari = False
+    has_yaku = False
+
+    # Kokushi musou.
+    if n_melds == 0 and _is_kokushi(closed34):
+        agari = True
+        for y in range(N_YAKU):
+            cur[y] = base_yaku[y]
+        if closed34[win_tile] == 2:
+            _put_yakuman(cur, Y_KOKUSHI_13, double_on)
+        else:
+            _put_yakuman(cur, Y_KOKUSHI, double_on)
+        fu = 30 if tsumo else 40
+        has_yaku |= _offer(cur, fu, dealer, tsumo, honba, rules, out, yaku_out)
+
+    # Chiitoitsu.
+    if n_melds == 0 and _is_chiitoitsu(closed34):
+        agari = True
+        for y in range(N_YAKU):
+            cur[y] = base_yaku[y]
+        _put(cur, Y_CHIITOITSU, True)
+        has_yaku |= _offer(cur, FU_CHIITOITSU, dealer, tsumo, honba, rules, out, yaku_out)
+
+    # Four sets and a pair.
+    n_read = _decompose(closed34, agari_work, readings)
+    if n_read > 0:
+        agari = True
+        chuuren = _chuuren(closed34, n_melds, win_tile)
+        if chuuren == 2:
+            _put_yakuman(base_yaku, Y_JUNSEI_CHUUREN, double_on)
+        elif chuuren == 1:
+            _put_yakuman(base_yaku, Y_CHUUREN, double_on)
+    pair_tile_fu = 0
+    for r in range(n_read):
+        pair = readings[r, 0]
+        n_sets = readings[r, 1]
+        seq_mask = meld_seq_mask
+        trip_mask = meld_trip_mask
+        n_cseq = 0
+        n_ctrip = 0
+        n_peikou = 0
+        run = 0
+        prev = -1
+        for k in range(n_sets):
+            code = readings[r, 2 + k]
+            if code >= SET_TRIPLET:
+                trip_mask |= 1 << (code - SET_TRIPLET)
+                n_ctrip += 1
+            else:
+                seq_mask |= 1 << code
+                n_cseq += 1
+                if code == prev:
+                    run += 1
+                    if run == 2:
+                        n_peikou += 1
+                        run = 0
+                else:
+                    run = 1
+                prev = code
+        n_seq = n_cseq + n_chi
+        n_trip = n_ctrip + n_meld_trip
+        pair_tile_fu = _pair_fu(pair, seat_tile, round_tile)
+        outside = _outside(seq_mask, trip_mask, pair, n_seq)
+
+        for pos in range(-1, n_sets):
+            if pos < 0:
+                if pair != win_tile:
+                    continue
+                wait = WAIT_TANKI
+            else:
+                code = readings[r, 2 + pos]
+                if pos > 0 and readings[r, 1 + pos] == code:
+                    continue
+                if code >= SET_TRIPLET:
+                    if code - SET_TRIPLET != win_tile:
+                        continue
+                    wait = WAIT_SHANPON
+                else:
+                    if win_tile < code or win_tile > code + 2:
+                        continue
+                    wait = _seq_wait(code, win_tile)
+            ron_triplet = (not tsumo) and wait == WAIT_SHANPON
+            n_ankou = n_ctrip + n_ankan - (1 if ron_triplet else 0)
+
+            for y in range(N_YAKU):
+                cur[y] = base_yaku[y]
+            pinfu = _is_pinfu(menzen, n_cseq, pair, seat_tile, round_tile, wait == WAIT_RYANMEN)
+            if pinfu:
+                _put(cur, Y_PINFU, True)
+            if menzen:
+                if n_peikou == 2:
+                    _put(cur, Y_RYANPEIKOU, True)
+                elif n_peikou == 1:
+                    _put(cur, Y_IIPEIKOU, True)
+            if trip_mask >> 31 & 1:
+                _put(cur, Y_HAKU, menzen)
+            if trip_mask >> 32 & 1:
+                _put(cur, Y_HATSU, menzen)
+            if trip_mask >> 33 & 1:
+                _put(cur, Y_CHUN, menzen)
+            if trip_mask >> seat_tile & 1:
+                _put(cur, Y_SEAT_EAST + seat_tile - 27, menzen)
+            if trip_mask >> round_tile & 1:
+                _put(cur, Y_ROUND_EAST + round_tile - 27, menzen)
+            if _is_sanshoku_doujun(seq_mask):
+                _put(cur, Y_SANSHOKU, menzen)
+            if _is_ittsu(seq_mask):
+                _put(cur, Y_ITTSU, menzen)
+            if outside == 1:
+                _put(cur, Y_CHANTA, menzen)
+            elif outside == 2:
+                _put(cur, Y_JUNCHAN, menzen)
+            if _is_toitoi(n_trip):
+                _put(cur, Y_TOITOI, menzen)
+            if _is_sanankou(n_ankou):
+                _put(cur, Y_SANANKOU, menzen)
+            if _is_sanshoku_doukou(trip_mask):
+                _put(cur, Y_SANSHOKU_DOUKOU, menzen)
+            if _is_shousangen(trip_mask, pair):
+                _put(cur, Y_SHOUSANGEN, menzen)
+            suuankou = _suuankou(n_ankou, wait == WAIT_TANKI)
+            if suuankou == 2:
+                _put_yakuman(cur, Y_SUUANKOU_TANKI, double_on)
+            elif suuankou == 1:
+                _put_yakuman(cur, Y_SUUANKOU, double_on)
+            if _is_daisangen(trip_mask):
+                _put_yakuman(cur, Y_DAISANGEN, double_on)
+            if _is_shousuushii(trip_mask, pair):
+                _put_yakuman(cur, Y_SHOUSUUSHII, double_on)
+            if _is_daisuushii(trip_mask):
+                _put_yakuman(cur, Y_DAISUUSHII, double_on)
+
+            raw = meld_fu + pair_tile_fu + _wait_fu(wait)
+            for k in range(n_sets):
+                code = readings[r, 2 + k]
+                if code >= SET_TRIPLET:
+                    t = code - SET_TRIPLET
+                    raw += _set_fu(t, False, not (ron_triplet and t == win_tile))
+            fu = _round_fu(raw, menzen, tsumo, pinfu)
+            has_yaku |= _offer(cur, fu, dealer, tsumo, honba, rules, out, yaku_out)
+
+    if not agari:
+        out[RES_STATUS] = STATUS_NOT_AGARI
+        return STATUS_NOT_AGARI
+    if not has_yaku:
+        for i in range(N_RES):
+            out[i] = 0
+        for i in range(N_YAKU):
+            yaku_out[i] = 0
+        out[RES_STATUS] = STATUS_NO_YAKU
+        return STATUS_NO_YAKU
+    base = out[RES_BASE]
+    if ctx[CTX_YAKUMAN_PAY] and not tsumo and base < 8000:
+        base = 8000
+        out[RES_LIMIT] = LIMIT_YAKUMAN
+        out[RES_BASE] = base
+    gain = _payments(base, dealer, tsumo, honba, out)
+    out[RES_WINNER_GAIN] = gain + 1000 * ctx[CTX_KYOTAKU]
+    return STATUS_OK
+
+
+@njit
+def _score_hands_batch(
+    closed34s, melds, n_melds, win_tiles, ctxs, dora_inds, ura_inds, rules, work, out, yaku_out
+):
+    """``_score_hand`` over a batch: every argument but ``rules`` and ``work`` gains a leading
+    batch axis (``closed34s`` uint8[B, 34], ``melds`` int32[B, 4, 2], ``n_melds`` int32[B], ...).
+    """
+    for b in range(closed34s.shape[0]):
+        _score_hand(
+            closed34s[b],
+            melds[b],
+            n_melds[b],
+            win_tiles[b],
+            ctxs[b],
+            dora_inds[b],
+            ura_inds[b],
+            rules,
+            work,
+            out[b],
+            yaku_out[b],
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+
+WINDS = "ESWN"
+_BOOL_FLAGS = (
+    "riichi",
+    "double_riichi",
+    "open_riichi",
+    "ippatsu",
+    "rinshan",
+    "chankan",
+    "haitei",
+    "houtei",
+    "tenhou",
+    "chiihou",
+    "yakuman_pay",
+)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The score of one hand, field for field the hand-score format's result object.
+
+    Attributes:
+        valid: True for a scoring win.
+        han: Total han, dora included; 13 x the yakuman multiplier for yakuman hands.
+        fu: Rounded fu (25 for chiitoitsu); meaningless for yakuman hands.
+        yaku: ``{"key", "han"}`` dicts in table order (yakuman entries add ``"yakuman": n`` and
+            carry ``"han": 13 * n``); ``dora``, ``aka_dora``, ``ura_dora`` appear when non-zero.
+        yakuman_multiplier: 0, or the sum of the yakuman (double ones count 2).
+        limit: ``""``, ``"mangan"`` ... ``"sanbaiman"``, ``"kazoe yakuman"``, ``"yakuman"``,
+            ``"2x yakuman"`` ...
+        payments: ``{"ron": X}``, ``{"tsumo_all": X}`` (dealer tsumo) or
+            ``{"tsumo_dealer": X, "tsumo_nondealer": Y}``; honba included, sticks excluded.
+        winner_gain: Payments plus 1000 x kyotaku.
+        error: ``""`` when valid, else ``"no_yaku"`` or ``"not_agari"``.
+        base: Base points (not part of the format; 8000 x n for yakuman).
+    """
+
+    valid: bool
+    han: int = 0
+    fu: int = 0
+    yaku: tuple = ()
+    yakuman_multiplier: int = 0
+    limit: str = ""
+    payments: Mapping[str, int] = field(default_factory=dict)
+    winner_gain: int = 0
+    error: str = ""
+    base: int = 0
+
+    def to_dict(self) -> dict:
+        """The hand-score format's result object."""
+        if not self.valid:
+            return {"valid": False, "error": self.error}
+        return {
+            "valid": True,
+            "han": self.han,
+            "fu": self.fu,
+            "yaku": [dict(y) for y in self.yaku],
+            "yakuman_multiplier": self.yakuman_multiplier,
+            "limit": self.limit,
+            "payments": dict(self.payments),
+            "winner_gain": self.winner_gain,
+        }
+
+
+def _rules_array(rules: Rules | str) -> tuple[Rules, np.ndarray]:
+    if isinstance(rules, str):
+        rules = Rules.preset(rules)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules object or preset name, got {type(rules).__name__}")
+    return rules, rules.to_array()
+
+
+def _parse_field_tiles(name: str, text) -> list[tuple[int, bool]]:
+    try:
+        return _parse_groups(text)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"{name}: {exc}") from None
+
+
+def _parse_one_tile(name: str, text) -> int:
+    tiles = _parse_field_tiles(name, text)
+    if len(tiles) != 1:
+        raise ValueError(f"{name}: expected exactly one tile, got {text!r}")
+    return tiles[0][0]
+
+
+def _parse_wind(name: str, wind) -> int:
+    if isinstance(wind, str) and wind in WINDS and len(wind) == 1:
+        return WINDS.index(wind)
+    if isinstance(wind, int) and not isinstance(wind, bool) and 0 <= wind <= 3:
+        return wind
+    raise ValueError(f"{name}: must be one of E, S, W, N, got {wind!r}")
+
+
+def _parse_melds(melds) -> list[tuple[int, int, str, list[tuple[int, bool]]]]:
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, Iterable):
+        raise TypeError(f"melds: must be a list of melds, got {type(melds).__name__}")
+    parsed = []
+    for i, meld in enumerate(melds):
+        name = f"melds[{i}]"
+        if isinstance(meld, Mapping):
+            if "type" not in meld or "tiles" not in meld:
+                raise ValueError(f"{name}: a meld needs 'type' and 'tiles'")
+            kind, text = meld["type"], meld["tiles"]
+        elif isinstance(meld, Sequence) and not isinstance(meld, str) and len(meld) == 2:
+            kind, text = meld
+        else:
+            raise TypeError(f"{name}: expected (type, tiles) or {{'type', 'tiles'}}, got {meld!r}")
+        if kind not in MELD_TYPES:
+            raise ValueError(
+                f"{name}.type: unknown meld type {kind!r}; choose from {sorted(MELD_TYPES)}"
+            )
+        mt = MELD_TYPES[kind]
+        tiles = _parse_field_tiles(f"{name}.tiles", text)
+        kinds = sorted(t for t, _ in tiles)
+        if mt == MELD_CHI:
+            ok = (
+                len(kinds) == 3
+                and kinds[0] < 27
+                and kinds[0] // 9 == kinds[2] // 9
+                and kinds[1] == kinds[0] + 1
+                and kinds[2] == kinds[0] + 2
+            )
+            what = "three consecutive tiles of one suit"
+        elif mt == MELD_PON:
+            ok = len(kinds) == 3 and kinds[0] == kinds[2]
+            what = "three identical tiles"
+        else:
+            ok = len(kinds) == 4 and kinds[0] == kinds[3]
+            what = "four identical tiles"
+        if not ok:
+            raise ValueError(f"{name}: {kind} {text!r} is not a valid {kind}: needs {what}")
+        parsed.append((mt, kinds[0], kind, tiles))
+    if len(parsed) > 4:
+        raise ValueError(f"melds: at most 4 melds, got {len(parsed)}")
+    return parsed
+
+
+def _check_bool(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: must be a bool, got {value!r}")
+    return bool(value)
+
+
+def _check_count(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: must be an int, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name}: must be >= 0, got {value}")
+    return int(value)
+
+
+def _indicators(name: str, values) -> list[int]:
+    if isinstance(values, str):
+        out = [t for t, _ in _parse_field_tiles(name, values)]
+    else:
+        out = [_parse_one_tile(f"{name}[{i}]", v) for i, v in enumerate(values)]
+    if len(out) > MAX_INDICATORS:
+        raise ValueError(f"{name}: at most {MAX_INDICATORS} indicators, got {len(out)}")
+    return out
+
+
+def score_hand(
+    closed: str,
+    win_tile: str,
+    *,
+    melds=(),
+    win_type: str = "ron",
+    seat_wind: str = "E",
+    round_wind: str = "E",
+    riichi: bool = False,
+    double_riichi: bool = False,
+    open_riichi: bool = False,
+    ippatsu: bool = False,
+    rinshan: bool = False,
+    chankan: bool = False,
+    haitei: bool = False,
+    houtei: bool = False,
+    tenhou: bool = False,
+    chiihou: bool = False,
+    dora_indicators=(),
+    ura_dora_indicators=(),
+    honba: int = 0,
+    kyotaku: int = 0,
+    rules: Rules | str = MAHJONGSOUL,
+    yakuman_pay: bool = False,
+) -> HandResult:
+    """Score a winning hand (hand-score format semantics).
+
+    Args:
+        closed: Concealed tiles including the winning tile, mpsz (``0`` = red five).
+        win_tile: The winning tile (one of ``closed``).
+        melds: Called melds as ``(type, mpsz)`` pairs or ``{"type", "tiles"}`` dicts; types
+            ``chi``, ``pon``, ``daiminkan``, ``kakan``, ``ankan``.
+        win_type: ``"ron"`` or ``"tsumo"``.
+        seat_wind: ``E S W N``; the winner is the dealer when it is ``E``.
+        round_wind: ``E S W N``.
+        riichi, double_riichi, open_riichi, ippatsu, rinshan, chankan, haitei, houtei, tenhou,
+            chiihou: Situational yaku (double and open riichi imply riichi).
+        dora_indicators, ura_dora_indicators: Indicator tiles (lists of tiles or one mpsz
+            string); ura counts only with riichi.
+        honba: Repeat counters (+300 a ron, +100 per payer a tsumo).
+        kyotaku: Riichi sticks on the table, added to ``winner_gain``.
+        rules: A ``Rules`` object or preset name.
+        yakuman_pay: Ron into an open riichi by a player not in riichi: pays yakuman.
+
+    Returns:
+        A ``HandResult`` (``valid=False`` with ``error`` ``"not_agari"`` or ``"no_yaku"``).
+
+    Raises:
+        ValueError, TypeError: malformed input; the message names the field.
+    """
+    rules_obj, rules_arr = _rules_array(rules)
+    closed_tiles = _parse_field_tiles("closed", closed)
+    win = _parse_one_tile("win_tile", win_tile)
+    meld_list = _parse_melds(melds)
+    if win_type not in ("ron", "tsumo"):
+        raise ValueError(f"win_type: must be 'ron' or 'tsumo', got {win_type!r}")
+    tsumo = win_type == "tsumo"
+    seat = _parse_wind("seat_wind", seat_wind)
+    round_ = _parse_wind("round_wind", round_wind)
+    flags = dict(
+        riichi=riichi,
+        double_riichi=double_riichi,
+        open_riichi=open_riichi,
+        ippatsu=ippatsu,
+        rinshan=rinshan,
+        chankan=chankan,
+        haitei=haitei,
+        houtei=houtei,
+        tenhou=tenhou,
+        chiihou=chiihou,
+        yakuman_pay=yakuman_pay,
+    )
+    for name in _BOOL_FLAGS:
+        flags[name] = _check_bool(name, flags[name])
+    honba = _check_count("honba", honba)
+    kyotaku = _check_count("kyotaku", kyotaku)
+    dora = _indicators("dora_indicators", dora_indicators)
+    ura = _indicators("ura_dora_indicators", ura_dora_indicators)
+
+    closed34 = np.zeros(N_KINDS, dtype=np.uint8)
+    full = np.zeros(N_KINDS, dtype=np.int64)
+    red = [0, 0, 0]
+    for t, is_red in closed_tiles:
+        closed34[t] += 1
+        full[t] += 1
+        if is_red:
+            red[t // 9] += 1
+    melds_arr = np.zeros((4, 2), dtype=np.int32)
+    n_kan = 0
+    for i, (mt, low, _, tiles) in enumerate(meld_list):
+        melds_arr[i] = mt, low
+        n_kan += mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN)
+        for t, is_red in tiles:
+            full[t] += 1
+            if is_red:
+                red[t // 9] += 1
+    n_tiles = len(closed_tiles) + 3 * len(meld_list)
+    if n_tiles != 14:
+        raise ValueError(
+            f"closed: {len(closed_tiles)} concealed tiles with {len(meld_list)} melds make "
+            f"{n_tiles} tiles, need 14 (closed = {14 - 3 * len(meld_list)})"
+        )
+    for t in range(N_KINDS):
+        if full[t] > 4:
+            raise ValueError(f"closed: {full[t]} copies of {tile34_to_str(t)} (hand and melds)")
+    for s in range(3):
+        if red[s] > rules_arr[RULE_RED_M + s]:
+            raise ValueError(
+                f"closed: {red[s]} red 5{'mps'[s]} but the ruleset has "
+                f"{int(rules_arr[RULE_RED_M + s])}"
+            )
+    if closed34[win] == 0:
+        raise ValueError(f"win_tile: {tile34_to_str(win)} is not among the closed tiles {closed!r}")
+    is_open = any(mt != MELD_ANKAN for mt, *_ in meld_list)
+    dealer = seat == 0
+    any_riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
+    if any_riichi and is_open:
+        raise ValueError("riichi: needs a closed hand (only ankan melds)")
+    if flags["open_riichi"] and not rules_obj.open_riichi:
+        raise ValueError("open_riichi: the ruleset does not allow open riichi")
+    if flags["ippatsu"] and not any_riichi:
+        raise ValueError("ippatsu: needs riichi")
+    if flags["haitei"] and not tsumo:
+        raise ValueError("haitei: needs win_type 'tsumo' (houtei is the ron on the last tile)")
+    if flags["houtei"] and tsumo:
+        raise ValueError("houtei: needs win_type 'ron'")
+    if flags["rinshan"] and (not tsumo or n_kan == 0):
+        raise ValueError("rinshan: needs win_type 'tsumo' and a kan")
+    if flags["chankan"] and tsumo:
+        raise ValueError("chankan: needs win_type 'ron'")
+    if flags["tenhou"] and (not dealer or not tsumo or meld_list):
+        raise ValueError("tenhou: needs the dealer (seat_wind E), tsumo and no melds")
+    if flags["chiihou"] and (dealer or not tsumo or meld_list):
+        raise ValueError("chiihou: needs a non-dealer, tsumo and no melds")
+    if flags["yakuman_pay"] and (tsumo or any_riichi):
+        raise ValueError("yakuman_pay: only a ron into open riichi by a player not in riichi")
+
+    ctx = np.zeros(N_CTX, dtype=np.int32)
+    ctx[CTX_TSUMO] = tsumo
+    ctx[CTX_SEAT_WIND] = seat
+    ctx[CTX_ROUND_WIND] = round_
+    ctx[CTX_RIICHI] = 2 if flags["double_riichi"] else (1 if any_riichi else 0)
+    ctx[CTX_OPEN_RIICHI] = flags["open_riichi"]
+    ctx[CTX_IPPATSU] = flags["ippatsu"]
+    ctx[CTX_RINSHAN] = flags["rinshan"]
+    ctx[CTX_CHANKAN] = flags["chankan"]
+    ctx[CTX_HAITEI] = flags["haitei"]
+    ctx[CTX_HOUTEI] = flags["houtei"]
+    ctx[CTX_TENHOU] = flags["tenhou"]
+    ctx[CTX_CHIIHOU] = flags["chiihou"]
+    ctx[CTX_HONBA] = honba
+    ctx[CTX_KYOTAKU] = kyotaku
+    ctx[CTX_N_AKA] = sum(red)
+    ctx[CTX_N_DORA] = len(dora)
+    ctx[CTX_N_URA] = len(ura)
+    ctx[CTX_YAKUMAN_PAY] = flags["yakuman_pay"]
+    dora_arr = np.zeros(MAX_INDICATORS, dtype=np.int32)
+    dora_arr[: len(dora)] = dora
+    ura_arr = np.zeros(MAX_INDICATORS, dtype=np.int32)
+    ura_arr[: len(ura)] = ura
+    out = np.zeros(N_RES, dtype=np.int32)
+    yaku_out = np.zeros(N_YAKU, dtype=np.int32)
+    _score_hand(
+        closed34,
+        melds_arr,
+        len(meld_list),
+        win,
+        ctx,
+        dora_arr,
+        ura_arr,
+        rules_arr,
+        new_work(),
+        out,
+        yaku_out,
+    )
+    return result_from_arrays(out, yaku_out)
+
+
+def result_from_arrays(out: np.ndarray, yaku_out: np.ndarray) -> HandResult:
+    """A ``HandResult`` from a kernel's ``out`` and ``yaku_out`` vectors."""
+    status = int(out[RES_STATUS])
+    if status == STATUS_NOT_AGARI:
+        return HandResult(valid=False, error="not_agari")
+    if status == STATUS_NO_YAKU:
+        return HandResult(valid=False, error="no_yaku")
+    yaku = []
+    for y in range(N_YAKU):
+        v = int(yaku_out[y])
+        if v == 0:
+            continue
+        if YAKU_YAKUMAN[y]:
+            yaku.append({"key": YAKU_KEYS[y], "han": 13 * v, "yakuman": v})
+        else:
+            yaku.append({"key": YAKU_KEYS[y], "han": v})
+    mult = int(out[RES_YAKUMAN])
+    limit_id = int(out[RES_LIMIT])
+    limit = f"{mult}x yakuman" if limit_id == LIMIT_YAKUMAN and mult > 1 else LIMIT_NAMES[limit_id]
+    if out[RES_PAY_RON]:
+        payments = {"ron": int(out[RES_PAY_RON])}
+    elif out[RES_PAY_DEALER]:
+        payments = {
+            "tsumo_dealer": int(out[RES_PAY_DEALER]),
+            "tsumo_nondealer": int(out[RES_PAY_NONDEALER]),
+        }
+    else:
+        payments = {"tsumo_all": int(out[RES_PAY_NONDEALER])}
+    return HandResult(
+        valid=True,
+        han=int(out[RES_HAN]),
+        fu=int(out[RES_FU]),
+        yaku=tuple(yaku),
+        yakuman_multiplier=mult,
+        limit=limit,
+        payments=payments,
+        winner_gain=int(out[RES_WINNER_GAIN]),
+        base=int(out[RES_BASE]),
+    )
