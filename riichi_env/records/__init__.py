@@ -1,0 +1,27 @@
+"""Game records: mjlog XML, tenhou.net/6 JSON and mjai events; conversion, export and replay."""
+
+from riichi_env.records.convert import detect_format, read_file, read_text, write_text
+from riichi_env.records.mjai import read_mjai, write_mjai
+from riichi_env.records.mjlog import load_walls, read_mjlog
+from riichi_env.records.model import Draw, Event, Game, Hand, RecordError, Win
+from riichi_env.records.tenhou6 import read_tenhou6, viewer_url, write_tenhou6
+
+__all__ = [
+    "Draw",
+    "Event",
+    "Game",
+    "Hand",
+    "RecordError",
+    "Win",
+    "detect_format",
+    "load_walls",
+    "read_file",
+    "read_mjai",
+    "read_mjlog",
+    "read_tenhou6",
+    "read_text",
+    "viewer_url",
+    "write_mjai",
+    "write_tenhou6",
+    "write_text",
+]

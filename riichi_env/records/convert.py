@@ -1,0 +1,79 @@
+"""Reading any record format, and converting between mjlog XML, tenhou.net/6 and mjai."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from riichi_env.records.mjai import dumps_mjai, read_mjai
+from riichi_env.records.mjlog import read_mjlog
+from riichi_env.records.model import Game, RecordError
+from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
+
+FORMATS = ("mjlog", "tenhou6", "mjai")
+WRITE_FORMATS = ("tenhou6", "mjai")
+
+
+def detect_format(text: str) -> str:
+    """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"unknown"`` otherwise."""
+    head = text.lstrip()[:4096]
+    if head.startswith("<") and "<mjloggm" in head:
+        return "mjlog"
+    if head.startswith("{"):
+        first = head.split("\n", 1)[0]
+        if '"type"' in first and '"log"' not in first:
+            return "mjai"
+        return "tenhou6"
+    return "unknown"
+
+
+def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> Game:
+    """Parse a record of any supported format (``fmt="auto"`` detects it)."""
+    if fmt == "auto":
+        fmt = detect_format(text)
+    if fmt == "mjlog":
+        return read_mjlog(text, source=source, walls=walls)
+    if fmt == "tenhou6":
+        return read_tenhou6(text, source=source)
+    if fmt == "mjai":
+        return read_mjai(text, source=source)
+    raise RecordError(
+        "unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)", file=source
+    )
+
+
+def read_file(path: str | Path, *, fmt: str = "auto", walls=None) -> Game:
+    """Read a record file; ``RecordError`` names the file on any problem."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    if data[:2] == b"\x1f\x8b":
+        import gzip
+
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise RecordError(f"bad gzip data: {exc}", file=str(path)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"not UTF-8 text ({exc.reason})", file=str(path), position=f"byte {exc.start}"
+        ) from None
+    return read_text(text, source=str(path), fmt=fmt, walls=walls)
+
+
+def write_text(game: Game, fmt: str) -> str:
+    """A game as text in ``fmt`` (``"tenhou6"`` or ``"mjai"``)."""
+    if fmt == "tenhou6":
+        return json.dumps(write_tenhou6(game), ensure_ascii=False, separators=(",", ":")) + "\n"
+    if fmt == "mjai":
+        return dumps_mjai(game)
+    raise ValueError(f"cannot write format {fmt!r}; choose from {WRITE_FORMATS}")
+
+
+def convert_text(text: str, to: str, *, source: str = "", fmt: str = "auto") -> str:
+    """Convert a record's text to another format."""
+    return write_text(read_text(text, source=source, fmt=fmt), to)

@@ -1,0 +1,472 @@
+"""mjai events (JSON lines): reading and writing.
+
+One JSON object per line: ``start_game``, then per hand ``start_kyoku`` (``bakaze``, ``kyoku`` 1–4,
+``honba``, ``kyotaku``, ``oya``, ``scores``, ``dora_marker``, ``tehais``), ``tsumo``, ``dahai``
+(``tsumogiri``), ``chi`` / ``pon`` / ``daiminkan`` (``target``, ``pai``, ``consumed``), ``kakan``,
+``ankan``, ``dora``, ``reach``, ``reach_accepted``, ``hora`` / ``ryukyoku`` (``deltas``),
+``end_kyoku``; ``end_game`` last. Tiles are ``1m``…``9s``, ``5mr`` red, ``E S W N P F C``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine.tiles import red_ids
+from riichi_env.records.model import (
+    DORA_KEYS,
+    YAKU_KEYS,
+    Draw,
+    Event,
+    Game,
+    Hand,
+    RecordError,
+    TileAllocator,
+    Win,
+)
+from riichi_env.records.notation import from_mjai_name, mjai_name
+
+REASONS = {
+    "exhaustive": "fanpai",
+    "kyuushu_kyuuhai": "kyushukyuhai",
+    "suufon_renda": "sufonrenta",
+    "suucha_riichi": "suchareach",
+    "suukaikan": "sukaikan",
+    "sanchahou": "sanchaho",
+    "nagashi_mangan": "nagashimangan",
+}
+"""Draw kind → the ``reason`` string of the original mjai server."""
+_KIND_BY_REASON = {v: k for k, v in REASONS.items()}
+_BAKAZE = "ESWN"
+
+
+def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = (1, 1, 1)) -> Game:
+    """Parse mjai JSON lines into a :class:`Game`."""
+    game = Game(hands=[], source=source, red_fives=red_fives)
+    state: dict = {"hand": None, "alloc": None, "ended": False, "pending_kan": False}
+    pos = "line 0"
+
+    def fail(msg: str):
+        hand = state["hand"]
+        raise RecordError(msg, file=source, hand=hand.label if hand else "", position=pos)
+
+    lines = text.splitlines()
+    started = ended_game = False
+    for n, line in enumerate(lines, 1):
+        pos = f"line {n}"
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as exc:
+            fail(f"not valid JSON: {exc.msg} (truncated file?)")
+        if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
+            fail('an event must be an object with a "type"')
+        typ = ev["type"]
+        if ended_game:
+            fail(f"{typ} after end_game")
+        if typ == "start_game":
+            if started:
+                fail("second start_game")
+            started = True
+            names = ev.get("names")
+            if isinstance(names, list) and len(names) == 4:
+                game.names = tuple(str(x) for x in names)
+            if ev.get("kyoku_first") == 4:
+                game.game_length = "tonpuusen"
+            if ev.get("aka_flag") is False:
+                game.red_fives = (0, 0, 0)
+            continue
+        if not started:
+            fail(f"{typ} before start_game")
+        if typ == "start_kyoku":
+            if state["hand"] is not None and not state["ended"]:
+                fail("start_kyoku before the previous hand's end_kyoku")
+            _start_kyoku(ev, game, state, fail)
+            continue
+        if typ == "end_game":
+            if state["hand"] is not None and not state["ended"]:
+                fail("end_game inside a hand")
+            scores = ev.get("scores")
+            if isinstance(scores, list) and len(scores) == 4:
+                game.final_scores = tuple(int(x) for x in scores)
+            ended_game = True
+            continue
+        hand: Hand | None = state["hand"]
+        if hand is None:
+            fail(f"{typ} outside a hand")
+        if typ == "end_kyoku":
+            if not hand.wins and hand.draw is None:
+                fail("end_kyoku before hora or ryukyoku")
+            state["ended"] = True
+            hand.plain_reds = frozenset(state["alloc"].plain_as_red)
+            continue
+        if state["ended"] and typ not in ("hora",):
+            fail(f"{typ} after the hand ended")
+        _hand_event(ev, typ, hand, state, fail)
+    pos = "end of file"
+    if not started:
+        fail("no start_game")
+    if not game.hands:
+        fail("no hands")
+    if not state["ended"]:
+        fail(f"hand {state['hand'].label} has no end_kyoku (truncated file?)")
+    return game
+
+
+def _get(ev: dict, key: str, fail):
+    if key not in ev:
+        fail(f"{ev['type']} is missing {key!r}")
+    return ev[key]
+
+
+def _seat(ev: dict, key: str, fail) -> int:
+    v = _get(ev, key, fail)
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 4:
+        fail(f"{ev['type']} {key} must be a seat 0-3, got {v!r}")
+    return v
+
+
+def _tile(name, fail) -> tuple[int, bool]:
+    try:
+        return from_mjai_name(name)
+    except ValueError as exc:
+        fail(str(exc))
+        raise
+
+
+def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
+    bakaze = _get(ev, "bakaze", fail)
+    if bakaze not in ("E", "S", "W", "N"):
+        fail(f"bakaze must be E S W or N, got {bakaze!r}")
+    kyoku = _get(ev, "kyoku", fail)
+    oya = _seat(ev, "oya", fail)
+    if not isinstance(kyoku, int) or not 1 <= kyoku <= 4 or kyoku - 1 != oya:
+        fail(f"kyoku {kyoku!r} does not match oya {oya}")
+    scores = _get(ev, "scores", fail)
+    tehais = _get(ev, "tehais", fail)
+    if not isinstance(scores, list) or len(scores) != 4:
+        fail("scores must list four players")
+    if not isinstance(tehais, list) or len(tehais) != 4:
+        fail("tehais must list four hands")
+    hand = Hand(
+        round_wind=_BAKAZE.index(bakaze),
+        kyoku=kyoku - 1,
+        honba=int(_get(ev, "honba", fail)),
+        kyotaku=int(_get(ev, "kyotaku", fail)),
+        scores=tuple(int(x) for x in scores),
+        dora_indicators=[],
+        haipai=[],
+    )
+    state.update(hand=hand, ended=False, pending_kan=False, last_discard=(-1, -1))
+    game.hands.append(hand)
+    alloc = TileAllocator(game.red_fives, fail)
+    state["alloc"] = alloc
+    for s in range(4):
+        if not isinstance(tehais[s], list) or len(tehais[s]) != 13:
+            fail(f"tehais[{s}] must have 13 tiles")
+        ids = [alloc.new(*_tile(t, fail)) for t in tehais[s]]
+        alloc.hands[s] = list(ids)
+        hand.haipai.append(ids)
+    hand.dora_indicators.append(alloc.new(*_tile(_get(ev, "dora_marker", fail), fail)))
+    state["last_draw"] = [-1] * 4
+
+
+def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    alloc: TileAllocator = state["alloc"]
+    last_draw = state["last_draw"]
+    if typ == "tsumo":
+        s = _seat(ev, "actor", fail)
+        tid = alloc.new(*_tile(_get(ev, "pai", fail), fail))
+        alloc.hands[s].append(tid)
+        prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
+        rinshan = (
+            prev is not None and prev.seat == s and prev.type in ("daiminkan", "kakan", "ankan")
+        )
+        hand.events.append(Event("draw", s, tid, rinshan=rinshan))
+        last_draw[s] = tid
+    elif typ == "dahai":
+        s = _seat(ev, "actor", fail)
+        kind, red = _tile(_get(ev, "pai", fail), fail)
+        tsumogiri = bool(ev.get("tsumogiri", False))
+        tid = last_draw[s]
+        if not (tsumogiri and tid >= 0 and tid // 4 == kind and alloc.is_red(tid) == red):
+            if tsumogiri:
+                fail("tsumogiri of a tile that was not just drawn")
+            tid = next(
+                (
+                    t
+                    for t in alloc.hands[s]
+                    if t // 4 == kind and alloc.is_red(t) == red and t != last_draw[s]
+                ),
+                -1,
+            )
+            if tid < 0:
+                tid = alloc.take(s, kind, red)
+            else:
+                alloc.hands[s].remove(tid)
+        else:
+            alloc.hands[s].remove(tid)
+        last_draw[s] = -1
+        hand.events.append(Event("discard", s, tid, tsumogiri=tsumogiri))
+        state["last_discard"] = (s, tid)
+    elif typ in ("chi", "pon", "daiminkan"):
+        s = _seat(ev, "actor", fail)
+        target = _seat(ev, "target", fail)
+        kind, red = _tile(_get(ev, "pai", fail), fail)
+        ls, lt = state["last_discard"]
+        if ls != target or lt < 0 or (lt // 4, alloc.is_red(lt)) != (kind, red):
+            fail(f"{typ} of {ev.get('pai')} from seat {target} does not match the last discard")
+        consumed = _get(ev, "consumed", fail)
+        if not isinstance(consumed, list) or len(consumed) != (3 if typ == "daiminkan" else 2):
+            fail(f"{typ} consumed has the wrong number of tiles")
+        ids = tuple(alloc.take(s, *_tile(t, fail)) for t in consumed)
+        hand.events.append(Event(typ, s, lt, ids, target))
+        last_draw[s] = -1
+        state["last_discard"] = (-1, -1)
+    elif typ == "kakan":
+        s = _seat(ev, "actor", fail)
+        kind, red = _tile(_get(ev, "pai", fail), fail)
+        pon = next(
+            (e for e in hand.events if e.type == "pon" and e.seat == s and e.tile // 4 == kind),
+            None,
+        )
+        if pon is None:
+            fail(f"kakan of {ev.get('pai')} without a pon")
+        tid = alloc.take(s, kind, red)
+        hand.events.append(
+            Event("kakan", s, tid, tuple(sorted((*pon.consumed, pon.tile))), pon.from_seat)
+        )
+        last_draw[s] = -1
+        state["last_discard"] = (s, tid)
+    elif typ == "ankan":
+        s = _seat(ev, "actor", fail)
+        consumed = _get(ev, "consumed", fail)
+        if not isinstance(consumed, list) or len(consumed) != 4:
+            fail("ankan consumed must have four tiles")
+        ids = tuple(sorted(alloc.take(s, *_tile(t, fail)) for t in consumed))
+        if len({t // 4 for t in ids}) != 1:
+            fail("ankan of different tiles")
+        hand.events.append(Event("ankan", s, -1, ids))
+        last_draw[s] = -1
+        state["last_discard"] = (s, -1)
+    elif typ == "dora":
+        tid = alloc.new(*_tile(_get(ev, "dora_marker", fail), fail))
+        hand.events.append(Event("dora", tile=tid))
+        hand.dora_indicators.append(tid)
+    elif typ == "reach":
+        hand.events.append(Event("riichi", _seat(ev, "actor", fail)))
+    elif typ == "reach_accepted":
+        hand.events.append(Event("riichi_accepted", _seat(ev, "actor", fail)))
+    elif typ == "hora":
+        if hand.draw is not None:
+            fail("hora after ryukyoku")
+        hand.wins.append(_hora(ev, hand, alloc, fail))
+    elif typ == "ryukyoku":
+        if hand.wins or hand.draw is not None:
+            fail("second result in one hand")
+        deltas = ev.get("deltas", [0, 0, 0, 0])
+        if not isinstance(deltas, list) or len(deltas) != 4:
+            fail("ryukyoku deltas must be four ints")
+        deltas = tuple(int(x) for x in deltas)
+        reason = ev.get("reason")
+        kind = _KIND_BY_REASON.get(reason) if reason else infer_draw_kind(hand)
+        if kind is None:
+            fail(f"unknown ryukyoku reason {reason!r}")
+        tenpai = None
+        if isinstance(ev.get("tenpais"), list) and len(ev["tenpais"]) == 4:
+            tenpai = tuple(s for s in range(4) if ev["tenpais"][s])
+        elif kind == "exhaustive" and any(deltas):
+            tenpai = tuple(s for s in range(4) if deltas[s] > 0)
+        hand.draw = Draw(kind, deltas, tenpai)
+    else:
+        fail(f"unknown event type {typ!r}")
+
+
+def _hora(ev: dict, hand: Hand, alloc: TileAllocator, fail) -> Win:
+    s = _seat(ev, "actor", fail)
+    target = _seat(ev, "target", fail)
+    deltas = ev.get("deltas")
+    if not isinstance(deltas, list) or len(deltas) != 4:
+        fail("hora needs deltas (four ints)")
+    win = Win(seat=s, from_seat=target, deltas=tuple(int(x) for x in deltas))
+    last = hand.events[-1] if hand.events else None
+    if last is not None and last.type in ("draw", "discard", "kakan"):
+        win.win_tile = last.tile
+    ura = ev.get("ura_markers", ev.get("uradora_markers"))
+    if isinstance(ura, list):
+        if not hand.ura_indicators and ura:
+            hand.ura_indicators = [alloc.new(*_tile(t, fail)) for t in ura]
+        win.ura_indicators = tuple(hand.ura_indicators) if ura else ()
+    if "fan" in ev and "fu" in ev:
+        win.han, win.fu = int(ev["fan"]), int(ev["fu"])
+    if isinstance(ev.get("yakus"), list):
+        yaku = []
+        for item in ev["yakus"]:
+            if not isinstance(item, list) or len(item) != 2:
+                fail("yakus must be [name, han] pairs")
+            key = str(item[0])
+            yaku.append((key if key in YAKU_KEYS else f"?{key}", int(item[1])))
+        win.yaku = tuple(yaku)
+    if "hora_points" in ev:
+        win.points = int(ev["hora_points"])
+    if isinstance(ev.get("limit"), str):
+        win.limit = ev["limit"]
+    if "pao" in ev and isinstance(ev["pao"], int):
+        win.pao_seat = ev["pao"]
+    return win
+
+
+def infer_draw_kind(hand: Hand) -> str:
+    """The kind of draw that ends a hand, from its events (for records that do not say)."""
+    events = hand.events
+    if events and events[-1].type == "draw":
+        return "kyuushu_kyuuhai"
+    if sum(e.type == "riichi_accepted" for e in events) == 4 and events[-1].type in (
+        "discard",
+        "riichi_accepted",
+    ):
+        n_draws = sum(e.type == "draw" and not e.rinshan for e in events)
+        n_kans = sum(e.type in ("daiminkan", "kakan", "ankan") for e in events)
+        if n_draws < 70 - n_kans:
+            return "suucha_riichi"
+    discards = [e for e in events if e.type == "discard"]
+    if (
+        len(discards) == 4
+        and not any(e.type in ("chi", "pon", "daiminkan", "kakan", "ankan") for e in events)
+        and len({d.tile // 4 for d in discards}) == 1
+        and 27 <= discards[0].tile // 4 <= 30
+    ):
+        return "suufon_renda"
+    kans = [e for e in events if e.type in ("daiminkan", "kakan", "ankan")]
+    n_draws = sum(e.type == "draw" and not e.rinshan for e in events)
+    if len(kans) >= 4 and len({k.seat for k in kans}) > 1 and n_draws < 70 - len(kans):
+        return "suukaikan"
+    if any(hand.deltas) and _nagashi_seats(hand):
+        return "nagashi_mangan"
+    return "exhaustive"
+
+
+def _nagashi_seats(hand: Hand) -> list[int]:
+    called = {(e.from_seat, e.tile) for e in hand.events if e.type in ("chi", "pon", "daiminkan")}
+    seats = []
+    for s in range(4):
+        ds = [e.tile for e in hand.events if e.type == "discard" and e.seat == s]
+        if (
+            ds
+            and all(t // 4 >= 27 or t // 4 % 9 in (0, 8) for t in ds)
+            and not any((s, t) in called for t in ds)
+        ):
+            seats.append(s)
+    return seats
+
+
+def write_mjai(game: Game) -> list[dict]:
+    """A :class:`Game` as mjai events (write one ``json.dumps`` per line)."""
+    red_all = frozenset(red_ids(game.red_fives))
+    out: list[dict] = [
+        {
+            "type": "start_game",
+            "names": list(game.names),
+            "kyoku_first": 4 if game.game_length == "tonpuusen" else 0,
+            "aka_flag": any(game.red_fives),
+        }
+    ]
+    for hand in game.hands:
+        red = red_all - hand.plain_reds
+
+        def name(t: int) -> str:
+            return mjai_name(t // 4, t in red)  # noqa: B023
+
+        out.append(
+            {
+                "type": "start_kyoku",
+                "bakaze": _BAKAZE[hand.round_wind % 4],
+                "dora_marker": name(hand.dora_indicators[0]),
+                "kyoku": hand.kyoku + 1,
+                "honba": hand.honba,
+                "kyotaku": hand.kyotaku,
+                "oya": hand.dealer,
+                "scores": list(hand.scores),
+                "tehais": [[name(t) for t in h] for h in hand.haipai],
+            }
+        )
+        for ev in hand.events:
+            s = ev.seat
+            if ev.type == "draw":
+                out.append({"type": "tsumo", "actor": s, "pai": name(ev.tile)})
+            elif ev.type == "discard":
+                out.append(
+                    {"type": "dahai", "actor": s, "pai": name(ev.tile), "tsumogiri": ev.tsumogiri}
+                )
+            elif ev.type in ("chi", "pon", "daiminkan"):
+                out.append(
+                    {
+                        "type": ev.type,
+                        "actor": s,
+                        "target": ev.from_seat,
+                        "pai": name(ev.tile),
+                        "consumed": [name(t) for t in ev.consumed],
+                    }
+                )
+            elif ev.type == "kakan":
+                out.append(
+                    {
+                        "type": "kakan",
+                        "actor": s,
+                        "pai": name(ev.tile),
+                        "consumed": [name(t) for t in ev.consumed],
+                    }
+                )
+            elif ev.type == "ankan":
+                out.append(
+                    {"type": "ankan", "actor": s, "consumed": [name(t) for t in ev.consumed]}
+                )
+            elif ev.type == "dora":
+                out.append({"type": "dora", "dora_marker": name(ev.tile)})
+            elif ev.type == "riichi":
+                out.append({"type": "reach", "actor": s})
+            elif ev.type == "riichi_accepted":
+                out.append({"type": "reach_accepted", "actor": s})
+        for w in hand.wins:
+            h = {
+                "type": "hora",
+                "actor": w.seat,
+                "target": w.from_seat,
+                "deltas": list(w.deltas),
+                "ura_markers": [name(t) for t in (w.ura_indicators or ())],
+            }
+            if w.win_tile >= 0:
+                h["pai"] = name(w.win_tile)
+            if w.han is not None and w.fu is not None:
+                h["fu"], h["fan"] = w.fu, w.han
+            if w.yaku is not None:
+                h["yakus"] = [[k, v] for k, v in w.yaku if not (k in DORA_KEYS and v == 0)]
+            if w.points is not None:
+                h["hora_points"] = w.points
+            if w.limit is not None:
+                h["limit"] = w.limit
+            if w.pao_seat >= 0:
+                h["pao"] = w.pao_seat
+            out.append(h)
+        if hand.draw is not None:
+            r = {
+                "type": "ryukyoku",
+                "deltas": list(hand.draw.deltas),
+                "reason": REASONS[hand.draw.kind],
+            }
+            if hand.draw.tenpai is not None:
+                r["tenpais"] = [s in hand.draw.tenpai for s in range(4)]
+            out.append(r)
+        out.append({"type": "end_kyoku"})
+    end = {"type": "end_game"}
+    if game.final_scores is not None:
+        end["scores"] = list(game.final_scores)
+    out.append(end)
+    return out
+
+
+def dumps_mjai(game: Game) -> str:
+    """mjai JSON lines text of a game."""
+    return "".join(
+        json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in write_mjai(game)
+    )

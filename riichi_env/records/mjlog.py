@@ -1,0 +1,368 @@
+"""Tenhou mjlog XML: reading records (``INIT``, draws, discards, ``N`` calls, ``AGARI`` …).
+
+Tags: ``INIT`` starts a hand; ``T U V W`` + id are draws of seats 0–3, ``D E F G`` + id their
+discards; ``N who m`` a call (``m`` packs the meld, see :func:`decode_meld`); ``REACH`` step 1
+declares, step 2 pays the stick; ``DORA hai`` reveals a kan dora; ``AGARI`` / ``RYUUKYOKU`` end the
+hand (several ``AGARI`` for a multiple ron), the last one carries ``owari`` (final points, then
+scores with uma).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+from riichi_env.records.model import (
+    LIMITS,
+    YAKU_KEYS,
+    YAKUMAN_KEYS,
+    Draw,
+    Event,
+    Game,
+    Hand,
+    RecordError,
+    Win,
+)
+
+_TAG_RE = re.compile(r"<\s*([A-Za-z]+)([0-9]*)((?:\s+[A-Za-z0-9_]+\s*=\s*\"[^\"]*\")*)\s*/?\s*>")
+_ATTR_RE = re.compile(r"([A-Za-z0-9_]+)\s*=\s*\"([^\"]*)\"")
+_DRAW_TAGS = "TUVW"
+_DISCARD_TAGS = "DEFG"
+_RYUUKYOKU_TYPES = {
+    "": "exhaustive",
+    "yao9": "kyuushu_kyuuhai",
+    "kaze4": "suufon_renda",
+    "reach4": "suucha_riichi",
+    "kan4": "suukaikan",
+    "ron3": "sanchahou",
+    "nm": "nagashi_mangan",
+}
+RYUUKYOKU_CODES = {v: k for k, v in _RYUUKYOKU_TYPES.items()}
+"""Draw kind → mjlog ``RYUUKYOKU type``."""
+
+
+def decode_meld(who: int, m: int) -> Event:
+    """The call packed in an ``N`` tag's ``m`` bit field, as an :class:`Event`.
+
+    Bits 0–1: the discarder relative to ``who``; bit 2 chi; bit 3 pon; bit 4 kakan; bit 5 nukidora;
+    otherwise a kan (daiminkan, or ankan when the relative seat is 0).
+    """
+    rel = m & 3
+    if m & 0x4:
+        t = m >> 10
+        called = t % 3
+        t //= 3
+        base = (t // 7) * 9 + t % 7
+        tiles = [(base + i) * 4 + ((m >> (3 + 2 * i)) & 3) for i in range(3)]
+        tile = tiles.pop(called)
+        return Event("chi", who, tile, tuple(tiles), (who + rel) % 4)
+    if m & 0x18:
+        t = m >> 9
+        called = t % 3
+        kind = t // 3
+        unused = (m >> 5) & 3
+        tiles = [kind * 4 + i for i in range(4) if i != unused]
+        if m & 0x8:
+            tile = tiles.pop(called)
+            return Event("pon", who, tile, tuple(tiles), (who + rel) % 4)
+        return Event("kakan", who, kind * 4 + unused, tuple(tiles), (who + rel) % 4)
+    if m & 0x20:
+        raise ValueError("nukidora (3-player) calls are not supported")
+    hai0 = m >> 8
+    kind = hai0 // 4
+    tiles = [kind * 4 + i for i in range(4)]
+    if rel == 0:
+        return Event("ankan", who, -1, tuple(tiles))
+    tiles.remove(hai0)
+    return Event("daiminkan", who, hai0, tuple(tiles), (who + rel) % 4)
+
+
+def encode_meld(ev: Event) -> int:
+    """The ``m`` bit field of a call (the inverse of :func:`decode_meld`)."""
+    rel = (ev.from_seat - ev.seat) % 4 if ev.from_seat >= 0 else 0
+    if ev.type == "chi":
+        tiles = sorted((*ev.consumed, ev.tile))
+        base = tiles[0] // 4
+        t = ((base // 9) * 7 + base % 9) * 3 + tiles.index(ev.tile)
+        m = (t << 10) | 0x4 | rel
+        for i, tid in enumerate(tiles):
+            m |= (tid % 4) << (3 + 2 * i)
+        return m
+    if ev.type in ("pon", "kakan"):
+        kind = ev.consumed[0] // 4
+        if ev.type == "pon":
+            present = sorted((*ev.consumed, ev.tile))
+            unused = ({kind * 4 + i for i in range(4)} - set(present)).pop() % 4
+            called = present.index(ev.tile)
+            flag = 0x8
+        else:
+            present = sorted(ev.consumed)
+            unused = ev.tile % 4
+            called = 0
+            flag = 0x10
+        return ((kind * 3 + called) << 9) | (unused << 5) | flag | rel
+    if ev.type == "ankan":
+        return (min(ev.consumed) << 8) | 0
+    if ev.type == "daiminkan":
+        return (ev.tile << 8) | rel
+    raise ValueError(f"not a call: {ev.type}")
+
+
+def _ints(text: str, fail, what: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip() != ""]
+    except ValueError:
+        fail(f"{what} must be comma-separated integers, got {text!r}")
+        raise
+
+
+def load_walls(path: str | Path) -> dict[tuple[str, int], tuple[list[int], str]]:
+    """Walls by (file name, hand index) from a ``walls.jsonl`` file: (wall, layout name)."""
+    walls = {}
+    for n, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+            layout = "tenhou" if rec["dora_indicator_idx"][0] == 5 else "tenhou_old"
+            walls[(rec["file"], int(rec["kyoku_index"]))] = (list(rec["wall"]), layout)
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            raise RecordError(
+                f"bad wall entry: {exc}", file=str(path), position=f"line {n}"
+            ) from None
+    return walls
+
+
+def read_mjlog(
+    text: str,
+    *,
+    source: str = "",
+    walls: dict[int, tuple[list[int], str]] | None = None,
+) -> Game:
+    """Parse mjlog XML text into a :class:`Game`.
+
+    Args:
+        text: The XML.
+        source: File name for error messages.
+        walls: Optional full walls by hand index (see :func:`load_walls`), stored on each hand.
+    """
+    hand: Hand | None = None
+    hands: list[Hand] = []
+    game = Game(hands=hands, source=source)
+    pos = "start"
+    last_draw = [-1, -1, -1, -1]
+    last_discard: list[int] = [-1, -1]  # seat, tile
+    finished = False
+
+    def fail(msg: str):
+        raise RecordError(msg, file=source, hand=hand.label if hand else "", position=pos)
+
+    def need(attrs: dict, key: str) -> str:
+        if key not in attrs:
+            fail(f"missing attribute {key!r}")
+        return attrs[key]
+
+    if "<mjloggm" not in text[:200]:
+        fail("not an mjlog file (no <mjloggm> root)")
+    end = 0
+    for n, match in enumerate(_TAG_RE.finditer(text)):
+        between = text[end : match.start()].strip()
+        end = match.end()
+        name, num, attr_text = match.group(1), match.group(2), match.group(3)
+        pos = f"tag {n} <{name}{num}>"
+        if between and not between.startswith("<?xml"):
+            fail(f"unreadable text before this tag: {between[:40]!r}")
+        attrs = dict(_ATTR_RE.findall(attr_text))
+        if num:
+            if hand is None or finished:
+                fail("draw or discard outside a hand")
+            tile = int(num)
+            if not 0 <= tile < 136:
+                fail(f"tile id {tile} is not 0-135")
+            if name in _DRAW_TAGS and len(name) == 1:
+                seat = _DRAW_TAGS.index(name)
+                prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
+                rinshan = (
+                    prev is not None
+                    and prev.seat == seat
+                    and prev.type in ("daiminkan", "kakan", "ankan")
+                )
+                hand.events.append(Event("draw", seat, tile, rinshan=rinshan))
+                last_draw[seat] = tile
+            elif name in _DISCARD_TAGS and len(name) == 1:
+                seat = _DISCARD_TAGS.index(name)
+                prev = next(
+                    (
+                        e
+                        for e in reversed(hand.events)
+                        if e.seat == seat and e.type not in ("riichi", "dora")
+                    ),
+                    None,
+                )
+                tsumogiri = prev is not None and prev.type == "draw" and prev.tile == tile
+                hand.events.append(Event("discard", seat, tile, tsumogiri=tsumogiri))
+                last_discard[:] = [seat, tile]
+            else:
+                fail(f"unknown tag <{name}{num}>")
+            continue
+        if name == "mjloggm" or name in ("SHUFFLE", "TAIKYOKU", "BYE"):
+            continue
+        if name == "GO":
+            gtype = int(attrs.get("type", "169") or 169)
+            if gtype & 0x10:
+                fail("3-player games are not supported")
+            game.game_length = "hanchan" if gtype & 0x08 else "tonpuusen"
+            game.red_fives = (0, 0, 0) if gtype & 0x02 else (1, 1, 1)
+            game.rules_text = f"GO type={gtype}"
+            continue
+        if name == "UN":
+            if "n0" in attrs:
+                game.names = tuple(unquote(attrs.get(f"n{i}", "")) for i in range(4))
+            continue
+        if name == "INIT":
+            if hand is not None and not finished:
+                fail(f"hand {hand.label} has no AGARI or RYUUKYOKU")
+            seed = _ints(need(attrs, "seed"), fail, "seed")
+            ten = _ints(need(attrs, "ten"), fail, "ten")
+            if len(seed) != 6 or len(ten) < 4:
+                fail("INIT needs seed with 6 numbers and ten with 4")
+            oya = int(need(attrs, "oya"))
+            hand = Hand(
+                round_wind=seed[0] // 4,
+                kyoku=seed[0] % 4,
+                honba=seed[1],
+                kyotaku=seed[2],
+                scores=tuple(t * 100 for t in ten[:4]),
+                dora_indicators=[seed[5]],
+                haipai=[],
+            )
+            if oya != hand.kyoku:
+                fail(f"oya {oya} does not match hand {hand.label}")
+            for s in range(4):
+                tiles = _ints(need(attrs, f"hai{s}"), fail, f"hai{s}")
+                if len(tiles) != 13:
+                    fail(f"hai{s} has {len(tiles)} tiles, expected 13")
+                hand.haipai.append(tiles)
+            seen = [t for h in hand.haipai for t in h] + [seed[5]]
+            if len(set(seen)) != len(seen) or any(not 0 <= t < 136 for t in seen):
+                fail("the deal repeats a tile id or has an id outside 0-135")
+            if walls is not None and len(hands) in walls:
+                hand.wall, hand.wall_layout = walls[len(hands)]
+            hands.append(hand)
+            finished = False
+            last_draw[:] = [-1] * 4
+            continue
+        if hand is None:
+            fail(f"<{name}> before the first INIT")
+        if name == "N":
+            if finished:
+                fail("call after the hand ended")
+            who = int(need(attrs, "who"))
+            try:
+                ev = decode_meld(who, int(need(attrs, "m")))
+            except ValueError as exc:
+                fail(str(exc))
+            if ev.type in ("chi", "pon", "daiminkan") and (
+                last_discard[0] != ev.from_seat or last_discard[1] != ev.tile
+            ):
+                fail(
+                    f"{ev.type} of tile {ev.tile} from seat {ev.from_seat} but the last discard was "
+                    f"tile {last_discard[1]} by seat {last_discard[0]}"
+                )
+            hand.events.append(ev)
+            continue
+        if name == "REACH":
+            who = int(need(attrs, "who"))
+            step = need(attrs, "step")
+            hand.events.append(Event("riichi" if step == "1" else "riichi_accepted", who))
+            continue
+        if name == "DORA":
+            tile = int(need(attrs, "hai"))
+            hand.events.append(Event("dora", tile=tile))
+            hand.dora_indicators.append(tile)
+            continue
+        if name in ("AGARI", "RYUUKYOKU"):
+            if finished and name == "RYUUKYOKU":
+                fail("second result for one hand")
+            sc = _ints(need(attrs, "sc"), fail, "sc")
+            if len(sc) < 8:
+                fail("sc needs 8 numbers")
+            deltas = tuple(sc[2 * i + 1] * 100 for i in range(4))
+            if name == "AGARI":
+                hand.wins.append(_agari(attrs, deltas, hand, need, fail))
+            else:
+                kind = _RYUUKYOKU_TYPES.get(attrs.get("type", ""))
+                if kind is None:
+                    fail(f"unknown RYUUKYOKU type {attrs.get('type')!r}")
+                tenpai = None
+                if kind in ("exhaustive", "nagashi_mangan"):
+                    tenpai = tuple(s for s in range(4) if f"hai{s}" in attrs)
+                hand.draw = Draw(kind, deltas, tenpai)
+            finished = True
+            if "owari" in attrs:
+                ow = attrs["owari"].split(",")
+                try:
+                    game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
+                    game.final_results = tuple(float(ow[2 * i + 1]) for i in range(4))
+                except (ValueError, IndexError):
+                    fail(f"bad owari {attrs['owari']!r}")
+            continue
+        fail(f"unknown tag <{name}>")
+    rest = text[end:].strip()
+    if rest and rest != "</mjloggm>":
+        pos = f"character {end}"
+        fail(f"unreadable text at the end: {rest[:40]!r} (truncated file?)")
+    pos = "end of file"
+    if hand is None:
+        fail("no hands in the file")
+    if not finished:
+        fail(f"hand {hand.label} has no AGARI or RYUUKYOKU (truncated file?)")
+    return game
+
+
+def _agari(attrs: dict, deltas, hand: Hand, need, fail) -> Win:
+    who = int(need(attrs, "who"))
+    from_who = int(need(attrs, "fromWho"))
+    ten = _ints(need(attrs, "ten"), fail, "ten")
+    if len(ten) < 3 or not 0 <= ten[2] < len(LIMITS):
+        fail(f"bad ten {attrs['ten']!r}")
+    yaku: list[tuple[str, int]] = []
+    if attrs.get("yaku"):
+        ids = _ints(attrs["yaku"], fail, "yaku")
+        for i in range(0, len(ids) - 1, 2):
+            if not 0 <= ids[i] < len(YAKU_KEYS):
+                fail(f"unknown yaku id {ids[i]}")
+            yaku.append((YAKU_KEYS[ids[i]], ids[i + 1]))
+    if attrs.get("yakuman"):
+        for yid in _ints(attrs["yakuman"], fail, "yakuman"):
+            if not 0 <= yid < len(YAKU_KEYS):
+                fail(f"unknown yaku id {yid}")
+            yaku.append((YAKU_KEYS[yid], 1))
+    ba = _ints(attrs.get("ba", f"{hand.honba},{hand.kyotaku}"), fail, "ba")
+    if len(ba) != 2 or ba[0] != hand.honba:
+        fail(f"ba {attrs.get('ba')!r} does not match the hand's honba {hand.honba}")
+    yakuman = sum(v for k, v in yaku if k in YAKUMAN_KEYS)
+    han = 13 * yakuman if yakuman else sum(v for _, v in yaku)
+    ura = tuple(_ints(attrs["doraHaiUra"], fail, "doraHaiUra")) if attrs.get("doraHaiUra") else ()
+    if ura:
+        hand.ura_indicators = list(ura)
+    closed = tuple(_ints(need(attrs, "hai"), fail, "hai"))
+    limit = LIMITS[ten[2]]
+    if limit == "yakuman" and not yakuman:
+        limit = "kazoe yakuman"
+    return Win(
+        seat=who,
+        from_seat=from_who,
+        deltas=deltas,
+        pao_seat=int(attrs.get("paoWho", -1)),
+        han=han,
+        fu=ten[0],
+        yaku=tuple(yaku),
+        points=ten[1],
+        limit=limit,
+        hand=closed,
+        win_tile=int(need(attrs, "machi")),
+        ura_indicators=ura,
+    )

@@ -1,0 +1,304 @@
+"""Format-neutral game records: a game is hands, a hand is ordered events plus its outcome.
+
+Tiles are physical ids (``tile136``, see ``engine/tiles.py``). Every reader (mjlog XML,
+tenhou.net/6 JSON, mjai events) fills these classes; every writer reads them. Formats that name
+tiles only by kind (tenhou.net/6, mjai) get ids assigned by :class:`TileAllocator`, so one physical
+tile never appears twice in a hand.
+
+Event types (``Event.type``):
+
+- ``draw``: ``seat`` draws ``tile`` (``rinshan`` for a replacement draw after a kan).
+- ``discard``: ``seat`` discards ``tile``; ``tsumogiri`` when it is the tile just drawn.
+- ``riichi``: ``seat`` declares riichi; its discard follows. ``riichi_accepted``: the stick is paid.
+- ``chi``, ``pon``, ``daiminkan``: ``seat`` calls ``tile`` discarded by ``from_seat`` with
+  ``consumed`` tiles from the hand.
+- ``kakan``: ``seat`` adds ``tile`` to its pon of ``consumed``. ``ankan``: ``consumed`` four tiles.
+- ``dora``: a new kan dora indicator ``tile`` is revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.tiles import FIVES, red_ids, tile34_to_str
+
+EVENT_TYPES = (
+    "draw",
+    "discard",
+    "riichi",
+    "riichi_accepted",
+    "chi",
+    "pon",
+    "daiminkan",
+    "kakan",
+    "ankan",
+    "dora",
+)
+CALL_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
+
+DRAW_KINDS = (
+    "exhaustive",
+    "kyuushu_kyuuhai",
+    "suufon_renda",
+    "suucha_riichi",
+    "suukaikan",
+    "sanchahou",
+    "nagashi_mangan",
+)
+"""How a hand can end without a win (nagashi mangan is an exhaustive draw that pays)."""
+
+YAKU_KEYS = (
+    "menzen_tsumo",
+    "riichi",
+    "ippatsu",
+    "chankan",
+    "rinshan_kaihou",
+    "haitei_raoyue",
+    "houtei_raoyui",
+    "pinfu",
+    "tanyao",
+    "iipeikou",
+    "seat_wind_east",
+    "seat_wind_south",
+    "seat_wind_west",
+    "seat_wind_north",
+    "round_wind_east",
+    "round_wind_south",
+    "round_wind_west",
+    "round_wind_north",
+    "yakuhai_haku",
+    "yakuhai_hatsu",
+    "yakuhai_chun",
+    "double_riichi",
+    "chiitoitsu",
+    "chanta",
+    "ittsu",
+    "sanshoku_doujun",
+    "sanshoku_doukou",
+    "sankantsu",
+    "toitoi",
+    "sanankou",
+    "shousangen",
+    "honroutou",
+    "ryanpeikou",
+    "junchan",
+    "honitsu",
+    "chinitsu",
+    "renhou",
+    "tenhou",
+    "chiihou",
+    "daisangen",
+    "suuankou",
+    "suuankou_tanki",
+    "tsuuiisou",
+    "ryuuiisou",
+    "chinroutou",
+    "chuuren_poutou",
+    "junsei_chuuren_poutou",
+    "kokushi_musou",
+    "kokushi_musou_13_sided",
+    "daisuushii",
+    "shousuushii",
+    "suukantsu",
+    "dora",
+    "ura_dora",
+    "aka_dora",
+)
+"""Yaku keys (``shared/formats/hand-score.md``) in Tenhou's yaku id order (id = index)."""
+YAKUMAN_KEYS = frozenset(YAKU_KEYS[36:52]) - {"renhou"}
+DORA_KEYS = frozenset({"dora", "ura_dora", "aka_dora"})
+
+LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+"""Limit names by Tenhou's limit code (mjlog ``ten`` third field)."""
+
+WINDS = "ESWN"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message names file, hand and position."""
+
+    def __init__(self, message: str, *, file: str = "", hand: str = "", position: str = ""):
+        self.file, self.hand, self.position, self.detail = file, hand, position, message
+        where = ", ".join(p for p in (file, f"hand {hand}" if hand else "", position) if p)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+def hand_label(round_wind: int, kyoku: int, honba: int) -> str:
+    """A hand's usual name, e.g. ``"E1-0"`` (East 1, no honba)."""
+    return f"{WINDS[round_wind % 4]}{kyoku + 1}-{honba}"
+
+
+@dataclass
+class Event:
+    """One action in a hand (see the module docstring for the types)."""
+
+    type: str
+    seat: int = -1
+    tile: int = -1
+    consumed: tuple[int, ...] = ()
+    from_seat: int = -1
+    tsumogiri: bool = False
+    rinshan: bool = False
+
+
+@dataclass
+class Win:
+    """One winner's result. Unknown details (formats that omit them) are ``None``."""
+
+    seat: int
+    from_seat: int
+    deltas: tuple[int, int, int, int]
+    pao_seat: int = -1
+    han: int | None = None
+    fu: int | None = None
+    yaku: tuple[tuple[str, int], ...] | None = None
+    """(key, han) pairs; for yakuman keys the value is the yakuman multiplier."""
+    points: int | None = None
+    """The hand's value: ron payment, or the sum of tsumo payments; honba and sticks excluded."""
+    limit: str | None = None
+    hand: tuple[int, ...] | None = None
+    """Concealed tiles including the winning tile."""
+    win_tile: int = -1
+    ura_indicators: tuple[int, ...] | None = None
+
+    @property
+    def tsumo(self) -> bool:
+        """True for a win by self-draw."""
+        return self.seat == self.from_seat
+
+    @property
+    def yakuman(self) -> int:
+        """Yakuman multiplier (0 for an ordinary hand); needs ``yaku``."""
+        return sum(v for k, v in self.yaku or () if k in YAKUMAN_KEYS)
+
+
+@dataclass
+class Draw:
+    """A hand that ended without a win."""
+
+    kind: str
+    deltas: tuple[int, int, int, int] = (0, 0, 0, 0)
+    tenpai: tuple[int, ...] | None = None
+    """Seats tenpai at an exhaustive draw (``None`` when the record does not say)."""
+
+
+@dataclass
+class Hand:
+    """One hand (kyoku): the deal, the events in order, and how it ended."""
+
+    round_wind: int
+    kyoku: int
+    """Hand number within the wind, 0–3; the dealer's seat."""
+    honba: int
+    kyotaku: int
+    scores: tuple[int, int, int, int]
+    dora_indicators: list[int]
+    """Every indicator revealed, in order: the first one, then each ``dora`` event's."""
+    haipai: list[list[int]]
+    events: list[Event] = field(default_factory=list)
+    wins: list[Win] = field(default_factory=list)
+    draw: Draw | None = None
+    ura_indicators: list[int] = field(default_factory=list)
+    wall: list[int] | None = None
+    """The full wall when the record has it (Tenhou layout, see :mod:`riichi_env.records.wall`)."""
+    wall_layout: str = "tenhou"
+    """``"tenhou"`` (dora at 5, 7, …) or ``"tenhou_old"`` (dora at 4, 6, …)."""
+    plain_reds: frozenset[int] = frozenset()
+    """Red-five ids that the record names as plain fives (a record with four plain fives)."""
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.kyoku
+
+    @property
+    def label(self) -> str:
+        """Name such as ``"E1-0"``."""
+        return hand_label(self.round_wind, self.kyoku, self.honba)
+
+    @property
+    def deltas(self) -> tuple[int, int, int, int]:
+        """Point changes of the whole hand (all winners, or the draw)."""
+        if self.draw is not None:
+            return self.draw.deltas
+        total = [0, 0, 0, 0]
+        for w in self.wins:
+            for i in range(4):
+                total[i] += w.deltas[i]
+        return tuple(total)
+
+
+@dataclass
+class Game:
+    """A whole (or partial) game."""
+
+    hands: list[Hand]
+    names: tuple[str, str, str, str] = ("A", "B", "C", "D")
+    game_length: str = "hanchan"
+    red_fives: tuple[int, int, int] = (1, 1, 1)
+    final_scores: tuple[int, int, int, int] | None = None
+    """Points at the end (set when the record contains the game's end)."""
+    final_results: tuple[float, float, float, float] | None = None
+    """Placement scores with uma and oka, in thousands (Tenhou ``owari``)."""
+    source: str = ""
+    rules_text: str = ""
+
+
+def tile_kind_red(tile136: int, red: frozenset[int] | set[int]) -> tuple[int, bool]:
+    """(tile34, is_red) of a physical tile."""
+    return tile136 // 4, tile136 in red
+
+
+def tile_text(tile136: int, red: frozenset[int] | set[int]) -> str:
+    """mpsz text of one physical tile, ``0`` for red."""
+    if tile136 in red:
+        return f"0{'mps'[tile136 // 36]}"
+    return tile34_to_str(tile136 // 4)
+
+
+class TileAllocator:
+    """Hands out physical ids to tiles known only by kind and redness, never one id twice.
+
+    Also tracks each seat's concealed tiles so that discards and calls pick an id the seat holds.
+    Raises :class:`RecordError` (through ``fail``) on a fifth copy or a tile the seat lacks.
+    """
+
+    def __init__(self, red_fives: tuple[int, int, int], fail):
+        self.red = frozenset(red_ids(red_fives))
+        self.used: set[int] = set()
+        self.plain_as_red: set[int] = set()
+        self.hands: list[list[int]] = [[], [], [], []]
+        self.fail = fail
+
+    def new(self, tile34: int, is_red: bool) -> int:
+        """A fresh id of this kind (red or not) that no one has seen yet."""
+        for tid in range(tile34 * 4, tile34 * 4 + 4):
+            if tid not in self.used and (tid in self.red) == is_red:
+                self.used.add(tid)
+                return tid
+        if not is_red:
+            # A record with four plain fives despite red fives in the rules: use the red copy.
+            for tid in range(tile34 * 4, tile34 * 4 + 4):
+                if tid not in self.used:
+                    self.used.add(tid)
+                    self.plain_as_red.add(tid)
+                    return tid
+        name = f"red {tile34_to_str(tile34)}" if is_red else tile34_to_str(tile34)
+        if is_red and tile34 not in FIVES:
+            self.fail(f"{tile34_to_str(tile34)} cannot be red")
+        self.fail(f"one {name} too many: all copies are already in play")
+        raise AssertionError  # fail() raises
+
+    def is_red(self, tid: int) -> bool:
+        """Whether the record names this id as a red five."""
+        return tid in self.red and tid not in self.plain_as_red
+
+    def take(self, seat: int, tile34: int, is_red: bool) -> int:
+        """Remove one tile of this kind from ``seat``'s concealed tiles and return its id."""
+        for tid in self.hands[seat]:
+            if tid // 4 == tile34 and self.is_red(tid) == is_red:
+                self.hands[seat].remove(tid)
+                return tid
+        name = f"red {tile34_to_str(tile34)}" if is_red else tile34_to_str(tile34)
+        self.fail(f"seat {seat} does not hold {name}")
+        raise AssertionError

@@ -1,0 +1,781 @@
+"""tenhou.net/6 JSON: reading and writing.
+
+A log is ``{"title", "name", "rule", "log"}``; each entry of ``log`` is one hand:
+``[[kyoku, honba, kyotaku], points, dora, ura, haipai0, takes0, discards0, …, haipai3, takes3,
+discards3, result]``. Tiles are 11–19 man, 21–29 pin, 31–39 sou, 41–47 honors, 51–53 red fives.
+Takes hold draws and call strings (``c`` chi, ``p`` pon, ``m`` daiminkan, the letter's place
+naming the discarder); discards hold tiles, ``60`` for tsumogiri, ``r`` + tile for riichi, ``k``
+kakan and ``a`` ankan strings, and ``0`` after a daiminkan. The order of play is not written: it is
+rebuilt by following the turn order, with a search when a call could belong to either of two
+identical discards.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from riichi_env.records.model import (
+    DORA_KEYS,
+    YAKU_KEYS,
+    YAKUMAN_KEYS,
+    Draw,
+    Event,
+    Game,
+    Hand,
+    RecordError,
+    TileAllocator,
+    Win,
+    hand_label,
+)
+from riichi_env.records.notation import from_tenhou6_code, tenhou6_code
+
+YAKU_NAMES_JA = (
+    "門前清自摸和",
+    "立直",
+    "一発",
+    "槍槓",
+    "嶺上開花",
+    "海底摸月",
+    "河底撈魚",
+    "平和",
+    "断幺九",
+    "一盃口",
+    "自風 東",
+    "自風 南",
+    "自風 西",
+    "自風 北",
+    "場風 東",
+    "場風 南",
+    "場風 西",
+    "場風 北",
+    "役牌 白",
+    "役牌 發",
+    "役牌 中",
+    "両立直",
+    "七対子",
+    "混全帯幺九",
+    "一気通貫",
+    "三色同順",
+    "三色同刻",
+    "三槓子",
+    "対々和",
+    "三暗刻",
+    "小三元",
+    "混老頭",
+    "二盃口",
+    "純全帯幺九",
+    "混一色",
+    "清一色",
+    "人和",
+    "天和",
+    "地和",
+    "大三元",
+    "四暗刻",
+    "四暗刻単騎",
+    "字一色",
+    "緑一色",
+    "清老頭",
+    "九蓮宝燈",
+    "純正九蓮宝燈",
+    "国士無双",
+    "国士無双１３面",
+    "大四喜",
+    "小四喜",
+    "四槓子",
+    "ドラ",
+    "裏ドラ",
+    "赤ドラ",
+)
+"""Tenhou's yaku names, in the order of ``YAKU_KEYS``."""
+_YAKU_BY_NAME = {name: key for name, key in zip(YAKU_NAMES_JA, YAKU_KEYS, strict=True)}
+_YAKU_BY_NAME.update(
+    {
+        "国士無双13面": "kokushi_musou_13_sided",
+        "ura dora": "ura_dora",
+        "red five": "aka_dora",
+        "red dora": "aka_dora",
+        "aka dora": "aka_dora",
+        "fully concealed hand": "menzen_tsumo",
+        "tsumo": "menzen_tsumo",
+        "all simples": "tanyao",
+    }
+)
+DRAW_NAMES_JA = {
+    "exhaustive": "流局",
+    "kyuushu_kyuuhai": "九種九牌",
+    "suufon_renda": "四風連打",
+    "suucha_riichi": "四家立直",
+    "suukaikan": "四槓散了",
+    "sanchahou": "三家和了",
+    "nagashi_mangan": "流し満貫",
+}
+_DRAW_BY_NAME = {v: k for k, v in DRAW_NAMES_JA.items()}
+_DRAW_BY_NAME.update({"全員聴牌": "exhaustive", "全員不聴": "exhaustive"})
+LIMIT_NAMES_JA = {
+    "mangan": "満貫",
+    "haneman": "跳満",
+    "baiman": "倍満",
+    "sanbaiman": "三倍満",
+    "yakuman": "役満",
+    "kazoe yakuman": "役満",
+}
+_LIMIT_BY_NAME = {
+    "満貫": "mangan",
+    "跳満": "haneman",
+    "倍満": "baiman",
+    "三倍満": "sanbaiman",
+    "役満": "yakuman",
+    "数え役満": "kazoe yakuman",
+}
+_HEADER_RE = re.compile(
+    r"^(?:(\d+)符)?(?:(\d+)飜)?(満貫|跳満|倍満|三倍満|数え役満|\d*倍?役満)?"
+    r"(\d+)(?:-(\d+))?点(∀)?$"
+)
+_YAKU_RE = re.compile(r"^(.+?)\((\d+)飜\)$|^(.+?)\((\d*)倍?役満\)$")
+MAX_SEARCH = 500
+"""Most orderings tried when calls are ambiguous, before the record is called unreadable."""
+
+
+class _MismatchError(Exception):
+    """One ordering of a hand's calls did not fit the record."""
+
+
+def base_points(han: int, fu: int, limit: str, yakuman: int = 0) -> int:
+    """Base points of a hand (Tenhou: no kiriage mangan)."""
+    if yakuman:
+        return 8000 * yakuman
+    fixed = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000}
+    if limit in ("yakuman", "kazoe yakuman"):
+        return 8000
+    if limit in fixed:
+        return fixed[limit]
+    return min(fu * 2 ** (han + 2), 2000)
+
+
+def _ceil100(x: int) -> int:
+    return -(-x // 100) * 100
+
+
+def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
+    """Parse tenhou.net/6 JSON (text or an already-loaded object) into a :class:`Game`."""
+    if isinstance(text_or_obj, str):
+        try:
+            data = json.loads(text_or_obj)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"not valid JSON: {exc.msg}",
+                file=source,
+                position=f"line {exc.lineno} column {exc.colno}",
+            ) from None
+    else:
+        data = text_or_obj
+    if not isinstance(data, dict) or not isinstance(data.get("log"), list):
+        raise RecordError('not a tenhou.net/6 log (no "log" list)', file=source)
+    rule = data.get("rule") or {}
+    if not isinstance(rule, dict):
+        raise RecordError('"rule" must be an object', file=source)
+    disp = str(rule.get("disp", ""))
+    if "三" in disp or "3-Player" in disp:
+        raise RecordError("3-player games are not supported", file=source)
+    if any(rule.get(k) for k in ("aka51", "aka52", "aka53")):
+        reds = tuple(int(bool(rule.get(k))) for k in ("aka51", "aka52", "aka53"))
+    else:
+        reds = (1, 1, 1) if rule.get("aka", 1) else (0, 0, 0)
+    names = data.get("name") or ["A", "B", "C", "D"]
+    if not isinstance(names, list) or len(names) != 4:
+        raise RecordError('"name" must list four players', file=source)
+    game = Game(
+        hands=[],
+        names=tuple(str(n) for n in names),
+        game_length="tonpuusen" if ("東" in disp or "East" in disp) else "hanchan",
+        red_fives=reds,
+        source=source,
+        rules_text=disp,
+    )
+    for k, kyoku in enumerate(data["log"]):
+        game.hands.append(_read_hand(kyoku, k, reds, source))
+    sc = data.get("sc")
+    if isinstance(sc, list) and len(sc) >= 8:
+        try:
+            game.final_scores = tuple(int(sc[2 * i]) for i in range(4))
+            game.final_results = tuple(float(sc[2 * i + 1]) for i in range(4))
+        except (TypeError, ValueError):
+            raise RecordError(f'bad "sc" {sc!r}', file=source) from None
+    return game
+
+
+def _read_hand(kyoku, k: int, reds, source: str) -> Hand:
+    label = f"#{k}"
+
+    def fail(msg: str, where: str = ""):
+        raise RecordError(msg, file=source, hand=label, position=where or f"log[{k}]")
+
+    if not isinstance(kyoku, list) or len(kyoku) != 17:
+        fail(
+            f"a hand must be a list of 17 entries, got {len(kyoku) if isinstance(kyoku, list) else type(kyoku).__name__}"
+        )
+    meta, scores, dora = kyoku[0], kyoku[1], kyoku[2]
+    if (
+        not isinstance(meta, list)
+        or len(meta) != 3
+        or not all(isinstance(x, int) and x >= 0 for x in meta)
+    ):
+        fail(f"hand header must be [kyoku, honba, kyotaku], got {meta!r}", f"log[{k}][0]")
+    label = hand_label(meta[0] // 4, meta[0] % 4, meta[1])
+    if (
+        not isinstance(scores, list)
+        or len(scores) != 4
+        or not all(isinstance(x, int) for x in scores)
+    ):
+        fail(f"points must be four ints, got {scores!r}", f"log[{k}][1]")
+    for idx, name in ((2, "dora"), (3, "ura")):
+        if not isinstance(kyoku[idx], list) or len(kyoku[idx]) > 5:
+            fail(f"{name} indicators must be a list of at most 5 tiles", f"log[{k}][{idx}]")
+    if not dora:
+        fail("no dora indicator", f"log[{k}][2]")
+
+    def code(x, where: str) -> tuple[int, bool]:
+        try:
+            return from_tenhou6_code(x)
+        except ValueError as exc:
+            fail(str(exc), where)
+            raise
+
+    hand = Hand(
+        round_wind=meta[0] // 4,
+        kyoku=meta[0] % 4,
+        honba=meta[1],
+        kyotaku=meta[2],
+        scores=tuple(scores),
+        dora_indicators=[],
+        haipai=[],
+    )
+    columns = []
+    for s in range(4):
+        hp, takes, discards = kyoku[4 + 3 * s], kyoku[5 + 3 * s], kyoku[6 + 3 * s]
+        if not isinstance(hp, list) or len(hp) != 13:
+            fail(
+                f"seat {s} haipai must have 13 tiles, got {len(hp) if isinstance(hp, list) else hp!r}",
+                f"log[{k}][{4 + 3 * s}]",
+            )
+        for idx, col in ((5 + 3 * s, takes), (6 + 3 * s, discards)):
+            if not isinstance(col, list):
+                fail("takes and discards must be lists", f"log[{k}][{idx}]")
+        columns.append((hp, takes, discards))
+    hand.wins, hand.draw = _read_result(kyoku[16], k, fail)
+
+    # Search the orderings of ambiguous calls until one replays cleanly.
+    decisions: list[bool] = []
+    first_error: RecordError | None = None
+    for _ in range(MAX_SEARCH):
+        try:
+            events, haipai, doras, uras, plain = _simulate(
+                kyoku, k, reds, columns, hand, decisions, fail, code
+            )
+            break
+        except _MismatchError as exc:
+            msg, where, points = exc.args
+            if first_error is None:
+                first_error = RecordError(msg, file=source, hand=label, position=where)
+            decisions = points
+            while decisions and not decisions[-1]:
+                decisions.pop()
+            if not decisions:
+                raise first_error from None
+            decisions[-1] = False
+    else:
+        raise first_error  # type: ignore[misc]
+    hand.events, hand.haipai, hand.dora_indicators, hand.ura_indicators, hand.plain_reds = (
+        events,
+        haipai,
+        doras,
+        uras,
+        plain,
+    )
+    for w in hand.wins:
+        if w.ura_indicators is None and uras:
+            w.ura_indicators = tuple(uras)
+    return hand
+
+
+def _read_result(res, k: int, fail):
+    where = f"log[{k}][16]"
+    if not isinstance(res, list) or not res or not isinstance(res[0], str):
+        fail("result must be a list starting with its name", where)
+    name = res[0]
+    if name == "和了":
+        if len(res) < 3 or len(res) % 2 == 0:
+            fail("和了 needs pairs of [deltas] and [who, from, pao, …]", where)
+        wins = []
+        for i in range(1, len(res), 2):
+            deltas, detail = res[i], res[i + 1]
+            if not isinstance(deltas, list) or len(deltas) != 4:
+                fail("score deltas must be four ints", f"{where}[{i}]")
+            if (
+                not isinstance(detail, list)
+                or len(detail) < 3
+                or not all(isinstance(x, int) and 0 <= x < 4 for x in detail[:3])
+            ):
+                fail("win detail must start with who, from, pao", f"{where}[{i + 1}]")
+            win = Win(seat=detail[0], from_seat=detail[1], deltas=tuple(deltas))
+            win.pao_seat = detail[2] if detail[2] != detail[0] else -1
+            if len(detail) > 3:
+                _read_win_detail(win, detail[3:], fail, f"{where}[{i + 1}]")
+            wins.append(win)
+        return wins, None
+    kind = _DRAW_BY_NAME.get(name)
+    if kind is None:
+        fail(f"unknown result {name!r}", where)
+    deltas = (0, 0, 0, 0)
+    if len(res) > 1:
+        if not isinstance(res[1], list) or len(res[1]) != 4:
+            fail("draw deltas must be four ints", f"{where}[1]")
+        deltas = tuple(res[1])
+    tenpai = None
+    if name == "全員聴牌":
+        tenpai = (0, 1, 2, 3)
+    elif name == "全員不聴":
+        tenpai = ()
+    elif kind == "exhaustive" and any(deltas):
+        tenpai = tuple(s for s in range(4) if deltas[s] > 0)
+    return [], Draw(kind, deltas, tenpai)
+
+
+def _read_win_detail(win: Win, items: list, fail, where: str) -> None:
+    header = items[0]
+    if not isinstance(header, str):
+        fail(f"win header must be a string, got {header!r}", where)
+    m = _HEADER_RE.match(header)
+    if m is None:
+        fail(f"cannot read win header {header!r}", where)
+    fu, han, limit, a, b, all_ = m.groups()
+    win.fu = int(fu) if fu else None
+    if limit:
+        win.limit = _LIMIT_BY_NAME.get(limit, "yakuman")
+    else:
+        win.limit = ""
+    a = int(a)
+    win.points = 2 * a + int(b) if b else (3 * a if all_ else a)
+    yaku = []
+    for text in items[1:]:
+        ym = _YAKU_RE.match(text) if isinstance(text, str) else None
+        if ym is None:
+            fail(f"cannot read yaku {text!r}", where)
+        if ym.group(1) is not None:
+            key = _yaku_key(ym.group(1))
+            yaku.append((key, int(ym.group(2))))
+        else:
+            key = _yaku_key(ym.group(3))
+            yaku.append((key, int(ym.group(4) or 1)))
+    win.yaku = tuple(yaku)
+    yakuman = sum(v for key, v in yaku if key in YAKUMAN_KEYS)
+    win.han = 13 * yakuman if yakuman else (int(han) if han else sum(v for _, v in yaku))
+    if win.limit == "yakuman" and not yakuman:
+        win.limit = "kazoe yakuman"
+
+
+def _yaku_key(name: str) -> str:
+    name = name.strip()
+    if name in _YAKU_BY_NAME:
+        return _YAKU_BY_NAME[name]
+    low = name.lower()
+    if low in _YAKU_BY_NAME:
+        return _YAKU_BY_NAME[low]
+    key = low.replace(" ", "_").replace("-", "_")
+    return key if key in YAKU_KEYS else f"?{name}"
+
+
+def _parse_call(text: str, actor: int, fail_where):
+    """A call string as (type, added-or-called code, other codes, discarder or -1)."""
+    letters = [(i, c) for i, c in enumerate(text) if c.isalpha()]
+    if len(letters) != 1:
+        fail_where(f"unreadable call string {text!r}")
+    i, c = letters[0]
+    digits = text[:i] + text[i + 1 :]
+    if not digits.isdigit() or len(digits) % 2:
+        fail_where(f"unreadable call string {text!r}")
+    codes = [int(digits[j : j + 2]) for j in range(0, len(digits), 2)]
+    pos = i // 2
+    if c == "c" and len(codes) == 3 and i == 0:
+        return "chi", codes[0], codes[1:], (actor + 3) % 4
+    if c == "p" and len(codes) == 3 and pos in (0, 1, 2):
+        return "pon", codes[pos], codes[:pos] + codes[pos + 1 :], (actor + 3 - pos) % 4
+    if c == "m" and len(codes) == 4 and pos in (0, 1, 3):
+        rel = {0: 3, 1: 2, 3: 1}[pos]
+        return "daiminkan", codes[pos], codes[:pos] + codes[pos + 1 :], (actor + rel) % 4
+    if c == "k" and len(codes) == 4 and pos in (0, 1, 2):
+        return "kakan", codes[pos], codes[:pos] + codes[pos + 1 :], (actor + 3 - pos) % 4
+    if c == "a" and len(codes) == 4 and i == 6:
+        return "ankan", codes[3], codes[:3], -1
+    fail_where(f"unreadable call string {text!r}")
+    raise AssertionError
+
+
+def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
+    """Play the hand in turn order; raises ``_MismatchError`` (with the decision points) on a misfit."""
+    points: list[bool] = []
+    where = [f"log[{k}]"]
+
+    def miss(msg: str):
+        raise _MismatchError(msg, where[0], list(points))
+
+    alloc = TileAllocator(reds, miss)
+    haipai = []
+    for s in range(4):
+        ids = []
+        for j, x in enumerate(columns[s][0]):
+            where[0] = f"log[{k}][{4 + 3 * s}][{j}]"
+            kind, red = code(x, where[0])
+            ids.append(alloc.new(kind, red))
+        alloc.hands[s] = list(ids)
+        haipai.append(ids)
+    where[0] = f"log[{k}][2][0]"
+    dora_codes = kyoku[2]
+    doras = [alloc.new(*code(dora_codes[0], where[0]))]
+    events: list[Event] = []
+    ti, di = [0] * 4, [0] * 4
+    takes = [c[1] for c in columns]
+    discards = [c[2] for c in columns]
+    melds: list[list[Event]] = [[], [], [], []]
+    actor = hand.kyoku
+    last_discard = (-1, -1)
+    pending_accept = -1
+    pending_dora = 0  # open kans (of the player on turn) whose indicators are still hidden
+    rinshan = False
+    last_draw = [-1] * 4
+
+    def reveal():
+        where[0] = f"log[{k}][2][{len(doras)}]"
+        if len(doras) >= len(dora_codes):
+            miss("more kans than kan dora indicators")
+        tid = alloc.new(*code(dora_codes[len(doras)], where[0]))
+        doras.append(tid)
+        events.append(Event("dora", tile=tid))
+
+    def next_take(s):
+        return takes[s][ti[s]] if ti[s] < len(takes[s]) else None
+
+    while True:
+        where[0] = f"log[{k}][{5 + 3 * actor}][{ti[actor]}]"
+        take = next_take(actor)
+        if take is None:
+            miss(f"seat {actor} has no take left")
+        ti[actor] += 1
+        if pending_accept >= 0:
+            events.append(Event("riichi_accepted", pending_accept))
+            pending_accept = -1
+        if isinstance(take, str):
+            typ, called, others, target = _parse_call(take, actor, miss)
+            if typ not in ("chi", "pon", "daiminkan"):
+                miss(f"{typ} string {take!r} among the takes")
+            kind, red = code(called, where[0])
+            if last_discard[0] != target or (
+                last_discard[1] // 4,
+                alloc.is_red(last_discard[1]),
+            ) != (
+                kind,
+                red,
+            ):
+                miss(f"{typ} {take!r} does not match the last discard")
+            consumed = tuple(alloc.take(actor, *code(x, where[0])) for x in others)
+            ev = Event(typ, actor, last_discard[1], consumed, target)
+            events.append(ev)
+            melds[actor].append(ev)
+            last_draw[actor] = -1
+            if typ == "daiminkan":
+                where[0] = f"log[{k}][{6 + 3 * actor}][{di[actor]}]"
+                if di[actor] >= len(discards[actor]) or discards[actor][di[actor]] != 0:
+                    miss("a daiminkan must be followed by 0 in the discards")
+                di[actor] += 1
+                pending_dora += 1
+                rinshan = True
+                continue
+        elif isinstance(take, int) and not isinstance(take, bool) and take != 60:
+            tid = alloc.new(*code(take, where[0]))
+            alloc.hands[actor].append(tid)
+            events.append(Event("draw", actor, tid, rinshan=rinshan))
+            last_draw[actor] = tid
+            rinshan = False
+        else:
+            miss(f"unreadable take {take!r}")
+        where[0] = f"log[{k}][{6 + 3 * actor}][{di[actor]}]"
+        if di[actor] >= len(discards[actor]):
+            break  # tsumo, or kyuushu kyuuhai
+        d = discards[actor][di[actor]]
+        di[actor] += 1
+        riichi = False
+        if isinstance(d, str) and d.startswith("r"):
+            try:
+                d = int(d[1:])
+            except ValueError:
+                miss(f"unreadable riichi discard {discards[actor][di[actor] - 1]!r}")
+            riichi = True
+        if isinstance(d, str):
+            typ, added, others, target = _parse_call(d, actor, miss)
+            if typ == "kakan":
+                kind, red = code(added, where[0])
+                pon = next(
+                    (m for m in melds[actor] if m.type == "pon" and m.tile // 4 == kind), None
+                )
+                if pon is None:
+                    miss(f"kakan {d!r} without a pon of that tile")
+                tid = alloc.take(actor, kind, red)
+                ev = Event(
+                    "kakan", actor, tid, tuple(sorted((*pon.consumed, pon.tile))), pon.from_seat
+                )
+                melds[actor].append(ev)
+                events.append(ev)
+                pending_dora += 1
+                last_discard = (actor, tid)
+            elif typ == "ankan":
+                for _ in range(pending_dora):
+                    reveal()
+                pending_dora = 0
+                ids = [alloc.take(actor, *code(x, where[0])) for x in (*others, added)]
+                ev = Event("ankan", actor, -1, tuple(sorted(ids)))
+                melds[actor].append(ev)
+                events.append(ev)
+                reveal()
+                last_discard = (actor, -1)
+            else:
+                miss(f"{typ} string {d!r} among the discards")
+            rinshan = True
+            last_draw[actor] = -1
+            if all(ti[s] >= len(takes[s]) for s in range(4)):
+                break  # chankan
+            continue
+        if not isinstance(d, int) or isinstance(d, bool) or d == 0:
+            miss(f"unreadable discard {d!r}")
+        if riichi:
+            events.append(Event("riichi", actor))
+        if d == 60:
+            if last_draw[actor] < 0:
+                miss("tsumogiri without a drawn tile")
+            tid = last_draw[actor]
+            alloc.hands[actor].remove(tid)
+            tsumogiri = True
+        else:
+            kind, red = code(d, where[0])
+            tid = -1
+            for cand in alloc.hands[actor]:
+                if cand // 4 == kind and alloc.is_red(cand) == red and cand != last_draw[actor]:
+                    tid = cand
+                    break
+            if tid < 0:
+                tid = alloc.take(actor, kind, red)
+            else:
+                alloc.hands[actor].remove(tid)
+            tsumogiri = False
+        last_draw[actor] = -1
+        events.append(Event("discard", actor, tid, tsumogiri=tsumogiri))
+        for _ in range(pending_dora):
+            reveal()
+        pending_dora = 0
+        if riichi:
+            pending_accept = actor
+        last_discard = (actor, tid)
+        if all(ti[s] >= len(takes[s]) for s in range(4)):
+            break  # ron or exhaustive draw
+        # Who moves next: a caller of this discard (pon/kan before chi), else the next seat.
+        callers = []
+        for s in range(4):
+            nxt = next_take(s)
+            if s == actor or not isinstance(nxt, str):
+                continue
+            try:
+                typ, called, _, target = _parse_call(nxt, s, miss)
+            except _MismatchError:
+                continue
+            if target == actor and typ in ("chi", "pon", "daiminkan"):
+                try:
+                    ck = from_tenhou6_code(called)
+                except ValueError:
+                    continue
+                if ck == (tid // 4, alloc.is_red(tid)):
+                    callers.append((typ != "chi", s))
+        if callers:
+            caller = max(callers)[1]
+            rest = discards[actor][di[actor] :]
+            same = any(
+                x == 60 or x == d or (isinstance(x, str) and x[1:] in (str(d), "60")) for x in rest
+            )
+            take_call = True
+            if same:
+                take_call = decisions[len(points)] if len(points) < len(decisions) else True
+                points.append(take_call)
+            actor = caller if take_call else (actor + 1) % 4
+        else:
+            actor = (actor + 1) % 4
+    where[0] = f"log[{k}]"
+    for s in range(4):
+        if ti[s] < len(takes[s]) or di[s] < len(discards[s]):
+            miss(f"seat {s} has takes or discards left over when the hand ends")
+    if events[-1].type != "kakan":
+        for _ in range(pending_dora):
+            reveal()  # open kans' indicators come before a rinshan tsumo; a robbed kakan shows none
+    if len(doras) != len(dora_codes):
+        miss(f"{len(dora_codes)} dora indicators but {len(doras) - 1} kans")
+    last = events[-1] if events else None
+    for w in hand.wins:
+        if w.tsumo:
+            if last is None or last.type != "draw" or last.seat != w.seat:
+                miss(f"seat {w.seat} wins by tsumo but did not just draw")
+        elif (
+            last is None
+            or last.seat != w.from_seat
+            or last.type not in ("discard", "kakan", "ankan")
+        ):
+            miss(f"seat {w.seat} wins by ron from seat {w.from_seat}, who did not just discard")
+    if hand.draw is not None and hand.draw.kind == "suucha_riichi" and pending_accept >= 0:
+        events.append(Event("riichi_accepted", pending_accept))
+    uras = []
+    for j, x in enumerate(kyoku[3]):
+        where[0] = f"log[{k}][3][{j}]"
+        uras.append(alloc.new(*code(x, where[0])))
+    return events, haipai, doras, uras, frozenset(alloc.plain_as_red)
+
+
+def _call_string(ev: Event, red, pon: Event | None = None) -> str:
+    def c(t: int) -> str:
+        return str(tenhou6_code(t // 4, t in red))
+
+    def order(ts):
+        return sorted(ts, key=lambda t: (t // 4, t in red))
+
+    if ev.type == "chi":
+        return "c" + c(ev.tile) + "".join(c(t) for t in order(ev.consumed))
+    if ev.type == "ankan":
+        ts = order(ev.consumed)
+        return "".join(c(t) for t in ts[:3]) + "a" + c(ts[3])
+    if ev.type in ("pon", "daiminkan"):
+        rel = (ev.from_seat - ev.seat) % 4
+        parts = [c(t) for t in order(ev.consumed)]
+        pos = {3: 0, 2: 1, 1: len(parts)}[rel]
+        letter = "p" if ev.type == "pon" else "m"
+        parts.insert(pos, letter + c(ev.tile))
+        return "".join(parts)
+    if ev.type == "kakan":
+        rel = (pon.from_seat - pon.seat) % 4
+        parts = [c(t) for t in order(pon.consumed)]
+        pos = {3: 0, 2: 1, 1: 2}[rel]
+        parts.insert(pos, "k" + c(ev.tile) + c(pon.tile))
+        return "".join(parts)
+    raise ValueError(f"not a call: {ev.type}")
+
+
+def win_header(win: Win, dealer: int) -> str:
+    """The ``"30符2飜2000点"`` / ``"満貫2000-4000点"`` / ``"…点∀"`` text of a win."""
+    han, fu = win.han or 0, win.fu or 0
+    limit = win.limit or ""
+    base = base_points(han, fu, limit, win.yakuman)
+    if win.tsumo:
+        if win.seat == dealer:
+            value = f"{_ceil100(2 * base)}点∀"
+        else:
+            value = f"{_ceil100(base)}-{_ceil100(2 * base)}点"
+    else:
+        pts = win.points if win.points else _ceil100((6 if win.seat == dealer else 4) * base)
+        value = f"{pts}点"
+    if limit:
+        name = LIMIT_NAMES_JA[limit]
+        if win.yakuman > 1:
+            name = f"{win.yakuman}倍役満"
+        return name + value
+    return f"{fu}符{han}飜{value}"
+
+
+def _yaku_text(key: str, value: int) -> str:
+    name = YAKU_NAMES_JA[YAKU_KEYS.index(key)] if key in YAKU_KEYS else key.lstrip("?")
+    if key in YAKUMAN_KEYS:
+        return f"{name}(役満)" if value <= 1 else f"{name}({value}倍役満)"
+    return f"{name}({value}飜)"
+
+
+def hand_to_tenhou6(hand: Hand, red) -> list:
+    """One hand as a tenhou.net/6 ``log`` entry."""
+    red = frozenset(red) - hand.plain_reds
+
+    def c(t: int) -> int:
+        return tenhou6_code(t // 4, t in red)
+
+    takes: list[list] = [[], [], [], []]
+    discards: list[list] = [[], [], [], []]
+    riichi = [False] * 4
+    pons: dict[tuple[int, int], Event] = {}
+    for ev in hand.events:
+        s = ev.seat
+        if ev.type == "draw":
+            takes[s].append(c(ev.tile))
+        elif ev.type == "riichi":
+            riichi[s] = True
+        elif ev.type == "discard":
+            item = 60 if ev.tsumogiri else c(ev.tile)
+            discards[s].append(f"r{item}" if riichi[s] else item)
+            riichi[s] = False
+        elif ev.type in ("chi", "pon", "daiminkan"):
+            takes[s].append(_call_string(ev, red))
+            if ev.type == "pon":
+                pons[(s, ev.tile // 4)] = ev
+            if ev.type == "daiminkan":
+                discards[s].append(0)
+        elif ev.type == "kakan":
+            discards[s].append(_call_string(ev, red, pons.get((s, ev.tile // 4))))
+        elif ev.type == "ankan":
+            discards[s].append(_call_string(ev, red))
+    out: list = [
+        [hand.round_wind * 4 + hand.kyoku, hand.honba, hand.kyotaku],
+        list(hand.scores),
+        [c(t) for t in hand.dora_indicators],
+        [c(t) for t in hand.ura_indicators],
+    ]
+    for s in range(4):
+        out += [sorted(c(t) for t in hand.haipai[s]), takes[s], discards[s]]
+    out.append(_result(hand))
+    return out
+
+
+def _result(hand: Hand) -> list:
+    if hand.draw is not None:
+        d = hand.draw
+        if d.kind == "exhaustive":
+            if not any(d.deltas) and d.tenpai is not None:
+                return ["全員聴牌" if len(d.tenpai) == 4 else "全員不聴"]
+            return ["流局", list(d.deltas)]
+        if d.kind == "nagashi_mangan":
+            return ["流し満貫", list(d.deltas)]
+        return [DRAW_NAMES_JA[d.kind]]
+    res: list = ["和了"]
+    for w in hand.wins:
+        detail: list = [w.seat, w.from_seat, w.pao_seat if w.pao_seat >= 0 else w.seat]
+        if w.han is not None and w.yaku is not None:
+            detail.append(win_header(w, hand.dealer))
+            detail += [_yaku_text(key, v) for key, v in w.yaku if not (key in DORA_KEYS and v == 0)]
+        res += [list(w.deltas), detail]
+    return res
+
+
+def write_tenhou6(game: Game) -> dict:
+    """A :class:`Game` as a tenhou.net/6 object (``json.dumps`` it to write a file)."""
+    from engine.tiles import red_ids
+
+    red = frozenset(red_ids(game.red_fives))
+    disp = game.rules_text or ("般東喰赤" if game.game_length == "tonpuusen" else "般南喰赤")
+    if not any(ch in disp for ch in "東南") and "East" not in disp and "South" not in disp:
+        disp = ("東" if game.game_length == "tonpuusen" else "南") + disp
+    rule: dict = {"disp": disp, "aka": int(any(game.red_fives))}
+    if game.red_fives != (1, 1, 1):
+        rule.update({f"aka5{i + 1}": game.red_fives[i] for i in range(3)})
+    out = {"title": ["", ""], "name": list(game.names), "rule": rule}
+    out["log"] = [hand_to_tenhou6(h, red) for h in game.hands]
+    if game.final_scores is not None and game.final_results is not None:
+        out["sc"] = [v for i in range(4) for v in (game.final_scores[i], game.final_results[i])]
+    return out
+
+
+def viewer_url(obj: dict) -> str:
+    """The tenhou.net/6 viewer address that shows this log."""
+    from urllib.parse import quote
+
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return "https://tenhou.net/6/#json=" + quote(text, safe="")

@@ -1,0 +1,99 @@
+"""Walls for replaying a recorded hand: check a known wall, or build one that fits the record.
+
+Tenhou layout (``/work/shared/logs/INDEX.md``): the 136-tile array is dealt from its end (dealer
+first, 4-4-4-1), live draws continue downward from index 83; the dead wall is indices 0–13. For
+``"tenhou"`` (current seeds) dora indicators are at 5, 7, 9, 11, 13, ura at 4, 6, 8, 10, 12 and
+replacement draws at 1, 0, 3, 2; for ``"tenhou_old"`` dora at 4, 6, …, ura at 5, 7, … and
+replacement draws at 0, 1, 2, 3.
+"""
+
+from __future__ import annotations
+
+from riichi_env.records.model import Hand, RecordError
+
+LAYOUTS = {
+    "tenhou": {"dora": (5, 7, 9, 11, 13), "ura": (4, 6, 8, 10, 12), "rinshan": (1, 0, 3, 2)},
+    "tenhou_old": {"dora": (4, 6, 8, 10, 12), "ura": (5, 7, 9, 11, 13), "rinshan": (0, 1, 2, 3)},
+}
+LIVE_START = 83
+"""Index of the first live draw (135 − 52 dealt tiles)."""
+
+
+def deal_positions(dealer: int) -> list[list[int]]:
+    """Wall indices of each seat's 13 dealt tiles, in dealing order."""
+    pos: list[list[int]] = [[], [], [], []]
+    i = 135
+    for rnd in range(4):
+        for k in range(4):
+            seat = (dealer + k) % 4
+            n = 4 if rnd < 3 else 1
+            pos[seat].extend(range(i, i - n, -1))
+            i -= n
+    return pos
+
+
+def wall_slots(hand: Hand, layout: str = "tenhou") -> list[tuple[int, int, str]]:
+    """(wall index, tile136, what) for every tile the record reveals, in record order."""
+    lay = LAYOUTS[layout]
+    slots = []
+    for seat, positions in enumerate(deal_positions(hand.dealer)):
+        for p, t in zip(positions, hand.haipai[seat], strict=True):
+            slots.append((p, t, f"seat {seat} deal"))
+    live = LIVE_START
+    n_rinshan = 0
+    for n, ev in enumerate(hand.events):
+        if ev.type != "draw":
+            continue
+        if ev.rinshan:
+            if n_rinshan >= 4:
+                raise RecordError(
+                    "more than four replacement draws", hand=hand.label, position=f"event {n}"
+                )
+            slots.append((lay["rinshan"][n_rinshan], ev.tile, f"event {n} rinshan draw"))
+            n_rinshan += 1
+        else:
+            slots.append((live, ev.tile, f"event {n} draw"))
+            live -= 1
+    for i, t in enumerate(hand.dora_indicators):
+        slots.append((lay["dora"][i], t, f"dora indicator {i}"))
+    for i, t in enumerate(hand.ura_indicators):
+        slots.append((lay["ura"][i], t, f"ura indicator {i}"))
+    return slots
+
+
+def check_wall(hand: Hand) -> None:
+    """Raise :class:`RecordError` if ``hand.wall`` disagrees with any tile the record shows."""
+    if hand.wall is None:
+        return
+    if sorted(hand.wall) != list(range(136)):
+        raise RecordError("the wall is not a permutation of the 136 tiles", hand=hand.label)
+    for p, t, what in wall_slots(hand, hand.wall_layout):
+        if p < 14 + 0 and what.endswith("draw") and "rinshan" not in what:
+            raise RecordError(f"{what}: the live wall ran into the dead wall", hand=hand.label)
+        if hand.wall[p] != t:
+            raise RecordError(
+                f"{what}: the record has tile {t} but the wall has {hand.wall[p]} at index {p}",
+                hand=hand.label,
+            )
+
+
+def build_wall(hand: Hand, layout: str = "tenhou") -> list[int]:
+    """A full wall that fits every tile the record reveals; unseen places get the unused tiles."""
+    wall = [-1] * 136
+    for p, t, what in wall_slots(hand, layout):
+        if p < 14 and what.endswith(" draw") and "rinshan" not in what:
+            raise RecordError(f"{what}: more live draws than the wall holds", hand=hand.label)
+        if wall[p] not in (-1, t):
+            raise RecordError(f"{what}: wall index {p} is needed twice", hand=hand.label)
+        wall[p] = t
+    used = set(wall)
+    free = iter(t for t in range(136) if t not in used)
+    return [t if t >= 0 else next(free) for t in wall]
+
+
+def hand_wall(hand: Hand) -> tuple[list[int], str]:
+    """The hand's own wall (checked) when the record has one, else a built one; with its layout."""
+    if hand.wall is not None:
+        check_wall(hand)
+        return list(hand.wall), hand.wall_layout
+    return build_wall(hand), "tenhou"

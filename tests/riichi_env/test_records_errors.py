@@ -1,0 +1,275 @@
+"""Corrupt records: every reader answers with a RecordError naming file, hand and position."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from test_records_helpers import LOGS
+
+from riichi_env.cli import main
+from riichi_env.records.convert import read_file, read_text
+from riichi_env.records.model import RecordError
+
+MJLOG = (LOGS / "tenhou-mjlog" / "pao.xml").read_text()
+T6 = (LOGS / "tenhou6" / "rinshan.json").read_text()
+MJAI = (LOGS / "mjai" / "126_204_0_mjai.jsonl").read_text()
+
+
+def _err(text: str, fmt: str, *, source: str = "bad.rec") -> RecordError:
+    with pytest.raises(RecordError) as info:
+        read_text(text, source=source, fmt=fmt)
+    assert str(info.value).startswith(source)
+    return info.value
+
+
+# mjlog XML
+
+
+def test_mjlog_truncated():
+    exc = _err(MJLOG[: len(MJLOG) // 2], "mjlog")
+    assert exc.hand and "truncated" in str(exc)
+
+
+def test_mjlog_cut_inside_a_tag():
+    cut = MJLOG.index("<AGARI")
+    exc = _err(MJLOG[: cut + 20], "mjlog")
+    assert exc.hand == "E1-0" and "truncated" in str(exc)
+
+
+def test_mjlog_missing_attribute():
+    exc = _err(MJLOG.replace('hai1="', 'xx1="', 1), "mjlog")
+    assert "hai1" in str(exc) and exc.position.startswith("tag ")
+
+
+def test_mjlog_wrong_tile_count():
+    text = re.sub(r'hai2="(\d+),', 'hai2="', MJLOG, count=1)
+    exc = _err(text, "mjlog")
+    assert "hai2 has 12 tiles" in str(exc)
+
+
+def test_mjlog_tile_twice():
+    m = re.search(r'hai0="(\d+),(\d+),', MJLOG)
+    text = MJLOG.replace(m.group(0), f'hai0="{m.group(1)},{m.group(1)},', 1)
+    assert "repeats a tile" in str(_err(text, "mjlog"))
+
+
+def test_mjlog_illegal_call():
+    m = re.search(r'<N who="(\d)" m="(\d+)" />', MJLOG)
+    text = MJLOG.replace(
+        m.group(0), f'<N who="{m.group(1)}" m="{int(m.group(2)) ^ (1 << 10)}" />', 1
+    )
+    exc = _err(text, "mjlog")
+    assert "last discard" in str(exc) and exc.hand == "E1-1"
+
+
+def test_mjlog_garbage():
+    text = MJLOG.replace("<T6/>", "<T6/>junk", 1)
+    assert "unreadable text" in str(_err(text, "mjlog"))
+
+
+def test_mjlog_bad_tile_id():
+    text = MJLOG.replace("<T6/>", "<T136/>", 1)
+    assert "0-135" in str(_err(text, "mjlog"))
+
+
+# tenhou.net/6 JSON
+
+
+def _t6(mutate) -> str:
+    obj = json.loads(T6)
+    mutate(obj["log"][0])
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def test_tenhou6_truncated():
+    exc = _err(T6[: len(T6) // 2], "tenhou6")
+    assert "not valid JSON" in str(exc) and "line 1" in exc.position
+
+
+def test_tenhou6_missing_entry():
+    exc = _err(_t6(lambda k: k.pop(3)), "tenhou6")
+    assert "17 entries" in str(exc) and exc.position == "log[0]"
+
+
+def test_tenhou6_missing_log():
+    assert 'no "log"' in str(_err('{"name": ["a","b","c","d"]}', "tenhou6"))
+
+
+def test_tenhou6_wrong_tile_count():
+    exc = _err(_t6(lambda k: k[7].pop()), "tenhou6")
+    assert "13 tiles" in str(exc) and exc.position == "log[0][7]" and exc.hand == "S2-0"
+
+
+def test_tenhou6_bad_tile_code():
+    def mutate(k):
+        k[5][0] = 48
+
+    exc = _err(_t6(mutate), "tenhou6")
+    assert "48" in str(exc) and exc.position == "log[0][5][0]"
+
+
+def test_tenhou6_discard_not_held():
+    def mutate(k):
+        k[6][0] = 47 if 47 not in k[4] else 46
+
+    exc = _err(_t6(mutate), "tenhou6")
+    assert "does not hold" in str(exc) and exc.position.startswith("log[0][6]")
+
+
+def test_tenhou6_five_copies():
+    def mutate(k):
+        k[4][:4] = [11, 11, 11, 11]
+        k[7][:1] = [11]
+
+    assert "too many" in str(_err(_t6(mutate), "tenhou6"))
+
+
+def test_tenhou6_call_that_fits_no_discard():
+    def mutate(k):
+        k[5].insert(2, "p474747")
+
+    assert "pon" in str(_err(_t6(mutate), "tenhou6"))
+
+
+def test_tenhou6_bad_call_string():
+    def mutate(k):
+        k[5].insert(2, "x11")
+
+    assert "call string" in str(_err(_t6(mutate), "tenhou6"))
+
+
+def test_tenhou6_missing_take():
+    exc = _err(_t6(lambda k: k[5].pop()), "tenhou6")
+    assert exc.hand == "S2-0" and exc.position.startswith("log[0]")
+
+
+def test_tenhou6_unknown_result():
+    def mutate(k):
+        k[16] = ["勝ち", [0, 0, 0, 0]]
+
+    assert "unknown result" in str(_err(_t6(mutate), "tenhou6"))
+
+
+def test_tenhou6_bad_win_detail():
+    def mutate(k):
+        k[16][2] = [3, 3, 3, "三千点", "立直(1飜)"]
+
+    assert "win header" in str(_err(_t6(mutate), "tenhou6"))
+
+
+# mjai
+
+
+def _mjai(edit) -> str:
+    events = [json.loads(line) for line in MJAI.splitlines()]
+    edit(events)
+    return "\n".join(json.dumps(e) for e in events) + "\n"
+
+
+def test_mjai_truncated_line():
+    cut = MJAI.index('{"type":"dahai"', len(MJAI) // 2) + 20
+    exc = _err(MJAI[:cut], "mjai")
+    assert "truncated" in str(exc) and exc.position.startswith("line ")
+
+
+def test_mjai_truncated_between_lines():
+    lines = MJAI.splitlines()
+    exc = _err("\n".join(lines[: len(lines) // 2]) + "\n", "mjai")
+    assert "no end_kyoku" in str(exc)
+
+
+def test_mjai_missing_field():
+    def edit(events):
+        del events[1]["tehais"]
+
+    exc = _err(_mjai(edit), "mjai")
+    assert "tehais" in str(exc) and exc.position == "line 2"
+
+
+def test_mjai_wrong_tile_count():
+    def edit(events):
+        events[1]["tehais"][2].pop()
+
+    assert "13 tiles" in str(_err(_mjai(edit), "mjai"))
+
+
+def test_mjai_discard_not_held():
+    def edit(events):
+        i = next(i for i, e in enumerate(events) if e["type"] == "dahai" and not e["tsumogiri"])
+        held = set(events[1]["tehais"][events[i]["actor"]]) | {events[i - 1]["pai"]}
+        events[i]["pai"] = next(t for t in ("C", "F", "P", "N", "W", "S", "E") if t not in held)
+
+    exc = _err(_mjai(edit), "mjai")
+    assert "does not hold" in str(exc) and exc.hand == "E1-0"
+
+
+def test_mjai_illegal_call():
+    def edit(events):
+        i = next(i for i, e in enumerate(events) if e["type"] == "pon")
+        events[i]["target"] = (events[i]["target"] + 1) % 4
+        if events[i]["target"] == events[i]["actor"]:
+            events[i]["target"] = (events[i]["target"] + 1) % 4
+
+    assert "does not match the last discard" in str(_err(_mjai(edit), "mjai"))
+
+
+def test_mjai_unknown_event():
+    def edit(events):
+        events.insert(3, {"type": "teleport", "actor": 0})
+
+    exc = _err(_mjai(edit), "mjai")
+    assert "teleport" in str(exc) and exc.position == "line 4"
+
+
+def test_mjai_bad_tile():
+    def edit(events):
+        events[2]["pai"] = "0m"
+
+    assert "'0m'" in str(_err(_mjai(edit), "mjai"))
+
+
+def test_mjai_bad_seat():
+    def edit(events):
+        events[2]["actor"] = 7
+
+    assert "seat 0-3" in str(_err(_mjai(edit), "mjai"))
+
+
+def test_unknown_format_and_missing_file(tmp_path):
+    assert "unknown record format" in str(_err("hello", "auto"))
+    with pytest.raises(RecordError, match="cannot read"):
+        read_file(tmp_path / "nope.json")
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(RecordError, match="UTF-8"):
+        read_file(binary)
+
+
+def test_cli_convert(tmp_path, capsys):
+    out = tmp_path / "out.jsonl"
+    assert (
+        main(["convert", str(LOGS / "tenhou-mjlog" / "pao.xml"), "--to", "mjai", "-o", str(out)])
+        == 0
+    )
+    assert json.loads(out.read_text().splitlines()[0])["type"] == "start_game"
+    assert main(["convert", str(LOGS / "tenhou6" / "rinshan.json"), "--url"]) == 0
+    assert capsys.readouterr().out.startswith("https://tenhou.net/6/#json=")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"log": [[1, 2]]}')
+    folder = tmp_path / "many"
+    code = main(
+        [
+            "convert",
+            str(bad),
+            str(LOGS / "tenhou6" / "chankan.json"),
+            "--to",
+            "tenhou6",
+            "-o",
+            str(folder),
+        ]
+    )
+    assert code == 1
+    assert "bad.json" in capsys.readouterr().err
+    assert json.loads((folder / "chankan.json").read_text())["log"]
