@@ -102,8 +102,8 @@ def _codes(hand34):
 
 
 @njit
-def _combine(r0, r1, r2, r3, n_sets):
-    """Fewest tiles to add for ``n_sets`` sets and a pair, given the four groups' table rows.
+def _combine(suit_table, honor_table, c0, c1, c2, c3, n_sets):
+    """Fewest tiles to add for ``n_sets`` sets and a pair, from the four groups' codes.
 
     Min-plus over the split of the sets between (man, pin) and (sou, honors), the pair in either half.
     """
@@ -113,10 +113,13 @@ def _combine(r0, r1, r2, r3, n_sets):
         x1 = _INF
         for p in range(i + 1):
             q = i - p
-            u = int(r0[p]) + int(r1[q])
+            u = int(suit_table[c0, p]) + int(suit_table[c1, q])
             if u < x0:
                 x0 = u
-            u = min(int(r0[5 + p]) + int(r1[q]), int(r0[p]) + int(r1[5 + q]))
+            u = min(
+                int(suit_table[c0, 5 + p]) + int(suit_table[c1, q]),
+                int(suit_table[c0, p]) + int(suit_table[c1, 5 + q]),
+            )
             if u < x1:
                 x1 = u
         j = n_sets - i
@@ -124,10 +127,13 @@ def _combine(r0, r1, r2, r3, n_sets):
         y1 = _INF
         for p in range(j + 1):
             q = j - p
-            u = int(r2[p]) + int(r3[q])
+            u = int(suit_table[c2, p]) + int(honor_table[c3, q])
             if u < y0:
                 y0 = u
-            u = min(int(r2[5 + p]) + int(r3[q]), int(r2[p]) + int(r3[5 + q]))
+            u = min(
+                int(suit_table[c2, 5 + p]) + int(honor_table[c3, q]),
+                int(suit_table[c2, p]) + int(honor_table[c3, 5 + q]),
+            )
             if u < y1:
                 y1 = u
         u = min(x0 + y1, x1 + y0)
@@ -140,7 +146,7 @@ def _combine(r0, r1, r2, r3, n_sets):
 def _shanten_standard(hand34, suit_table, honor_table):
     """Shanten of the standard form (``n`` sets and a pair) of a 3n+1 / 3n+2 concealed part."""
     c0, c1, c2, c3, n = _codes(hand34)
-    return _combine(suit_table[c0], suit_table[c1], suit_table[c2], honor_table[c3], n // 3) - 1
+    return _combine(suit_table, honor_table, c0, c1, c2, c3, n // 3) - 1
 
 
 @njit
@@ -202,7 +208,7 @@ def _shanten(hand34, suit_table, honor_table):
         n += a
         kinds += a > 0
         pairs += a > 1
-    s = _combine(suit_table[c0], suit_table[c1], suit_table[c2], honor_table[c3], n // 3) - 1
+    s = _combine(suit_table, honor_table, c0, c1, c2, c3, n // 3) - 1
     if n == 13 or n == 14:
         chiitoitsu = 6 - pairs
         if kinds < 7:
@@ -234,7 +240,7 @@ def _is_agari(hand34, suit_table, honor_table):
     c0, c1, c2, c3, n = _codes(hand34)
     if n % 3 != 2:
         return False
-    if _combine(suit_table[c0], suit_table[c1], suit_table[c2], honor_table[c3], n // 3) == 0:
+    if _combine(suit_table, honor_table, c0, c1, c2, c3, n // 3) == 0:
         return True
     if n != 14:
         return False
@@ -266,40 +272,78 @@ def _stats(hand34):
 
 
 @njit
-def _shanten_plus(hand34, t, codes, stats, suit_table, honor_table):
-    """Shanten of ``hand34`` plus one tile of kind ``t``, from the hand's ``_codes`` and ``_stats``."""
+def _merge(a, ia, b, ib, out, io, n_sets):
+    """Min-plus merge of distance rows ``a[ia]`` and ``b[ib]`` into ``out[io]`` (up to ``n_sets``)."""
+    for m in range(n_sets + 1):
+        x0 = _INF
+        x1 = _INF
+        for i in range(m + 1):
+            j = m - i
+            u = int(a[ia, i]) + int(b[ib, j])
+            if u < x0:
+                x0 = u
+            u = min(int(a[ia, 5 + i]) + int(b[ib, j]), int(a[ia, i]) + int(b[ib, 5 + j]))
+            if u < x1:
+                x1 = u
+        out[io, m] = x0
+        out[io, 5 + m] = x1
+
+
+@njit
+def _others(suit_table, honor_table, codes, n_sets, ws):
+    """``ws[2 + g]``: the merged distance row of the three groups other than ``g``."""
     c0, c1, c2, c3, n = codes
-    g = t // 9
-    if g == 0:
-        c0 += 5 ** (8 - t)
-    elif g == 1:
-        c1 += 5 ** (17 - t)
-    elif g == 2:
-        c2 += 5 ** (26 - t)
-    else:
-        c3 += 5 ** (33 - t)
-    s = _combine(suit_table[c0], suit_table[c1], suit_table[c2], honor_table[c3], (n + 1) // 3) - 1
-    if n + 1 == 13 or n + 1 == 14:
-        kinds, pairs, y_kinds, y_pair = stats
-        held = int(hand34[t])
+    _merge(suit_table, c0, suit_table, c1, ws, 0, n_sets)
+    _merge(suit_table, c2, honor_table, c3, ws, 1, n_sets)
+    _merge(suit_table, c1, ws, 1, ws, 2, n_sets)
+    _merge(suit_table, c0, ws, 1, ws, 3, n_sets)
+    _merge(ws, 0, honor_table, c3, ws, 4, n_sets)
+    _merge(ws, 0, suit_table, c2, ws, 5, n_sets)
+
+
+@njit
+def _plus_standard(table, code, ws, g, n_sets):
+    """Standard distance with group ``g`` at ``table[code]`` and the others merged in ``ws[2 + g]``."""
+    best = _INF
+    for m in range(n_sets + 1):
+        u = min(
+            int(table[code, m]) + ws[2 + g, 5 + n_sets - m],
+            int(table[code, 5 + m]) + ws[2 + g, n_sets - m],
+        )
+        if u < best:
+            best = u
+    return best
+
+
+@njit
+def _plus_special(hand34, t, n, stats):
+    """Min of chiitoitsu and kokushi shanten of the hand plus one ``t``; 13/14 tiles only."""
+    if n + 1 != 13 and n + 1 != 14:
+        return NOT_APPLICABLE
+    kinds, pairs, y_kinds, y_pair = stats
+    held = int(hand34[t])
+    if held == 0:
+        kinds += 1
+    elif held == 1:
+        pairs += 1
+    s = 6 - pairs
+    if kinds < 7:
+        s += 7 - kinds
+    if t >= 27 or t % 9 == 0 or t % 9 == 8:
         if held == 0:
-            kinds += 1
+            y_kinds += 1
         elif held == 1:
-            pairs += 1
-        c = 6 - pairs
-        if kinds < 7:
-            c += 7 - kinds
-        if c < s:
-            s = c
-        if t >= 27 or t % 9 == 0 or t % 9 == 8:
-            if held == 0:
-                y_kinds += 1
-            elif held == 1:
-                y_pair = 1
-        k = 13 - y_kinds - y_pair
-        if k < s:
-            s = k
-    return s
+            y_pair = 1
+    return min(s, 13 - y_kinds - y_pair)
+
+
+@njit
+def _plus_workspace(hand34, suit_table, honor_table):
+    """Codes, stats and the ``_others`` workspace for evaluating ``hand34`` plus one tile."""
+    codes = _codes(hand34)
+    ws = np.empty((6, N_COLS), np.int64)
+    _others(suit_table, honor_table, codes, (codes[4] + 1) // 3, ws)
+    return codes, _stats(hand34), ws
 
 
 @njit
@@ -308,37 +352,62 @@ def _waits(hand34, suit_table, honor_table, out_bool34):
 
     Returns how many; a kind held four times is never a wait (RULES.md: formal tenpai).
     """
-    codes = _codes(hand34)
-    stats = _stats(hand34)
-    n = codes[4]
-    count = 0
     for t in range(34):
         out_bool34[t] = False
-        if hand34[t] >= 4 or n % 3 != 1:
-            continue
-        if _shanten_plus(hand34, t, codes, stats, suit_table, honor_table) == -1:
-            out_bool34[t] = True
-            count += 1
+    n = 0
+    for t in range(34):
+        n += int(hand34[t])
+    if n % 3 != 1 or _shanten(hand34, suit_table, honor_table) != 0:
+        return 0
+    codes, stats, ws = _plus_workspace(hand34, suit_table, honor_table)
+    n_sets = (n + 1) // 3
+    count = 0
+    for g in range(4):
+        table = suit_table if g < 3 else honor_table
+        width = 9 if g < 3 else 7
+        w = 390625 if g < 3 else 15625
+        for k in range(width):
+            t = 9 * g + k
+            held = int(hand34[t])
+            if held < 4:
+                near = held > 0
+                if g < 3:
+                    for j in range(max(0, k - 2), min(width, k + 3)):
+                        near |= hand34[9 * g + j] > 0
+                win = near and _plus_standard(table, codes[g] + w, ws, g, n_sets) == 0
+                if win or _plus_special(hand34, t, n, stats) == -1:
+                    out_bool34[t] = True
+                    count += 1
+            w //= 5
     return count
 
 
 @njit
 def _ukeire(hand34, visible34, suit_table, honor_table):
     """Unseen tiles (``4 - hand - visible`` per kind) that lower the shanten of a 3n+1 hand."""
-    codes = _codes(hand34)
-    stats = _stats(hand34)
-    if codes[4] % 3 != 1:
+    n = 0
+    for t in range(34):
+        n += int(hand34[t])
+    if n % 3 != 1:
         return -1
     base = _shanten(hand34, suit_table, honor_table)
+    codes, stats, ws = _plus_workspace(hand34, suit_table, honor_table)
+    n_sets = (n + 1) // 3
     total = 0
-    for t in range(34):
-        if hand34[t] >= 4:
-            continue
-        left = 4 - int(hand34[t]) - int(visible34[t])
-        if left <= 0:
-            continue
-        if _shanten_plus(hand34, t, codes, stats, suit_table, honor_table) < base:
-            total += left
+    for g in range(4):
+        table = suit_table if g < 3 else honor_table
+        width = 9 if g < 3 else 7
+        w = 390625 if g < 3 else 15625
+        for k in range(width):
+            t = 9 * g + k
+            left = 4 - int(hand34[t]) - int(visible34[t])
+            if left > 0:
+                s = _plus_standard(table, codes[g] + w, ws, g, n_sets) - 1
+                if s >= base:
+                    s = min(s, _plus_special(hand34, t, n, stats))
+                if s < base:
+                    total += left
+            w //= 5
     return total
 
 

@@ -1,0 +1,165 @@
+"""Kernel throughput, printed as one markdown table.
+
+Run: ``.venv/bin/python benchmarks/bench_kernels.py [--quick]``. Each section is a function that
+returns ``Row``s; ``main()`` prints them all. Single thread throughout. Hands are drawn from a full
+set of 136 tiles with a fixed seed; the ``mahjong`` package (1.4.0) is the reference where it has
+the same function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from engine._numba import njit
+from engine.shanten import _shanten, _shanten_batch, _ukeire, _waits, shanten
+from engine.tables import build_tables, load_tables
+
+
+class Row(NamedTuple):
+    """One line of the table: ``value`` in ``unit``; ``note`` holds ratios or context."""
+
+    section: str
+    name: str
+    value: float
+    unit: str
+    note: str = ""
+
+
+def random_hands(n_hands: int, n_tiles: int, seed: int) -> np.ndarray:
+    """``uint8[n_hands, 34]`` hands of ``n_tiles`` tiles from a full set of 136."""
+    rng = np.random.default_rng(seed)
+    hands = np.zeros((n_hands, 34), np.uint8)
+    for start in range(0, n_hands, 100_000):
+        stop = min(start + 100_000, n_hands)
+        ids = rng.random((stop - start, 136)).argpartition(n_tiles, axis=1)[:, :n_tiles]
+        rows = np.repeat(np.arange(start, stop), n_tiles)
+        np.add.at(hands, (rows, (ids // 4).ravel()), 1)
+    return hands
+
+
+def best_rate(fn: Callable[[], int], repeats: int) -> float:
+    """Calls per second of ``fn`` (which returns how many calls it made), best of ``repeats``."""
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        calls = fn()
+        best = max(best, calls / (time.perf_counter() - start))
+    return best
+
+
+@njit
+def _waits_loop(hands34, suit_table, honor_table):
+    out = np.zeros(34, np.bool_)
+    total = 0
+    for i in range(hands34.shape[0]):
+        total += _waits(hands34[i], suit_table, honor_table, out)
+    return total
+
+
+@njit
+def _ukeire_loop(hands34, suit_table, honor_table):
+    visible = np.zeros(34, np.uint8)
+    total = 0
+    for i in range(hands34.shape[0]):
+        total += _ukeire(hands34[i], visible, suit_table, honor_table)
+    return total
+
+
+def bench_shanten(quick: bool = False) -> list[Row]:
+    """Shanten, waits and ukeire: Numba batched, per call from Python, and the mahjong package."""
+    from mahjong.shanten import Shanten
+
+    n_batch = 200_000 if quick else 2_000_000
+    n_py = 20_000 if quick else 100_000
+    n_ref = 5_000 if quick else 20_000
+    repeats = 2 if quick else 3
+    section = "shanten"
+    rows: list[Row] = []
+
+    start = time.perf_counter()
+    build_tables()
+    rows.append(Row(section, "build tables (numpy)", time.perf_counter() - start, "s"))
+    load_tables.cache_clear()
+    start = time.perf_counter()
+    tables = load_tables()
+    rows.append(Row(section, "load tables (disk cache)", time.perf_counter() - start, "s"))
+    suit, honor = tables.shanten_suit, tables.shanten_honor
+
+    reference = Shanten()
+    for n_tiles in (14, 13):
+        hands = random_hands(n_batch, n_tiles, seed=n_tiles)
+        out = np.empty(n_batch, np.int8)
+        _shanten_batch(hands[:8], suit, honor, out[:8])
+
+        def batched(hands=hands, out=out):
+            _shanten_batch(hands, suit, honor, out)
+            return len(hands)
+
+        small = hands[:n_py]
+
+        def per_call_kernel(small=small):
+            for h in small:
+                _shanten(h, suit, honor)
+            return len(small)
+
+        def per_call_public(small=small):
+            for h in small:
+                shanten(h)
+            return len(small)
+
+        lists = [[int(x) for x in h] for h in hands[:n_ref]]
+
+        def per_call_reference(lists=lists):
+            for h in lists:
+                reference.calculate_shanten(h)
+            return len(lists)
+
+        ref_rate = best_rate(per_call_reference, repeats)
+        for name, fn in (
+            (f"_shanten_batch, {n_tiles} tiles (Numba loop)", batched),
+            (f"_shanten per call from Python, {n_tiles} tiles", per_call_kernel),
+            (f"shanten() public per call (hand34), {n_tiles} tiles", per_call_public),
+        ):
+            rate = best_rate(fn, repeats)
+            rows.append(Row(section, name, rate, "calls/s", f"{rate / ref_rate:,.0f}x mahjong"))
+        rows.append(Row(section, f"mahjong Shanten per call, {n_tiles} tiles", ref_rate, "calls/s"))
+
+    hands13 = random_hands(n_batch // 4, 13, seed=99)
+    _waits_loop(hands13[:8], suit, honor)
+    rate = best_rate(lambda: (_waits_loop(hands13, suit, honor), len(hands13))[1], repeats)
+    rows.append(Row(section, "_waits, 13 tiles (Numba loop)", rate, "calls/s"))
+    rate = best_rate(lambda: (_ukeire_loop(hands13, suit, honor), len(hands13))[1], repeats)
+    rows.append(Row(section, "_ukeire, 13 tiles (Numba loop)", rate, "calls/s"))
+    return rows
+
+
+SECTIONS: list[Callable[[bool], list[Row]]] = [bench_shanten]
+"""Every section, in print order; append new ones here."""
+
+
+def format_table(rows: list[Row]) -> str:
+    """Rows as a markdown table."""
+    lines = ["| section | benchmark | result | note |", "|---|---|---:|---|"]
+    for r in rows:
+        value = f"{r.value:,.3f} {r.unit}" if r.unit == "s" else f"{r.value:,.0f} {r.unit}"
+        lines.append(f"| {r.section} | {r.name} | {value} | {r.note} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller samples (for smoke runs)")
+    args = parser.parse_args()
+    rows: list[Row] = []
+    for section in SECTIONS:
+        rows.extend(section(args.quick))
+    print(format_table(rows))
+
+
+if __name__ == "__main__":
+    main()
