@@ -42,6 +42,28 @@ def random_hands(n_hands: int, n_tiles: int, seed: int) -> np.ndarray:
     return hands
 
 
+def tenpai_hands(n_hands: int, seed: int) -> np.ndarray:
+    """``uint8[n_hands, 34]`` 13-tile tenpai hands: random complete hands less one random tile."""
+    rng = np.random.default_rng(seed)
+    hands = np.zeros((n_hands, 34), np.uint8)
+    i = 0
+    while i < n_hands:
+        h = hands[i]
+        h[:] = 0
+        h[rng.integers(34)] += 2
+        for _ in range(4):
+            t = int(rng.integers(34))
+            if t < 27 and t % 9 < 7 and rng.random() < 0.6:
+                h[t : t + 3] += 1
+            else:
+                h[t] += 3
+        if h.max() > 4:
+            continue
+        h[rng.choice(34, p=h / 14.0)] -= 1
+        i += 1
+    return hands
+
+
 def best_rate(fn: Callable[[], int], repeats: int) -> float:
     """Calls per second of ``fn`` (which returns how many calls it made), best of ``repeats``."""
     best = 0.0
@@ -130,11 +152,13 @@ def bench_shanten(quick: bool = False) -> list[Row]:
         rows.append(Row(section, f"mahjong Shanten per call, {n_tiles} tiles", ref_rate, "calls/s"))
 
     hands13 = random_hands(n_batch // 4, 13, seed=99)
+    tenpai = tenpai_hands(n_batch // 40, seed=98)
     _waits_loop(hands13[:8], suit, honor)
-    rate = best_rate(lambda: (_waits_loop(hands13, suit, honor), len(hands13))[1], repeats)
-    rows.append(Row(section, "_waits, 13 tiles (Numba loop)", rate, "calls/s"))
-    rate = best_rate(lambda: (_ukeire_loop(hands13, suit, honor), len(hands13))[1], repeats)
-    rows.append(Row(section, "_ukeire, 13 tiles (Numba loop)", rate, "calls/s"))
+    _ukeire_loop(hands13[:8], suit, honor)
+    for what, hands in (("random 13 tiles", hands13), ("tenpai 13 tiles", tenpai)):
+        for name, loop in (("_waits", _waits_loop), ("_ukeire", _ukeire_loop)):
+            rate = best_rate(lambda loop=loop, h=hands: (loop(h, suit, honor), len(h))[1], repeats)
+            rows.append(Row(section, f"{name}, {what} (Numba loop)", rate, "calls/s"))
     return rows
 
 

@@ -43,12 +43,16 @@ def _file(directory: Path, name: str) -> Path:
     return directory / f"{name}_v{CACHE_VERSION}.npy"
 
 
-def _writable(directory: Path) -> bool:
+def _mkdir(directory: Path) -> bool:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError:
         return False
-    return os.access(directory, os.W_OK | os.X_OK)
+    return True
+
+
+def _writable(directory: Path) -> bool:
+    return _mkdir(directory) and os.access(directory, os.W_OK | os.X_OK)
 
 
 def cache_dirs() -> list[Path]:
@@ -84,6 +88,7 @@ def _write(directory: Path, arrays: dict[str, np.ndarray]) -> bool:
             fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
             with os.fdopen(fd, "wb") as fh:
                 np.save(fh, arr, allow_pickle=False)
+            os.chmod(tmp, 0o644)
             os.replace(tmp, _file(directory, name))
         except OSError:
             return False

@@ -106,6 +106,20 @@ def test_tables_are_cached_and_reloaded(tmp_path, monkeypatch):
     assert np.array_equal(rebuilt.shanten_suit, built.shanten_suit)
 
 
+def test_cache_falls_back_when_package_dir_is_read_only(tmp_path, monkeypatch):
+    import engine.tables as tmod
+
+    package = tmp_path / "package"
+    monkeypatch.delenv("RIICHI_ENV_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(tmod, "_PACKAGE_DATA", package)
+    monkeypatch.setattr(tmod, "_writable", lambda d: d != package and tmod._mkdir(d))
+    assert tmod.cache_dirs() == [package, tmp_path / "xdg" / "riichi_env"]
+    tmod.load_tables.__wrapped__()
+    assert not package.exists()
+    assert tmod._read(tmp_path / "xdg" / "riichi_env") is not None
+
+
 @pytest.mark.nojit
 @pytest.mark.parametrize(
     ("hand", "expected"),
