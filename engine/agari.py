@@ -26,10 +26,10 @@ MAX_READINGS = 32
 N_AGARI_WORK = 2 * N_KINDS
 """Scratch ints ``_decompose`` needs."""
 
-TERMINALS_HONORS_MASK = 0
-for _t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
-    TERMINALS_HONORS_MASK |= 1 << _t
-del _t
+TERMINALS_HONORS_MASK = np.int64(
+    sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
+)
+"""Bit ``t`` set for the 13 kokushi kinds (int64, so shifts stay 64-bit without JIT)."""
 
 
 @njit

@@ -47,6 +47,7 @@ from engine.rules import (
 from engine.tiles import N_KINDS, _dora_from_indicator, _parse_groups, tile34_to_str
 from engine.yaku import (
     N_YAKU,
+    ONE,
     Y_AKA_DORA,
     Y_CHANKAN,
     Y_CHANTA,
@@ -366,12 +367,12 @@ def _score_hand(
             full[t] += 1
             full[t + 1] += 1
             full[t + 2] += 1
-            meld_seq_mask |= 1 << t
+            meld_seq_mask |= ONE << t
             menzen = False
             continue
         is_kan = mt == MELD_DAIMINKAN or mt == MELD_KAKAN or mt == MELD_ANKAN  # noqa: SIM109
         full[t] += 4 if is_kan else 3
-        meld_trip_mask |= 1 << t
+        meld_trip_mask |= ONE << t
         n_meld_trip += 1
         if is_kan:
             n_kan += 1
@@ -385,7 +386,7 @@ def _score_hand(
     tile_mask = 0
     for i in range(N_KINDS):
         if full[i]:
-            tile_mask |= 1 << i
+            tile_mask |= ONE << i
 
     # Yaku that do not depend on the reading.
     for y in range(N_YAKU):
@@ -493,10 +494,10 @@ def _score_hand(
         for k in range(n_sets):
             code = readings[r, 2 + k]
             if code >= SET_TRIPLET:
-                trip_mask |= 1 << (code - SET_TRIPLET)
+                trip_mask |= ONE << (code - SET_TRIPLET)
                 n_ctrip += 1
             else:
-                seq_mask |= 1 << code
+                seq_mask |= ONE << code
                 n_cseq += 1
                 if code == prev:
                     run += 1

@@ -12,6 +12,8 @@ sequences), ``trip_mask`` (kinds of triplets and kans), ``pair`` (tile34 of the 
 
 from __future__ import annotations
 
+import numpy as np
+
 from engine._numba import njit
 
 YAKU_TABLE = (
@@ -140,11 +142,15 @@ Y_FIRST_YAKUMAN = Y_KOKUSHI
 """Rows ``Y_FIRST_YAKUMAN .. Y_CHIIHOU`` are yakuman; rows from ``Y_DORA`` are bonus han."""
 
 
-def _mask(kinds) -> int:
+ONE = np.int64(1)
+"""Bit 0 as int64, so that masks over 34 kinds stay 64-bit without JIT too."""
+
+
+def _mask(kinds) -> np.int64:
     m = 0
     for t in kinds:
         m |= 1 << t
-    return m
+    return np.int64(m)
 
 
 TERMINAL_MASK = _mask((0, 8, 9, 17, 18, 26))
