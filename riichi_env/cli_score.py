@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.melds import MELD_TYPES
 from engine.rules import PRESETS
-from engine.tiles import _parse_groups
+from engine.tiles import _parse_groups, hand34_to_str
 from riichi_env.hand_score import WINDS, score_input, score_lines
 
 HELP = "Score a winning hand (han, fu, yaku, payments), or score JSON lines with --jsonl."
@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "closed",
         nargs="?",
-        help="concealed tiles in mpsz, the winning tile included (e.g. 123m406p789s1122z)",
+        help="concealed tiles in mpsz (e.g. 123m406p789s1122z); the winning tile may be left "
+        "out when --win names it",
     )
     parser.add_argument(
         "--jsonl",
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "per line on stdout",
     )
     parser.add_argument(
-        "--win", metavar="TILE", help="winning tile (default: the last one written)"
+        "--win", metavar="TILE", help="winning tile (default: the last tile of a complete hand)"
     )
     parser.add_argument("--tsumo", action="store_true", help="won by self-draw (default: ron)")
     parser.add_argument("--seat", choices=WINDS, default="E", help="seat wind; E is the dealer")
@@ -91,19 +92,31 @@ def _split_tiles(groups: list[str]) -> list[str]:
     return out
 
 
+def _sorted_mpsz(tiles: list[str]) -> str:
+    counts = [0] * 34
+    n_red = [0, 0, 0]
+    for t34, red in _parse_groups("".join(tiles)):
+        counts[t34] += 1
+        n_red[t34 // 9 % 3] += red
+    return hand34_to_str(counts, n_red)
+
+
 def input_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The hand-score input object described by the command-line options."""
-    win = args.win
-    if win is None:
-        tiles = _split_tiles([args.closed])
-        if not tiles:
-            raise ValueError("closed: no tiles given")
+    melds = [{"type": m, "tiles": t} for m in MELD_TYPES for t in getattr(args, m)]
+    closed, win = args.closed, args.win
+    tiles = _split_tiles([closed])
+    if len(tiles) == 13 - 3 * len(melds):
+        if win is None:
+            raise ValueError("win: the hand is one tile short; name the winning tile with --win")
+        closed = _sorted_mpsz(tiles + _split_tiles([win]))
+    elif win is None and tiles:
         win = tiles[-1]
     riichi = args.riichi or args.double_riichi or args.open_riichi
     return {
-        "closed": args.closed,
+        "closed": closed,
         "win_tile": win,
-        "melds": [{"type": m, "tiles": t} for m in MELD_TYPES for t in getattr(args, m)],
+        "melds": melds,
         "win_type": "tsumo" if args.tsumo else "ron",
         "seat_wind": args.seat,
         "round_wind": args.round,
