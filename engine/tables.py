@@ -2,7 +2,10 @@
 
 The cache directory is ``$RIICHI_ENV_CACHE`` if set; otherwise ``engine/data/`` when it is writable
 (or already holds the files), else ``$XDG_CACHE_HOME/riichi_env`` (default ``~/.cache/riichi_env``).
-If no directory is writable the tables are simply rebuilt in memory in each process.
+If no directory is writable the tables are simply rebuilt in memory in each process. Files are
+written atomically and checked for shape and dtype on load; bump ``CACHE_VERSION`` whenever a
+builder's output changes (the table tests compare the loaded tables with a brute force, so a stale
+cache fails them).
 """
 
 from __future__ import annotations
