@@ -186,6 +186,36 @@ def test_small_hands_match_mahjong_package(tables):
         assert got == expected, hand34_to_str(h)
 
 
+def _complete_patterns(n_sets):
+    """``int64[K, 34]``: every complete standard hand of ``n_sets`` sets and a pair (counts <= 4)."""
+    sets = [np.eye(34, dtype=np.int64)[t] * 3 for t in range(34)]
+    sets += [np.eye(34, dtype=np.int64)[t : t + 3].sum(0) for t in range(27) if t % 9 < 7]
+    partial = [np.zeros(34, np.int64)]
+    for _ in range(n_sets):
+        partial = [p + s for p in partial for s in sets]
+        partial = list({p.tobytes(): p for p in partial if p.max() <= 4}.values())
+    out = [p + 2 * np.eye(34, dtype=np.int64)[t] for p in partial for t in range(34)]
+    return np.array([c for c in out if c.max() <= 4])
+
+
+@pytest.mark.parametrize("n_sets", [0, 1, 2])
+def test_small_hands_match_brute_force(tables, n_sets):
+    """Shanten = min over complete hands C of (tiles of C not held) - 1, hands crowded into few kinds."""
+    complete = _complete_patterns(n_sets)
+    rng = np.random.default_rng(n_sets)
+    for _ in range(400 if n_sets < 2 else 120):
+        kinds = rng.choice(34, size=int(rng.integers(2, 7)), replace=False)
+        n_tiles = 3 * n_sets + int(rng.integers(1, 3))
+        h = np.zeros(34, np.int64)
+        while h.sum() < n_tiles:
+            t = rng.choice(kinds)
+            if h[t] < 4:
+                h[t] += 1
+        expected = int(np.maximum(complete - h, 0).sum(axis=1).min()) - 1
+        got = _shanten_standard(h.astype(np.uint8), tables.shanten_suit, tables.shanten_honor)
+        assert got == expected, hand34_to_str(h)
+
+
 def test_random_14_tile_distribution(tables):
     """Published distribution for 14 tiles from a full set: mean 3.1559, P(0) 0.0696 %, P(1) 2.334 %.
 
