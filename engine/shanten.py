@@ -421,7 +421,7 @@ def _as_hand34(hand: str | Sequence[int] | np.ndarray, what: str = "hand") -> np
         raise TypeError(f"{what} must be an mpsz string or 34 counts, got {hand!r}") from exc
     if arr.shape != (N_KINDS,):
         raise ValueError(f"{what} must be an mpsz string or 34 counts, got shape {arr.shape}")
-    if arr.dtype.kind not in "iub":
+    if arr.dtype.kind not in "iu":
         raise TypeError(f"{what} counts must be integers, got dtype {arr.dtype}")
     bad = np.flatnonzero((arr < 0) | (arr > 4))
     if bad.size:
