@@ -162,7 +162,148 @@ def bench_shanten(quick: bool = False) -> list[Row]:
     return rows
 
 
-SECTIONS: list[Callable[[bool], list[Row]]] = [bench_shanten]
+def _scoring_cases(n: int, preset: str, themes: tuple[str, ...] = ()):
+    """The differential test's winning hands (themed: every yakuman and rare yaku over-sampled)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tests" / "engine" / "test_scoring_differential.py"
+    spec = importlib.util.spec_from_file_location("_scoring_differential", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module, module.generate_cases(1234, n, preset, themes)
+
+
+def _scoring_arrays(cases) -> tuple[np.ndarray, ...]:
+    """Kernel inputs of ``_score_hands_batch`` for generated cases (as ``score_hand`` builds them)."""
+    from engine import scoring as sc
+    from engine.melds import MELD_TYPES
+
+    n = len(cases)
+    closed = np.zeros((n, 34), np.uint8)
+    melds = np.zeros((n, 4, 2), np.int32)
+    n_melds = np.zeros(n, np.int32)
+    win = np.zeros(n, np.int32)
+    ctx = np.zeros((n, sc.N_CTX), np.int32)
+    dora = np.zeros((n, sc.MAX_INDICATORS), np.int32)
+    ura = np.zeros((n, sc.MAX_INDICATORS), np.int32)
+    kind = {"E": 0, "S": 1, "W": 2, "N": 3}
+    for i, c in enumerate(cases):
+        inp = c.inp
+        for t in c.closed_kinds:
+            closed[i, t] += 1
+        for j, (mtype, tiles, _) in enumerate(c.melds):
+            melds[i, j] = MELD_TYPES[mtype], min(tiles)
+        n_melds[i] = len(c.melds)
+        win[i] = c.win_kind
+        ctx[i, sc.CTX_TSUMO] = inp["win_type"] == "tsumo"
+        ctx[i, sc.CTX_SEAT_WIND] = kind[inp["seat_wind"]]
+        ctx[i, sc.CTX_ROUND_WIND] = kind[inp["round_wind"]]
+        ctx[i, sc.CTX_RIICHI] = 2 if inp["double_riichi"] else int(inp["riichi"])
+        for flag, slot in (
+            ("ippatsu", sc.CTX_IPPATSU),
+            ("rinshan", sc.CTX_RINSHAN),
+            ("chankan", sc.CTX_CHANKAN),
+            ("haitei", sc.CTX_HAITEI),
+            ("houtei", sc.CTX_HOUTEI),
+            ("tenhou", sc.CTX_TENHOU),
+            ("chiihou", sc.CTX_CHIIHOU),
+        ):
+            ctx[i, slot] = inp[flag]
+        ctx[i, sc.CTX_HONBA] = inp["honba"]
+        ctx[i, sc.CTX_KYOTAKU] = inp["kyotaku"]
+        ctx[i, sc.CTX_N_AKA] = sum(c.closed_red) + sum(sum(r) for _, _, r in c.melds)
+        for arr, key, slot in (
+            (dora, "dora_indicators", sc.CTX_N_DORA),
+            (ura, "ura_dora_indicators", sc.CTX_N_URA),
+        ):
+            tiles = [_kind34(t) for t in inp[key]]
+            arr[i, : len(tiles)] = tiles
+            ctx[i, slot] = len(tiles)
+    return closed, melds, n_melds, win, ctx, dora, ura
+
+
+def _kind34(tile: str) -> int:
+    """tile34 of a one-tile mpsz string (``0`` = red five)."""
+    return "mpsz".index(tile[1]) * 9 + (int(tile[0]) or 5) - 1
+
+
+def bench_scoring(quick: bool = False) -> list[Row]:
+    """Full scoring (han, fu, yaku, payments): Numba batch, public per call, the mahjong package.
+
+    Two hand mixes from the differential test's generator (Mahjong Soul rules, flags, melds,
+    dora): all themes (yakuman and rare yaku over-sampled, many multi-reading flushes) and plain
+    random shapes (closer to hands won in play).
+    """
+    from engine import scoring as sc
+    from engine.rules import MAHJONGSOUL
+    from engine.yaku import N_YAKU
+    from riichi_env.hand_score import parse_input
+
+    n_cases = 2_000 if quick else 20_000
+    n_batch = 200_000 if quick else 1_000_000
+    n_public = 2_000 if quick else 10_000
+    n_ref = 300 if quick else 1_500
+    repeats = 2 if quick else 3
+    section = "scoring"
+    rows: list[Row] = []
+    rules = MAHJONGSOUL.to_array()
+    work = sc.new_work()
+    out = np.zeros((n_batch, sc.N_RES), np.int32)
+    yaku_out = np.zeros((n_batch, N_YAKU), np.int32)
+
+    for mix, themes in (("themed mix", ()), ("random shapes", ("random",))):
+        module, cases = _scoring_cases(n_cases, "mahjongsoul", themes)
+        arrays = _scoring_arrays(cases)
+        reps = -(-n_batch // n_cases)
+        batch = [np.ascontiguousarray(np.concatenate([a] * reps)[:n_batch]) for a in arrays]
+        sc._score_hands_batch(*[a[:8] for a in batch], rules, work, out[:8], yaku_out[:8])
+
+        def batched(batch=batch):
+            sc._score_hands_batch(*batch, rules, work, out, yaku_out)
+            return n_batch
+
+        kwargs = []
+        for c in cases[:n_public]:
+            kw = parse_input(c.inp)
+            kwargs.append((kw.pop("closed"), kw.pop("win_tile"), kw))
+
+        def per_call_public(kwargs=kwargs):
+            for closed, win_tile, kw in kwargs:
+                sc.score_hand(closed, win_tile, **kw)
+            return len(kwargs)
+
+        def per_call_reference(ref=cases[:n_ref], module=module):
+            for c in ref:
+                module.mahjong_score(c)
+            return len(ref)
+
+        ref_rate = best_rate(per_call_reference, repeats)
+        batched()
+        valid = (out[:, sc.RES_STATUS] == sc.STATUS_OK).mean()
+        for name, fn in (
+            ("_score_hands_batch (Numba loop)", batched),
+            ("score_hand() public per call (mpsz in)", per_call_public),
+        ):
+            rate = best_rate(fn, repeats)
+            rows.append(
+                Row(section, f"{name}, {mix}", rate, "hands/s", f"{rate / ref_rate:,.0f}x mahjong")
+            )
+        rows.append(
+            Row(
+                section,
+                f"mahjong HandCalculator per call, {mix}",
+                ref_rate,
+                "hands/s",
+                f"{n_cases:,} distinct hands, {valid:.0%} with a yaku",
+            )
+        )
+    return rows
+
+
+SECTIONS: list[Callable[[bool], list[Row]]] = [bench_shanten, bench_scoring]
 """Every section, in print order; append new ones here."""
 
 

@@ -328,9 +328,9 @@ def _tile_str(kind: int, red: bool) -> str:
     return f"0{'mps'[kind // 9]}" if red else tile34_to_str(kind)
 
 
-def _build(rng: random.Random, preset: str) -> Case | None:
+def _build(rng: random.Random, preset: str, themes=THEMES) -> Case | None:
     """One random case, or None when the drawn shape breaks a tile count (the caller retries)."""
-    theme, _, builder = rng.choices(THEMES, weights=[w for _, w, _ in THEMES])[0]
+    theme, _, builder = rng.choices(themes, weights=[w for _, w, _ in themes])[0]
     shape = builder(rng)
 
     melds: list[tuple[str, list[int]]] = []
@@ -503,12 +503,16 @@ def _indicator_of(dora: int) -> int:
     return 31 + (dora - 31 + 2) % 3
 
 
-def generate_cases(seed: int, n: int, preset: str) -> list[Case]:
-    """``n`` random winning hands for ``preset``, reproducible from ``seed``."""
+def generate_cases(seed: int, n: int, preset: str, themes: tuple[str, ...] = ()) -> list[Case]:
+    """``n`` random winning hands for ``preset``, reproducible from ``seed``.
+
+    ``themes`` restricts the hand shapes to those named in ``THEMES`` (default: all, weighted).
+    """
     rng = random.Random(seed)
+    table = [t for t in THEMES if t[0] in themes] if themes else list(THEMES)
     out: list[Case] = []
     while len(out) < n:
-        case = _build(rng, preset)
+        case = _build(rng, preset, table)
         if case is not None:
             out.append(case)
     return out
