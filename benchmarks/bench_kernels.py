@@ -1,7 +1,7 @@
 """Kernel throughput, printed as one markdown table.
 
 Run: ``.venv/bin/python benchmarks/bench_kernels.py [--quick]``. Each section is a function that
-returns ``Row``s; ``main()`` prints them all. Single thread throughout. Hands are drawn from a full
+returns ``Row``s; ``main()`` prints them all. Single thread throughout; rates are per CPU second. Hands are drawn from a full
 set of 136 tiles with a fixed seed; the ``mahjong`` package (1.4.0) is the reference where it has
 the same function.
 """
@@ -65,12 +65,15 @@ def tenpai_hands(n_hands: int, seed: int) -> np.ndarray:
 
 
 def best_rate(fn: Callable[[], int], repeats: int) -> float:
-    """Calls per second of ``fn`` (which returns how many calls it made), best of ``repeats``."""
+    """Calls per CPU second of ``fn`` (which returns how many calls it made), best of ``repeats``.
+
+    CPU time of this process, not wall time, so that other load on a shared machine does not count.
+    """
     best = 0.0
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         calls = fn()
-        best = max(best, calls / (time.perf_counter() - start))
+        best = max(best, calls / max(time.process_time() - start, 1e-9))
     return best
 
 
@@ -176,60 +179,6 @@ def _scoring_cases(n: int, preset: str, themes: tuple[str, ...] = ()):
     return module, module.generate_cases(1234, n, preset, themes)
 
 
-def _scoring_arrays(cases) -> tuple[np.ndarray, ...]:
-    """Kernel inputs of ``_score_hands_batch`` for generated cases (as ``score_hand`` builds them)."""
-    from engine import scoring as sc
-    from engine.melds import MELD_TYPES
-
-    n = len(cases)
-    closed = np.zeros((n, 34), np.uint8)
-    melds = np.zeros((n, 4, 2), np.int32)
-    n_melds = np.zeros(n, np.int32)
-    win = np.zeros(n, np.int32)
-    ctx = np.zeros((n, sc.N_CTX), np.int32)
-    dora = np.zeros((n, sc.MAX_INDICATORS), np.int32)
-    ura = np.zeros((n, sc.MAX_INDICATORS), np.int32)
-    kind = {"E": 0, "S": 1, "W": 2, "N": 3}
-    for i, c in enumerate(cases):
-        inp = c.inp
-        for t in c.closed_kinds:
-            closed[i, t] += 1
-        for j, (mtype, tiles, _) in enumerate(c.melds):
-            melds[i, j] = MELD_TYPES[mtype], min(tiles)
-        n_melds[i] = len(c.melds)
-        win[i] = c.win_kind
-        ctx[i, sc.CTX_TSUMO] = inp["win_type"] == "tsumo"
-        ctx[i, sc.CTX_SEAT_WIND] = kind[inp["seat_wind"]]
-        ctx[i, sc.CTX_ROUND_WIND] = kind[inp["round_wind"]]
-        ctx[i, sc.CTX_RIICHI] = 2 if inp["double_riichi"] else int(inp["riichi"])
-        for flag, slot in (
-            ("ippatsu", sc.CTX_IPPATSU),
-            ("rinshan", sc.CTX_RINSHAN),
-            ("chankan", sc.CTX_CHANKAN),
-            ("haitei", sc.CTX_HAITEI),
-            ("houtei", sc.CTX_HOUTEI),
-            ("tenhou", sc.CTX_TENHOU),
-            ("chiihou", sc.CTX_CHIIHOU),
-        ):
-            ctx[i, slot] = inp[flag]
-        ctx[i, sc.CTX_HONBA] = inp["honba"]
-        ctx[i, sc.CTX_KYOTAKU] = inp["kyotaku"]
-        ctx[i, sc.CTX_N_AKA] = sum(c.closed_red) + sum(sum(r) for _, _, r in c.melds)
-        for arr, key, slot in (
-            (dora, "dora_indicators", sc.CTX_N_DORA),
-            (ura, "ura_dora_indicators", sc.CTX_N_URA),
-        ):
-            tiles = [_kind34(t) for t in inp[key]]
-            arr[i, : len(tiles)] = tiles
-            ctx[i, slot] = len(tiles)
-    return closed, melds, n_melds, win, ctx, dora, ura
-
-
-def _kind34(tile: str) -> int:
-    """tile34 of a one-tile mpsz string (``0`` = red five)."""
-    return "mpsz".index(tile[1]) * 9 + (int(tile[0]) or 5) - 1
-
-
 def bench_scoring(quick: bool = False) -> list[Row]:
     """Full scoring (han, fu, yaku, payments): Numba batch, public per call, the mahjong package.
 
@@ -256,7 +205,7 @@ def bench_scoring(quick: bool = False) -> list[Row]:
 
     for mix, themes in (("themed mix", ()), ("random shapes", ("random",))):
         module, cases = _scoring_cases(n_cases, "mahjongsoul", themes)
-        arrays = _scoring_arrays(cases)
+        arrays = module.kernel_arrays(cases)
         reps = -(-n_batch // n_cases)
         batch = [np.ascontiguousarray(np.concatenate([a] * reps)[:n_batch]) for a in arrays]
         sc._score_hands_batch(*[a[:8] for a in batch], rules, work, out[:8], yaku_out[:8])

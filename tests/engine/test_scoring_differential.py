@@ -13,8 +13,10 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
 import pytest
 
+from engine.rules import MAHJONGSOUL, TENHOU
 from engine.tiles import hand34_to_str, tile34_to_str
 
 mahjong = pytest.importorskip("mahjong")
@@ -29,6 +31,16 @@ PRESETS = ("mahjongsoul", "tenhou")
 HANDS_PER_PRESET = 10_000
 CHUNKS = 4
 """Each preset's hands are split in chunks so that ``pytest -n 2`` can spread them."""
+VARIANT = MAHJONGSOUL.replace(
+    red_fives=(0, 0, 0),
+    open_tanyao=False,
+    kiriage_mangan=True,
+    kazoe_yakuman=False,
+    double_yakuman=False,
+    name="variant",
+)
+"""Every scoring option flipped from Mahjong Soul (spec 000 options), checked on fewer hands."""
+VARIANT_HANDS = 5_000
 WINDS = "ESWN"
 FIVES = (4, 13, 22)
 SIMPLES = [t for t in range(27) if t % 9 not in (0, 8)]
@@ -285,6 +297,7 @@ class Case:
     melds: list[tuple[str, list[int], list[bool]]]  # type, kinds, red flags
     win_kind: int
     win_red: bool
+    variant: bool = False  # scored with VARIANT rules (the input names its base preset)
 
     def describe(self) -> str:
         """The case in mpsz, for failure messages."""
@@ -310,7 +323,7 @@ class Case:
             f"{melds + ' ' if melds else ''}seat {i['seat_wind']} round {i['round_wind']} "
             f"{' '.join(flags)} dora {''.join(i['dora_indicators']) or '-'} "
             f"ura {''.join(i['ura_dora_indicators']) or '-'} honba {i['honba']} "
-            f"kyotaku {i['kyotaku']} ({i['ruleset']})"
+            f"kyotaku {i['kyotaku']} ({'variant' if self.variant else i['ruleset']})"
         )
 
 
@@ -451,6 +464,8 @@ def _build(rng: random.Random, preset: str, themes=THEMES) -> Case | None:
         if not spots:
             continue
         in_indicators = (dora + ura).count(kind)
+        if preset == "variant":
+            continue
         if len(spots) + in_indicators == 4 or rng.random() < 0.5:
             where, idx = rng.choice(spots)
             if where == "c":
@@ -482,7 +497,7 @@ def _build(rng: random.Random, preset: str, themes=THEMES) -> Case | None:
             {"type": m, "tiles": _mpsz(tiles, red)}
             for (m, tiles), red in zip(melds, meld_red, strict=True)
         ],
-        "ruleset": preset,
+        "ruleset": "mahjongsoul" if preset == "variant" else preset,
     }
     return Case(
         theme,
@@ -492,6 +507,7 @@ def _build(rng: random.Random, preset: str, themes=THEMES) -> Case | None:
         [(m, tiles, red) for (m, tiles), red in zip(melds, meld_red, strict=True)],
         win_kind,
         win_red,
+        variant=preset == "variant",
     )
 
 
@@ -506,6 +522,8 @@ def _indicator_of(dora: int) -> int:
 def generate_cases(seed: int, n: int, preset: str, themes: tuple[str, ...] = ()) -> list[Case]:
     """``n`` random winning hands for ``preset``, reproducible from ``seed``.
 
+    ``preset`` is ``"mahjongsoul"``, ``"tenhou"`` or ``"variant"`` (``VARIANT`` rules; no reds).
+
     ``themes`` restricts the hand shapes to those named in ``THEMES`` (default: all, weighted).
     """
     rng = random.Random(seed)
@@ -516,6 +534,55 @@ def generate_cases(seed: int, n: int, preset: str, themes: tuple[str, ...] = ())
         if case is not None:
             out.append(case)
     return out
+
+
+def kernel_arrays(cases: list[Case]) -> tuple[np.ndarray, ...]:
+    """Kernel inputs of ``_score_hands_batch`` for generated cases (as ``score_hand`` builds them)."""
+    from engine import scoring as sc
+    from engine.melds import MELD_TYPES
+
+    n = len(cases)
+    closed = np.zeros((n, 34), np.uint8)
+    melds = np.zeros((n, 4, 2), np.int32)
+    n_melds = np.zeros(n, np.int32)
+    win = np.zeros(n, np.int32)
+    ctx = np.zeros((n, sc.N_CTX), np.int32)
+    dora = np.zeros((n, sc.MAX_INDICATORS), np.int32)
+    ura = np.zeros((n, sc.MAX_INDICATORS), np.int32)
+    kind = {"E": 0, "S": 1, "W": 2, "N": 3}
+    for i, c in enumerate(cases):
+        inp = c.inp
+        for t in c.closed_kinds:
+            closed[i, t] += 1
+        for j, (mtype, tiles, _) in enumerate(c.melds):
+            melds[i, j] = MELD_TYPES[mtype], min(tiles)
+        n_melds[i] = len(c.melds)
+        win[i] = c.win_kind
+        ctx[i, sc.CTX_TSUMO] = inp["win_type"] == "tsumo"
+        ctx[i, sc.CTX_SEAT_WIND] = kind[inp["seat_wind"]]
+        ctx[i, sc.CTX_ROUND_WIND] = kind[inp["round_wind"]]
+        ctx[i, sc.CTX_RIICHI] = 2 if inp["double_riichi"] else int(inp["riichi"])
+        for flag, slot in (
+            ("ippatsu", sc.CTX_IPPATSU),
+            ("rinshan", sc.CTX_RINSHAN),
+            ("chankan", sc.CTX_CHANKAN),
+            ("haitei", sc.CTX_HAITEI),
+            ("houtei", sc.CTX_HOUTEI),
+            ("tenhou", sc.CTX_TENHOU),
+            ("chiihou", sc.CTX_CHIIHOU),
+        ):
+            ctx[i, slot] = inp[flag]
+        ctx[i, sc.CTX_HONBA] = inp["honba"]
+        ctx[i, sc.CTX_KYOTAKU] = inp["kyotaku"]
+        ctx[i, sc.CTX_N_AKA] = sum(c.closed_red) + sum(sum(r) for _, _, r in c.melds)
+        for arr, key, slot in (
+            (dora, "dora_indicators", sc.CTX_N_DORA),
+            (ura, "ura_dora_indicators", sc.CTX_N_URA),
+        ):
+            tiles = [_kind(t) for t in inp[key]]
+            arr[i, : len(tiles)] = tiles
+            ctx[i, slot] = len(tiles)
+    return closed, melds, n_melds, win, ctx, dora, ura
 
 
 # ---------------------------------------------------------------------------------------------
@@ -580,14 +647,15 @@ def mahjong_options(preset: str) -> OptionalRules:
     Both presets: open tanyao on, red fives on (one per suit, the package's ids 16/52/88), kazoe
     yakuman at 13+ han (limited to one yakuman), kiriage off, open-pinfu ron 30 fu, pinfu tsumo
     20 fu, renhou off (spec 003: "Renhou isn't used"), no local yakuman. Double yakuman on for
-    Mahjong Soul, off for Tenhou.
+    Mahjong Soul, off for Tenhou. ``"variant"`` flips them as ``VARIANT`` does.
     """
+    variant = preset == "variant"
     return OptionalRules(
-        has_open_tanyao=True,
-        has_aka_dora=True,
+        has_open_tanyao=not variant,
+        has_aka_dora=not variant,
         has_double_yakuman=preset == "mahjongsoul",
-        kazoe_limit=HandConfig.KAZOE_LIMITED,
-        kiriage=False,
+        kazoe_limit=HandConfig.KAZOE_SANBAIMAN if variant else HandConfig.KAZOE_LIMITED,
+        kiriage=variant,
         fu_for_open_pinfu=True,
         fu_for_pinfu_tsumo=False,
         renhou_as_yakuman=False,
@@ -612,12 +680,17 @@ class _RecordingScores(ScoresCalculator):
         return cost
 
 
-def _ids136(kinds: list[int], reds: list[bool], used: set[int]) -> list[int]:
-    """Physical ids for kinds: red fives on id ``4k``, plain tiles on the other copies first."""
+def _ids136(kinds: list[int], reds: list[bool], used: set[int], aka: bool = True) -> list[int]:
+    """Physical ids for kinds: red fives on id ``4k``, plain tiles on the other copies first.
+
+    Without ``aka`` (the package then counts no red fives) a plain five may take id ``4k`` too.
+    """
     out = []
     for k, red in zip(kinds, reds, strict=True):
         order = (
-            [4 * k] if red else [4 * k + 1, 4 * k + 2, 4 * k + 3] + ([] if k in FIVES else [4 * k])
+            [4 * k]
+            if red
+            else [4 * k + 1, 4 * k + 2, 4 * k + 3] + ([] if aka and k in FIVES else [4 * k])
         )
         tid = next(t for t in order if t not in used)
         used.add(tid)
@@ -643,7 +716,7 @@ def mahjong_score(case: Case) -> dict:
     inp = case.inp
     used: set[int] = set()
     win_id = None
-    closed_ids = _ids136(case.closed_kinds, case.closed_red, used)
+    closed_ids = _ids136(case.closed_kinds, case.closed_red, used, not case.variant)
     for tid, k, r in zip(closed_ids, case.closed_kinds, case.closed_red, strict=True):
         if k == case.win_kind and r == case.win_red:
             win_id = tid
@@ -651,7 +724,7 @@ def mahjong_score(case: Case) -> dict:
     melds = []
     all_ids = list(closed_ids)
     for mtype, kinds, reds in case.melds:
-        ids = _ids136(kinds, reds, used)
+        ids = _ids136(kinds, reds, used, not case.variant)
         all_ids += ids
         t, opened = MJ_MELD[mtype]
         melds.append(Meld(t, ids, opened=opened, called_tile=ids[0]))
@@ -673,7 +746,7 @@ def mahjong_score(case: Case) -> dict:
         round_wind=MJ_EAST + WINDS.index(inp["round_wind"]),
         kyoutaku_number=inp["kyotaku"],
         tsumi_number=inp["honba"],
-        options=mahjong_options(inp["ruleset"]),
+        options=mahjong_options("variant" if case.variant else inp["ruleset"]),
     )
     recorder = _RecordingScores()
     response = HandCalculator().estimate_hand_value(
@@ -720,7 +793,7 @@ def mahjong_score(case: Case) -> dict:
         "fu": response.fu,
         "yaku": yaku,
         "yakuman_multiplier": multiplier,
-        "limit": _limit_from_cost(response.cost, multiplier),
+        "limit": _limit_from_cost(response.cost, multiplier, response.han, response.fu),
         "payments": _payments_from_cost(response.cost, inp),
         "winner_gain": response.cost["total"],
         "_readings": recorder.readings,
@@ -732,10 +805,15 @@ def _kind(tile: str) -> int:
     return suit * 9 + n - 1
 
 
-def _limit_from_cost(cost: dict, multiplier: int) -> str:
+def _limit_from_cost(cost: dict, multiplier: int, han: int, fu: int) -> str:
+    """The package's ``yaku_level`` in the format's words."""
     level = cost["yaku_level"]
     if level == "yakuman" and multiplier == 0:
         return "kazoe yakuman"  # the package labels counted yakuman "yakuman" too
+    if level == "kiriage mangan":
+        return "mangan"
+    if level == "" and han < 5 and fu * 2 ** (2 + han) > 2000:
+        return "mangan"  # with kiriage on the package leaves mangan-by-fu unlabelled
     return level
 
 
@@ -750,8 +828,17 @@ def _payments_from_cost(cost: dict, inp: dict) -> dict:
     }
 
 
-def _gain(cost: dict) -> int:
-    return cost["total"]
+def our_score(case: Case) -> dict:
+    """Our result object: through the hand-score I/O, or with ``VARIANT`` rules for variants."""
+    from engine.scoring import score_hand
+    from riichi_env.hand_score import score_input
+
+    if not case.variant:
+        return score_input(case.inp)
+    kwargs = {k: v for k, v in case.inp.items() if k not in ("closed", "win_tile", "ruleset")}
+    kwargs["melds"] = [(m["type"], m["tiles"]) for m in kwargs["melds"]]
+    result = score_hand(case.inp["closed"], case.inp["win_tile"], **kwargs, rules=VARIANT)
+    return result.to_dict()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -869,7 +956,11 @@ def _require_score_hand() -> None:
 
 
 def _seed(preset: str, chunk: int) -> int:
-    return 20_260_000 + 100 * PRESETS.index(preset) + chunk
+    return 20_260_000 + 100 * (*PRESETS, "variant").index(preset) + chunk
+
+
+RUNS = [(p, c, HANDS_PER_PRESET // CHUNKS) for p in PRESETS for c in range(CHUNKS)]
+RUNS += [("variant", c, VARIANT_HANDS // 2) for c in range(2)]
 
 
 def test_generator_is_deterministic_and_valid():
@@ -965,6 +1056,50 @@ def test_compare_reports_every_difference():
     assert compare(case, {"valid": False, "error": "no_yaku"}, theirs)
 
 
+def test_package_reading_predicate():
+    """The exclusion fires only when the package kept a reading that pays less than another."""
+    best_by_han = {"total": 3900}
+    best_by_pay = {"total": 4500}
+    theirs = {
+        "valid": True,
+        "winner_gain": 3900,
+        "_readings": [(3, 30, best_by_han), (2, 70, best_by_pay)],
+    }
+    assert package_reading_not_best_paying(theirs)
+    theirs = {
+        "valid": True,
+        "winner_gain": 4500,
+        "_readings": [(3, 30, best_by_han), (2, 70, best_by_pay)],
+    }
+    assert not package_reading_not_best_paying(theirs)
+    ours = {"valid": True, "yakuman_multiplier": 1}
+    assert kazoe_reading_ties_yakuman(
+        ours, {"valid": True, "limit": "kazoe yakuman", "yakuman_multiplier": 0}
+    )
+    assert not kazoe_reading_ties_yakuman(
+        ours, {"valid": True, "limit": "yakuman", "yakuman_multiplier": 1}
+    )
+
+
+def test_batch_kernel_matches_score_hand():
+    """``_score_hands_batch`` (what the benchmark times) gives score_hand's result on every hand."""
+    _require_score_hand()
+    from engine.scoring import N_RES, _score_hands_batch, new_work, result_from_arrays
+    from engine.yaku import N_YAKU
+
+    for preset in PRESETS:
+        cases = generate_cases(99, 500, preset)
+        arrays = kernel_arrays(cases)
+        out = np.zeros((len(cases), N_RES), np.int32)
+        yaku_out = np.zeros((len(cases), N_YAKU), np.int32)
+        rules = MAHJONGSOUL if preset == "mahjongsoul" else TENHOU
+        _score_hands_batch(*arrays, rules.to_array(), new_work(), out, yaku_out)
+        for i, case in enumerate(cases):
+            assert result_from_arrays(out[i], yaku_out[i]).to_dict() == our_score(case), (
+                case.describe()
+            )
+
+
 def test_mahjong_adapter_on_worked_examples():
     """The adapter reads the package right on spec 004's worked examples."""
     # Closed ron, riichi + tanyao, kanchan on 4p between 3p-5p, concealed 777p: 40 fu, 2,600.
@@ -1018,17 +1153,14 @@ def _case(closed: str, win: str, win_type: str, melds=(), riichi=False, seat="S"
     )
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-@pytest.mark.parametrize("preset", PRESETS)
-def test_score_hand_matches_mahjong_package(preset: str, chunk: int):
-    """score_hand agrees with the mahjong package on HANDS_PER_PRESET / CHUNKS random hands."""
+@pytest.mark.parametrize(("preset", "chunk", "n"), RUNS, ids=[f"{p}-{c}" for p, c, _ in RUNS])
+def test_score_hand_matches_mahjong_package(preset: str, chunk: int, n: int):
+    """score_hand agrees with the mahjong package on ``n`` random hands of one chunk."""
     _require_score_hand()
-    from riichi_env.hand_score import score_input
-
-    cases = generate_cases(_seed(preset, chunk), HANDS_PER_PRESET // CHUNKS, preset)
+    cases = generate_cases(_seed(preset, chunk), n, preset)
     failures = []
     for case in cases:
-        diffs = compare(case, score_input(case.inp), mahjong_score(case))
+        diffs = compare(case, our_score(case), mahjong_score(case))
         if diffs:
             failures.append(f"{case.describe()}\n    " + "\n    ".join(diffs))
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:25])
