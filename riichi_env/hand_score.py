@@ -47,6 +47,8 @@ FIELDS = REQUIRED + OPTIONAL
 """Every field an input object may have."""
 MAX_INDICATORS = 5
 """One dora indicator at the start plus one per kan (at most four)."""
+MAX_COUNTER = 1000
+"""Largest honba or kyotaku accepted (far beyond any game; keeps payments in int32)."""
 
 
 class InputError(ValueError):
@@ -92,8 +94,8 @@ def _count(obj: Mapping[str, Any], field: str) -> int:
     value = obj.get(field, 0)
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(field, f"must be a whole number, got {json.dumps(value)}")
-    if value < 0:
-        raise InputError(field, f"must be >= 0, got {value}")
+    if not 0 <= value <= MAX_COUNTER:
+        raise InputError(field, f"must be 0-{MAX_COUNTER}, got {value}")
     return value
 
 

@@ -95,6 +95,8 @@ INVALID = [
     (BASE, {"dora_indicators": ["5z", "5z"]}, "dora_indicators"),
     (BASE, {"honba": -1}, "honba"),
     (BASE, {"honba": 1.5}, "honba"),
+    (BASE, {"honba": 10**8}, "honba"),
+    (BASE, {"kyotaku": 1001}, "kyotaku"),
     (BASE, {"kyotaku": True}, "kyotaku"),
     (BASE, {"ruleset": "ema"}, "ruleset"),
     (BASE, {"riichii": True}, "riichii"),
@@ -253,6 +255,7 @@ def test_sample_lines_score_as_expected():
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.nojit
 def test_worked_examples_through_io():
     """Spec 004's open worked example and a 3 han 30 fu ron, through the JSON path."""
     _require_score_hand()
