@@ -14,7 +14,6 @@ import json
 from engine.tiles import red_ids
 from riichi_env.records.model import (
     DORA_KEYS,
-    YAKU_KEYS,
     Draw,
     Event,
     Game,
@@ -41,7 +40,7 @@ _BAKAZE = "ESWN"
 
 def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = (1, 1, 1)) -> Game:
     """Parse mjai JSON lines into a :class:`Game`."""
-    game = Game(hands=[], source=source, red_fives=red_fives)
+    game = Game(hands=[], format="mjai", source=source, red_fives=red_fives)
     state: dict = {"hand": None, "alloc": None, "ended": False, "pending_kan": False}
     pos = "line 0"
 
@@ -304,8 +303,7 @@ def _hora(ev: dict, hand: Hand, alloc: TileAllocator, fail) -> Win:
         for item in ev["yakus"]:
             if not isinstance(item, list) or len(item) != 2:
                 fail("yakus must be [name, han] pairs")
-            key = str(item[0])
-            yaku.append((key if key in YAKU_KEYS else f"?{key}", int(item[1])))
+            yaku.append((str(item[0]), int(item[1])))
         win.yaku = tuple(yaku)
     if "hora_points" in ev:
         win.points = int(ev["hora_points"])

@@ -150,7 +150,7 @@ def read_mjlog(
     """
     hand: Hand | None = None
     hands: list[Hand] = []
-    game = Game(hands=hands, source=source)
+    game = Game(hands=hands, source=source, format="mjlog")
     pos = "start"
     last_draw = [-1, -1, -1, -1]
     last_discard: list[int] = [-1, -1]  # seat, tile

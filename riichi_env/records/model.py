@@ -242,6 +242,8 @@ class Game:
     """Placement scores with uma and oka, in thousands (Tenhou ``owari``)."""
     source: str = ""
     rules_text: str = ""
+    format: str = ""
+    """The format the record was read from: ``"mjlog"``, ``"tenhou6"`` or ``"mjai"``."""
 
 
 def tile_kind_red(tile136: int, red: frozenset[int] | set[int]) -> tuple[int, bool]:

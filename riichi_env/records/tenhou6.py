@@ -187,6 +187,7 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
         raise RecordError('"name" must list four players', file=source)
     game = Game(
         hands=[],
+        format="tenhou6",
         names=tuple(str(n) for n in names),
         game_length="tonpuusen" if ("東" in disp or "East" in disp) else "hanchan",
         red_fives=reds,
@@ -520,6 +521,11 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
                 )
                 if pon is None:
                     miss(f"kakan {d!r} without a pon of that tile")
+                # An earlier open kan's indicator shows before a further kan (RULES.md) when the
+                # record has it; Tenhou shows none when that further kakan is robbed.
+                while pending_dora and len(doras) < len(dora_codes):
+                    reveal()
+                    pending_dora -= 1
                 tid = alloc.take(actor, kind, red)
                 ev = Event(
                     "kakan", actor, tid, tuple(sorted((*pon.consumed, pon.tile))), pon.from_seat

@@ -97,3 +97,35 @@ def hand_wall(hand: Hand) -> tuple[list[int], str]:
         check_wall(hand)
         return list(hand.wall), hand.wall_layout
     return build_wall(hand), "tenhou"
+
+
+def to_engine_wall(wall: list[int], layout: str = "tenhou", dealer: int = 0) -> list[int]:
+    """A Tenhou-layout wall in the engine's layout (``engine/state.py``: deal, live, rinshan,
+    dora, ura)."""
+    lay = LAYOUTS[layout]
+    out: list[int] = []
+    for i in range(4):
+        out += [wall[p] for p in deal_positions(dealer)[(dealer + i) % 4]]
+    out += [wall[LIVE_START - j] for j in range(70)]
+    out += [wall[p] for p in lay["rinshan"]]
+    out += [wall[p] for p in lay["dora"]]
+    out += [wall[p] for p in lay["ura"]]
+    return out
+
+
+def from_engine_wall(engine_wall, dealer: int = 0, layout: str = "tenhou") -> list[int]:
+    """The inverse of :func:`to_engine_wall`."""
+    lay = LAYOUTS[layout]
+    wall = [-1] * 136
+    pos = deal_positions(dealer)
+    for i in range(4):
+        for j, p in enumerate(pos[(dealer + i) % 4]):
+            wall[p] = int(engine_wall[13 * i + j])
+    for j in range(70):
+        wall[LIVE_START - j] = int(engine_wall[52 + j])
+    for k in range(4):
+        wall[lay["rinshan"][k]] = int(engine_wall[122 + k])
+    for k in range(5):
+        wall[lay["dora"][k]] = int(engine_wall[126 + k])
+        wall[lay["ura"][k]] = int(engine_wall[131 + k])
+    return wall

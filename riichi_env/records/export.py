@@ -1,0 +1,209 @@
+"""Engine event logs as records: the log (``engine/events.py`` rows) → :class:`Game` → mjai or
+tenhou.net/6 (with the viewer address)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from engine.events import (
+    DRAW_EXHAUSTIVE,
+    DRAW_KYUUSHU,
+    DRAW_NAGASHI,
+    DRAW_SANCHAHOU,
+    DRAW_SUUCHA,
+    DRAW_SUUFON,
+    DRAW_SUUKAIKAN,
+    EV_CALL,
+    EV_DEAL,
+    EV_DELTA,
+    EV_DISCARD,
+    EV_DORA,
+    EV_DRAW,
+    EV_FINAL,
+    EV_GAME_END,
+    EV_HAND_END,
+    EV_HAND_START,
+    EV_POINTS,
+    EV_RIICHI,
+    EV_RIICHI_ACCEPTED,
+    EV_RYUUKYOKU,
+    EV_URA,
+    EV_WALL,
+    EV_WIN,
+    EV_YAKU,
+    unpack_tiles,
+)
+from engine.melds import MELD_NAMES
+from engine.rules import MAHJONGSOUL, Rules
+from engine.yaku import YAKU_KEYS as ENGINE_YAKU_KEYS
+from riichi_env.records.mjai import dumps_mjai
+from riichi_env.records.model import Draw, Event, Game, Hand, Win
+from riichi_env.records.tenhou6 import base_points, viewer_url, write_tenhou6
+from riichi_env.records.wall import from_engine_wall
+
+DRAW_KIND_NAMES = {
+    DRAW_EXHAUSTIVE: "exhaustive",
+    DRAW_NAGASHI: "nagashi_mangan",
+    DRAW_KYUUSHU: "kyuushu_kyuuhai",
+    DRAW_SUUFON: "suufon_renda",
+    DRAW_SUUCHA: "suucha_riichi",
+    DRAW_SUUKAIKAN: "suukaikan",
+    DRAW_SANCHAHOU: "sanchahou",
+}
+"""Engine ``DRAW_*`` code → record draw kind."""
+
+
+def _ceil100(x: int) -> int:
+    return -(-x // 100) * 100
+
+
+def limit_name(han: int, fu: int, yakuman: int, rules: Rules) -> str:
+    """The limit a hand reaches: ``""``, ``"mangan"`` … ``"kazoe yakuman"``, ``"yakuman"``."""
+    if yakuman:
+        return "yakuman"
+    if han >= 13:
+        return "kazoe yakuman" if rules.kazoe_yakuman else "sanbaiman"
+    if han >= 11:
+        return "sanbaiman"
+    if han >= 8:
+        return "baiman"
+    if han >= 6:
+        return "haneman"
+    if han >= 5 or fu * 2 ** (han + 2) >= 2000:
+        return "mangan"
+    if rules.kiriage_mangan and (han, fu) in ((4, 30), (3, 60)):
+        return "mangan"
+    return ""
+
+
+def hand_value(win: Win, dealer: int) -> int:
+    """Ron payment or the sum of tsumo payments, without honba or sticks."""
+    base = base_points(win.han or 0, win.fu or 0, win.limit or "", win.yakuman)
+    if win.tsumo:
+        if win.seat == dealer:
+            return 3 * _ceil100(2 * base)
+        return 2 * _ceil100(base) + _ceil100(2 * base)
+    return _ceil100((6 if win.seat == dealer else 4) * base)
+
+
+def game_from_events(
+    rows: np.ndarray,
+    rules: Rules = MAHJONGSOUL,
+    *,
+    names: tuple[str, str, str, str] = ("A", "B", "C", "D"),
+    source: str = "engine",
+) -> Game:
+    """A :class:`Game` from an engine event log (finished or still running)."""
+    game = Game(
+        hands=[],
+        names=names,
+        game_length=rules.game_length,
+        red_fives=rules.red_fives,
+        source=source,
+        rules_text=rules.name,
+    )
+    hand: Hand | None = None
+    wall_packed = [0] * 35
+    win: Win | None = None
+    for r in np.asarray(rows):
+        kind, s, a, b, c, d, e, f = (int(x) for x in r[:8])
+        if kind == EV_HAND_START:
+            hand = Hand(
+                round_wind=a // 4,
+                kyoku=a % 4,
+                honba=b,
+                kyotaku=c,
+                scores=(0, 0, 0, 0),
+                dora_indicators=[],
+                haipai=[[], [], [], []],
+            )
+            game.hands.append(hand)
+            win = None
+            continue
+        if kind in (EV_GAME_END, EV_FINAL):
+            if kind == EV_GAME_END:
+                game.final_scores = (a, b, c, d)
+            else:
+                game.final_results = (a / 10, b / 10, c / 10, d / 10)
+            continue
+        if hand is None:
+            continue
+        if kind == EV_POINTS:
+            hand.scores = (a, b, c, d)
+        elif kind == EV_WALL:
+            wall_packed[5 * a : 5 * a + 5] = [b, c, d, e, f]
+            if a == 6:
+                engine_wall = unpack_tiles(wall_packed[:34])
+                if len(engine_wall) == 136:
+                    hand.wall = from_engine_wall(engine_wall, hand.dealer)
+        elif kind == EV_DEAL:
+            hand.haipai[s] = unpack_tiles([a, b, c, d])
+        elif kind == EV_DORA:
+            hand.dora_indicators.append(a)
+            if b > 0:
+                hand.events.append(Event("dora", tile=a))
+        elif kind == EV_DRAW:
+            hand.events.append(Event("draw", s, a, rinshan=bool(b)))
+        elif kind == EV_DISCARD:
+            hand.events.append(Event("discard", s, a, tsumogiri=bool(b)))
+        elif kind == EV_RIICHI:
+            hand.events.append(Event("riichi", s))
+        elif kind == EV_RIICHI_ACCEPTED:
+            hand.events.append(Event("riichi_accepted", s))
+        elif kind == EV_CALL:
+            mtype = MELD_NAMES[a]
+            tiles = unpack_tiles([d])
+            if mtype == "ankan":
+                hand.events.append(Event("ankan", s, -1, tuple(sorted(tiles))))
+            else:
+                rest = list(tiles)
+                rest.remove(c)
+                hand.events.append(Event(mtype, s, c, tuple(sorted(rest)), b))
+        elif kind == EV_WIN:
+            han = 13 * e if e else c
+            win = Win(seat=s, from_seat=a, deltas=(0, 0, 0, 0), pao_seat=f, han=han, fu=d, yaku=())
+            win.win_tile = b
+            win.ura_indicators = ()
+            hand.wins.append(win)
+            win.limit = limit_name(c, d, e, rules)
+        elif kind == EV_YAKU and win is not None:
+            pairs = [(a, b), (c, d), (e, f)]
+            win.yaku = win.yaku + tuple((ENGINE_YAKU_KEYS[y], v) for y, v in pairs if y >= 0)
+        elif kind == EV_URA and win is not None:
+            win.ura_indicators = tuple((b, c, d, e, f)[:a])
+            hand.ura_indicators = list(win.ura_indicators)
+        elif kind == EV_DELTA:
+            if s >= 0 and win is not None and win.seat == s:
+                win.deltas = (a, b, c, d)
+                win.points = hand_value(win, hand.dealer)
+            elif hand.draw is not None:
+                hand.draw.deltas = (a, b, c, d)
+        elif kind == EV_RYUUKYOKU:
+            tenpai = tuple(x for x in range(4) if b >> x & 1)
+            kind_name = DRAW_KIND_NAMES[a]
+            hand.draw = Draw(
+                kind_name,
+                (0, 0, 0, 0),
+                tenpai if kind_name in ("exhaustive", "nagashi_mangan") else None,
+            )
+        elif kind == EV_HAND_END:
+            win = None
+    return game
+
+
+def export_mjai(rows: np.ndarray, rules: Rules = MAHJONGSOUL, **kw) -> str:
+    """An engine event log as mjai JSON lines."""
+    return dumps_mjai(game_from_events(rows, rules, **kw))
+
+
+def export_tenhou6(rows: np.ndarray, rules: Rules = MAHJONGSOUL, **kw) -> str:
+    """An engine event log as tenhou.net/6 JSON text."""
+    obj = write_tenhou6(game_from_events(rows, rules, **kw))
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def export_url(rows: np.ndarray, rules: Rules = MAHJONGSOUL, **kw) -> str:
+    """The tenhou.net/6 viewer address of an engine event log."""
+    return viewer_url(write_tenhou6(game_from_events(rows, rules, **kw)))

@@ -1,0 +1,418 @@
+"""Replaying a record through the engine: forced walls, recorded decisions, compared outcomes.
+
+Each hand is dealt from its wall (the record's own for mjlog, else one built to fit the record)
+with the record's round, honba, sticks and points. Every recorded decision is turned into an
+action id and must be legal in the engine's mask; claims the record does not make are passed.
+Then the engine's play (draws, discards, calls, riichi, kan dora) and outcome (winners, han, fu,
+yaku, point changes, draw kind, tenpai) are compared with the record, and between hands the
+engine's next round, honba, sticks and points. A record that ends its game is also checked for
+the game's end (final points and placement scores).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.actions import (
+    CHI_HIGH,
+    CHI_LOW,
+    CHI_MID,
+    DISCARD,
+    DISCARD_RED,
+    KAN,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TSUMO,
+    action_name,
+)
+from engine.events import EV_HAND_END
+from engine.game import Game as EngineGame
+from engine.game import _start_hand_from_wall
+from engine.rules import TENHOU, Rules
+from engine.state import PHASE_CLAIM, PHASE_GAME_OVER
+from engine.tiles import red_ids
+from riichi_env.records.export import game_from_events
+from riichi_env.records.model import DORA_KEYS, Game, Hand, RecordError, hand_label
+from riichi_env.records.wall import hand_wall, to_engine_wall
+
+MAX_STEPS = 2000
+"""Decisions allowed in one hand before the replay gives up on it."""
+_MAHJONGSOUL_WORDS = ("room", "雀魂", "mahjong soul", "majsoul")
+TENHOU_TONPUU_UMA = (10, 5, -5, -10)
+"""Tenhou's East-only lobbies use uma 5-10; hanchan lobbies 10-20 (every ``owari`` agrees)."""
+
+
+@dataclass
+class Mismatch:
+    """One difference between the record and the engine."""
+
+    source: str
+    hand: str
+    what: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}: hand {self.hand}" if self.hand else self.source
+        return f"{where}: {self.what}"
+
+
+@dataclass
+class ReplayResult:
+    """What a replay found."""
+
+    source: str
+    hands: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    mismatched_hands: set[str] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        """True when the engine matched the record everywhere."""
+        return not self.mismatches
+
+
+def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
+    """The rules a record is replayed under: a preset (``"tenhou"``, ``"mahjongsoul"``, or
+    ``None`` to choose from the record) with the record's game length and red fives."""
+    if isinstance(preset, Rules):
+        base = preset
+    elif preset in (None, "auto"):
+        text = game.rules_text.lower()
+        mahjongsoul = game.format == "mjai" or any(w in text for w in _MAHJONGSOUL_WORDS)
+        base = Rules.preset("mahjongsoul" if mahjongsoul else "tenhou")
+    else:
+        base = Rules.preset(preset)
+    changes: dict = {}
+    if game.game_length != base.game_length:
+        changes["game_length"] = game.game_length
+        if base.name == "tenhou" and game.game_length == "tonpuusen":
+            changes["uma"] = TENHOU_TONPUU_UMA
+    if tuple(game.red_fives) != base.red_fives:
+        changes["red_fives"] = tuple(game.red_fives)
+    if not changes:
+        return base
+    return base.replace(name=f"{base.name}-record", **changes)
+
+
+def _kind_red(tile: int, red: frozenset[int]) -> tuple[int, bool]:
+    return tile // 4, tile in red
+
+
+def _action_for_discard(tile: int, red: frozenset[int]) -> int:
+    k, is_red = _kind_red(tile, red)
+    return DISCARD_RED + k // 9 if is_red else DISCARD + k
+
+
+def _chi_action(ev) -> int:
+    k = ev.tile // 4
+    lo = min(min(t // 4 for t in ev.consumed), k)
+    return (CHI_LOW, CHI_MID, CHI_HIGH)[k - lo]
+
+
+class _Stop(Exception):  # noqa: N818
+    """The replay of one hand cannot go on."""
+
+
+def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
+    """Replay every hand of ``game`` in the engine and list the differences."""
+    rules = rules_for(game, rules) if not isinstance(rules, Rules) else rules
+    result = ReplayResult(source=game.source)
+    red = frozenset(red_ids(rules.red_fives))
+    eng = EngineGame(rules, seed=0, max_events=8192)
+    st = eng.state
+    in_sync = False
+
+    def miss(hand: Hand | None, what: str) -> None:
+        label = hand.label if hand is not None else ""
+        result.mismatches.append(Mismatch(game.source, label, what))
+        if label:
+            result.mismatched_hands.add(label)
+
+    for hand in game.hands:
+        result.hands += 1
+        kyoku_code = hand.round_wind * 4 + hand.kyoku
+        if in_sync:
+            if st.game_over[0]:
+                miss(hand, "the engine ended the game before this hand")
+            else:
+                got = (
+                    int(st.kyoku[0]),
+                    int(st.honba[0]),
+                    int(st.kyotaku[0]),
+                    tuple(int(x) for x in st.points[0]),
+                )
+                want = (kyoku_code, hand.honba, hand.kyotaku, tuple(hand.scores))
+                if got != want:
+                    miss(
+                        hand,
+                        f"hand start: engine has {hand_label(got[0] // 4, got[0] % 4, got[1])} sticks {got[2]} "
+                        f"points {list(got[3])}, record has {hand.label} sticks {hand.kyotaku} "
+                        f"points {list(hand.scores)}",
+                    )
+        st.kyoku[0], st.honba[0], st.kyotaku[0] = kyoku_code, hand.honba, hand.kyotaku
+        st.points[0, :] = hand.scores
+        st.game_over[0] = 0
+        st.final_scores[0] = 0.0
+        if st.n_events[0] > st.events.shape[1] - 1500:
+            st.n_events[0] = 0
+        start = int(st.n_events[0])
+        try:
+            wall, layout = hand_wall(hand)
+        except RecordError as exc:
+            miss(hand, f"wall: {exc.detail}")
+            in_sync = False
+            continue
+        _start_hand_from_wall(
+            st, eng.tables, 0, np.array(to_engine_wall(wall, layout, hand.dealer), dtype=np.int32)
+        )
+        try:
+            _drive(eng, hand, red, start)
+            finished = True
+        except _Stop as exc:
+            miss(hand, str(exc))
+            finished = False
+        rows = np.array(st.events[0, start : int(st.n_events[0])])
+        if finished:
+            end = next((i for i, r in enumerate(rows) if r[0] == EV_HAND_END), None)
+            if end is None:
+                miss(hand, "the engine did not end the hand where the record does")
+                finished = False
+            else:
+                engine_hand = game_from_events(rows[: end + 1], rules).hands[0]
+                for what in compare_hands(hand, engine_hand, red):
+                    miss(hand, what)
+        in_sync = finished
+    last = game.hands[-1] if game.hands else None
+    if in_sync and last is not None and game.final_scores is not None:
+        if not st.game_over[0]:
+            miss(last, "the record ends the game here but the engine goes on")
+        else:
+            pts = tuple(int(x) for x in st.points[0])
+            if pts != tuple(game.final_scores):
+                miss(last, f"final points: engine {list(pts)}, record {list(game.final_scores)}")
+            if game.final_results is not None:
+                got = [float(x) for x in st.final_scores[0]]
+                for what in _compare_final(got, list(game.final_results), pts):
+                    miss(last, what)
+    return result
+
+
+def _compare_final(got: list[float], want: list[float], points) -> list[str]:
+    """Placement scores; Tenhou rounds each non-top score to whole thousands, so allow that."""
+    top = max(range(4), key=lambda s: (points[s], -s))
+    exact = any(abs(w - round(w)) > 1e-9 for w in want)
+    out = []
+    for s in range(4):
+        slack = 1e-6 if exact else (1.5 if s == top else 0.5)
+        if abs(got[s] - want[s]) > slack + 1e-9:
+            out.append(f"final score of seat {s}: engine {got[s]:+.1f}, record {want[s]:+.1f}")
+    return out
+
+
+def _drive(eng: EngineGame, hand: Hand, red: frozenset[int], start: int) -> None:
+    """Feed the record's decisions to the engine until the hand ends."""
+    st = eng.state
+    evs = [e for e in hand.events if e.type not in ("dora", "riichi_accepted")]
+    i = 0
+    ron_seats = {(w.seat, w.from_seat) for w in hand.wins if not w.tsumo}
+    sanchahou = hand.draw is not None and hand.draw.kind == "sanchahou"
+
+    def ended() -> bool:
+        n = int(st.n_events[0])
+        return bool(np.any(st.events[0, start:n, 0] == EV_HAND_END))
+
+    for _ in range(MAX_STEPS):
+        if ended() or st.phase[0] == PHASE_GAME_OVER:
+            if i < len(evs):
+                raise _Stop(
+                    f"the engine ended the hand at record event {i} ({_describe(evs[i], red)})"
+                )
+            return
+        actor = int(st.actor[0])
+        mask = eng.legal_mask()
+        if st.phase[0] == PHASE_CLAIM:
+            tile = int(st.claim_tile[0])
+            frm = int(st.claim_from[0])
+            rec = evs[i] if i < len(evs) else None
+            action = PASS
+            if (
+                rec is not None
+                and rec.type in ("chi", "pon", "daiminkan")
+                and rec.seat == actor
+                and rec.from_seat == frm
+                and rec.tile // 4 == tile // 4
+            ):
+                action = (
+                    PON
+                    if rec.type == "pon"
+                    else KAN + tile // 4
+                    if rec.type == "daiminkan"
+                    else _chi_action(rec)
+                )
+                i += 1
+            elif rec is None and ((actor, frm) in ron_seats or (sanchahou and mask[RON])):
+                action = RON
+        else:
+            while i < len(evs) and evs[i].type == "draw":
+                i += 1
+            rec = evs[i] if i < len(evs) else None
+            if rec is None:
+                if any(w.tsumo and w.seat == actor for w in hand.wins):
+                    action = TSUMO
+                elif hand.draw is not None and hand.draw.kind == "kyuushu_kyuuhai":
+                    action = KYUUSHU
+                else:
+                    raise _Stop(
+                        f"the record has no more actions but the engine asks seat {actor} to play"
+                    )
+            elif rec.seat != actor:
+                raise _Stop(
+                    f"record event {i} is {_describe(rec, red)}, but the engine asks seat {actor} to play"
+                )
+            elif rec.type == "riichi":
+                action = RIICHI
+            elif rec.type == "discard":
+                action = _action_for_discard(rec.tile, red)
+            elif rec.type in ("ankan", "kakan"):
+                action = KAN + rec.consumed[0] // 4
+            else:
+                raise _Stop(f"record event {i} is {_describe(rec, red)} on seat {actor}'s turn")
+            if rec is not None:
+                i += 1
+        if not mask[action]:
+            raise _Stop(
+                f"record event {min(i, len(evs)) - (0 if action in (RON, TSUMO, KYUUSHU, PASS) else 1)}: "
+                f"{action_name(action)} by seat {actor} is not legal in the engine"
+                f" ({eng.explain(action) or 'masked out'})"
+            )
+        eng.step(action)
+    raise _Stop(f"more than {MAX_STEPS} decisions")
+
+
+def _describe(ev, red) -> str:
+    from riichi_env.records.model import tile_text
+
+    tile = f" {tile_text(ev.tile, red)}" if ev.tile >= 0 else ""
+    return f"{ev.type}{tile} by seat {ev.seat}" if ev.seat >= 0 else f"{ev.type}{tile}"
+
+
+def _stream(hand: Hand, red) -> list[tuple]:
+    out = []
+    for e in hand.events:
+        if e.type == "dora":
+            continue
+        tile = _kind_red(e.tile, red) if e.tile >= 0 else None
+        consumed = tuple(sorted(_kind_red(t, red) for t in e.consumed))
+        out.append(
+            (e.type, e.seat, tile, consumed, e.from_seat if e.type != "kakan" else -1, e.rinshan)
+        )
+    return out
+
+
+def _yaku_set(yaku) -> dict[str, int]:
+    return {k: v for k, v in (yaku or ()) if not (k in DORA_KEYS and v == 0)}
+
+
+def compare_hands(rec: Hand, eng: Hand, red: frozenset[int]) -> list[str]:
+    """Differences between a recorded hand and the engine's play of it."""
+    out: list[str] = []
+    a, b = _stream(rec, red), _stream(eng, red)
+    for n, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            out.append(f"event {n}: record {_fmt(x)}, engine {_fmt(y)}")
+            break
+    else:
+        if len(a) != len(b):
+            out.append(f"record has {len(a)} events, engine {len(b)}")
+    rd = [_kind_red(t, red) for t in rec.dora_indicators]
+    ed = [_kind_red(t, red) for t in eng.dora_indicators]
+    if rd != ed:
+        out.append(
+            f"dora indicators: record {len(rd)}, engine {len(ed)} ({_tiles(rd)} / {_tiles(ed)})"
+        )
+    rw = {(w.seat, w.from_seat): w for w in rec.wins}
+    ew = {(w.seat, w.from_seat): w for w in eng.wins}
+    if set(rw) != set(ew):
+        out.append(f"winners (seat, from): record {sorted(rw)}, engine {sorted(ew)}")
+    for key in sorted(set(rw) & set(ew)):
+        r, e = rw[key], ew[key]
+        who = f"win by seat {key[0]}"
+        if r.deltas != e.deltas:
+            out.append(f"{who}: point changes record {list(r.deltas)}, engine {list(e.deltas)}")
+        if r.han is not None and r.yakuman == 0 and r.han != e.han:
+            out.append(f"{who}: han record {r.han}, engine {e.han}")
+        if (
+            r.fu is not None
+            and r.yakuman == 0
+            and e.yakuman == 0
+            and (r.han or 0) < 5
+            and r.fu != e.fu
+        ):
+            out.append(f"{who}: fu record {r.fu}, engine {e.fu}")
+        if r.yaku is not None and _yaku_set(r.yaku) != _yaku_set(e.yaku):
+            out.append(f"{who}: yaku record {_yaku_set(r.yaku)}, engine {_yaku_set(e.yaku)}")
+        if r.pao_seat != e.pao_seat:
+            out.append(f"{who}: pao record {r.pao_seat}, engine {e.pao_seat}")
+    if (rec.draw is None) != (eng.draw is None):
+        out.append(
+            f"result: record {'draw' if rec.draw else 'win'}, engine {'draw' if eng.draw else 'win'}"
+        )
+    elif rec.draw is not None and eng.draw is not None:
+        if rec.draw.kind != eng.draw.kind:
+            out.append(f"draw kind: record {rec.draw.kind}, engine {eng.draw.kind}")
+        if rec.draw.deltas != eng.draw.deltas:
+            out.append(
+                f"draw payments: record {list(rec.draw.deltas)}, engine {list(eng.draw.deltas)}"
+            )
+        if (
+            rec.draw.kind == "exhaustive"
+            and rec.draw.tenpai is not None
+            and eng.draw.tenpai is not None
+            and set(rec.draw.tenpai) != set(eng.draw.tenpai)
+        ):
+            out.append(
+                f"tenpai seats: record {sorted(rec.draw.tenpai)}, engine {sorted(eng.draw.tenpai)}"
+            )
+    if not out and rec.deltas != eng.deltas:
+        out.append(f"point changes: record {list(rec.deltas)}, engine {list(eng.deltas)}")
+    return out
+
+
+def _tiles(ts) -> str:
+    from engine.tiles import tile34_to_str
+
+    return " ".join(f"0{'mps'[k // 9]}" if r else tile34_to_str(k) for k, r in ts)
+
+
+def _fmt(x: tuple) -> str:
+    typ, seat, tile, consumed, frm, _ = x
+    parts = [typ, f"seat {seat}" if seat >= 0 else ""]
+    if tile is not None:
+        parts.append(_tiles([tile]))
+    if consumed:
+        parts.append(f"[{_tiles(consumed)}]")
+    if frm >= 0:
+        parts.append(f"from {frm}")
+    return " ".join(p for p in parts if p)
+
+
+def replay_file(path, rules: Rules | str | None = None, walls=None) -> ReplayResult:
+    """Read and replay one record file (``RecordError`` if it cannot be read)."""
+    from riichi_env.records.convert import read_file
+
+    return replay_game(read_file(path, walls=walls), rules)
+
+
+__all__ = [
+    "Mismatch",
+    "ReplayResult",
+    "TENHOU",
+    "compare_hands",
+    "replay_file",
+    "replay_game",
+    "rules_for",
+]
