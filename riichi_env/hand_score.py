@@ -1,10 +1,11 @@
 """The hand-score calculator's I/O: JSON input objects in, result objects out.
 
-Implements the hand-score format (``riichi-env score --jsonl``): every field of an input object
-is checked, a bad field gives ``{"valid": false, "error":
-"invalid_input", "message": ...}`` whose message starts with the field's name, and a good one is
-scored by ``engine.scoring.score_hand``. ``score_lines`` streams JSON lines; a line that cannot
-be read yields an error result and the following lines are still scored.
+Implements the hand-score format (``riichi-env score --jsonl``). Every field of an input object
+is checked; a bad one gives ``{"valid": false, "error": "invalid_input", "message": ...}`` whose
+message starts with the field's name. Unknown fields are rejected (a misspelt flag would
+otherwise be silently false). A good object is scored by ``engine.scoring.score_hand``.
+``score_lines`` streams JSON lines: a line that cannot be read yields an error result and the
+following lines are still scored.
 """
 
 from __future__ import annotations
