@@ -34,12 +34,13 @@ TERMINALS_HONORS_MASK = np.int64(
 
 @njit
 def _decompose(hand34, work, readings):
-    """Fill ``readings`` (int32[MAX_READINGS, READING_WIDTH]) with every standard reading.
+    """Fill ``readings`` with every standard reading.
 
     Args:
         hand34: uint8[34] concealed tiles, 3n+2 of them (n = 0..4).
         work: int32 scratch of at least ``N_AGARI_WORK``.
-        readings: int32[MAX_READINGS, READING_WIDTH] output rows (pair, n_sets, set codes...).
+        readings: int32[MAX_READINGS * READING_WIDTH] output, flat rows of READING_WIDTH:
+            pair, n_sets, set codes...
 
     Returns:
         Number of readings (0 = not a standard complete hand).
@@ -109,6 +110,7 @@ def _decompose(hand34, work, readings):
                     c3 = i
                 n_cand += 1
         for mask in range(1 << n_cand):
+            row = n * READING_WIDTH
             for i in range(27):
                 tmp[i] = rest[i]
             k = 2
@@ -132,7 +134,7 @@ def _decompose(hand34, work, readings):
                         tmp[b + j + 1] -= c
                         tmp[b + j + 2] -= c
                         for _ in range(c):
-                            readings[n, k] = b + j
+                            readings[row + k] = b + j
                             k += 1
                 if not ok or tmp[b + 7] != 0 or tmp[b + 8] != 0:
                     ok = False
@@ -140,25 +142,25 @@ def _decompose(hand34, work, readings):
             if not ok:
                 continue
             if mask & 1:
-                readings[n, k] = SET_TRIPLET + c0
+                readings[row + k] = SET_TRIPLET + c0
                 k += 1
             if mask & 2:
-                readings[n, k] = SET_TRIPLET + c1
+                readings[row + k] = SET_TRIPLET + c1
                 k += 1
             if mask & 4:
-                readings[n, k] = SET_TRIPLET + c2
+                readings[row + k] = SET_TRIPLET + c2
                 k += 1
             if mask & 8:
-                readings[n, k] = SET_TRIPLET + c3
+                readings[row + k] = SET_TRIPLET + c3
                 k += 1
             for t in range(27, 34):
                 if rest[t] == 3:
-                    readings[n, k] = SET_TRIPLET + t
+                    readings[row + k] = SET_TRIPLET + t
                     k += 1
-            readings[n, 0] = p
-            readings[n, 1] = n_sets
+            readings[row] = p
+            readings[row + 1] = n_sets
             n += 1
-            if n == readings.shape[0]:
+            if n == MAX_READINGS:
                 return n
     return n
 
@@ -225,8 +227,9 @@ def decompose(hand: str | np.ndarray) -> list[tuple[int, tuple[tuple[str, int], 
     if n_tiles % 3 != 2 or n_tiles > 14:
         raise ValueError(f"a complete part has 2, 5, 8, 11 or 14 tiles, got {n_tiles}")
     work = np.zeros(N_AGARI_WORK, dtype=np.int32)
-    rows = np.zeros((MAX_READINGS, READING_WIDTH), dtype=np.int32)
-    n = _decompose(hand34, work, rows)
+    flat = np.zeros(MAX_READINGS * READING_WIDTH, dtype=np.int32)
+    n = _decompose(hand34, work, flat)
+    rows = flat.reshape(MAX_READINGS, READING_WIDTH)
     out = []
     for r in range(n):
         sets = []
@@ -246,5 +249,5 @@ def is_agari(hand: str | np.ndarray) -> bool:
     if int(hand34.sum()) % 3 != 2:
         raise ValueError(f"a complete part has 3n+2 tiles, got {int(hand34.sum())}")
     work = np.zeros(N_AGARI_WORK, dtype=np.int32)
-    rows = np.zeros((MAX_READINGS, READING_WIDTH), dtype=np.int32)
-    return bool(_is_agari(hand34, work, rows))
+    flat = np.zeros(MAX_READINGS * READING_WIDTH, dtype=np.int32)
+    return bool(_is_agari(hand34, work, flat))

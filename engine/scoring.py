@@ -184,8 +184,10 @@ MAX_INDICATORS = 5
 W_AGARI = 0
 W_FULL = W_AGARI + N_AGARI_WORK
 W_BASE_YAKU = W_FULL + N_KINDS
-W_CUR_YAKU = W_BASE_YAKU + N_YAKU
-W_READINGS = W_CUR_YAKU + N_YAKU
+MAX_EXTRA = 24
+"""Room for the yaku one reading adds to the hand-level ones."""
+W_EXTRA = W_BASE_YAKU + N_YAKU
+W_READINGS = W_EXTRA + 2 * MAX_EXTRA
 N_WORK = W_READINGS + MAX_READINGS * READING_WIDTH
 """Length of the ``work`` scratch vector of ``_score_hand`` (int32)."""
 
@@ -206,6 +208,23 @@ def _put_yakuman(yaku, y, double_on):
     """Record yakuman ``y`` with its multiplier (double ones count 1 when the rule is off)."""
     m = YAKU_YAKUMAN[y]
     yaku[y] = m if double_on else 1
+
+
+@njit
+def _push(extra, n, y, menzen):
+    """Append yaku ``y`` (closed or open han) to a reading's ``extra`` list; returns the length."""
+    extra[n] = y
+    extra[MAX_EXTRA + n] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
+    return n + 1
+
+
+@njit
+def _push_yakuman(extra, n, y, double_on):
+    """Append yakuman ``y`` with its multiplier to ``extra``; returns the length."""
+    m = YAKU_YAKUMAN[y]
+    extra[n] = y
+    extra[MAX_EXTRA + n] = m if double_on else 1
+    return n + 1
 
 
 @njit
@@ -259,29 +278,39 @@ def _payments(base, dealer, tsumo, honba, out):
 
 
 @njit
-def _offer(cur, fu, dealer, tsumo, honba, rules, out, yaku_out):
-    """Total one candidate reading in ``cur``; keep it in ``out``/``yaku_out`` if it pays more.
+def _offer(
+    base_yaku,
+    base_han,
+    base_yakuman,
+    n_dora,
+    extra,
+    n_extra,
+    fu,
+    dealer,
+    tsumo,
+    rules,
+    out,
+    yaku_out,
+):
+    """Total one candidate (hand-level yaku plus a reading's ``extra`` list) and keep it in
+    ``out``/``yaku_out`` if it pays more than the best so far.
 
     Order: more points; then a yakuman over a kazoe yakuman of equal value (the hand-score
     samples); then more han; then more fu. Returns True when the candidate has a yaku.
     """
-    yakuman = 0
-    for y in range(Y_FIRST_YAKUMAN, Y_DORA):
-        yakuman += cur[y]
+    han = base_han
+    yakuman = base_yakuman
+    for i in range(n_extra):
+        if extra[i] >= Y_FIRST_YAKUMAN:
+            yakuman += extra[MAX_EXTRA + i]
+        else:
+            han += extra[MAX_EXTRA + i]
     if yakuman > 0:
-        for y in range(Y_FIRST_YAKUMAN):
-            cur[y] = 0
-        for y in range(Y_DORA, N_YAKU):
-            cur[y] = 0
         han = 13 * yakuman
+    elif han == 0:
+        return False
     else:
-        han = 0
-        for y in range(Y_FIRST_YAKUMAN):
-            han += cur[y]
-        if han == 0:
-            return False
-        for y in range(Y_DORA, N_YAKU):
-            han += cur[y]
+        han += n_dora
     limit, base = _limit_base(han, fu, yakuman, rules)
     if tsumo:
         gain = 3 * _ceil100(2 * base) if dealer else _ceil100(2 * base) + 2 * _ceil100(base)
@@ -307,7 +336,14 @@ def _offer(cur, fu, dealer, tsumo, honba, rules, out, yaku_out):
     out[RES_BASE] = base
     out[RES_WINNER_GAIN] = gain
     for y in range(N_YAKU):
-        yaku_out[y] = cur[y]
+        yaku_out[y] = base_yaku[y]
+    for i in range(n_extra):
+        yaku_out[extra[i]] = extra[MAX_EXTRA + i]
+    if yakuman > 0:
+        for y in range(Y_FIRST_YAKUMAN):
+            yaku_out[y] = 0
+        for y in range(Y_DORA, N_YAKU):
+            yaku_out[y] = 0
     return True
 
 
@@ -340,9 +376,9 @@ def _score_hand(
         yaku_out[i] = 0
     full = work[W_FULL : W_FULL + N_KINDS]
     base_yaku = work[W_BASE_YAKU : W_BASE_YAKU + N_YAKU]
-    cur = work[W_CUR_YAKU : W_CUR_YAKU + N_YAKU]
+    extra = work[W_EXTRA : W_EXTRA + 2 * MAX_EXTRA]
     agari_work = work[W_AGARI : W_AGARI + N_AGARI_WORK]
-    readings = work[W_READINGS:N_WORK].reshape((MAX_READINGS, READING_WIDTH))
+    readings = work[W_READINGS:N_WORK]
 
     tsumo = ctx[CTX_TSUMO] != 0
     dealer = ctx[CTX_SEAT_WIND] == 0
@@ -448,42 +484,69 @@ def _score_hand(
             n_ura += full[_dora_from_indicator(ura_ind[i])]
         base_yaku[Y_URA_DORA] = n_ura
 
-    agari = False
-    has_yaku = False
-
-    # Kokushi musou.
-    if n_melds == 0 and _is_kokushi(closed34):
-        agari = True
-        for y in range(N_YAKU):
-            cur[y] = base_yaku[y]
-        if closed34[win_tile] == 2:
-            _put_yakuman(cur, Y_KOKUSHI_13, double_on)
-        else:
-            _put_yakuman(cur, Y_KOKUSHI, double_on)
-        fu = 30 if tsumo else 40
-        has_yaku |= _offer(cur, fu, dealer, tsumo, honba, rules, out, yaku_out)
-
-    # Chiitoitsu.
-    if n_melds == 0 and _is_chiitoitsu(closed34):
-        agari = True
-        for y in range(N_YAKU):
-            cur[y] = base_yaku[y]
-        _put(cur, Y_CHIITOITSU, True)
-        has_yaku |= _offer(cur, FU_CHIITOITSU, dealer, tsumo, honba, rules, out, yaku_out)
-
-    # Four sets and a pair.
     n_read = _decompose(closed34, agari_work, readings)
-    if n_read > 0:
-        agari = True
+    if n_read > 0 and n_melds == 0:
         chuuren = _chuuren(closed34, n_melds, win_tile)
         if chuuren == 2:
             _put_yakuman(base_yaku, Y_JUNSEI_CHUUREN, double_on)
         elif chuuren == 1:
             _put_yakuman(base_yaku, Y_CHUUREN, double_on)
-    pair_tile_fu = 0
+    base_han = 0
+    for y in range(Y_FIRST_YAKUMAN):
+        base_han += base_yaku[y]
+    base_yakuman = 0
+    for y in range(Y_FIRST_YAKUMAN, Y_DORA):
+        base_yakuman += base_yaku[y]
+    n_dora = base_yaku[Y_DORA] + base_yaku[Y_AKA_DORA] + base_yaku[Y_URA_DORA]
+
+    agari = n_read > 0
+    has_yaku = False
+
+    # Kokushi musou.
+    if n_melds == 0 and _is_kokushi(closed34):
+        agari = True
+        y = Y_KOKUSHI_13 if closed34[win_tile] == 2 else Y_KOKUSHI
+        n = _push_yakuman(extra, 0, y, double_on)
+        fu = 30 if tsumo else 40
+        has_yaku |= _offer(
+            base_yaku,
+            base_han,
+            base_yakuman,
+            n_dora,
+            extra,
+            n,
+            fu,
+            dealer,
+            tsumo,
+            rules,
+            out,
+            yaku_out,
+        )
+
+    # Chiitoitsu.
+    if n_melds == 0 and _is_chiitoitsu(closed34):
+        agari = True
+        n = _push(extra, 0, Y_CHIITOITSU, True)
+        has_yaku |= _offer(
+            base_yaku,
+            base_han,
+            base_yakuman,
+            n_dora,
+            extra,
+            n,
+            FU_CHIITOITSU,
+            dealer,
+            tsumo,
+            rules,
+            out,
+            yaku_out,
+        )
+
+    # Four sets and a pair.
     for r in range(n_read):
-        pair = readings[r, 0]
-        n_sets = readings[r, 1]
+        row = r * READING_WIDTH
+        pair = readings[row]
+        n_sets = readings[row + 1]
         seq_mask = meld_seq_mask
         trip_mask = meld_trip_mask
         n_cseq = 0
@@ -491,11 +554,13 @@ def _score_hand(
         n_peikou = 0
         run = 0
         prev = -1
+        trip_fu = 0
         for k in range(n_sets):
-            code = readings[r, 2 + k]
+            code = readings[row + 2 + k]
             if code >= SET_TRIPLET:
                 trip_mask |= ONE << (code - SET_TRIPLET)
                 n_ctrip += 1
+                trip_fu += _set_fu(code - SET_TRIPLET, False, True)
             else:
                 seq_mask |= ONE << code
                 n_cseq += 1
@@ -509,17 +574,58 @@ def _score_hand(
                 prev = code
         n_seq = n_cseq + n_chi
         n_trip = n_ctrip + n_meld_trip
-        pair_tile_fu = _pair_fu(pair, seat_tile, round_tile)
-        outside = _outside(seq_mask, trip_mask, pair, n_seq)
+        pair_fu = _pair_fu(pair, seat_tile, round_tile)
 
+        # Yaku of the reading, whatever the wait.
+        n_r = 0
+        if menzen:
+            if n_peikou == 2:
+                n_r = _push(extra, n_r, Y_RYANPEIKOU, True)
+            elif n_peikou == 1:
+                n_r = _push(extra, n_r, Y_IIPEIKOU, True)
+        if trip_mask >> 31 & 1:
+            n_r = _push(extra, n_r, Y_HAKU, menzen)
+        if trip_mask >> 32 & 1:
+            n_r = _push(extra, n_r, Y_HATSU, menzen)
+        if trip_mask >> 33 & 1:
+            n_r = _push(extra, n_r, Y_CHUN, menzen)
+        if trip_mask >> seat_tile & 1:
+            n_r = _push(extra, n_r, Y_SEAT_EAST + seat_tile - 27, menzen)
+        if trip_mask >> round_tile & 1:
+            n_r = _push(extra, n_r, Y_ROUND_EAST + round_tile - 27, menzen)
+        if n_seq > 0:
+            if _is_sanshoku_doujun(seq_mask):
+                n_r = _push(extra, n_r, Y_SANSHOKU, menzen)
+            if _is_ittsu(seq_mask):
+                n_r = _push(extra, n_r, Y_ITTSU, menzen)
+            outside = _outside(seq_mask, trip_mask, pair, n_seq)
+            if outside == 1:
+                n_r = _push(extra, n_r, Y_CHANTA, menzen)
+            elif outside == 2:
+                n_r = _push(extra, n_r, Y_JUNCHAN, menzen)
+        if _is_toitoi(n_trip):
+            n_r = _push(extra, n_r, Y_TOITOI, menzen)
+        if n_trip >= 3:
+            if _is_sanshoku_doukou(trip_mask):
+                n_r = _push(extra, n_r, Y_SANSHOKU_DOUKOU, menzen)
+            if _is_daisangen(trip_mask):
+                n_r = _push_yakuman(extra, n_r, Y_DAISANGEN, double_on)
+            if _is_shousuushii(trip_mask, pair):
+                n_r = _push_yakuman(extra, n_r, Y_SHOUSUUSHII, double_on)
+            if _is_daisuushii(trip_mask):
+                n_r = _push_yakuman(extra, n_r, Y_DAISUUSHII, double_on)
+        if n_trip >= 2 and _is_shousangen(trip_mask, pair):
+            n_r = _push(extra, n_r, Y_SHOUSANGEN, menzen)
+
+        # Every place the winning tile can sit: its wait, pinfu, concealed triplets and fu.
         for pos in range(-1, n_sets):
             if pos < 0:
                 if pair != win_tile:
                     continue
                 wait = WAIT_TANKI
             else:
-                code = readings[r, 2 + pos]
-                if pos > 0 and readings[r, 1 + pos] == code:
+                code = readings[row + 2 + pos]
+                if pos > 0 and readings[row + 1 + pos] == code:
                     continue
                 if code >= SET_TRIPLET:
                     if code - SET_TRIPLET != win_tile:
@@ -531,63 +637,35 @@ def _score_hand(
                     wait = _seq_wait(code, win_tile)
             ron_triplet = (not tsumo) and wait == WAIT_SHANPON
             n_ankou = n_ctrip + n_ankan - (1 if ron_triplet else 0)
-
-            for y in range(N_YAKU):
-                cur[y] = base_yaku[y]
+            n = n_r
             pinfu = _is_pinfu(menzen, n_cseq, pair, seat_tile, round_tile, wait == WAIT_RYANMEN)
             if pinfu:
-                _put(cur, Y_PINFU, True)
-            if menzen:
-                if n_peikou == 2:
-                    _put(cur, Y_RYANPEIKOU, True)
-                elif n_peikou == 1:
-                    _put(cur, Y_IIPEIKOU, True)
-            if trip_mask >> 31 & 1:
-                _put(cur, Y_HAKU, menzen)
-            if trip_mask >> 32 & 1:
-                _put(cur, Y_HATSU, menzen)
-            if trip_mask >> 33 & 1:
-                _put(cur, Y_CHUN, menzen)
-            if trip_mask >> seat_tile & 1:
-                _put(cur, Y_SEAT_EAST + seat_tile - 27, menzen)
-            if trip_mask >> round_tile & 1:
-                _put(cur, Y_ROUND_EAST + round_tile - 27, menzen)
-            if _is_sanshoku_doujun(seq_mask):
-                _put(cur, Y_SANSHOKU, menzen)
-            if _is_ittsu(seq_mask):
-                _put(cur, Y_ITTSU, menzen)
-            if outside == 1:
-                _put(cur, Y_CHANTA, menzen)
-            elif outside == 2:
-                _put(cur, Y_JUNCHAN, menzen)
-            if _is_toitoi(n_trip):
-                _put(cur, Y_TOITOI, menzen)
+                n = _push(extra, n, Y_PINFU, True)
             if _is_sanankou(n_ankou):
-                _put(cur, Y_SANANKOU, menzen)
-            if _is_sanshoku_doukou(trip_mask):
-                _put(cur, Y_SANSHOKU_DOUKOU, menzen)
-            if _is_shousangen(trip_mask, pair):
-                _put(cur, Y_SHOUSANGEN, menzen)
+                n = _push(extra, n, Y_SANANKOU, menzen)
             suuankou = _suuankou(n_ankou, wait == WAIT_TANKI)
             if suuankou == 2:
-                _put_yakuman(cur, Y_SUUANKOU_TANKI, double_on)
+                n = _push_yakuman(extra, n, Y_SUUANKOU_TANKI, double_on)
             elif suuankou == 1:
-                _put_yakuman(cur, Y_SUUANKOU, double_on)
-            if _is_daisangen(trip_mask):
-                _put_yakuman(cur, Y_DAISANGEN, double_on)
-            if _is_shousuushii(trip_mask, pair):
-                _put_yakuman(cur, Y_SHOUSUUSHII, double_on)
-            if _is_daisuushii(trip_mask):
-                _put_yakuman(cur, Y_DAISUUSHII, double_on)
-
-            raw = meld_fu + pair_tile_fu + _wait_fu(wait)
-            for k in range(n_sets):
-                code = readings[r, 2 + k]
-                if code >= SET_TRIPLET:
-                    t = code - SET_TRIPLET
-                    raw += _set_fu(t, False, not (ron_triplet and t == win_tile))
+                n = _push_yakuman(extra, n, Y_SUUANKOU, double_on)
+            raw = meld_fu + trip_fu + pair_fu + _wait_fu(wait)
+            if ron_triplet:
+                raw -= _set_fu(win_tile, False, True) - _set_fu(win_tile, False, False)
             fu = _round_fu(raw, menzen, tsumo, pinfu)
-            has_yaku |= _offer(cur, fu, dealer, tsumo, honba, rules, out, yaku_out)
+            has_yaku |= _offer(
+                base_yaku,
+                base_han,
+                base_yakuman,
+                n_dora,
+                extra,
+                n,
+                fu,
+                dealer,
+                tsumo,
+                rules,
+                out,
+                yaku_out,
+            )
 
     if not agari:
         out[RES_STATUS] = STATUS_NOT_AGARI
@@ -668,7 +746,6 @@ class HandResult:
             ``{"tsumo_dealer": X, "tsumo_nondealer": Y}``; honba included, sticks excluded.
         winner_gain: Payments plus 1000 x kyotaku.
         error: ``""`` when valid, else ``"no_yaku"`` or ``"not_agari"``.
-        base: Base points (not part of the format; 8000 x n for yakuman).
     """
 
     valid: bool
@@ -680,7 +757,6 @@ class HandResult:
     payments: Mapping[str, int] = field(default_factory=dict)
     winner_gain: int = 0
     error: str = ""
-    base: int = 0
 
     def to_dict(self) -> dict:
         """The hand-score format's result object."""
@@ -1011,5 +1087,4 @@ def result_from_arrays(out: np.ndarray, yaku_out: np.ndarray) -> HandResult:
         limit=limit,
         payments=payments,
         winner_gain=int(out[RES_WINNER_GAIN]),
-        base=int(out[RES_BASE]),
     )
