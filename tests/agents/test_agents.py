@@ -1,0 +1,82 @@
+"""Baseline agents: decisions on hand-made masks and views (mpsz hands)."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+pytest.importorskip(
+    "engine.actions", reason="needs the game engine's action ids (engine/actions.py)"
+)
+
+import engine.actions as act
+from agents.efficiency_agent import EfficiencyAgent
+from agents.random_agent import RandomAgent
+from engine.tiles import parse_hand34
+
+
+def _turn(hand: str, visible: str = "") -> tuple[np.ndarray, SimpleNamespace]:
+    """A turn mask that allows discarding every held kind, and the matching view."""
+    hand34 = parse_hand34(hand)
+    mask = np.zeros(act.N_ACTIONS, dtype=np.int8)
+    mask[act.DISCARD + np.flatnonzero(hand34)] = 1
+    visible34 = parse_hand34(visible) if visible else np.zeros(34, dtype=np.uint8)
+    return mask, SimpleNamespace(hand34=hand34, visible34=visible34)
+
+
+@pytest.fixture(scope="module")
+def efficiency():
+    return EfficiencyAgent()
+
+
+def test_efficiency_discards_the_tile_that_keeps_tenpai(efficiency):
+    mask, view = _turn("12345m456p789s117z")
+    assert efficiency.act(None, mask, view) == act.DISCARD + 33
+
+
+def test_efficiency_prefers_more_ukeire(efficiency):
+    # 4s leaves a 5s/1z shanpon (4 tiles), 5s a 3s-6s ryanmen (8 tiles)
+    mask, view = _turn("123456m789p455s11z")
+    assert efficiency.act(None, mask, view) == act.DISCARD + 22
+
+
+def test_efficiency_counts_visible_tiles(efficiency):
+    # with every 3s and 6s visible the ryanmen is dead: keep the shanpon
+    mask, view = _turn("123456m789p455s11z", visible="3333s666s")
+    assert efficiency.act(None, mask, view) == act.DISCARD + 21
+
+
+def test_efficiency_uses_the_red_id_when_only_a_red_five_is_held(efficiency):
+    mask, view = _turn("12345m456p789s11z5z")
+    mask[act.DISCARD + 4] = 0
+    mask[act.DISCARD_RED + 0] = 1
+    view.hand34 = parse_hand34("1234m0m456p789s11z5z")
+    assert efficiency.act(None, mask, view) == act.DISCARD + 31
+
+
+@pytest.mark.parametrize(
+    ("legal", "expected"),
+    [
+        ((act.TSUMO, act.RIICHI, act.DISCARD + 0), act.TSUMO),
+        ((act.RON, act.PON, act.PASS), act.RON),
+        ((act.RIICHI, act.DISCARD + 0), act.RIICHI),
+        ((act.PON, act.CHI_LOW, act.KAN + 5, act.PASS), act.PASS),
+    ],
+)
+def test_efficiency_wins_riichis_and_passes_calls(efficiency, legal, expected):
+    mask = np.zeros(act.N_ACTIONS, dtype=np.int8)
+    mask[list(legal)] = 1
+    view = SimpleNamespace(hand34=parse_hand34("123m"), visible34=np.zeros(34, np.uint8))
+    assert efficiency.act(None, mask, view) == expected
+
+
+def test_random_agent_is_legal_and_seeded():
+    mask = np.zeros(act.N_ACTIONS, dtype=np.int8)
+    mask[[3, 17, 40, 80]] = 1
+    a = [RandomAgent(7).act(None, mask) for _ in range(3)]
+    assert len(set(a)) == 1
+    agent = RandomAgent(1)
+    picks = {agent.act(None, mask) for _ in range(200)}
+    assert picks == {3, 17, 40, 80}
+    with pytest.raises(ValueError, match="no legal action"):
+        agent.act(None, np.zeros(act.N_ACTIONS, dtype=np.int8))
