@@ -1,0 +1,274 @@
+"""Helpers for the engine's rule scenario tests (``tests/engine/test_scenario_*.py``).
+
+Scenarios start a hand with ``engine.scenario.start_hand`` on a constructed wall and drive it one
+decision at a time. Every helper that steps checks whose decision it is and fails with a message
+that reads like the table: each seat's concealed hand and river in mpsz, the phase, the legal
+actions and the tail of the event log.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import actions as A  # noqa: N812
+from engine.actions import action_name
+from engine.events import (
+    EV_CALL,
+    EV_DELTA,
+    EV_DISCARD,
+    EV_DORA,
+    EV_HAND_END,
+    EV_HAND_START,
+    EV_RYUUKYOKU,
+    EV_WIN,
+    EV_YAKU,
+)
+from engine.scenario import start_hand
+from engine.tiles import _parse_groups, tile34_to_str, tile136_to_str
+from engine.yaku import YAKU_KEYS
+
+__all__ = [
+    "A",
+    "act",
+    "advance_to",
+    "assert_legal",
+    "assert_not_legal",
+    "describe",
+    "discard",
+    "discard_id",
+    "hand_events",
+    "last_draw_kind",
+    "last_wins",
+    "pass_claims",
+    "river",
+    "start_hand",
+    "t34",
+    "tsumogiri",
+    "yaku_names",
+]
+
+
+def t34(tile: str) -> int:
+    """tile34 of one mpsz tile (``"5m"``, ``"0p"`` = red 5p, ``"7z"``)."""
+    groups = _parse_groups(tile)
+    if len(groups) != 1:
+        raise ValueError(f"one tile expected, got {tile!r}")
+    return groups[0][0]
+
+
+def discard_id(tile: str) -> int:
+    """Action id discarding ``tile`` (``"0m"`` = the red five)."""
+    kind, red = _parse_groups(tile)[0]
+    return A.DISCARD_RED + kind // 9 if red else A.DISCARD + kind
+
+
+def _name(action: int) -> str:
+    return action_name(action)
+
+
+def river(g, seat: int) -> str:
+    """Seat's discards in order, mpsz per tile; ``*`` marks a riichi tile, ``^`` a called one."""
+    st = g.state
+    out = []
+    for i in range(int(st.n_river[0, seat])):
+        s = tile136_to_str(int(st.river[0, seat, i]), g.rules.red_fives)
+        flags = int(st.river_flags[0, seat, i])
+        out.append(s + ("*" if flags & 2 else "") + ("^" if flags & 4 else ""))
+    return " ".join(out) or "-"
+
+
+def _melds(g, seat: int) -> str:
+    st = g.state
+    from engine.melds import MELD_NAMES
+
+    parts = []
+    for i in range(int(st.n_melds[0, seat])):
+        ids = [int(x) for x in st.meld_tiles[0, seat, i] if x >= 0]
+        tiles = "".join(tile136_to_str(x, g.rules.red_fives) for x in ids)
+        parts.append(f"{MELD_NAMES[int(st.meld_type[0, seat, i])]}[{tiles}]")
+    return " ".join(parts)
+
+
+def describe(g, note: str = "") -> str:
+    """The table as text: every seat's hand, melds, river and status, then the last log lines."""
+    st = g.state
+    lines = [note] if note else []
+    lines.append(
+        f"phase {g.phase}, actor S{g.actor}, turn S{g.turn}, points {g.points}, "
+        f"kyoku {int(st.kyoku[0])} honba {int(st.honba[0])} sticks {int(st.kyotaku[0])}, "
+        f"live wall left {int(122 - int(st.n_kans[0]) - int(st.wall_pos[0]))}"
+    )
+    for s in range(4):
+        melds = _melds(g, s)
+        flags = []
+        if st.riichi[0, s]:
+            flags.append("riichi" if st.riichi[0, s] == 1 else "double riichi")
+        if st.furiten_temp[0, s]:
+            flags.append("temp furiten")
+        if st.furiten_riichi[0, s]:
+            flags.append("riichi furiten")
+        lines.append(
+            f"  S{s}: {g.hand(s)}{' + ' + melds if melds else ''}  river: {river(g, s)}"
+            f"{'  (' + ', '.join(flags) + ')' if flags else ''}"
+        )
+    if not g.done:
+        lines.append("  legal: " + ", ".join(_name(a) for a in g.legal_actions()))
+    lines.append("  log tail:")
+    lines.extend("    " + line for line in g.render()[-12:])
+    return "\n".join(lines)
+
+
+def act(g, seat: int, action: int, note: str = "") -> None:
+    """Seat ``seat`` takes ``action``; fails with the table if it is not that seat's legal move."""
+    if g.done:
+        raise AssertionError(describe(g, f"game over; S{seat} wanted to {_name(action)} {note}"))
+    if g.actor != seat:
+        raise AssertionError(
+            describe(g, f"expected S{seat} to act ({_name(action)}), but S{g.actor} acts {note}")
+        )
+    legal = g.legal_mask()
+    if not legal[action]:
+        raise AssertionError(
+            describe(g, f"S{seat} cannot {_name(action)}: {g.explain(action)} {note}")
+        )
+    g.step(action)
+
+
+def discard(g, seat: int, tile: str) -> None:
+    """Seat discards ``tile`` (mpsz)."""
+    act(g, seat, discard_id(tile), f"(discard {tile})")
+
+
+def tsumogiri(g, seat: int | None = None) -> None:
+    """The turn seat discards the tile it just drew."""
+    s = g.actor if seat is None else seat
+    drawn = int(g.state.drawn[0])
+    if drawn < 0:
+        raise AssertionError(describe(g, f"S{s} has no drawn tile to discard"))
+    tile = tile136_to_str(drawn, g.rules.red_fives)
+    act(g, s, discard_id(tile), f"(tsumogiri {tile})")
+
+
+def pass_claims(g) -> None:
+    """Every seat asked about the offered tile passes."""
+    while not g.done and g.phase == "claim":
+        act(g, g.actor, A.PASS)
+
+
+def advance_to(g, seat: int, max_discards: int = 200) -> None:
+    """Tsumogiri and pass every claim until ``seat`` is at its turn decision."""
+    for _ in range(max_discards):
+        pass_claims(g)
+        if g.done or (g.phase == "turn" and g.actor == seat):
+            return
+        if g.phase == "riichi discard":
+            raise AssertionError(describe(g, "advance_to reached a riichi discard"))
+        tsumogiri(g)
+    raise AssertionError(describe(g, f"S{seat} never got a turn"))
+
+
+def assert_legal(g, seat: int, action: int, note: str = "") -> None:
+    """``action`` is legal for ``seat``, who acts now."""
+    if g.actor != seat or not g.legal_mask()[action]:
+        raise AssertionError(describe(g, f"expected S{seat} may {_name(action)} {note}"))
+
+
+def assert_not_legal(g, seat: int, action: int, note: str = "") -> None:
+    """``action`` is not offered to ``seat`` now (it may not be ``seat``'s decision at all)."""
+    if g.actor == seat and g.legal_mask()[action]:
+        raise AssertionError(describe(g, f"S{seat} must not be offered {_name(action)} {note}"))
+
+
+def hand_events(g, back: int = 1) -> np.ndarray:
+    """Event rows of a finished hand: ``back=1`` is the last hand that ended."""
+    rows = g.events()
+    starts = [i for i, r in enumerate(rows) if r[0] == EV_HAND_START]
+    ends = [i for i, r in enumerate(rows) if r[0] == EV_HAND_END]
+    if len(ends) < back:
+        raise AssertionError(describe(g, "no finished hand in the log"))
+    end = ends[-back]
+    start = max(i for i in starts if i < end)
+    return rows[start : end + 1]
+
+
+def last_wins(g) -> list[dict]:
+    """The wins of the last finished hand: winner, from seat, tile, han, fu, yakuman, pao, delta."""
+    out = []
+    rows = hand_events(g)
+    for i, r in enumerate(rows):
+        if r[0] == EV_WIN:
+            win = {
+                "winner": int(r[1]),
+                "from": int(r[2]),
+                "tile": tile136_to_str(int(r[3])),
+                "han": int(r[4]),
+                "fu": int(r[5]),
+                "yakuman": int(r[6]),
+                "pao": int(r[7]),
+                "yaku": {},
+            }
+            for r2 in rows[i + 1 :]:
+                if r2[0] == EV_YAKU:
+                    for y, v in ((r2[2], r2[3]), (r2[4], r2[5]), (r2[6], r2[7])):
+                        if y >= 0:
+                            win["yaku"][YAKU_KEYS[int(y)]] = int(v)
+                elif r2[0] == EV_DELTA:
+                    win["delta"] = [int(x) for x in r2[2:6]]
+                    win["sticks"] = int(r2[6])
+                    break
+                elif r2[0] == EV_WIN:
+                    break
+            out.append(win)
+    return out
+
+
+def yaku_names(g) -> list[set[str]]:
+    """Yaku keys of each win of the last finished hand."""
+    return [set(w["yaku"]) for w in last_wins(g)]
+
+
+def last_draw_kind(g) -> int | None:
+    """``DRAW_*`` of the last finished hand, or None if it ended in a win."""
+    for r in hand_events(g):
+        if r[0] == EV_RYUUKYOKU:
+            return int(r[2])
+    return None
+
+
+def ryuukyoku_row(g) -> np.ndarray | None:
+    """The RYUUKYOKU row of the last finished hand."""
+    for r in hand_events(g):
+        if r[0] == EV_RYUUKYOKU:
+            return r
+    return None
+
+
+def dora_indicators(g) -> list[str]:
+    """Dora indicators revealed so far in the current hand (mpsz)."""
+    rows = g.events()
+    start = max(i for i, r in enumerate(rows) if r[0] == EV_HAND_START)
+    return [tile136_to_str(int(r[2])) for r in rows[start:] if r[0] == EV_DORA]
+
+
+def calls(g, seat: int | None = None) -> list[np.ndarray]:
+    """CALL rows of the current hand (of ``seat`` if given)."""
+    rows = g.events()
+    start = max(i for i, r in enumerate(rows) if r[0] == EV_HAND_START)
+    return [r for r in rows[start:] if r[0] == EV_CALL and (seat is None or r[1] == seat)]
+
+
+def discards_logged(g) -> list[tuple[int, str]]:
+    """(seat, tile) of every discard of the current hand."""
+    rows = g.events()
+    start = max(i for i, r in enumerate(rows) if r[0] == EV_HAND_START)
+    return [(int(r[1]), tile136_to_str(int(r[2]))) for r in rows[start:] if r[0] == EV_DISCARD]
+
+
+def hand_deltas(g) -> list[int]:
+    """Point change of each seat in the last finished hand (``last_delta``)."""
+    return [int(x) for x in g.state.last_delta[0]]
+
+
+def kinds(text: str) -> list[str]:
+    """``"123m"`` → ``["1m", "2m", "3m"]`` (tile34 names)."""
+    return [tile34_to_str(k) for k, _ in _parse_groups(text)]
