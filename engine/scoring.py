@@ -20,8 +20,6 @@ from engine.agari import (
     READING_WIDTH,
     SET_TRIPLET,
     _decompose,
-    _is_chiitoitsu,
-    _is_kokushi,
 )
 from engine.fu import (
     FU_CHIITOITSU,
@@ -102,6 +100,7 @@ from engine.yaku import (
     YAKU_HAN_OPEN,
     YAKU_KEYS,
     YAKU_YAKUMAN,
+    YAOCHUU_MASK,
     _chuuren,
     _flush,
     _is_chinroutou,
@@ -394,8 +393,17 @@ def _score_hand(
     meld_seq_mask = 0
     meld_trip_mask = 0
     meld_fu = 0
+    tile_mask = 0
+    n_kinds = 0
+    all_pairs = True
     for i in range(N_KINDS):
-        full[i] = closed34[i]
+        c = closed34[i]
+        full[i] = c
+        if c:
+            tile_mask |= ONE << i
+            n_kinds += 1
+            if c != 2:
+                all_pairs = False
     for m in range(n_melds):
         mt = melds[m, 0]
         t = melds[m, 1]
@@ -404,11 +412,13 @@ def _score_hand(
             full[t + 1] += 1
             full[t + 2] += 1
             meld_seq_mask |= ONE << t
+            tile_mask |= (ONE << t) | (ONE << (t + 1)) | (ONE << (t + 2))
             menzen = False
             continue
         is_kan = mt == MELD_DAIMINKAN or mt == MELD_KAKAN or mt == MELD_ANKAN  # noqa: SIM109
         full[t] += 4 if is_kan else 3
         meld_trip_mask |= ONE << t
+        tile_mask |= ONE << t
         n_meld_trip += 1
         if is_kan:
             n_kan += 1
@@ -419,10 +429,6 @@ def _score_hand(
             menzen = False
             meld_fu += _set_fu(t, is_kan, False)
     n_chi = n_melds - n_meld_trip
-    tile_mask = 0
-    for i in range(N_KINDS):
-        if full[i]:
-            tile_mask |= ONE << i
 
     # Yaku that do not depend on the reading.
     for y in range(N_YAKU):
@@ -502,8 +508,8 @@ def _score_hand(
     agari = n_read > 0
     has_yaku = False
 
-    # Kokushi musou.
-    if n_melds == 0 and _is_kokushi(closed34):
+    # Kokushi musou: no melds and all 13 terminal/honor kinds (14 tiles, so one twice).
+    if n_melds == 0 and tile_mask == YAOCHUU_MASK:
         agari = True
         y = Y_KOKUSHI_13 if closed34[win_tile] == 2 else Y_KOKUSHI
         n = _push_yakuman(extra, 0, y, double_on)
@@ -523,8 +529,8 @@ def _score_hand(
             yaku_out,
         )
 
-    # Chiitoitsu.
-    if n_melds == 0 and _is_chiitoitsu(closed34):
+    # Chiitoitsu: no melds, seven kinds, each exactly twice.
+    if n_melds == 0 and n_kinds == 7 and all_pairs:
         agari = True
         n = _push(extra, 0, Y_CHIITOITSU, True)
         has_yaku |= _offer(
