@@ -1,0 +1,77 @@
+"""The flat action space: every legal move of riichi mahjong as one id in ``0 .. N_ACTIONS - 1``.
+
+This module is the one place the ids are defined (``docs/internals.md`` shows the same table).
+
+| ids | action | meaning |
+|---|---|---|
+| 0–33 | ``DISCARD + tile34`` | discard a plain (non-red) copy of that kind; the drawn tile if it is one |
+| 34–36 | ``DISCARD_RED + suit`` | discard a red five of 5m / 5p / 5s; the drawn tile if it is one |
+| 37 | ``RIICHI`` | declare riichi; the same seat's next decision is the declaration discard |
+| 38 | ``OPEN_RIICHI`` | declare open riichi (only with the ``open_riichi`` rule) |
+| 39 | ``TSUMO`` | win on the drawn tile |
+| 40 | ``RON`` | win on the offered tile (a discard, or a kan tile for chankan) |
+| 41 | ``CHI_LOW`` | chi with the called tile lowest: called ``t`` + ``t+1, t+2`` from hand |
+| 42 | ``CHI_MID`` | chi with the called tile in the middle: ``t-1, t+1`` from hand |
+| 43 | ``CHI_HIGH`` | chi with the called tile highest: ``t-2, t-1`` from hand |
+| 44 | ``PON`` | pon the offered discard |
+| 45–78 | ``KAN + tile34`` | kan of that kind: daiminkan on a discard; ankan or kakan on one's turn |
+| 79 | ``KYUUSHU`` | kyuushu kyuuhai (abortive draw) on the first uninterrupted draw |
+| 80 | ``PASS`` | decline every claim on the offered tile |
+
+A plain-kind discard is legal only when a non-red copy is held; a red five has its own id, so no
+two ids ever name the same move. In chi and pon a held red five is always used (rule of this
+engine, documented in ``docs/internals.md``). ``KAN + t`` is never ambiguous: a kind is either
+held four times (ankan), held once next to an own pon of it (kakan), or held three times when
+it is discarded (daiminkan).
+"""
+
+from __future__ import annotations
+
+DISCARD = 0
+"""First discard id: ``DISCARD + tile34`` discards a plain copy of that kind."""
+DISCARD_RED = 34
+"""``DISCARD_RED + suit`` (0 m, 1 p, 2 s) discards a red five."""
+RIICHI = 37
+OPEN_RIICHI = 38
+TSUMO = 39
+RON = 40
+CHI_LOW = 41
+CHI_MID = 42
+CHI_HIGH = 43
+PON = 44
+KAN = 45
+"""First kan id: ``KAN + tile34``."""
+KYUUSHU = 79
+PASS = 80
+N_ACTIONS = 81
+"""Size of the action space and of every legal-action mask."""
+
+N_DISCARD_ACTIONS = 37
+"""Ids ``0 .. 36`` are discards."""
+
+
+def action_name(action: int) -> str:
+    """A readable name such as ``"discard 5m"``, ``"discard 0p"``, ``"kan 7z"``, ``"pass"``."""
+    from engine.tiles import tile34_to_str
+
+    a = int(action)
+    if not 0 <= a < N_ACTIONS:
+        raise ValueError(f"action must be 0-{N_ACTIONS - 1}, got {action}")
+    if a < DISCARD_RED:
+        return f"discard {tile34_to_str(a)}"
+    if a < RIICHI:
+        return f"discard 0{'mps'[a - DISCARD_RED]}"
+    if KAN <= a < KAN + 34:
+        return f"kan {tile34_to_str(a - KAN)}"
+    return {
+        RIICHI: "riichi",
+        OPEN_RIICHI: "open riichi",
+        TSUMO: "tsumo",
+        RON: "ron",
+        CHI_LOW: "chi (called tile lowest)",
+        CHI_MID: "chi (called tile middle)",
+        CHI_HIGH: "chi (called tile highest)",
+        PON: "pon",
+        KYUUSHU: "kyuushu kyuuhai",
+        PASS: "pass",
+    }[a]

@@ -1,0 +1,234 @@
+"""Scenarios: start a hand from given hands, draws and dead wall (tests, replaying records).
+
+``start_hand(hands=[...], draws="...", dora="...")`` builds a full 136-tile wall in the layout of
+``engine/state.py`` and deals it: ``hands[s]`` is seat ``s``'s 13 tiles (absolute seats, seat 0
+the starting dealer), ``draws`` are the live-wall tiles in draw order (the dealer's first draw
+first; without calls seats draw in turn order from the dealer), ``rinshan`` the kan replacement
+tiles in order, ``dora`` / ``ura`` the indicators in reveal order. Every tile not named fills the
+remaining slots in an order shuffled from ``seed``. In ``draws`` a ``"?"`` (list form) or ``?``
+between tiles leaves one slot to the filler, e.g. ``"1m ? ? ? 2m"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine.actions import (
+    CHI_HIGH,
+    CHI_LOW,
+    CHI_MID,
+    DISCARD_RED,
+    KAN,
+    KYUUSHU,
+    OPEN_RIICHI,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TSUMO,
+    action_name,
+)
+from engine.game import Game, _start_game_at
+from engine.rules import MAHJONGSOUL, Rules
+from engine.state import DORA_START, LIVE_START, N_LIVE, RINSHAN_START, URA_START, WALL_SIZE
+from engine.tiles import _parse_groups, parse_tile, red_ids, tile34_to_str
+
+
+def _tokens(spec: str | Sequence[str], what: str) -> list[tuple[int, bool] | None]:
+    """(tile34, red) per tile in order; ``None`` for a ``?`` slot."""
+    parts = spec if not isinstance(spec, str) else spec.replace("?", " ? ").split()
+    out: list[tuple[int, bool] | None] = []
+    for part in parts:
+        if not isinstance(part, str):
+            raise TypeError(f"{what} must be mpsz strings, got {type(part).__name__}")
+        if part.strip() == "?":
+            out.append(None)
+        elif part.strip():
+            try:
+                out.extend(_parse_groups(part))
+            except ValueError as exc:
+                raise ValueError(f"{what}: {exc}") from None
+    return out
+
+
+def build_wall(
+    hands: Sequence[str],
+    draws: str | Sequence[str] = "",
+    dora: str = "",
+    ura: str = "",
+    rinshan: str = "",
+    dealer: int = 0,
+    rules: Rules = MAHJONGSOUL,
+    seed: int = 0,
+) -> np.ndarray:
+    """The ``int32[136]`` wall for these hands, draws and dead wall (module doc)."""
+    if isinstance(hands, str) or len(hands) != 4:
+        raise ValueError("hands must be four mpsz strings, one per seat (seat 0 first)")
+    if not 0 <= dealer <= 3:
+        raise ValueError(f"dealer must be a seat 0-3, got {dealer}")
+    reds = set(red_ids(rules.red_fives))
+    used = np.zeros(WALL_SIZE, dtype=bool)
+    wall = np.full(WALL_SIZE, -1, dtype=np.int32)
+
+    def take(tile: tuple[int, bool], what: str) -> int:
+        kind, red = tile
+        ids = [4 * kind + j for j in range(4) if not used[4 * kind + j]]
+        pool = [i for i in ids if (i in reds) == red]
+        if not pool:
+            if red:
+                have = sum(4 * kind + j in reds for j in range(4))
+                raise ValueError(
+                    f"{what}: no red {tile34_to_str(kind)} left (the rules have {have})"
+                )
+            raise ValueError(f"{what}: more than four {tile34_to_str(kind)} (a red five counts)")
+        used[pool[0]] = True
+        return pool[0]
+
+    for s in range(4):
+        tiles = _tokens(hands[s], f"hand of seat {s}")
+        if len(tiles) != 13 or None in tiles:
+            raise ValueError(f"hand of seat {s} must have 13 tiles, got {len(tiles)}: {hands[s]!r}")
+        i = (s - dealer) % 4
+        for j, tile in enumerate(tiles):
+            wall[13 * i + j] = take(tile, f"hand of seat {s}")
+    for text, start, size, what in (
+        (draws, LIVE_START, N_LIVE, "draws"),
+        (rinshan, RINSHAN_START, 4, "rinshan"),
+        (dora, DORA_START, 5, "dora"),
+        (ura, URA_START, 5, "ura"),
+    ):
+        tiles = _tokens(text, what)
+        if len(tiles) > size:
+            raise ValueError(f"{what} has {len(tiles)} tiles, at most {size} fit")
+        for j, tile in enumerate(tiles):
+            if tile is not None:
+                wall[start + j] = take(tile, what)
+    rest = np.flatnonzero(~used)
+    np.random.default_rng(seed).shuffle(rest)
+    wall[wall < 0] = rest
+    return wall
+
+
+def start_hand(
+    hands: Sequence[str] | None = None,
+    draws: str | Sequence[str] = "",
+    dora: str = "",
+    ura: str = "",
+    rinshan: str = "",
+    dealer: int = 0,
+    kyoku: int | None = None,
+    honba: int = 0,
+    kyotaku: int = 0,
+    points: Sequence[int] | None = None,
+    rules: Rules = MAHJONGSOUL,
+    seed: int = 0,
+    wall: Sequence[int] | np.ndarray | None = None,
+) -> Game:
+    """A ``Game`` at the dealer's first decision of a hand built from the arguments.
+
+    ``kyoku`` (0 = East 1, 4 = South 1, ...) sets the round; its dealer is ``kyoku % 4``. Without
+    it, ``kyoku = dealer`` (East round). ``points`` default to the start points; points plus
+    1000 x ``kyotaku`` must equal 4 x start points. ``wall`` (136 tile136 ids in the layout) may
+    replace ``hands``/``draws``/``dora``/``ura``/``rinshan``. Later hands are shuffled from ``seed``.
+    """
+    if kyoku is None:
+        kyoku = dealer
+    if not isinstance(kyoku, int) or kyoku < 0:
+        raise ValueError(f"kyoku must be a non-negative int, got {kyoku!r}")
+    dealer = kyoku % 4
+    if points is None:
+        points = [rules.start_points] * 4
+        points[0] -= 1000 * kyotaku
+    points = [int(p) for p in points]
+    if len(points) != 4:
+        raise ValueError(f"points must be four ints, got {points}")
+    if sum(points) + 1000 * kyotaku != 4 * rules.start_points:
+        raise ValueError(
+            f"points {points} plus {kyotaku} sticks must add up to {4 * rules.start_points}"
+        )
+    if honba < 0 or kyotaku < 0:
+        raise ValueError("honba and kyotaku must be non-negative")
+    if wall is None:
+        if hands is None:
+            raise ValueError("give hands (four mpsz strings) or a 136-tile wall")
+        wall = build_wall(hands, draws, dora, ura, rinshan, dealer, rules, seed)
+    else:
+        wall = np.asarray(wall, dtype=np.int32)
+        if wall.shape != (WALL_SIZE,) or sorted(wall.tolist()) != list(range(WALL_SIZE)):
+            raise ValueError("wall must hold each tile136 id 0-135 exactly once")
+    game = Game(rules, seed=None)
+    _start_game_at(
+        game.state,
+        game.tables,
+        0,
+        np.int64(seed),
+        wall,
+        kyoku,
+        honba,
+        kyotaku,
+        np.array(points, dtype=np.int32),
+    )
+    return game
+
+
+_WORDS = {
+    "riichi": RIICHI,
+    "open riichi": OPEN_RIICHI,
+    "tsumo": TSUMO,
+    "ron": RON,
+    "pon": PON,
+    "pass": PASS,
+    "kyuushu": KYUUSHU,
+    "chi low": CHI_LOW,
+    "chi mid": CHI_MID,
+    "chi high": CHI_HIGH,
+}
+
+
+def action_id(game: Game, text: str) -> int:
+    """The action id of a move written as text, for the seat to act in ``game``.
+
+    ``"5m"`` discards a plain 5m, ``"0p"`` a red 5p; ``"riichi"``, ``"open riichi"``,
+    ``"tsumo"``, ``"ron"``, ``"pon"``, ``"pass"``, ``"kyuushu"``, ``"chi low"`` / ``"chi mid"`` /
+    ``"chi high"`` (or ``"chi"`` when one shape is legal), ``"kan 5m"`` (or ``"kan"`` when one
+    kan is legal).
+    """
+    words = " ".join(text.strip().lower().split())
+    if words in _WORDS:
+        return _WORDS[words]
+    legal = game.legal_actions()
+    if words in ("chi", "kan"):
+        ids = [
+            a
+            for a in legal
+            if (CHI_LOW <= a <= CHI_HIGH if words == "chi" else a >= KAN and a < KYUUSHU)
+        ]
+        if len(ids) != 1:
+            raise ValueError(f"{words!r} is ambiguous or illegal here; legal: {legal_names(game)}")
+        return ids[0]
+    if words.startswith("kan "):
+        return KAN + parse_tile(words[4:])
+    tiles = _parse_groups(words)
+    if len(tiles) != 1:
+        raise ValueError(f"cannot read move {text!r}")
+    kind, red = tiles[0]
+    return DISCARD_RED + kind // 9 if red else kind
+
+
+def legal_names(game: Game) -> list[str]:
+    """Names of the legal actions of the seat to act."""
+    return [action_name(a) for a in game.legal_actions()]
+
+
+def play(game: Game, *moves: str) -> Game:
+    """Apply moves (``action_id`` text) in order; an illegal one raises naming the seat and why."""
+    for text in moves:
+        a = action_id(game, text)
+        if not game.legal_mask()[a]:
+            raise ValueError(
+                f"move {text!r}: {game.explain(a)}; legal for seat {game.actor}: {legal_names(game)}"
+            )
+        game.step(a)
+    return game

@@ -1,0 +1,286 @@
+"""Random legal play entirely in compiled code, for tests, the CLI and benchmarks.
+
+``_play_games`` plays whole games on one table with uniformly random legal actions; the action
+stream of a game is keyed by its seed, so a game's result depends only on (seed, rules) and not
+on threads or order. With ``check`` it validates the state after every step, makes sure a random
+action outside the mask is refused and (``check >= 2``) that every masked action is accepted, on a
+scratch copy of the table.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import literal_unroll
+
+from engine._numba import njit
+from engine.actions import DISCARD_RED, N_ACTIONS, N_DISCARD_ACTIONS, PASS, RIICHI, RON, TSUMO
+from engine.game import ERR_ILLEGAL, OK, _apply, _legal_mask, _rand_below, _reset, _rng_seed, _step
+from engine.rules import MAHJONGSOUL, Rules
+from engine.shanten import _shanten
+from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
+from engine.validate import VAL_MASKED_REFUSED, VAL_OK, VAL_UNMASKED_ACCEPTED, _validate
+
+POLICY_UNIFORM = 0
+"""Every legal action equally likely."""
+POLICY_GREEDY = 1
+"""Win and riichi when legal, mostly shanten-keeping discards, few calls: reaches wins often."""
+ACTION_STREAM = 0x3FFFFFFF
+"""Stream number of the action RNG (walls use streams 1, 2, ... = hand index)."""
+
+
+@njit
+def _copy_table(st, src, dst):
+    """Copy every field of table ``src`` onto table ``dst``."""
+    for arr in literal_unroll(st):
+        arr[dst] = arr[src]
+
+
+@njit
+def _nth_legal(mask, k):
+    """The ``k``-th legal action id (0-based)."""
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit
+def _greedy_action(st, tables, t, mask, rng_state):
+    """A random legal action biased to play the hand: win, riichi, keep shanten low, few calls."""
+    if mask[TSUMO]:
+        return TSUMO
+    if mask[RON]:
+        return RON
+    if st.phase[t] == PHASE_CLAIM:
+        if _rand_below(rng_state, 4) == 0:
+            n = 0
+            for a in range(N_ACTIONS):
+                n += mask[a]
+            return _nth_legal(mask, _rand_below(rng_state, n))
+        return PASS
+    if mask[RIICHI] and _rand_below(rng_state, 4) != 0:
+        return RIICHI
+    s = st.actor[t]
+    best = 99
+    n_best = 0
+    h = st.closed34[t, s].copy()
+    for a in range(N_DISCARD_ACTIONS):
+        if mask[a]:
+            k = a if a < DISCARD_RED else 4 + 9 * (a - DISCARD_RED)
+            h[k] -= 1
+            v = _shanten(h, tables.shanten_suit, tables.shanten_honor)
+            h[k] += 1
+            if v < best:
+                best = v
+                n_best = 1
+            elif v == best:
+                n_best += 1
+    n = 0
+    for a in range(N_ACTIONS):
+        n += mask[a]
+    if n_best == 0 or _rand_below(rng_state, 8) == 0:
+        return _nth_legal(mask, _rand_below(rng_state, n))
+    j = _rand_below(rng_state, n_best)
+    for a in range(N_DISCARD_ACTIONS):
+        if mask[a]:
+            k = a if a < DISCARD_RED else 4 + 9 * (a - DISCARD_RED)
+            h[k] -= 1
+            v = _shanten(h, tables.shanten_suit, tables.shanten_honor)
+            h[k] += 1
+            if v == best:
+                if j == 0:
+                    return a
+                j -= 1
+    return _nth_legal(mask, 0)
+
+
+@njit
+def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_state):
+    """One game of random legal play on table ``t``; returns ``VAL_OK`` or a ``VAL_*`` code.
+
+    ``scratch`` is a second table index used by ``check >= 2`` (-1 when unused).
+    """
+    _rng_seed(rng_state, seed, ACTION_STREAM)
+    _reset(st, tables, t, seed)
+    while st.phase[t] != PHASE_GAME_OVER:
+        n = _legal_mask(st, tables, t, mask)
+        if check:
+            code = _validate(st, t, detail)
+            if code != VAL_OK:
+                return code
+            if n < N_ACTIONS:
+                j = _rand_below(rng_state, N_ACTIONS - n)
+                for a in range(N_ACTIONS):
+                    if not mask[a]:
+                        if j == 0:
+                            if _step(st, tables, t, a) != ERR_ILLEGAL:
+                                return VAL_UNMASKED_ACCEPTED
+                            break
+                        j -= 1
+            if check >= 2 and scratch >= 0:
+                for a in range(N_ACTIONS):
+                    if mask[a]:
+                        _copy_table(st, t, scratch)
+                        if _step(st, tables, scratch, a) != OK:
+                            return VAL_MASKED_REFUSED
+                        code = _validate(st, scratch, detail)
+                        if code != VAL_OK:
+                            return code
+        if policy == POLICY_GREEDY:
+            a = _greedy_action(st, tables, t, mask, rng_state)
+        else:
+            a = _nth_legal(mask, _rand_below(rng_state, n))
+        _apply(st, tables, t, a)
+    if check:
+        return _validate(st, t, detail)
+    return VAL_OK
+
+
+@njit
+def _play_games(
+    st, tables, t, seeds, check, policy, scratch, points, final, hands, decisions, errors, rng_state
+):
+    """Play ``seeds.shape[0]`` games on table ``t``; per-game results into the output arrays.
+
+    Returns the number of games played (stops after the first failed check).
+    """
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    detail = np.zeros(2, dtype=np.int64)
+    for i in range(seeds.shape[0]):
+        code = _play_game(st, tables, t, seeds[i], check, policy, scratch, mask, detail, rng_state)
+        for s in range(4):
+            points[i, s] = st.points[t, s]
+            final[i, s] = st.final_scores[t, s]
+        hands[i] = st.hand_index[t]
+        decisions[i] = st.n_decisions[t]
+        errors[i] = code
+        if code != VAL_OK:
+            return i + 1
+    return seeds.shape[0]
+
+
+def selfplay(
+    games: int,
+    seed: int = 0,
+    rules: Rules = MAHJONGSOUL,
+    threads: int = 1,
+    check: int = 0,
+    max_events: int = 8192,
+    policy: int = 0,
+) -> dict:
+    """Play ``games`` games (seeds ``seed .. seed + games - 1``) with random legal actions.
+
+    Returns ``{"games", "hands", "decisions", "seconds", "results": [...], "errors": [...]}``;
+    each result is ``{"seed", "points", "final_scores", "hands", "decisions"}``. ``threads``
+    tables run in parallel (the kernels release the GIL). ``check`` as in ``_play_game``;
+    ``policy`` is ``POLICY_UNIFORM`` (uniform over legal actions) or ``POLICY_GREEDY``.
+    """
+    from engine.tables import load_tables
+
+    if not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    if not isinstance(seed, int) or seed < 0 or seed + games >= 2**62:
+        raise ValueError(f"seed must be a non-negative int below 2**62 - games, got {seed!r}")
+    if not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int, got {threads!r}")
+    tables = load_tables()
+    seeds = np.arange(seed, seed + games, dtype=np.int64)
+    points = np.zeros((games, 4), dtype=np.int32)
+    final = np.zeros((games, 4), dtype=np.float64)
+    hands = np.zeros(games, dtype=np.int32)
+    decisions = np.zeros(games, dtype=np.int64)
+    errors = np.zeros(games, dtype=np.int32)
+    n_tables = 2 * threads if check >= 2 else threads
+    st = new_state(n_tables, rules, max_events)
+    chunks = np.array_split(np.arange(games), threads)
+
+    def work(i: int) -> int:
+        idx = chunks[i]
+        if idx.size == 0:
+            return 0
+        lo, hi = int(idx[0]), int(idx[-1]) + 1
+        scratch = threads + i if check >= 2 else -1
+        played = _play_games(
+            st,
+            tables,
+            i,
+            seeds[lo:hi],
+            check,
+            policy,
+            scratch,
+            points[lo:hi],
+            final[lo:hi],
+            hands[lo:hi],
+            decisions[lo:hi],
+            errors[lo:hi],
+            np.zeros(2, dtype=np.int64),
+        )
+        errors[lo + played : hi] = -1
+        return played
+
+    start = time.perf_counter()
+    if threads == 1:
+        work(0)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(work, range(threads)))
+    seconds = time.perf_counter() - start
+    results = [
+        {
+            "seed": int(seeds[i]),
+            "points": [int(x) for x in points[i]],
+            "final_scores": [float(x) for x in final[i]],
+            "hands": int(hands[i]),
+            "decisions": int(decisions[i]),
+        }
+        for i in range(games)
+    ]
+    bad = [
+        {"seed": int(seeds[i]), "code": int(errors[i]), "message": _message(int(errors[i]))}
+        for i in np.flatnonzero(errors)
+    ]
+    return {
+        "games": games,
+        "hands": int(hands.sum()),
+        "decisions": int(decisions.sum()),
+        "seconds": seconds,
+        "results": results,
+        "errors": bad,
+    }
+
+
+def _message(code: int) -> str:
+    from engine.validate import MESSAGES
+
+    return "not played (an earlier game failed)" if code < 0 else MESSAGES[code]
+
+
+def play_one(seed: int, rules: Rules = MAHJONGSOUL, max_events: int = 8192, policy: int = 0):
+    """Play one random game with ``seed`` and return its N = 1 ``State`` (event log included)."""
+    from engine.tables import load_tables
+
+    st = new_state(1, rules, max_events)
+    out = np.zeros((1, 4), dtype=np.int32)
+    final = np.zeros((1, 4), dtype=np.float64)
+    ints = np.zeros(1, dtype=np.int32)
+    _play_games(
+        st,
+        load_tables(),
+        0,
+        np.array([seed], dtype=np.int64),
+        0,
+        policy,
+        -1,
+        out,
+        final,
+        ints,
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int32),
+        np.zeros(2, dtype=np.int64),
+    )
+    return st

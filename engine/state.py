@@ -1,0 +1,194 @@
+"""The game state: one NamedTuple of fixed-shape NumPy arrays with a leading table axis ``N``.
+
+Every field is declared once in ``FIELDS`` with its shape (after the table axis), dtype and
+meaning. Kernels in ``engine/game.py`` take the whole tuple and a table index ``t``. Copying a
+state is ``copy_state(state)``; pickling works as for any tuple of arrays.
+
+Wall layout (``wall[t]``, 136 tile136 ids, the same for dealt and scenario walls):
+
+| indices | use |
+|---|---|
+| 0–51 | the deal: seat ``(dealer + i) % 4`` gets ``wall[13 i : 13 i + 13]`` |
+| 52–121 | live wall, drawn in order from 52 (the dealer's first draw); 70 tiles |
+| 122–125 | rinshan tiles, the k-th kan draws ``wall[122 + k]`` |
+| 126–130 | dora indicators, the k-th revealed is ``wall[126 + k]`` |
+| 131–135 | ura dora indicators, ``wall[131 + k]`` under dora indicator k |
+
+Each kan moves one tile from the live wall to the dead wall: the live wall ends at
+``LIVE_END - n_kans`` (exclusive), so the last live tiles become unreachable.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from engine.rules import MAHJONGSOUL, N_RULES, Rules
+
+N_SEATS = 4
+WALL_SIZE = 136
+DEAL_SIZE = 52
+"""13 tiles for each of four seats."""
+LIVE_START = 52
+LIVE_END = 122
+"""Live wall is ``wall[LIVE_START : LIVE_END - n_kans]``: 70 draws, one fewer per kan."""
+N_LIVE = LIVE_END - LIVE_START
+RINSHAN_START = 122
+DORA_START = 126
+URA_START = 131
+MAX_KANS = 4
+"""Four rinshan tiles: a fifth kan is never allowed."""
+MAX_DORA = 5
+"""The initial indicator plus one per kan."""
+MAX_MELDS = 4
+MAX_RIVER = 48
+"""Discards of one seat in one hand. Without calls a seat discards at most 19 times (70 live
+draws + 4 rinshan over four seats, plus the dealer's extra); every call (at most 4 per seat, 12 by
+the others) lets a seat draw or discard again sooner, so 19 + 12 + 4 = 35 < 48."""
+EV_WIDTH = 8
+"""Columns of an event row: type, seat, then six payload ints (see ``engine/events.py``)."""
+DEFAULT_MAX_EVENTS = 8192
+"""Event rows per table: a hand logs about 200 rows (wall 7, deal 4, ~150 draws and discards,
+calls, result), and a long hanchan has about 20 hands. A full log stops recording and sets
+``ev_overflow``; play goes on."""
+
+PHASE_TURN = 0
+"""``actor`` (== ``turn``) holds 3n+2 tiles: discard, tsumo, kan, riichi or kyuushu kyuuhai."""
+PHASE_RIICHI_DISCARD = 1
+"""``actor`` declared riichi and now chooses a discard that keeps tenpai."""
+PHASE_CLAIM = 2
+"""``actor`` is asked about ``claim_tile`` (ron, pon, kan, chi or pass)."""
+PHASE_GAME_OVER = 3
+"""No decision left; ``final_scores`` is set."""
+PHASE_NAMES = ("turn", "riichi discard", "claim", "game over")
+
+CLAIM_DISCARD = 0
+"""Claims on a discard: ron, pon, daiminkan, chi."""
+CLAIM_CHANKAN = 1
+"""Ron on a kakan tile (chankan)."""
+CLAIM_ANKAN = 2
+"""Ron on an ankan tile, kokushi musou only."""
+
+CLAIM_BIT_RON = 1
+CLAIM_BIT_PON = 2
+CLAIM_BIT_KAN = 4
+CLAIM_BIT_CHI_LOW = 8
+CLAIM_BIT_CHI_MID = 16
+CLAIM_BIT_CHI_HIGH = 32
+
+RIVER_TSUMOGIRI = 1
+"""``river_flags`` bit: the discard was the tile just drawn."""
+RIVER_RIICHI = 2
+"""``river_flags`` bit: the riichi declaration tile (turned sideways)."""
+RIVER_CALLED = 4
+"""``river_flags`` bit: taken by another seat's chi, pon or kan."""
+
+PAO_NONE = 0
+PAO_DAISANGEN = 1
+PAO_DAISUUSHII = 2
+
+# (name, shape after the table axis, dtype, meaning); "E" in a shape is the event capacity.
+FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
+    # the rules and the game
+    ("rules", (N_RULES,), np.int32, "rules.to_array() of this table, indexed by RULE_*"),
+    ("seed", (), np.int64, "game seed; hand k's wall is shuffled from (seed, k)"),
+    ("points", (4,), np.int32, "points of each seat (seat 0 is the starting dealer)"),
+    ("kyoku", (), np.int32, "hand number: 0-3 East 1-4, 4-7 South 1-4, 8-11 West (extension)"),
+    ("honba", (), np.int32, "honba counters"),
+    ("kyotaku", (), np.int32, "riichi sticks on the table (1000 points each)"),
+    ("hand_index", (), np.int32, "hands started in this game, 1 for the first hand"),
+    ("game_over", (), np.int32, "1 once the game has ended"),
+    ("final_scores", (4,), np.float64, "(points - return) / 1000 + uma + oka, set at game end"),
+    ("final_ranks", (4,), np.int32, "placement 0-3 of each seat, set at game end"),
+    ("last_delta", (4,), np.int32, "point change of each seat in the last finished hand"),
+    ("n_decisions", (), np.int64, "decisions (accepted actions) in this game"),
+    # the wall
+    ("wall", (WALL_SIZE,), np.int32, "tile136 ids of this hand in wall layout (module doc)"),
+    ("wall_pos", (), np.int32, "next live draw index (52 at the deal)"),
+    ("n_kans", (), np.int32, "kans made in this hand (0-4), also rinshan tiles drawn"),
+    ("n_dora", (), np.int32, "dora indicators revealed (1-5)"),
+    ("pending_dora", (), np.int32, "open/added kan indicators not yet revealed (0-1)"),
+    # hands
+    ("closed", (4, WALL_SIZE), np.uint8, "1 where the seat holds that tile136 concealed"),
+    ("closed34", (4, 34), np.uint8, "concealed tile counts per kind (hand34)"),
+    ("drawn", (), np.int32, "tile136 the turn seat just drew, -1 after a call"),
+    ("rinshan", (), np.int32, "1 if ``drawn`` came from the dead wall after a kan"),
+    ("meld_type", (4, MAX_MELDS), np.int32, "MELD_* of each called meld, MELD_NONE unused"),
+    ("meld_tile34", (4, MAX_MELDS), np.int32, "lowest kind of each meld"),
+    ("meld_tiles", (4, MAX_MELDS, 4), np.int32, "tile136 ids of each meld, -1 past its size"),
+    ("meld_from", (4, MAX_MELDS), np.int32, "seat the called tile came from (own seat: ankan)"),
+    ("meld_called", (4, MAX_MELDS), np.int32, "the called tile136 (kakan: the added tile)"),
+    ("n_melds", (4,), np.int32, "melds of each seat (0-4)"),
+    # rivers
+    ("river", (4, MAX_RIVER), np.int32, "discarded tile136 ids in order"),
+    ("river_flags", (4, MAX_RIVER), np.int32, "RIVER_* bits of each discard"),
+    ("n_river", (4,), np.int32, "discards of each seat"),
+    ("discarded34", (4, 34), np.uint8, "1 where the seat has discarded that kind (furiten)"),
+    # per-seat status
+    ("riichi", (4,), np.int32, "0 none, 1 riichi, 2 double riichi (set at declaration)"),
+    ("open_riichi", (4,), np.int32, "1 if the riichi was open riichi"),
+    ("riichi_pending", (), np.int32, "seat whose declaration discard is on the table, else -1"),
+    ("ippatsu", (4,), np.int32, "1 while ippatsu is live for the seat"),
+    ("furiten_temp", (4,), np.int32, "temporary furiten: passed a winning tile since last discard"),
+    ("furiten_riichi", (4,), np.int32, "riichi furiten: passed a winning tile after riichi"),
+    ("waits", (4, 34), np.uint8, "1 for each wait of the seat's last 3n+1 hand"),
+    ("n_waits", (4,), np.int32, "number of waits (0 = noten)"),
+    ("nagashi", (4,), np.int32, "1 while every discard is terminal/honor and none was called"),
+    ("first_go", (), np.int32, "1 while no call (closed kan included) has been made this hand"),
+    ("kuikae", (2,), np.int32, "kinds the turn seat may not discard after chi/pon, -1 unused"),
+    ("pao_seat", (4,), np.int32, "seat liable for this seat's daisangen/daisuushii, -1"),
+    ("pao_kind", (4,), np.int32, "PAO_* of that liability"),
+    ("suukaikan_pending", (), np.int32, "1 when the 4th kan (by 2+ seats) awaits its discard"),
+    # whose decision
+    ("phase", (), np.int32, "PHASE_* of the pending decision"),
+    ("turn", (), np.int32, "seat whose turn it is (the discarder while claims are asked)"),
+    ("actor", (), np.int32, "seat that must act now"),
+    ("claim_tile", (), np.int32, "tile136 offered to claims, -1"),
+    ("claim_from", (), np.int32, "seat that discarded / added it"),
+    ("claim_kind", (), np.int32, "CLAIM_* of the offer"),
+    ("claim_mask", (4,), np.int32, "CLAIM_BIT_* each seat may choose"),
+    ("claim_answer", (4,), np.int32, "action each asked seat chose, -1 not yet / not asked"),
+    ("claim_queue", (3,), np.int32, "seats to ask, in turn order after the discarder"),
+    ("claim_n", (), np.int32, "seats in the queue"),
+    ("claim_pos", (), np.int32, "index in the queue of the seat being asked"),
+    # event log
+    ("events", ("E", EV_WIDTH), np.int32, "event rows (engine/events.py)"),
+    ("n_events", (), np.int32, "rows used"),
+    ("ev_overflow", (), np.int32, "1 if rows were dropped because the log was full"),
+)
+
+FIELD_NAMES = tuple(f[0] for f in FIELDS)
+
+State = NamedTuple("State", [(name, np.ndarray) for name in FIELD_NAMES])  # noqa: UP014
+State.__doc__ = "Game state of N tables: one array per field of ``FIELDS``, leading axis N."
+
+
+def new_state(
+    n: int = 1, rules: Rules = MAHJONGSOUL, max_events: int = DEFAULT_MAX_EVENTS
+) -> State:
+    """Zeroed state for ``n`` tables under ``rules``; call ``engine.game.reset`` before play."""
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"number of tables must be a positive int, got {n!r}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be an engine.rules.Rules, got {type(rules).__name__}")
+    if not isinstance(max_events, int) or max_events < 1:
+        raise ValueError(f"max_events must be a positive int, got {max_events!r}")
+    arrays = []
+    for _name, shape, dtype, _doc in FIELDS:
+        full = (n,) + tuple(max_events if d == "E" else d for d in shape)
+        arrays.append(np.zeros(full, dtype=dtype))
+    state = State(*arrays)
+    state.rules[:] = rules.to_array()
+    state.phase[:] = PHASE_GAME_OVER
+    return state
+
+
+def copy_state(state: State) -> State:
+    """A deep copy (every array copied)."""
+    return State(*(a.copy() for a in state))
+
+
+def n_tables(state: State) -> int:
+    """The number of tables N."""
+    return int(state.points.shape[0])
