@@ -2,8 +2,10 @@
 
 Every reading of the hand (``engine/agari.py``) and every place the winning tile can sit in it
 is scored; the one that pays most wins, then more han, then more fu (RULES.md "Highest
-reading"). Yakuman stack and drop every other yaku and dora; 13+ han without yakuman is kazoe
-yakuman when ``RULE_KAZOE`` is on. Payments round up to 100 and include honba, not sticks.
+reading"; a yakuman beats a kazoe yakuman of the same value, as the hand-score samples show).
+Yakuman stack and drop every other yaku and dora; 13+ han without yakuman is kazoe yakuman when
+``RULE_KAZOE`` is on. Payments round up to 100 and include honba, not sticks. Open riichi is
++2 han (with double riichi +4); ``CTX_YAKUMAN_PAY`` makes a ron pay at least a yakuman.
 """
 
 from __future__ import annotations
