@@ -88,6 +88,9 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
             scores = ev.get("scores")
             if isinstance(scores, list) and len(scores) == 4:
                 game.final_scores = tuple(int(x) for x in scores)
+            results = ev.get("placement_scores")
+            if isinstance(results, list) and len(results) == 4:
+                game.final_results = tuple(float(x) for x in results)
             ended_game = True
             continue
         hand: Hand | None = state["hand"]
@@ -459,6 +462,8 @@ def write_mjai(game: Game) -> list[dict]:
     end = {"type": "end_game"}
     if game.final_scores is not None:
         end["scores"] = list(game.final_scores)
+    if game.final_results is not None:
+        end["placement_scores"] = list(game.final_results)
     out.append(end)
     return out
 

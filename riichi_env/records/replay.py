@@ -43,8 +43,9 @@ from riichi_env.records.wall import hand_wall, to_engine_wall
 MAX_STEPS = 2000
 """Decisions allowed in one hand before the replay gives up on it."""
 _MAHJONGSOUL_WORDS = ("room", "雀魂", "mahjong soul", "majsoul")
-TENHOU_TONPUU_UMA = (10, 5, -5, -10)
-"""Tenhou's East-only lobbies use uma 5-10; hanchan lobbies 10-20 (every ``owari`` agrees)."""
+UMA_CHOICES = ((20, 10, -10, -20), (10, 5, -5, -10), (15, 5, -5, -15))
+"""Uma of Tenhou lobbies (10-20, 5-10) and Mahjong Soul style (15-5); a finished record's own final
+scores tell which one it was played with (``shuffle.xml`` and ``bye.xml`` use 5-10)."""
 
 
 @dataclass
@@ -89,13 +90,38 @@ def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
     changes: dict = {}
     if game.game_length != base.game_length:
         changes["game_length"] = game.game_length
-        if base.name == "tenhou" and game.game_length == "tonpuusen":
-            changes["uma"] = TENHOU_TONPUU_UMA
+    uma = record_uma(game, base)
+    if uma is not None and uma != base.uma:
+        changes["uma"] = uma
     if tuple(game.red_fives) != base.red_fives:
         changes["red_fives"] = tuple(game.red_fives)
     if not changes:
         return base
     return base.replace(name=f"{base.name}-record", **changes)
+
+
+def record_uma(game: Game, rules: Rules) -> tuple[int, int, int, int] | None:
+    """The uma a finished record was scored with: the rules' own, or another Tenhou lobby's
+    (``UMA_CHOICES``) when only that one fits its final points and scores; ``None`` if unknown."""
+    if game.final_scores is None or game.final_results is None:
+        return None
+    points = list(game.final_scores)
+    for uma in (rules.uma, *UMA_CHOICES):
+        got = placement_scores(points, rules.replace(uma=uma))
+        if not _compare_final(got, list(game.final_results), points):
+            return tuple(uma)
+    return None
+
+
+def placement_scores(points: list[int], rules: Rules) -> list[float]:
+    """Final scores without rounding: (points − return) / 1000 + uma, oka to first (RULES.md)."""
+    order = sorted(range(4), key=lambda s: (-points[s], s))
+    out = [0.0] * 4
+    for rank, s in enumerate(order):
+        out[s] = (points[s] - rules.return_points) / 1000 + rules.uma[rank]
+        if rank == 0:
+            out[s] += rules.oka
+    return out
 
 
 def _kind_red(tile: int, red: frozenset[int]) -> tuple[int, bool]:
@@ -265,6 +291,9 @@ def _drive(eng: EngineGame, hand: Hand, red: frozenset[int], start: int) -> None
                     action = TSUMO
                 elif hand.draw is not None and hand.draw.kind == "kyuushu_kyuuhai":
                     action = KYUUSHU
+                elif ron_seats:
+                    wins = ", ".join(f"seat {w} from seat {f}" for w, f in sorted(ron_seats))
+                    raise _Stop(f"the engine offered no ron where the record has one ({wins})")
                 else:
                     raise _Stop(
                         f"the record has no more actions but the engine asks seat {actor} to play"

@@ -1,0 +1,131 @@
+"""Engine game → export (mjai, tenhou.net/6) → import gives back the same game, for random games
+of each preset (the engine's compiled random self-play)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from engine.events import event_rows
+from engine.rules import MAHJONGSOUL, TENHOU
+from engine.selfplay import _play_game
+from engine.state import new_state
+from engine.tables import load_tables
+from engine.tiles import red_ids
+from riichi_env.records.convert import read_text
+from riichi_env.records.export import export_mjai, export_tenhou6, export_url, game_from_events
+from riichi_env.records.model import DORA_KEYS
+
+N_GAMES = 200
+"""Random games per preset."""
+
+
+def _play(rules, seeds):
+    tables = load_tables()
+    st = new_state(1, rules, 16384)
+    mask = np.zeros(81, dtype=np.bool_)
+    detail = np.zeros(2, dtype=np.int64)
+    for seed in seeds:
+        _play_game(
+            st,
+            tables,
+            0,
+            seed,
+            check=0,
+            policy=0,
+            scratch=-1,
+            mask=mask,
+            detail=detail,
+            rng_state=np.zeros(2, dtype=np.int64),
+        )
+        assert not st.ev_overflow[0]
+        yield seed, event_rows(st, 0)
+
+
+def _full(game, *, dora_positions: bool = True) -> list:
+    """Everything a record carries, tiles as (kind, red)."""
+    red = frozenset(red_ids(game.red_fives))
+
+    def t(x):
+        return (x // 4, x in red) if x >= 0 else None
+
+    hands = []
+    for h in game.hands:
+        hands.append(
+            (
+                h.label,
+                h.kyotaku,
+                h.scores,
+                [t(x) for x in h.dora_indicators],
+                [t(x) for x in h.ura_indicators],
+                [sorted(t(x) for x in hp) for hp in h.haipai],
+                [
+                    (
+                        e.type,
+                        e.seat,
+                        t(e.tile),
+                        sorted(t(x) for x in e.consumed),
+                        e.from_seat,
+                        e.tsumogiri,
+                        e.rinshan,
+                    )
+                    for e in h.events
+                    if dora_positions or e.type != "dora"
+                ],
+                [
+                    (
+                        w.seat,
+                        w.from_seat,
+                        w.deltas,
+                        w.pao_seat,
+                        w.han,
+                        w.fu if not w.limit else None,
+                        w.limit,
+                        w.points,
+                        sorted((k, v) for k, v in w.yaku if not (k in DORA_KEYS and v == 0)),
+                    )
+                    for w in h.wins
+                ],
+                (h.draw.kind, h.draw.deltas, h.draw.tenpai) if h.draw else None,
+            )
+        )
+    return [hands, game.final_scores, game.final_results, game.game_length]
+
+
+@pytest.mark.parametrize("rules", [MAHJONGSOUL, TENHOU], ids=lambda r: r.name)
+def test_engine_games_round_trip(rules):
+    n_hands = 0
+    for seed, rows in _play(rules, range(N_GAMES)):
+        game = game_from_events(rows, rules)
+        n_hands += len(game.hands)
+        want = _full(game)
+        got = read_text(export_mjai(rows, rules), fmt="mjai")
+        assert _full(got) == want, f"mjai, seed {seed}"
+        got = read_text(export_tenhou6(rows, rules), fmt="tenhou6")
+        assert _full(got) == want, f"tenhou.net/6, seed {seed}"
+    assert n_hands > 4 * N_GAMES
+
+
+def test_export_url_and_structure():
+    ((seed, rows),) = _play(TENHOU, [7])
+    obj = json.loads(export_tenhou6(rows, TENHOU))
+    assert set(obj) >= {"title", "name", "rule", "log"}
+    for kyoku in obj["log"]:
+        assert len(kyoku) == 17 and len(kyoku[0]) == 3 and len(kyoku[1]) == 4
+        for s in range(4):
+            assert len(kyoku[4 + 3 * s]) == 13
+        assert kyoku[16][0] in (
+            "和了",
+            "流局",
+            "全員聴牌",
+            "全員不聴",
+            "流し満貫",
+            "九種九牌",
+            "四家立直",
+            "四風連打",
+            "四槓散了",
+            "三家和了",
+        )
+    assert export_url(rows, TENHOU).startswith("https://tenhou.net/6/#json=")
