@@ -277,7 +277,7 @@ THEMES = (
     ("daisuushii", 2, _theme_daisuushii),
     ("tsuuiisou", 2, _theme_tsuuiisou),
     ("chinroutou", 2, _theme_chinroutou),
-    ("ryuuiisou", 2, _theme_ryuuiisou),
+    ("ryuuiisou", 4, _theme_ryuuiisou),
     ("chuuren", 2, _theme_chuuren),
     ("suuankou", 3, _theme_suuankou),
     ("suukantsu", 2, lambda rng: _theme_kans(rng, 4)),
@@ -976,7 +976,7 @@ def test_generator_is_deterministic_and_valid():
 
 def test_generator_covers_every_meld_type_flag_and_yakuman():
     """Over-sampling reaches every meld type, situational flag and (per the package) yakuman."""
-    cases = generate_cases(11, 3000, "mahjongsoul")
+    cases = generate_cases(11, 2000, "mahjongsoul")
     melds = Counter(m["type"] for c in cases for m in c.inp["melds"])
     assert set(melds) == {"chi", "pon", "daiminkan", "kakan", "ankan"}
     for flag in (
