@@ -1114,7 +1114,9 @@ def test_mahjong_adapter_on_worked_examples():
     assert r["winner_gain"] == 1100
 
 
-def _case(closed: str, win: str, win_type: str, melds=(), riichi=False, seat="S") -> Case:
+def _case(
+    closed: str, win: str, win_type: str, melds=(), riichi=False, seat="S", variant=False, **more
+) -> Case:
     from engine.tiles import _parse_groups
 
     parsed = _parse_groups(closed)
@@ -1141,6 +1143,7 @@ def _case(closed: str, win: str, win_type: str, melds=(), riichi=False, seat="S"
         "kyotaku": int(riichi),
         "ruleset": "mahjongsoul",
         "melds": [{"type": m, "tiles": _mpsz(k, [False] * len(k))} for m, k in melds],
+        **more,
     }
     return Case(
         "fixed",
@@ -1150,6 +1153,7 @@ def _case(closed: str, win: str, win_type: str, melds=(), riichi=False, seat="S"
         [(m, k, [False] * len(k)) for m, k in melds],
         _kind(win),
         win.startswith("0"),
+        variant=variant,
     )
 
 
@@ -1170,3 +1174,48 @@ def test_score_hand_matches_mahjong_package(preset: str, chunk: int, n: int):
             failures.append(f"{case.describe()}\n    " + "\n    ".join(diffs))
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:25])
     assert excluded <= len(cases) // 200, f"exclusions fired on {excluded} of {len(cases)} hands"
+
+
+def test_known_departures_on_real_hands():
+    """Both exclusions, each on a hand where the package really departs; payments still match."""
+    _require_score_hand()
+    # VARIANT (no kazoe: 13+ han is sanbaiman): suuankou (yakuman, 8,000 / 16,000) beats the
+    # 15-han chinitsu reading (sanbaiman, 6,000 / 12,000) that the package keeps for its han.
+    case = _case(
+        "44455566677p",
+        "5p",
+        "tsumo",
+        melds=[("ankan", [16] * 4)],
+        riichi=True,
+        seat="W",
+        variant=True,
+        dora_indicators=["9s", "7z"],
+        ura_dora_indicators=["6p", "3p"],
+        kyotaku=3,
+    )
+    ours, theirs = our_score(case), mahjong_score(case)
+    assert package_reading_not_best_paying(theirs)
+    assert theirs["payments"] == {"tsumo_dealer": 12000, "tsumo_nondealer": 6000}
+    assert ours["payments"] == {"tsumo_dealer": 16000, "tsumo_nondealer": 8000}
+    assert [y["key"] for y in ours["yaku"]] == ["suuankou"]
+    assert compare(case, ours, theirs) == []
+    # Tenhou (single yakuman): suuankou or 14 han of chinitsu & co pay the same; we keep the
+    # yakuman, the package the kazoe reading.
+    case = _case(
+        "22244666777888s",
+        "2s",
+        "tsumo",
+        riichi=True,
+        seat="W",
+        haitei=True,
+        dora_indicators=["1z"],
+        ura_dora_indicators=["7s"],
+        kyotaku=2,
+        ruleset="tenhou",
+    )
+    ours, theirs = our_score(case), mahjong_score(case)
+    assert kazoe_reading_ties_yakuman(ours, theirs)
+    assert (theirs["han"], theirs["limit"]) == (14, "kazoe yakuman")
+    assert (ours["han"], ours["limit"]) == (13, "yakuman")
+    assert ours["payments"] == theirs["payments"]
+    assert compare(case, ours, theirs) == []
