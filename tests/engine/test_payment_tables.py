@@ -321,3 +321,25 @@ def test_score_hand_honba():
 @pytest.mark.skip(reason="spec 000's tenpai-payment table belongs to the game engine's tests")
 def test_tenpai_payments():
     """Spec 000 exhaustive draw: 1 tenpai 3,000 / 1,000 each; 2: 1,500; 3: 1,000 / 3,000."""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="score_hand does not bound honba/kyotaku: int32 payments wrap "
+    "(234567m234567p55s ron 7m, honba 10**7 pays -1,294,965,296; kyotaku 3*10**6 gains "
+    "-1,294,963,396). The hand-score I/O caps both at 1000.",
+)
+def test_huge_counters_are_rejected_or_paid_exactly():
+    """Honba and kyotaku far beyond any game: a ValueError naming the field, or exact pay."""
+    for field, value, check in (
+        ("honba", 10**7, lambda r: r.payments == {"ron": 3900 + 300 * 10**7}),
+        ("kyotaku", 3 * 10**6, lambda r: r.winner_gain == 3900 + 1000 * 3 * 10**6),
+    ):
+        try:
+            kwargs = {"seat_wind": "S", "riichi": True, "kyotaku": 1, field: value}
+            r = score_hand(PINFU, "7m", **kwargs)
+        except ValueError as exc:
+            assert str(exc).startswith(field)
+            continue
+        assert check(r), (field, r.payments, r.winner_gain)
