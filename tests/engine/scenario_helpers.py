@@ -45,6 +45,10 @@ __all__ = [
     "t34",
     "tsumogiri",
     "yaku_names",
+    "table",
+    "live_left",
+    "yaku_of",
+    "QUIET",
 ]
 
 
@@ -272,3 +276,29 @@ def hand_deltas(g) -> list[int]:
 def kinds(text: str) -> list[str]:
     """``"123m"`` → ``["1m", "2m", "3m"]`` (tile34 names)."""
     return [tile34_to_str(k) for k, _ in _parse_groups(text)]
+
+
+QUIET = ("147m258p369s1234z", "258m369p147s1567z", "369m147p258s2347z")
+"""Hands that can never call (no pairs, no two tiles within two steps) and are far from tenpai.
+Together they hold one copy of every suited kind and 1z 2z 3z 4z 7z twice, 5z 6z once."""
+
+
+def table(hands: dict[int, str], **kwargs):
+    """``start_hand`` with the given seats' hands; the other seats get ``QUIET`` hands in order."""
+    quiet = iter(QUIET)
+    full = [hands[s] if s in hands else next(quiet) for s in range(4)]
+    return start_hand(hands=full, **kwargs)
+
+
+def live_left(g) -> int:
+    """Tiles left to draw from the live wall."""
+    st = g.state
+    return int(122 - int(st.n_kans[0]) - int(st.wall_pos[0]))
+
+
+def yaku_of(g, winner: int) -> dict[str, int]:
+    """Yaku (key → han or yakuman multiplier) of ``winner`` in the last finished hand."""
+    for w in last_wins(g):
+        if w["winner"] == winner:
+            return w["yaku"]
+    raise AssertionError(describe(g, f"S{winner} did not win the last hand"))
