@@ -458,6 +458,8 @@ def write_mjai(game: Game) -> list[dict]:
             if hand.draw.tenpai is not None:
                 r["tenpais"] = [s in hand.draw.tenpai for s in range(4)]
             out.append(r)
+        if not hand.finished:
+            return out  # a game still running: no end_kyoku, no end_game
         out.append({"type": "end_kyoku"})
     end = {"type": "end_game"}
     if game.final_scores is not None:

@@ -217,6 +217,11 @@ class Hand:
         return hand_label(self.round_wind, self.kyoku, self.honba)
 
     @property
+    def finished(self) -> bool:
+        """True once the hand has its result (a game still running has one unfinished hand)."""
+        return bool(self.wins) or self.draw is not None
+
+    @property
     def deltas(self) -> tuple[int, int, int, int]:
         """Point changes of the whole hand (all winners, or the draw)."""
         if self.draw is not None:

@@ -773,7 +773,7 @@ def write_tenhou6(game: Game) -> dict:
     if game.red_fives != (1, 1, 1):
         rule.update({f"aka5{i + 1}": game.red_fives[i] for i in range(3)})
     out = {"title": ["", ""], "name": list(game.names), "rule": rule}
-    out["log"] = [hand_to_tenhou6(h, red) for h in game.hands]
+    out["log"] = [hand_to_tenhou6(h, red) for h in game.hands if h.finished]
     if game.final_scores is not None and game.final_results is not None:
         out["sc"] = [v for i in range(4) for v in (game.final_scores[i], game.final_results[i])]
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_records_helpers import LOGS, index_rows, load, normalized
+from test_records_helpers import LOGS, check_convlog_structure, index_rows, load, normalized
 
 from riichi_env.records.convert import detect_format, read_text, write_text
 from riichi_env.records.mjlog import decode_meld, encode_meld
@@ -63,6 +63,11 @@ def test_mjlog_walls_match_every_draw(row):
     for hand in game.hands:
         assert hand.wall is not None
         check_wall(hand)
+
+
+@pytest.mark.parametrize("row", ROWS, ids=IDS)
+def test_tenhou6_output_has_convlog_structure(row):
+    check_convlog_structure(write_tenhou6(load(row["path"])))
 
 
 @pytest.mark.parametrize("row", ROWS, ids=IDS)

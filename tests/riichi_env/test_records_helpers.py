@@ -82,3 +82,69 @@ def normalized(game) -> list:
             )
         )
     return out
+
+
+_RESULTS = (
+    "流局",
+    "全員聴牌",
+    "全員不聴",
+    "流し満貫",
+    "九種九牌",
+    "四家立直",
+    "四風連打",
+    "四槓散了",
+    "三家和了",
+)
+
+
+def _tile_ok(x) -> bool:
+    return isinstance(x, int) and (
+        11 <= x <= 19 or 21 <= x <= 29 or 31 <= x <= 39 or 41 <= x <= 47 or x in (51, 52, 53)
+    )
+
+
+def check_convlog_structure(obj: dict) -> None:
+    """Assert the tenhou.net/6 layout that mjai-reviewer's converter (convlog) reads: four names,
+    17-entry hands, 13-tile haipai, call strings of its lengths and letter places, results."""
+    assert isinstance(obj["name"], list) and len(obj["name"]) == 4
+    assert isinstance(obj["rule"], dict) and isinstance(obj["rule"].get("disp", ""), str)
+    for kyoku in obj["log"]:
+        assert len(kyoku) == 17
+        assert len(kyoku[0]) == 3 and all(isinstance(x, int) and x >= 0 for x in kyoku[0])
+        assert len(kyoku[1]) == 4 and all(isinstance(x, int) for x in kyoku[1])
+        assert 1 <= len(kyoku[2]) <= 5 and all(_tile_ok(x) for x in kyoku[2])
+        assert len(kyoku[3]) <= 5 and all(_tile_ok(x) for x in kyoku[3])
+        for s in range(4):
+            haipai, takes, discards = kyoku[4 + 3 * s], kyoku[5 + 3 * s], kyoku[6 + 3 * s]
+            assert len(haipai) == 13 and all(_tile_ok(x) for x in haipai)
+            for x in takes:
+                if isinstance(x, str):
+                    letter = next(c for c in x if c.isalpha())
+                    i = x.index(letter)
+                    assert (letter, len(x)) in (("c", 7), ("p", 7), ("m", 9)), x
+                    assert i in {"c": (0,), "p": (0, 2, 4), "m": (0, 2, 6)}[letter], x
+                else:
+                    assert _tile_ok(x), x
+            for x in discards:
+                if isinstance(x, str):
+                    letter = next(c for c in x if c.isalpha())
+                    i = x.index(letter)
+                    if letter == "r":
+                        assert len(x) == 3 and i == 0 and (x[1:] == "60" or _tile_ok(int(x[1:]))), x
+                    else:
+                        assert (letter, len(x)) in (("k", 9), ("a", 9)), x
+                        assert i in {"k": (0, 2, 4), "a": (6,)}[letter], x
+                else:
+                    assert x in (0, 60) or _tile_ok(x), x
+        result = kyoku[16]
+        if result[0] == "和了":
+            assert len(result) >= 3 and len(result) % 2 == 1
+            for deltas, detail in zip(result[1::2], result[2::2], strict=True):
+                assert len(deltas) == 4 and all(isinstance(x, int) for x in deltas)
+                assert len(detail) >= 3 and all(
+                    isinstance(x, int) and 0 <= x < 4 for x in detail[:3]
+                )
+                assert all(isinstance(x, str) for x in detail[3:])
+        else:
+            assert result[0] in _RESULTS
+            assert len(result) == 1 or (len(result) == 2 and len(result[1]) == 4)

@@ -113,3 +113,15 @@ def test_cli_replay(capsys, tmp_path):
     assert main(["replay", str(bad), files[1]]) == 1
     out = capsys.readouterr().out
     assert "bad.json" in out and out.strip().splitlines()[-1] == "1 games, 1 hands, 0 mismatched"
+
+
+def test_cli_replay_mismatch_exits_nonzero(capsys, tmp_path):
+    text = (LOGS / "tenhou-mjlog" / "bug2.xml").read_text()
+    changed = tmp_path / "bug2.xml"
+    changed.write_text(text.replace('ten="40,8000,1"', 'ten="140,8000,1"', 1))
+    assert (
+        main(["replay", "--walls", str(LOGS / "tenhou-mjlog" / "walls.jsonl"), str(changed)]) == 1
+    )
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].startswith(f"{changed}: hand E1-0: win by seat 2: fu record 140, engine 40")
+    assert out[-1] == "1 games, 15 hands, 1 mismatched"

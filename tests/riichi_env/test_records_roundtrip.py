@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from test_records_helpers import check_convlog_structure
 
 from engine.events import event_rows
 from engine.rules import MAHJONGSOUL, TENHOU
@@ -103,7 +104,9 @@ def test_engine_games_round_trip(rules):
         want = _full(game)
         got = read_text(export_mjai(rows, rules), fmt="mjai")
         assert _full(got) == want, f"mjai, seed {seed}"
-        got = read_text(export_tenhou6(rows, rules), fmt="tenhou6")
+        text = export_tenhou6(rows, rules)
+        check_convlog_structure(json.loads(text))
+        got = read_text(text, fmt="tenhou6")
         assert _full(got) == want, f"tenhou.net/6, seed {seed}"
     assert n_hands > 4 * N_GAMES
 
@@ -129,3 +132,17 @@ def test_export_url_and_structure():
             "三家和了",
         )
     assert export_url(rows, TENHOU).startswith("https://tenhou.net/6/#json=")
+
+
+def test_running_game_export():
+    ((seed, rows),) = _play(MAHJONGSOUL, [3])
+    game = game_from_events(rows, MAHJONGSOUL)
+    second = next(i for i, r in enumerate(rows) if r[0] == 2 and i > 0 and any(rows[:i, 0] == 17))
+    cut = rows[: second + 30]
+    running = game_from_events(cut, MAHJONGSOUL)
+    assert len(running.hands) == 2 and not running.hands[1].finished
+    lines = [json.loads(x) for x in export_mjai(cut, MAHJONGSOUL).splitlines()]
+    assert lines[-1]["type"] not in ("end_kyoku", "end_game")
+    assert sum(e["type"] == "start_kyoku" for e in lines) == 2
+    assert len(json.loads(export_tenhou6(cut, MAHJONGSOUL))["log"]) == 1
+    assert game.hands[0].label == running.hands[0].label
