@@ -49,6 +49,7 @@ __all__ = [
     "live_left",
     "yaku_of",
     "QUIET",
+    "PINLESS",
 ]
 
 
@@ -302,3 +303,8 @@ def yaku_of(g, winner: int) -> dict[str, int]:
         if w["winner"] == winner:
             return w["yaku"]
     raise AssertionError(describe(g, f"S{winner} did not win the last hand"))
+
+
+PINLESS = ("147m147s1234567z", "258m258s1234567z", "369m369s1234567z")
+"""Quiet hands without pin tiles (no pairs, no chi shapes): every pin kind is free for the test
+hand; they hold one of each m/s kind and three of each honor (one honor of each kind is left)."""
