@@ -29,6 +29,8 @@ POLICY_GREEDY = 1
 """Win and riichi when legal, mostly shanten-keeping discards, few calls: reaches wins often."""
 ACTION_STREAM = 0x3FFFFFFF
 """Stream number of the action RNG (walls use streams 1, 2, ... = hand index)."""
+CHECK_STREAM = 0x3FFFFFFE
+"""Stream of the checks' own choices, so checking never changes the game played."""
 
 
 @njit
@@ -106,6 +108,8 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
     ``scratch`` is a second table index used by ``check >= 2`` (-1 when unused).
     """
     _rng_seed(rng_state, seed, ACTION_STREAM)
+    check_rng = np.zeros(2, dtype=np.int64)
+    _rng_seed(check_rng, seed, CHECK_STREAM)
     _reset(st, tables, t, seed)
     while st.phase[t] != PHASE_GAME_OVER:
         n = _legal_mask(st, tables, t, mask)
@@ -114,7 +118,7 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
             if code != VAL_OK:
                 return code
             if n < N_ACTIONS:
-                j = _rand_below(rng_state, N_ACTIONS - n)
+                j = _rand_below(check_rng, N_ACTIONS - n)
                 for a in range(N_ACTIONS):
                     if not mask[a]:
                         if j == 0:
