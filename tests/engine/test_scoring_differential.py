@@ -37,6 +37,7 @@ VARIANT = MAHJONGSOUL.replace(
     kiriage_mangan=True,
     kazoe_yakuman=False,
     double_yakuman=False,
+    open_riichi=True,
     name="variant",
 )
 """Every scoring option flipped from Mahjong Soul (spec 000 options), checked on fewer hands."""
@@ -307,6 +308,7 @@ class Case:
             for f in (
                 "riichi",
                 "double_riichi",
+                "open_riichi",
                 "ippatsu",
                 "rinshan",
                 "chankan",
@@ -397,6 +399,7 @@ def _build(rng: random.Random, preset: str, themes=THEMES) -> Case | None:
         (
             "riichi",
             "double_riichi",
+            "open_riichi",
             "ippatsu",
             "rinshan",
             "chankan",
@@ -414,6 +417,8 @@ def _build(rng: random.Random, preset: str, themes=THEMES) -> Case | None:
         if not open_hand and rng.random() < 0.5:
             flags["riichi"] = True
             flags["double_riichi"] = rng.random() < 0.15
+            if preset == "variant":
+                flags["open_riichi"] = rng.random() < 0.4
         if tsumo and has_kan and rng.random() < 0.3:
             flags["rinshan"] = True
         if flags["riichi"] and not flags["rinshan"] and rng.random() < 0.3:
@@ -562,6 +567,7 @@ def kernel_arrays(cases: list[Case]) -> tuple[np.ndarray, ...]:
         ctx[i, sc.CTX_SEAT_WIND] = kind[inp["seat_wind"]]
         ctx[i, sc.CTX_ROUND_WIND] = kind[inp["round_wind"]]
         ctx[i, sc.CTX_RIICHI] = 2 if inp["double_riichi"] else int(inp["riichi"])
+        ctx[i, sc.CTX_OPEN_RIICHI] = inp["open_riichi"]
         for flag, slot in (
             ("ippatsu", sc.CTX_IPPATSU),
             ("rinshan", sc.CTX_RINSHAN),
@@ -707,6 +713,15 @@ MJ_MELD = {
 }
 
 
+def spec_double_open_riichi(config: HandConfig) -> None:
+    """Spec 000 (open riichi): "Double Riichi and Open Riichi may combine for +4 han total".
+
+    The package scores its "Double Open Riichi" 3 han; we give it the spec's 4 before scoring, so
+    that every reading and payment the package computes follows our rule.
+    """
+    config.yaku.daburu_open_riichi.han_closed = 4
+
+
 def mahjong_score(case: Case) -> dict:
     """Score a case with the ``mahjong`` package, as a hand-score result object.
 
@@ -740,6 +755,7 @@ def mahjong_score(case: Case) -> dict:
         is_haitei=inp["haitei"],
         is_houtei=inp["houtei"],
         is_daburu_riichi=inp["double_riichi"],
+        is_open_riichi=inp.get("open_riichi", False),
         is_tenhou=inp["tenhou"],
         is_chiihou=inp["chiihou"],
         player_wind=MJ_EAST + WINDS.index(inp["seat_wind"]),
@@ -748,6 +764,7 @@ def mahjong_score(case: Case) -> dict:
         tsumi_number=inp["honba"],
         options=mahjong_options("variant" if case.variant else inp["ruleset"]),
     )
+    spec_double_open_riichi(config)
     recorder = _RecordingScores()
     response = HandCalculator().estimate_hand_value(
         all_ids,
@@ -775,6 +792,9 @@ def mahjong_score(case: Case) -> dict:
     multiplier = 0
     for y in response.yaku:
         attr = names[id(y)]
+        if attr == "daburu_open_riichi":  # 4 han: see spec_double_open_riichi
+            yaku += [{"key": "double_riichi", "han": 2}, {"key": "open_riichi", "han": 2}]
+            continue
         if attr == "yakuhai_place":
             key = f"seat_wind_{WIND_NAMES[inp['seat_wind']]}"
         elif attr == "yakuhai_round":
