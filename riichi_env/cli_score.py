@@ -12,7 +12,7 @@ from engine.rules import PRESETS
 from engine.tiles import _parse_groups, hand34_to_str
 from riichi_env.hand_score import WINDS, score_input, score_lines
 
-HELP = "Score a winning hand (han, fu, yaku, payments), or score JSON lines with --jsonl."
+HELP = "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl"
 
 EPILOG = """examples:
   riichi-env score 123m456p789s1122z --win 2z --tsumo --riichi --dora 1m
