@@ -1,3 +1,13 @@
-"""riichi_env: a fast, rule-exact Riichi Mahjong environment (PettingZoo AEC API)."""
+"""riichi_env: a fast, rule-exact Riichi Mahjong environment (PettingZoo AEC API).
+
+``riichi_env.env(**options)`` / ``riichi_env.raw_env`` (spec: the ``riichi_env.env`` module
+docstring and ``docs/environment.md``), ``riichi_env.RiichiGymEnv`` (single-agent Gymnasium
+wrapper).
+"""
 
 __version__ = "0.1.0"
+
+from riichi_env.env import ENV_NAME, SeatView, env, raw_env  # noqa: E402
+from riichi_env.gym_wrapper import RiichiGymEnv  # noqa: E402
+
+__all__ = ["ENV_NAME", "RiichiGymEnv", "SeatView", "__version__", "env", "raw_env"]

@@ -1,0 +1,154 @@
+"""AEC decisions per second with random masked actions, next to RiichiEnv's own Python loop.
+
+    .venv/bin/python benchmarks/bench_env.py [--games 20] [--seed 0] [--riichienv-python PATH]
+
+Rows: ``raw_env`` with and without encoding the observation (``env.last()`` vs ``action_mask()``),
+the wrapped ``env()`` (PettingZoo's three wrappers) with encoding, the ``rich_v0`` encoder, and
+RiichiEnv (PyPI ``riichienv``, Rust core) playing the same number of hanchan with random legal
+actions, with and without ``Observation.encode()``. RiichiEnv runs in its own virtual environment
+(default ``/tmp/riichienv-bench``, created with ``python3 -m venv`` + ``pip install riichienv numpy``
+unless ``--no-install``); it is skipped with a note when it cannot be installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_VENV = Path("/tmp/riichienv-bench")
+
+
+def _play(make_env, games: int, seed: int, encode: bool) -> tuple[int, int, float]:
+    """(decisions, games, seconds) of random masked play."""
+    rng = random.Random(seed)
+    env = make_env()
+    decisions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        env.reset(seed=seed + g)
+        for _agent in env.agent_iter():
+            if encode:
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                mask = obs["action_mask"]
+            else:
+                _, _, term, trunc, _ = env.last(observe=False)
+                if term or trunc:
+                    env.step(None)
+                    continue
+                mask = env.unwrapped.action_mask()
+            legal = np.flatnonzero(mask)
+            env.step(int(legal[int(rng.random() * legal.size)]))
+            decisions += 1
+    return decisions, games, time.perf_counter() - start
+
+
+def _riichienv_python(args: argparse.Namespace) -> tuple[str | None, str]:
+    """Path of a Python with riichienv, or None and why not."""
+    if args.riichienv_python:
+        return args.riichienv_python, "given"
+    python = DEFAULT_VENV / "bin" / "python"
+    check = [str(python), "-c", "import riichienv, numpy"]
+    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
+        return str(python), f"venv {DEFAULT_VENV}"
+    if args.no_install:
+        return None, "not installed (--no-install)"
+    try:
+        subprocess.run(
+            ["python3", "-m", "venv", str(DEFAULT_VENV)], check=True, capture_output=True
+        )
+        subprocess.run(
+            [str(DEFAULT_VENV / "bin" / "pip"), "install", "-q", "riichienv", "numpy"],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"could not install riichienv ({exc.__class__.__name__})"
+    if subprocess.run(check, capture_output=True).returncode != 0:
+        return None, "riichienv does not import after install"
+    return str(python), f"venv {DEFAULT_VENV} (installed now)"
+
+
+def _riichienv(args: argparse.Namespace) -> tuple[dict | None, str]:
+    python, note = _riichienv_python(args)
+    if python is None:
+        return None, note
+    proc = subprocess.run(
+        [python, str(HERE / "_riichienv_loop.py"), str(args.games), str(args.seed)],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    if proc.returncode != 0:
+        return None, f"riichienv run failed: {proc.stderr.strip().splitlines()[-1:]}"
+    return json.loads(proc.stdout.strip().splitlines()[-1]), note
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="hanchan per row (default 20)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--riichienv-python", help="a Python that can import riichienv")
+    parser.add_argument("--no-install", action="store_true", help="do not create the venv")
+    args = parser.parse_args()
+
+    from riichi_env.env import env, raw_env
+
+    t0 = time.perf_counter()
+    _play(raw_env, 1, 10_000, True)
+    _play(lambda: raw_env(encoder="rich_v0"), 1, 10_000, True)
+    _play(env, 1, 10_000, True)
+    warm = time.perf_counter() - t0
+
+    rows = [
+        ("riichi_env raw_env, no encoding", _play(raw_env, args.games, args.seed, False)),
+        ("riichi_env raw_env + basic_v0", _play(raw_env, args.games, args.seed, True)),
+        ("riichi_env env() wrapped + basic_v0", _play(env, args.games, args.seed, True)),
+        (
+            "riichi_env raw_env + rich_v0",
+            _play(lambda: raw_env(encoder="rich_v0"), args.games, args.seed, True),
+        ),
+    ]
+    other, note = _riichienv(args)
+    ref = None
+    if other is not None:
+        p, e = other["plain"], other["encode"]
+        rows.append(
+            (f"RiichiEnv {other['version']} loop", (p["decisions"], p["games"], p["seconds"]))
+        )
+        rows.append(
+            (f"RiichiEnv {other['version']} + encode()", (e["decisions"], e["games"], e["seconds"]))
+        )
+        ref = e["decisions"] / e["seconds"]
+
+    print(
+        f"random masked actions, {args.games} hanchan per row, seed {args.seed} "
+        f"(warm-up incl. any compilation: {warm:.1f} s)"
+    )
+    print(
+        f"{'implementation':<40} {'decisions':>10} {'dec/s':>10} {'hanchan/s':>10} {'vs RE+enc':>9}"
+    )
+    for name, (d, g, s) in rows:
+        rate = d / s
+        ratio = f"{rate / ref:.2f}x" if ref else "-"
+        print(f"{name:<40} {d:>10} {rate:>10.0f} {g / s:>10.1f} {ratio:>9}")
+    if other is None:
+        print(f"RiichiEnv skipped: {note}")
+    else:
+        print(f"RiichiEnv from {note}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,359 @@
+"""Versioned observation encoders: Numba kernels that write one seat's view into ``float32[R, 34]``.
+
+Every row has 34 columns, one per tile kind (tile34 order 1m..9m 1p..9p 1s..9s E S W N Haku Hatsu
+Chun). A *scalar* row holds one number repeated in all 34 columns. Seats are relative to the
+observer: ``r = 0`` self, ``1`` shimocha (next to act, on the right), ``2`` toimen, ``3`` kamicha.
+All values lie in ``[0, 1]`` except the score rows (``[-2, 2]``).
+
+| encoder | rows | adds |
+|---|---|---|
+| ``basic_v0`` (default) | 157 | public table and own hand |
+| ``rich_v0`` | 163 | shanten, waits, furiten, per-discard shanten/ukeire, tiles seen |
+| ``oracle_v0`` | 184 | other hands, live wall, next draws, ura indicators (hidden: training only) |
+
+``ROWS[name]`` lists ``(first row, number of rows, meaning)``; ``docs/environment.md`` prints the
+same table. An encoder never changes once released: a new layout gets a new version suffix.
+Only ``oracle_v0`` reads hidden information (other seats' concealed tiles, the wall).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from engine.shanten import _shanten, _ukeire, _waits
+from engine.state import (
+    DORA_START,
+    LIVE_END,
+    PHASE_CLAIM,
+    PHASE_RIICHI_DISCARD,
+    PHASE_TURN,
+    RIVER_CALLED,
+    RIVER_RIICHI,
+    RIVER_TSUMOGIRI,
+    URA_START,
+)
+
+RIVER_SLOTS = 24
+"""Discards kept in order per seat; later ones appear only in the river-kinds rows."""
+
+# basic_v0
+HAND = 0
+HAND_RED = 4
+DRAWN = 5
+OFFERED = 6
+MELDS = 7
+ANKAN = 23
+RIVER = 27
+RIVER_FLAGS = 123
+RIVER_KINDS = 135
+DORA_INDICATORS = 139
+DORA = 140
+ROUND_WIND = 141
+SEAT_WIND = 142
+SCORES = 143
+KYOTAKU = 147
+HONBA = 148
+TILES_LEFT = 149
+RIICHI = 150
+KYOKU = 154
+SEAT = 155
+DECISION = 156
+N_BASIC = 157
+# rich_v0
+SHANTEN = 157
+WAITS = 158
+FURITEN = 159
+DISCARD_SHANTEN = 160
+DISCARD_UKEIRE = 161
+SEEN = 162
+N_RICH = 163
+# oracle_v0
+HIDDEN_HANDS = 163
+WALL_KINDS = 175
+NEXT_DRAWS = 179
+URA_INDICATORS = 183
+N_ORACLE = 184
+
+_BASIC_ROWS = [
+    (HAND, 4, "own concealed tiles (drawn tile included): row k = 1 where the count is >= k+1"),
+    (HAND_RED, 1, "own red fives: at 5m/5p/5s, red copies held / 4"),
+    (DRAWN, 1, "the tile just drawn by self (one-hot), on own turn"),
+    (OFFERED, 1, "the tile self is asked to claim (discard or kan tile), one-hot"),
+    (MELDS, 16, "row 7+4r+k: seat r's called tiles (all melds), count >= k+1"),
+    (ANKAN, 4, "row 23+r: kinds seat r has as a closed kan"),
+    (RIVER, 96, "row 27+24r+i: seat r's i-th discard (one-hot), i < 24"),
+    (
+        RIVER_FLAGS,
+        12,
+        "row 123+3r+f, column i: flag f of seat r's i-th discard "
+        "(f=0 tsumogiri, f=1 riichi declaration, f=2 called by another seat)",
+    ),
+    (RIVER_KINDS, 4, "row 135+r: seat r's discards per kind, count / 4 (called ones included)"),
+    (DORA_INDICATORS, 1, "revealed dora indicators per kind, count / 4"),
+    (DORA, 1, "dora per kind (indicators pointing at it) / 4"),
+    (ROUND_WIND, 1, "round wind, one-hot at E/S/W/N"),
+    (SEAT_WIND, 1, "own seat wind, one-hot at E/S/W/N"),
+    (SCORES, 4, "row 143+r, scalar: seat r's points / 100,000, clipped to [-2, 2]"),
+    (KYOTAKU, 1, "scalar: riichi sticks on the table / 10, clipped to 1"),
+    (HONBA, 1, "scalar: honba / 10, clipped to 1"),
+    (TILES_LEFT, 1, "scalar: live-wall tiles left / 70"),
+    (RIICHI, 4, "row 150+r, scalar: 1 if seat r has declared riichi"),
+    (KYOKU, 1, "one-hot at column 4 x wind + hand (E1 = 0 ... S4 = 7, W1 = 8 ...)"),
+    (SEAT, 1, "own absolute seat (0 = starting dealer), one-hot at columns 0-3"),
+    (
+        DECISION,
+        1,
+        "own pending decision, one-hot at column 0 turn, 1 riichi discard, 2 claim",
+    ),
+]
+_RICH_ROWS = [
+    (SHANTEN, 1, "scalar: (shanten + 1) / 7 of the own concealed part, clipped (0 = complete)"),
+    (WAITS, 1, "kinds that complete the own 3n+1 hand (tenpai waits)"),
+    (FURITEN, 1, "scalar: 1 if the own 3n+1 hand is tenpai and furiten (any kind)"),
+    (
+        DISCARD_SHANTEN,
+        1,
+        "3n+2 hands: at each held kind, (shanten after discarding it + 1) / 7, clipped",
+    ),
+    (DISCARD_UKEIRE, 1, "3n+2 hands: at each held kind, ukeire after discarding it / 80, clipped"),
+    (SEEN, 1, "tiles the seat can see per kind (own hand, rivers, melds, indicators) / 4"),
+]
+_ORACLE_ROWS = [
+    (HIDDEN_HANDS, 12, "row 163+4(r-1)+k, r=1..3: seat r's concealed tiles, count >= k+1"),
+    (WALL_KINDS, 4, "row 175+k: tiles left in the live wall per kind, count >= k+1"),
+    (NEXT_DRAWS, 4, "row 179+k: the k-th next live-wall draw (one-hot)"),
+    (URA_INDICATORS, 1, "ura indicators under the revealed dora indicators, count / 4"),
+]
+
+ENCODERS = ("basic_v0", "rich_v0", "oracle_v0")
+"""Encoder names; ``riichi_env.env(encoder=...)`` takes one of them."""
+DEFAULT_ENCODER = "basic_v0"
+ENCODER_IDS = {name: i for i, name in enumerate(ENCODERS)}
+N_ROWS = {"basic_v0": N_BASIC, "rich_v0": N_RICH, "oracle_v0": N_ORACLE}
+ROWS = {
+    "basic_v0": _BASIC_ROWS,
+    "rich_v0": _BASIC_ROWS + _RICH_ROWS,
+    "oracle_v0": _BASIC_ROWS + _RICH_ROWS + _ORACLE_ROWS,
+}
+"""Encoder name → ``(first row, rows, meaning)`` of each block, in order."""
+HIDDEN_INFORMATION = {"basic_v0": False, "rich_v0": False, "oracle_v0": True}
+
+
+def bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` arrays of shape ``(rows, 34)`` for the encoder's ``Box``."""
+    if name not in N_ROWS:
+        raise ValueError(f"unknown encoder {name!r}; choose from {list(ENCODERS)}")
+    low = np.zeros((N_ROWS[name], 34), dtype=np.float32)
+    high = np.ones((N_ROWS[name], 34), dtype=np.float32)
+    low[SCORES : SCORES + 4] = -2.0
+    high[SCORES : SCORES + 4] = 2.0
+    return low, high
+
+
+def table_markdown(name: str, start: int = 0) -> str:
+    """The encoder's row table as Markdown (rows, meaning), from row ``start`` on."""
+    lines = ["| rows | meaning |", "|---|---|"]
+    for first, count, meaning in ROWS[name]:
+        if first < start:
+            continue
+        rows = str(first) if count == 1 else f"{first}-{first + count - 1}"
+        lines.append(f"| {rows} | {meaning} |")
+    return "\n".join(lines)
+
+
+@njit
+def _fill(out, row, value):
+    for c in range(34):
+        out[row, c] = value
+
+
+@njit
+def _clip(x, lo, hi):
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+@njit
+def _dora_of(indicator):
+    if indicator < 27:
+        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    if indicator < 31:
+        return 27 + (indicator - 27 + 1) % 4
+    return 31 + (indicator - 31 + 1) % 3
+
+
+@njit
+def _encode_basic(st, t, seat, out):
+    """Rows 0..156 (``basic_v0``): only what ``seat`` may see."""
+    out[:N_BASIC, :] = 0.0
+    rules = st.rules[t]
+    hand = st.closed34[t, seat]
+    for k in range(34):
+        c = hand[k]
+        for j in range(4):
+            if c > j:
+                out[HAND + j, k] = 1.0
+    for suit in range(3):
+        five = 9 * suit + 4
+        n_red = rules[suit]
+        held = 0
+        for j in range(n_red):
+            held += st.closed[t, seat, five * 4 + j]
+        out[HAND_RED, five] = held / 4.0
+    phase = st.phase[t]
+    my_decision = st.actor[t] == seat
+    own_turn = phase <= PHASE_RIICHI_DISCARD and st.turn[t] == seat
+    if own_turn and st.drawn[t] >= 0:
+        out[DRAWN, st.drawn[t] // 4] = 1.0
+    if my_decision and phase == PHASE_CLAIM and st.claim_tile[t] >= 0:
+        out[OFFERED, st.claim_tile[t] // 4] = 1.0
+    for r in range(4):
+        s = (seat + r) % 4
+        cnt = np.zeros(34, dtype=np.int32)
+        for m in range(st.n_melds[t, s]):
+            for j in range(4):
+                tile = st.meld_tiles[t, s, m, j]
+                if tile >= 0:
+                    cnt[tile // 4] += 1
+            if st.meld_type[t, s, m] == 5:
+                out[ANKAN + r, st.meld_tile34[t, s, m]] = 1.0
+        kinds = np.zeros(34, dtype=np.int32)
+        n_river = st.n_river[t, s]
+        for i in range(n_river):
+            k = st.river[t, s, i] // 4
+            kinds[k] += 1
+            if i < RIVER_SLOTS:
+                out[RIVER + RIVER_SLOTS * r + i, k] = 1.0
+                flags = st.river_flags[t, s, i]
+                if flags & RIVER_TSUMOGIRI:
+                    out[RIVER_FLAGS + 3 * r, i] = 1.0
+                if flags & RIVER_RIICHI:
+                    out[RIVER_FLAGS + 3 * r + 1, i] = 1.0
+                if flags & RIVER_CALLED:
+                    out[RIVER_FLAGS + 3 * r + 2, i] = 1.0
+        for k in range(34):
+            c = cnt[k]
+            for j in range(4):
+                if c > j:
+                    out[MELDS + 4 * r + j, k] = 1.0
+            out[RIVER_KINDS + r, k] = _clip(kinds[k] / 4.0, 0.0, 1.0)
+        _fill(out, SCORES + r, _clip(st.points[t, s] / 100000.0, -2.0, 2.0))
+        if st.riichi[t, s] > 0:
+            _fill(out, RIICHI + r, 1.0)
+    for d in range(st.n_dora[t]):
+        ind = st.wall[t, DORA_START + d] // 4
+        out[DORA_INDICATORS, ind] += 0.25
+        out[DORA, _dora_of(ind)] += 0.25
+    kyoku = st.kyoku[t]
+    dealer = kyoku % 4
+    out[ROUND_WIND, 27 + (kyoku // 4) % 4] = 1.0
+    out[SEAT_WIND, 27 + (seat - dealer) % 4] = 1.0
+    _fill(out, KYOTAKU, _clip(st.kyotaku[t] / 10.0, 0.0, 1.0))
+    _fill(out, HONBA, _clip(st.honba[t] / 10.0, 0.0, 1.0))
+    left = LIVE_END - st.n_kans[t] - st.wall_pos[t]
+    _fill(out, TILES_LEFT, _clip(left / 70.0, 0.0, 1.0))
+    out[KYOKU, min(kyoku, 33)] = 1.0
+    out[SEAT, seat] = 1.0
+    if my_decision:
+        if phase == PHASE_TURN:
+            out[DECISION, 0] = 1.0
+        elif phase == PHASE_RIICHI_DISCARD:
+            out[DECISION, 1] = 1.0
+        elif phase == PHASE_CLAIM:
+            out[DECISION, 2] = 1.0
+
+
+@njit
+def _encode_rich(st, t, seat, suit_table, honor_table, out):
+    """Rows 157..162 (``rich_v0`` on top of ``basic_v0``): derived features of the own hand."""
+    out[N_BASIC:N_RICH, :] = 0.0
+    hand = st.closed34[t, seat].copy()
+    n = 0
+    for k in range(34):
+        n += hand[k]
+    if n > 0:
+        s = _shanten(hand, suit_table, honor_table)
+        _fill(out, SHANTEN, _clip((s + 1) / 7.0, 0.0, 1.0))
+    seen = np.zeros(34, dtype=np.int32)
+    for s in range(4):
+        for m in range(st.n_melds[t, s]):
+            for j in range(4):
+                tile = st.meld_tiles[t, s, m, j]
+                if tile >= 0:
+                    seen[tile // 4] += 1
+        for i in range(st.n_river[t, s]):
+            if not st.river_flags[t, s, i] & RIVER_CALLED:
+                seen[st.river[t, s, i] // 4] += 1
+    for d in range(st.n_dora[t]):
+        seen[st.wall[t, DORA_START + d] // 4] += 1
+    visible = np.zeros(34, dtype=np.uint8)
+    for k in range(34):
+        v = seen[k]
+        if v > 4 - hand[k]:
+            v = 4 - hand[k]
+        visible[k] = v
+        out[SEEN, k] = _clip((seen[k] + hand[k]) / 4.0, 0.0, 1.0)
+    if n % 3 == 1:
+        waits = np.zeros(34, dtype=np.bool_)
+        if _waits(hand, suit_table, honor_table, waits) > 0:
+            furiten = st.furiten_temp[t, seat] != 0 or st.furiten_riichi[t, seat] != 0
+            for k in range(34):
+                if waits[k]:
+                    out[WAITS, k] = 1.0
+                    if st.discarded34[t, seat, k]:
+                        furiten = True
+            if furiten:
+                _fill(out, FURITEN, 1.0)
+    elif n % 3 == 2:
+        for k in range(34):
+            if hand[k] == 0:
+                continue
+            hand[k] -= 1
+            visible[k] += 1
+            s = _shanten(hand, suit_table, honor_table)
+            u = _ukeire(hand, visible, suit_table, honor_table)
+            hand[k] += 1
+            visible[k] -= 1
+            out[DISCARD_SHANTEN, k] = _clip((s + 1) / 7.0, 0.0, 1.0)
+            out[DISCARD_UKEIRE, k] = _clip(u / 80.0, 0.0, 1.0)
+
+
+@njit
+def _encode_oracle(st, t, seat, out):
+    """Rows 163..183 (``oracle_v0``): the hidden information."""
+    out[N_RICH:N_ORACLE, :] = 0.0
+    for r in range(1, 4):
+        s = (seat + r) % 4
+        for k in range(34):
+            c = st.closed34[t, s, k]
+            for j in range(4):
+                if c > j:
+                    out[HIDDEN_HANDS + 4 * (r - 1) + j, k] = 1.0
+    end = LIVE_END - st.n_kans[t]
+    cnt = np.zeros(34, dtype=np.int32)
+    for i in range(st.wall_pos[t], end):
+        cnt[st.wall[t, i] // 4] += 1
+    for k in range(34):
+        for j in range(4):
+            if cnt[k] > j:
+                out[WALL_KINDS + j, k] = 1.0
+    for j in range(4):
+        i = st.wall_pos[t] + j
+        if i < end:
+            out[NEXT_DRAWS + j, st.wall[t, i] // 4] = 1.0
+    for d in range(st.n_dora[t]):
+        out[URA_INDICATORS, st.wall[t, URA_START + d] // 4] += 0.25
+
+
+@njit
+def _encode(st, t, seat, encoder, suit_table, honor_table, out):
+    """Encoder ``ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32[rows, 34])."""
+    _encode_basic(st, t, seat, out)
+    if encoder >= 1:
+        _encode_rich(st, t, seat, suit_table, honor_table, out)
+    if encoder >= 2:
+        _encode_oracle(st, t, seat, out)

@@ -1,0 +1,387 @@
+"""``riichi_v0``: four-player Riichi Mahjong as a PettingZoo AEC environment.
+
+```python
+import riichi_env
+
+env = riichi_env.env(rules="mahjongsoul", encoder="basic_v0", reward="hand")
+env.reset(seed=0)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    mask = obs["action_mask"]
+    action = None if terminated or truncated else int(mask.nonzero()[0][0])
+    env.step(action)
+```
+
+| | |
+|---|---|
+| agents | ``player_0`` ... ``player_3``; ``player_0`` is the starting dealer (East) |
+| action space | ``Discrete(81)``: the engine's action ids (table below) |
+| observation space | ``Dict(observation=Box(float32, (rows, 34)), action_mask=Box(int8, (81,)))`` |
+| episode | one game (hanchan or tonpuusen, with extension rounds per the rules) |
+| order | the engine's: the seat whose turn it is, then each seat that may claim a discard, in turn order; seats with nothing to decide are never asked |
+
+**Actions** (``engine/actions.py``): 0-33 discard a plain tile of that kind, 34-36 discard a red
+5m/5p/5s, 37 riichi (the same seat then picks the declaration discard), 38 open riichi, 39 tsumo,
+40 ron, 41-43 chi with the called tile lowest / middle / highest, 44 pon, 45-78 kan of kind
+``a - 45`` (daiminkan, ankan or kakan), 79 kyuushu kyuuhai, 80 pass. ``action_mask`` is the legal
+set of the agent to act, all zeros for the others.
+
+**Observations**: ``encoder=`` picks a versioned encoder of ``riichi_env.encoders`` (``basic_v0``
+default, ``rich_v0``, ``oracle_v0`` with hidden information); their row tables are in
+``docs/environment.md``. An observation is a fresh array (safe to keep).
+
+**Rewards** (``reward=``), given to all four agents at the step that ends a hand or the game:
+
+- ``"hand"`` (default): each hand's point change (riichi sticks, honba and payments included;
+  leftover sticks at the end go to first place) times ``reward_scale`` (default 1/1000).
+- ``"placement"``: at the end only, the final score ``(points - return_points) / 1000 + uma + oka``
+  (RULES.md, unrounded).
+- ``"rank"``: at the end only, ``rank_points[placement]`` (default ``(0.9, 0.45, 0.0, -1.35)``,
+  Tenhou's houou-room rank points / 100).
+
+**Options**: ``rules`` (a preset name ``"mahjongsoul"`` / ``"tenhou"`` or an ``engine.rules.Rules``),
+any ``Rules`` field as a keyword to override it (``game_length="tonpuusen"``, ``red_fives=(0, 0, 0)``,
+``open_riichi=True``, ...), ``encoder``, ``reward``, ``reward_scale``, ``rank_points``, ``seed``
+(the generator for games started by ``reset()`` without a seed), ``render_mode`` (``"ansi"`` returns
+the table as text from the acting seat, ``"human"`` prints it), ``max_events`` (event-log rows).
+
+``reset(seed=s)`` plays the game whose walls come from ``s`` (the same as ``engine.game.Game(seed=s)``).
+``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
+offender, out-of-space actions assert, and calls out of order raise. ``raw_env`` raises
+``ValueError`` naming the action and why it is illegal. ``view(agent)`` returns the seat's
+``SeatView`` (what the baseline agents read).
+
+**Version history**: ``riichi_v0`` (riichi_env 0.1.0): first release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, NamedTuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from engine.actions import N_ACTIONS, action_name
+from engine.game import explain_illegal
+from engine.rules import Rules
+from engine.state import DEFAULT_MAX_EVENTS, PHASE_GAME_OVER
+from engine.tables import load_tables
+from riichi_env._kernels import GAME_OVER, _k_observe, _k_reset, _k_step, _k_visible, tables_tuple
+from riichi_env._state_buffer import alloc, views
+from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, N_ROWS, bounds
+from riichi_env.render import render_text
+
+ENV_NAME = "riichi_v0"
+REWARDS = ("hand", "placement", "rank")
+DEFAULT_RANK_POINTS = (0.9, 0.45, 0.0, -1.35)
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+
+
+class SeatView(NamedTuple):
+    """What one seat knows, as arrays for agents (copies, safe to keep)."""
+
+    seat: int
+    hand34: np.ndarray
+    """``uint8[34]`` concealed tiles, the drawn tile included."""
+    visible34: np.ndarray
+    """``uint8[34]`` other tiles the seat can see: rivers (uncalled), melds, dora indicators."""
+    points: np.ndarray
+    """``int32[4]`` points by absolute seat."""
+    riichi: np.ndarray
+    """``int32[4]`` riichi state by absolute seat (0 none, 1 riichi, 2 double)."""
+
+
+def _make_rules(rules: str | Rules, overrides: dict[str, Any]) -> Rules:
+    if isinstance(rules, str):
+        base = Rules.preset(rules)
+    elif isinstance(rules, Rules):
+        base = rules
+    else:
+        raise TypeError(f"rules must be a preset name or engine.rules.Rules, got {rules!r}")
+    if not overrides:
+        return base
+    known = {f.name for f in dataclasses.fields(Rules)} - {"name"}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise TypeError(f"unknown env option(s) {unknown}; rule options are {sorted(known)}")
+    return base.replace(**overrides)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """``raw_env`` with PettingZoo's usual wrappers (illegal move = -1 and game over, bounds, order)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
+    """The unwrapped ``riichi_v0`` environment; see the module docstring for the spec."""
+
+    metadata = {
+        "name": ENV_NAME,
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        rules: str | Rules = "mahjongsoul",
+        *,
+        encoder: str = DEFAULT_ENCODER,
+        reward: str = "hand",
+        reward_scale: float = 1e-3,
+        rank_points: tuple[float, float, float, float] = DEFAULT_RANK_POINTS,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        max_events: int = DEFAULT_MAX_EVENTS,
+        **rule_options: Any,
+    ) -> None:
+        super().__init__()
+        if encoder not in ENCODER_IDS:
+            raise ValueError(f"unknown encoder {encoder!r}; choose from {list(ENCODERS)}")
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
+        if len(tuple(rank_points)) != 4:
+            raise ValueError(f"rank_points must be four numbers, got {rank_points!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        self.rules = _make_rules(rules, rule_options)
+        self.encoder = encoder
+        self.reward_mode = reward
+        self.reward_scale = float(reward_scale)
+        self.rank_points = tuple(float(x) for x in rank_points)
+        self.render_mode = render_mode
+        self._encoder_id = ENCODER_IDS[encoder]
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+        self._max_events = int(max_events)
+        self.possible_agents = list(AGENTS)
+        self.agents = []
+        low, high = bounds(encoder)
+        self._obs_shape = (N_ROWS[encoder], 34)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._setup_buffers()
+        self._game_seed = 0
+        self._started = False
+
+    def _setup_buffers(self, buf: np.ndarray | None = None) -> None:
+        if buf is None:
+            self._buf, self._st = alloc(1, self._max_events)
+            self._st.rules[0] = self.rules.to_array()
+            self._st.phase[0] = PHASE_GAME_OVER
+        else:
+            self._buf = buf
+            self._st = views(buf, 1, self._max_events)
+        self._tables = tables_tuple(load_tables())
+        if not hasattr(self, "_mask"):
+            self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+            self._hand_points = np.zeros(4, dtype=np.int32)
+            self._delta = np.zeros(4, dtype=np.int32)
+        self._zero_mask = np.zeros(N_ACTIONS, dtype=np.int8)
+
+    # -------------------------------------------------------------------------------- spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -------------------------------------------------------------------------------- play
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._rng.integers(2**62))
+        self._game_seed = game_seed
+        actor = _k_reset(
+            self._buf,
+            1,
+            self._max_events,
+            0,
+            game_seed,
+            self._tables,
+            self._mask,
+            self._hand_points,
+        )
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._rewards_set = False
+        self._started = True
+        self.agent_selection = self.possible_agents[actor if actor >= 0 else 0]
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act (its game is not over); got action None")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise TypeError(f"action must be an int, got {action!r}") from None
+        if not 0 <= a < N_ACTIONS:
+            raise ValueError(f"action must be 0-{N_ACTIONS - 1}, got {a}")
+        if not self._mask[a]:
+            why = explain_illegal(self._st, a, 0) or "not legal now"
+            raise ValueError(f"illegal action {a} ({action_name(a)}) for {agent}: {why}")
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewards_set:
+            rewards = self.rewards
+            for k in rewards:
+                rewards[k] = 0.0
+            self._rewards_set = False
+        r = _k_step(
+            self._buf,
+            1,
+            self._max_events,
+            0,
+            a,
+            self._tables,
+            self._mask,
+            self._hand_points,
+            self._delta,
+        )
+        if 0 <= r < 4:
+            self.agent_selection = self.possible_agents[r]
+            return
+        self._settle(r)
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self, r: int) -> None:
+        """Rewards after a hand or the game ended; terminations at game over."""
+        agents = self.possible_agents
+        rewards = self.rewards
+        if self.reward_mode == "hand":
+            scale = self.reward_scale
+            for i, a in enumerate(agents):
+                rewards[a] = float(self._delta[i]) * scale
+        if r == GAME_OVER:
+            st = self._st
+            if self.reward_mode == "placement":
+                for i, a in enumerate(agents):
+                    rewards[a] = float(st.final_scores[0, i])
+            elif self.reward_mode == "rank":
+                for i, a in enumerate(agents):
+                    rewards[a] = self.rank_points[int(st.final_ranks[0, i])]
+            for i, a in enumerate(agents):
+                self.terminations[a] = True
+                self.infos[a] = {
+                    "points": int(st.points[0, i]),
+                    "final_score": float(st.final_scores[0, i]),
+                    "rank": int(st.final_ranks[0, i]),
+                }
+        else:
+            self.agent_selection = agents[r & 3]
+        self._rewards_set = True
+        cumulative = self._cumulative_rewards
+        for a, x in rewards.items():
+            cumulative[a] += x
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of[agent]
+        obs = np.empty(self._obs_shape, dtype=np.float32)
+        _k_observe(self._buf, 1, self._max_events, 0, seat, self._encoder_id, self._tables, obs)
+        if agent == self.agent_selection and self._started:
+            mask = self._mask.copy()
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The legal-action mask (``int8[81]``) of ``agent`` (default: the agent to act); a copy."""
+        if agent is None or agent == self.agent_selection:
+            return self._mask.copy()
+        return self._zero_mask.copy()
+
+    # -------------------------------------------------------------------------------- extras
+
+    @property
+    def state_arrays(self):
+        """The engine ``State`` (table axis of length 1) backing this env; read-only use."""
+        return self._st
+
+    @property
+    def game_seed(self) -> int:
+        """Seed of the current game (``engine.game.Game(seed=...)`` replays it)."""
+        return self._game_seed
+
+    def view(self, agent: str) -> SeatView:
+        """The ``SeatView`` of ``agent``: its concealed tiles and what it can see."""
+        seat = self._seat_of[agent]
+        visible = np.zeros(34, dtype=np.uint8)
+        _k_visible(self._buf, 1, self._max_events, 0, seat, visible)
+        st = self._st
+        return SeatView(
+            seat, st.closed34[0, seat].copy(), visible, st.points[0].copy(), st.riichi[0].copy()
+        )
+
+    def final_scores(self) -> list[float]:
+        """Final scores ``(points - return) / 1000 + uma + oka`` (zeros before game over)."""
+        return [float(x) for x in self._st.final_scores[0]]
+
+    def points(self) -> list[int]:
+        """Current points by seat."""
+        return [int(x) for x in self._st.points[0]]
+
+    def render_text(self, agent: str | None = None, reveal: bool = False) -> str:
+        """The table as text from ``agent``'s seat (default: the agent to act)."""
+        agent = agent or self.agent_selection
+        seat = self._seat_of[agent] if agent is not None else None
+        mask = self._mask if agent == self.agent_selection else None
+        return render_text(self._st, 0, seat, mask, reveal)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if not self._started:
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -------------------------------------------------------------------------------- pickle
+
+    def __getstate__(self) -> dict[str, Any]:
+        d = self.__dict__.copy()
+        for key in ("_st", "_tables"):
+            d.pop(key, None)
+        d["_buf"] = self._buf.copy()
+        return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+        self._setup_buffers(d["_buf"])

@@ -1,0 +1,171 @@
+"""A Gymnasium single-agent view of the table: one learning seat against three given policies.
+
+```python
+from riichi_env.gym_wrapper import RiichiGymEnv
+from agents import EfficiencyAgent
+
+env = RiichiGymEnv(opponents=[EfficiencyAgent()] * 3, seat="random", reward="placement")
+obs, info = env.reset(seed=0)
+obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
+```
+
+The observation and action spaces are the PettingZoo env's (``Dict(observation, action_mask)`` and
+``Discrete(N_ACTIONS)``). A step plays the learner's action, then the opponents' decisions until
+the learner must decide again or the game ends; the reward is the learner's reward accumulated over
+those AEC steps. An illegal action ends the episode with ``illegal_reward`` (``info["illegal_action"]``
+is True) unless ``illegal_action="raise"``. ``action_masks()`` returns the current mask as booleans
+(the convention of maskable-PPO implementations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from agents.random_agent import RandomAgent
+from riichi_env.env import raw_env
+
+
+def _policy_fn(policy):
+    """A policy object with ``act(observation, action_mask, view)`` or a plain callable."""
+    act = getattr(policy, "act", None)
+    if callable(act):
+        return act
+    if callable(policy):
+        return policy
+    raise TypeError(f"opponent policy {policy!r} has no act() and is not callable")
+
+
+class RiichiGymEnv(gymnasium.Env):
+    """One learning seat of the PettingZoo table as a ``gymnasium.Env``.
+
+    Args:
+        opponents: Three policies for the other seats, in seat order after the learner; each is an
+            object with ``act(observation, action_mask, view) -> int`` or such a callable. ``None``:
+            three ``RandomAgent`` s seeded from ``reset(seed=...)``.
+        seat: The learner's seat 0-3, or ``"random"`` for a new seat drawn at every reset.
+        illegal_action: ``"penalty"`` (end the episode with ``illegal_reward``) or ``"raise"``.
+        illegal_reward: Reward for an illegal action under ``"penalty"``.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``, from the learner's seat.
+        **env_options: Options of ``riichi_env.raw_env`` (rules, reward, encoder, ...).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        opponents: Sequence[Any] | None = None,
+        seat: int | str = 0,
+        illegal_action: str = "penalty",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **env_options: Any,
+    ) -> None:
+        if seat != "random" and seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0-3 or 'random', got {seat!r}")
+        if illegal_action not in ("penalty", "raise"):
+            raise ValueError(f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if opponents is not None:
+            opponents = list(opponents)
+            if len(opponents) != 3:
+                raise ValueError(f"opponents must be three policies, got {len(opponents)}")
+            self._opponent_fns = [_policy_fn(p) for p in opponents]
+        else:
+            self._opponent_fns = None
+        self._seat_option = seat
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.aec = raw_env(**env_options)
+        self.observation_space = self.aec.observation_space("player_0")
+        self.action_space = self.aec.action_space("player_0")
+        self.seat = 0 if seat == "random" else int(seat)
+        self._policies: list = [None] * 4
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self._done = True
+
+    @property
+    def agent(self) -> str:
+        """The learner's PettingZoo agent name."""
+        return self.aec.possible_agents[self.seat]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        if self._seat_option == "random":
+            self.seat = int(rng.integers(4))
+        others = [(self.seat + k) % 4 for k in (1, 2, 3)]
+        if self._opponent_fns is None:
+            fns = [RandomAgent(int(rng.integers(2**31))).act for _ in others]
+        else:
+            fns = self._opponent_fns
+        self._policies = [None] * 4
+        for s, fn in zip(others, fns, strict=True):
+            self._policies[s] = fn
+        self.aec.reset(seed=int(rng.integers(2**31)), options=options)
+        self._done = False
+        reward = self._advance()
+        obs = self.aec.observe(self.agent)
+        self._mask = obs["action_mask"]
+        return obs, {"seat": self.seat, "reward_before_first_decision": reward}
+
+    def _advance(self) -> float:
+        """Play the opponents until the learner decides or the game ends; the learner's reward."""
+        aec = self.aec
+        me = self.agent
+        total = 0.0
+        while aec.agents and aec.agent_selection != me:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                break
+            seat = aec.possible_agents.index(agent)
+            obs = aec.observe(agent)
+            action = self._policies[seat](obs["observation"], obs["action_mask"], aec.view(agent))
+            aec.step(action)
+            total += aec.rewards.get(me, 0.0)
+        if not aec.agents or aec.terminations[me] or aec.truncations[me]:
+            self._done = True
+        return total
+
+    def step(self, action) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        a = int(action)
+        if not (0 <= a < self.action_space.n and self._mask[a]):
+            if self.illegal_action == "raise":
+                raise ValueError(f"illegal action {a} for seat {self.seat}")
+            self._done = True
+            obs = self.aec.observe(self.agent)
+            return obs, self.illegal_reward, True, False, {"illegal_action": True}
+        self.aec.step(a)
+        reward = self.aec.rewards.get(self.agent, 0.0) + self._advance()
+        obs = self.aec.observe(self.agent)
+        self._mask = obs["action_mask"]
+        info: dict[str, Any] = {"illegal_action": False}
+        if self._done:
+            info["final_scores"] = self.aec.final_scores()
+        return obs, float(reward), self._done, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The current legal actions as ``bool[N_ACTIONS]``."""
+        return self._mask.astype(bool)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = self.aec.render_text(self.agent)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.aec.close()

@@ -1,0 +1,104 @@
+"""The ``ansi`` rendering: a plain-text table of the game from one seat's point of view.
+
+Every seat's points, riichi, melds and river are shown; concealed tiles only for the viewing seat
+(or every seat with ``reveal=True``). River marks: ``*`` riichi declaration, ``'`` tsumogiri,
+``>`` taken by a call. Melds: ``chi 3-45m<2`` is a chi of the 3m discarded by seat 2 (the called
+tile first), ``ankan 7z`` a closed kan.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.actions import action_name
+from engine.melds import MELD_ANKAN, MELD_NAMES
+from engine.state import (
+    DORA_START,
+    LIVE_END,
+    PHASE_GAME_OVER,
+    PHASE_NAMES,
+    RIVER_CALLED,
+    RIVER_RIICHI,
+    RIVER_TSUMOGIRI,
+    State,
+)
+from engine.tiles import tile136_to_str, tiles136_to_str
+
+WINDS = "ESWN"
+WIND_NAMES = ("East", "South", "West", "North")
+
+
+def _meld_text(st: State, t: int, s: int, m: int, reds: tuple[int, int, int]) -> str:
+    mtype = int(st.meld_type[t, s, m])
+    tiles = [int(x) for x in st.meld_tiles[t, s, m] if x >= 0]
+    name = MELD_NAMES.get(mtype, "?")
+    if mtype == MELD_ANKAN:
+        return f"{name} {tiles136_to_str(tiles, reds)}"
+    called = int(st.meld_called[t, s, m])
+    rest = [x for x in tiles if x != called]
+    return (
+        f"{name} {tile136_to_str(called, reds)}-{tiles136_to_str(rest, reds)}"
+        f"<{int(st.meld_from[t, s, m])}"
+    )
+
+
+def _river_text(st: State, t: int, s: int, reds: tuple[int, int, int]) -> str:
+    parts = []
+    for i in range(int(st.n_river[t, s])):
+        flags = int(st.river_flags[t, s, i])
+        mark = ("*" if flags & RIVER_RIICHI else "") + ("'" if flags & RIVER_TSUMOGIRI else "")
+        mark += ">" if flags & RIVER_CALLED else ""
+        parts.append(tile136_to_str(int(st.river[t, s, i]), reds) + mark)
+    return " ".join(parts)
+
+
+def render_text(
+    st: State,
+    t: int = 0,
+    seat: int | None = None,
+    legal_mask: np.ndarray | None = None,
+    reveal: bool = False,
+) -> str:
+    """The table as text, seen from ``seat`` (``None``: no concealed tiles unless ``reveal``)."""
+    reds = (int(st.rules[t, 0]), int(st.rules[t, 1]), int(st.rules[t, 2]))
+    kyoku = int(st.kyoku[t])
+    dealer = kyoku % 4
+    left = LIVE_END - int(st.n_kans[t]) - int(st.wall_pos[t])
+    dora = [tile136_to_str(int(st.wall[t, DORA_START + d]), reds) for d in range(int(st.n_dora[t]))]
+    lines = [
+        f"{WIND_NAMES[(kyoku // 4) % 4]} {kyoku % 4 + 1}  honba {int(st.honba[t])}  "
+        f"riichi sticks {int(st.kyotaku[t])}  wall {left}  dora indicators {' '.join(dora)}",
+        "seat wind  points riichi | melds | river",
+    ]
+    for s in range(4):
+        riichi = ("double" if st.riichi[t, s] == 2 else "yes") if st.riichi[t, s] else ""
+        melds = ", ".join(_meld_text(st, t, s, m, reds) for m in range(int(st.n_melds[t, s])))
+        me = "*" if seat == s else " "
+        lines.append(
+            f"{me}{s}   {WINDS[(s - dealer) % 4]}   {int(st.points[t, s]):>7} {riichi:>6} | "
+            f"{melds or '-'} | {_river_text(st, t, s, reds)}"
+        )
+    shown = range(4) if reveal else ([] if seat is None else [seat])
+    for s in shown:
+        ids = np.flatnonzero(st.closed[t, s])
+        drawn = int(st.drawn[t])
+        text = tiles136_to_str([int(x) for x in ids if x != drawn or st.turn[t] != s], reds)
+        if drawn >= 0 and st.turn[t] == s and st.closed[t, s, drawn]:
+            text += f" + {tile136_to_str(drawn, reds)}"
+        lines.append(f"hand of seat {s}: {text}")
+    phase = int(st.phase[t])
+    if phase == PHASE_GAME_OVER:
+        scores = ", ".join(f"{x:+.1f}" for x in st.final_scores[t])
+        lines.append(f"game over: final points {list(map(int, st.points[t]))}, scores {scores}")
+    else:
+        what = PHASE_NAMES[phase]
+        extra = ""
+        if st.claim_tile[t] >= 0 and phase == 2:
+            extra = (
+                f" on {tile136_to_str(int(st.claim_tile[t]), reds)} from {int(st.claim_from[t])}"
+            )
+        lines.append(f"to act: seat {int(st.actor[t])} ({what}{extra})")
+        if legal_mask is not None:
+            names = [action_name(int(a)) for a in np.flatnonzero(legal_mask)]
+            lines.append("legal: " + ", ".join(names))
+    return "\n".join(lines)

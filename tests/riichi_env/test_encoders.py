@@ -1,0 +1,140 @@
+"""Observation encoders: layout tables, bounds, and that only the oracle sees hidden tiles."""
+
+import copy
+
+import numpy as np
+import pytest
+
+pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py)")
+
+import riichi_env.encoders as enc
+from engine.state import DORA_START, LIVE_END, RINSHAN_START, URA_START
+from riichi_env.env import raw_env
+
+
+@pytest.mark.parametrize("name", enc.ENCODERS)
+def test_row_table_covers_every_row_once(name):
+    covered = []
+    for first, count, meaning in enc.ROWS[name]:
+        assert meaning
+        covered.extend(range(first, first + count))
+    assert covered == list(range(enc.N_ROWS[name]))
+    assert enc.table_markdown(name).count("\n") == len(enc.ROWS[name]) + 1
+
+
+def test_docs_page_shows_the_tables():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "environment.md").read_text()
+    starts = {"basic_v0": 0, "rich_v0": enc.N_BASIC, "oracle_v0": enc.N_RICH}
+    for name, start in starts.items():
+        table = enc.table_markdown(name, start)
+        assert table in doc, f"docs/environment.md is missing the {name} table:\n{table}"
+
+
+def _play(e, steps, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if e.terminations[e.agent_selection]:
+            break
+        legal = np.flatnonzero(e.action_mask())
+        e.step(int(legal[rng.integers(legal.size)]))
+
+
+@pytest.mark.parametrize("name", enc.ENCODERS)
+def test_observations_stay_in_bounds(name):
+    e = raw_env(encoder=name, game_length="tonpuusen")
+    e.reset(seed=21)
+    space = e.observation_space("player_0")
+    rng = np.random.default_rng(5)
+    while not e.terminations[e.agent_selection]:
+        for agent in e.possible_agents:
+            assert space.contains(e.observe(agent))
+        legal = np.flatnonzero(e.action_mask())
+        e.step(int(legal[rng.integers(legal.size)]))
+
+
+def test_basic_rows_match_the_state():
+    e = raw_env()
+    e.reset(seed=3)
+    _play(e, 30, 0)
+    agent = e.agent_selection
+    seat = int(agent[-1])
+    obs = e.observe(agent)["observation"]
+    st = e.state_arrays
+    hand = st.closed34[0, seat]
+    assert np.array_equal(obs[enc.HAND : enc.HAND + 4].sum(axis=0), hand)
+    for r in range(4):
+        s = (seat + r) % 4
+        n = min(int(st.n_river[0, s]), enc.RIVER_SLOTS)
+        rows = obs[enc.RIVER + 24 * r : enc.RIVER + 24 * r + n]
+        assert list(rows.argmax(axis=1)) == [int(x) // 4 for x in st.river[0, s, :n]]
+        assert obs[enc.SCORES + r, 0] == pytest.approx(st.points[0, s] / 100000)
+    assert obs[enc.DORA_INDICATORS, st.wall[0, DORA_START] // 4] == 0.25
+    left = LIVE_END - st.n_kans[0] - st.wall_pos[0]
+    assert obs[enc.TILES_LEFT, 5] == pytest.approx(left / 70)
+    assert obs[enc.SEAT, seat] == 1
+
+
+def _hidden_slots(st, seat):
+    """Wall indices whose tiles ``seat`` cannot see."""
+    n_kans, n_dora, pos = int(st.n_kans[0]), int(st.n_dora[0]), int(st.wall_pos[0])
+    slots = list(range(pos, LIVE_END))
+    slots += list(range(RINSHAN_START + n_kans, DORA_START))
+    slots += list(range(DORA_START + n_dora, URA_START))
+    slots += list(range(URA_START, 136))
+    return slots
+
+
+def _scramble_hidden(e, seat, rng):
+    """A copy of ``e`` where every tile hidden from ``seat`` is relabelled by a random bijection."""
+    f = copy.deepcopy(e)
+    st = f.state_arrays
+    slots = _hidden_slots(st, seat)
+    others = [s for s in range(4) if s != seat]
+    pool = [int(st.wall[0, i]) for i in slots]
+    for s in others:
+        pool += [int(x) for x in np.flatnonzero(st.closed[0, s])]
+    perm = dict(zip(pool, rng.permutation(pool).tolist(), strict=True))
+    for i in slots:
+        st.wall[0, i] = perm[int(st.wall[0, i])]
+    for s in others:
+        held = np.flatnonzero(st.closed[0, s])
+        st.closed[0, s] = 0
+        st.closed34[0, s] = 0
+        for x in held:
+            y = perm[int(x)]
+            st.closed[0, s, y] = 1
+            st.closed34[0, s, y // 4] += 1
+        # hidden-derived fields of the other seats get noise too
+        st.waits[0, s] = rng.integers(0, 2, 34)
+        st.n_waits[0, s] = rng.integers(0, 5)
+        st.furiten_temp[0, s] = rng.integers(0, 2)
+        st.furiten_riichi[0, s] = rng.integers(0, 2)
+    if int(st.turn[0]) != seat and int(st.drawn[0]) in perm:
+        st.drawn[0] = perm[int(st.drawn[0])]
+    return f
+
+
+@pytest.mark.parametrize("name", enc.ENCODERS)
+def test_only_the_oracle_sees_other_hands_and_the_wall(name):
+    rng = np.random.default_rng(7)
+    changed = 0
+    for game in range(3):
+        e = raw_env(encoder=name)
+        e.reset(seed=100 + game)
+        for _ in range(6):
+            _play(e, int(rng.integers(5, 40)), int(rng.integers(1 << 30)))
+            if e.terminations[e.agent_selection]:
+                break
+            for seat, agent in enumerate(e.possible_agents):
+                f = _scramble_hidden(e, seat, rng)
+                a = e.observe(agent)["observation"]
+                b = f.observe(agent)["observation"]
+                if enc.HIDDEN_INFORMATION[name]:
+                    changed += not np.array_equal(a, b)
+                    assert np.array_equal(a[: enc.N_RICH], b[: enc.N_RICH])
+                else:
+                    assert np.array_equal(a, b), f"{name} of seat {seat} leaks hidden tiles"
+    if enc.HIDDEN_INFORMATION[name]:
+        assert changed > 0
