@@ -23,8 +23,10 @@ READING_WIDTH = 6
 """Ints per reading row: pair tile34, number of sets, then up to four set codes."""
 MAX_READINGS = 32
 """Room for readings; no complete hand has more (checked in tests over all one-suit hands)."""
-N_AGARI_WORK = 2 * N_KINDS
-"""Scratch ints ``_decompose`` needs."""
+AGARI_READINGS = 2 * N_KINDS
+"""Offset in ``work`` where ``_decompose`` writes its readings (flat rows of READING_WIDTH)."""
+N_AGARI_WORK = AGARI_READINGS + MAX_READINGS * READING_WIDTH
+"""Ints of ``work`` that ``_decompose`` uses: scratch, then the readings."""
 
 TERMINALS_HONORS_MASK = np.int64(
     sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
@@ -33,14 +35,13 @@ TERMINALS_HONORS_MASK = np.int64(
 
 
 @njit
-def _decompose(hand34, work, readings):
-    """Fill ``readings`` with every standard reading.
+def _decompose(hand34, work):
+    """Write every standard reading to ``work[AGARI_READINGS:]``.
 
     Args:
         hand34: uint8[34] concealed tiles, 3n+2 of them (n = 0..4).
-        work: int32 scratch of at least ``N_AGARI_WORK``.
-        readings: int32[MAX_READINGS * READING_WIDTH] output, flat rows of READING_WIDTH:
-            pair, n_sets, set codes...
+        work: int32 of at least ``N_AGARI_WORK``: scratch, then reading ``r`` at
+            ``AGARI_READINGS + r * READING_WIDTH``: pair, n_sets, set codes...
 
     Returns:
         Number of readings (0 = not a standard complete hand).
@@ -82,8 +83,6 @@ def _decompose(hand34, work, readings):
             pair_zone = 2
         else:
             return 0
-    rest = work[0:N_KINDS]
-    tmp = work[N_KINDS : 2 * N_KINDS]
     n = 0
     lo = pair_zone * 9
     hi = lo + 9 if pair_zone < 3 else 34
@@ -91,15 +90,15 @@ def _decompose(hand34, work, readings):
         if hand34[p] < 2 or (p >= 27 and hand34[p] != 2):
             continue
         for i in range(N_KINDS):
-            rest[i] = hand34[i]
-        rest[p] -= 2
+            work[i] = hand34[i]
+        work[p] -= 2
         c0 = -1
         c1 = -1
         c2 = -1
         c3 = -1
         n_cand = 0
         for i in range(27):
-            if rest[i] >= 3:
+            if work[i] >= 3:
                 if n_cand == 0:
                     c0 = i
                 elif n_cand == 1:
@@ -110,55 +109,55 @@ def _decompose(hand34, work, readings):
                     c3 = i
                 n_cand += 1
         for mask in range(1 << n_cand):
-            row = n * READING_WIDTH
+            row = AGARI_READINGS + n * READING_WIDTH
             for i in range(27):
-                tmp[i] = rest[i]
+                work[N_KINDS + i] = work[i]
             k = 2
             if mask & 1:
-                tmp[c0] -= 3
+                work[N_KINDS + c0] -= 3
             if mask & 2:
-                tmp[c1] -= 3
+                work[N_KINDS + c1] -= 3
             if mask & 4:
-                tmp[c2] -= 3
+                work[N_KINDS + c2] -= 3
             if mask & 8:
-                tmp[c3] -= 3
+                work[N_KINDS + c3] -= 3
             ok = True
             for suit in range(3):
                 b = suit * 9
                 for j in range(7):
-                    c = tmp[b + j]
+                    c = work[N_KINDS + b + j]
                     if c > 0:
-                        if tmp[b + j + 1] < c or tmp[b + j + 2] < c:
+                        if work[N_KINDS + b + j + 1] < c or work[N_KINDS + b + j + 2] < c:
                             ok = False
                             break
-                        tmp[b + j + 1] -= c
-                        tmp[b + j + 2] -= c
+                        work[N_KINDS + b + j + 1] -= c
+                        work[N_KINDS + b + j + 2] -= c
                         for _ in range(c):
-                            readings[row + k] = b + j
+                            work[row + k] = b + j
                             k += 1
-                if not ok or tmp[b + 7] != 0 or tmp[b + 8] != 0:
+                if not ok or work[N_KINDS + b + 7] != 0 or work[N_KINDS + b + 8] != 0:
                     ok = False
                     break
             if not ok:
                 continue
             if mask & 1:
-                readings[row + k] = SET_TRIPLET + c0
+                work[row + k] = SET_TRIPLET + c0
                 k += 1
             if mask & 2:
-                readings[row + k] = SET_TRIPLET + c1
+                work[row + k] = SET_TRIPLET + c1
                 k += 1
             if mask & 4:
-                readings[row + k] = SET_TRIPLET + c2
+                work[row + k] = SET_TRIPLET + c2
                 k += 1
             if mask & 8:
-                readings[row + k] = SET_TRIPLET + c3
+                work[row + k] = SET_TRIPLET + c3
                 k += 1
             for t in range(27, 34):
-                if rest[t] == 3:
-                    readings[row + k] = SET_TRIPLET + t
+                if work[t] == 3:
+                    work[row + k] = SET_TRIPLET + t
                     k += 1
-            readings[row] = p
-            readings[row + 1] = n_sets
+            work[row] = p
+            work[row + 1] = n_sets
             n += 1
             if n == MAX_READINGS:
                 return n
@@ -194,9 +193,9 @@ def _is_kokushi(hand34):
 
 
 @njit
-def _is_agari(hand34, work, readings):
+def _is_complete(hand34, work):
     """True for a complete concealed part: standard, chiitoitsu or kokushi (3n+2 tiles)."""
-    if _decompose(hand34, work, readings) > 0:
+    if _decompose(hand34, work) > 0:
         return True
     return _is_chiitoitsu(hand34) or _is_kokushi(hand34)
 
@@ -227,9 +226,8 @@ def decompose(hand: str | np.ndarray) -> list[tuple[int, tuple[tuple[str, int], 
     if n_tiles % 3 != 2 or n_tiles > 14:
         raise ValueError(f"a complete part has 2, 5, 8, 11 or 14 tiles, got {n_tiles}")
     work = np.zeros(N_AGARI_WORK, dtype=np.int32)
-    flat = np.zeros(MAX_READINGS * READING_WIDTH, dtype=np.int32)
-    n = _decompose(hand34, work, flat)
-    rows = flat.reshape(MAX_READINGS, READING_WIDTH)
+    n = _decompose(hand34, work)
+    rows = work[AGARI_READINGS:].reshape(MAX_READINGS, READING_WIDTH)
     out = []
     for r in range(n):
         sets = []
@@ -249,5 +247,4 @@ def is_agari(hand: str | np.ndarray) -> bool:
     if int(hand34.sum()) % 3 != 2:
         raise ValueError(f"a complete part has 3n+2 tiles, got {int(hand34.sum())}")
     work = np.zeros(N_AGARI_WORK, dtype=np.int32)
-    flat = np.zeros(MAX_READINGS * READING_WIDTH, dtype=np.int32)
-    return bool(_is_agari(hand34, work, flat))
+    return bool(_is_complete(hand34, work))

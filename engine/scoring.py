@@ -17,7 +17,7 @@ import numpy as np
 
 from engine._numba import njit
 from engine.agari import (
-    MAX_READINGS,
+    AGARI_READINGS,
     N_AGARI_WORK,
     READING_WIDTH,
     SET_TRIPLET,
@@ -183,13 +183,13 @@ MAX_INDICATORS = 5
 """Dora (and ura) indicators: one at the start plus one per kan."""
 
 W_AGARI = 0
+W_READINGS = W_AGARI + AGARI_READINGS
 W_FULL = W_AGARI + N_AGARI_WORK
 W_BASE_YAKU = W_FULL + N_KINDS
 MAX_EXTRA = 24
 """Room for the yaku one reading adds to the hand-level ones."""
 W_EXTRA = W_BASE_YAKU + N_YAKU
-W_READINGS = W_EXTRA + 2 * MAX_EXTRA
-N_WORK = W_READINGS + MAX_READINGS * READING_WIDTH
+N_WORK = W_EXTRA + 2 * MAX_EXTRA
 """Length of the ``work`` scratch vector of ``_score_hand`` (int32)."""
 
 
@@ -199,32 +199,33 @@ def new_work() -> np.ndarray:
 
 
 @njit
-def _put(yaku, y, menzen):
-    """Record yaku ``y`` with its closed or open han (from the yaku table)."""
-    yaku[y] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
+def _put(work, y, menzen):
+    """Record hand-level yaku ``y`` with its closed or open han (from the yaku table)."""
+    work[W_BASE_YAKU + y] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
 
 
 @njit
-def _put_yakuman(yaku, y, double_on):
-    """Record yakuman ``y`` with its multiplier (double ones count 1 when the rule is off)."""
+def _put_yakuman(work, y, double_on):
+    """Record hand-level yakuman ``y`` with its multiplier (double ones count 1 when the rule
+    is off)."""
     m = YAKU_YAKUMAN[y]
-    yaku[y] = m if double_on else 1
+    work[W_BASE_YAKU + y] = m if double_on else 1
 
 
 @njit
-def _push(extra, n, y, menzen):
-    """Append yaku ``y`` (closed or open han) to a reading's ``extra`` list; returns the length."""
-    extra[n] = y
-    extra[MAX_EXTRA + n] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
+def _push(work, n, y, menzen):
+    """Append yaku ``y`` (closed or open han) to a reading's extra list; returns the length."""
+    work[W_EXTRA + n] = y
+    work[W_EXTRA + MAX_EXTRA + n] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
     return n + 1
 
 
 @njit
-def _push_yakuman(extra, n, y, double_on):
-    """Append yakuman ``y`` with its multiplier to ``extra``; returns the length."""
+def _push_yakuman(work, n, y, double_on):
+    """Append yakuman ``y`` with its multiplier to a reading's extra list; returns the length."""
     m = YAKU_YAKUMAN[y]
-    extra[n] = y
-    extra[MAX_EXTRA + n] = m if double_on else 1
+    work[W_EXTRA + n] = y
+    work[W_EXTRA + MAX_EXTRA + n] = m if double_on else 1
     return n + 1
 
 
@@ -280,11 +281,10 @@ def _payments(base, dealer, tsumo, honba, out):
 
 @njit
 def _offer(
-    base_yaku,
+    work,
     base_han,
     base_yakuman,
     n_dora,
-    extra,
     n_extra,
     fu,
     dealer,
@@ -293,7 +293,7 @@ def _offer(
     out,
     yaku_out,
 ):
-    """Total one candidate (hand-level yaku plus a reading's ``extra`` list) and keep it in
+    """Total one candidate (hand-level yaku plus a reading's extra list) and keep it in
     ``out``/``yaku_out`` if it pays more than the best so far.
 
     Order: more points; then a yakuman over a kazoe yakuman of equal value (the hand-score
@@ -302,10 +302,10 @@ def _offer(
     han = base_han
     yakuman = base_yakuman
     for i in range(n_extra):
-        if extra[i] >= Y_FIRST_YAKUMAN:
-            yakuman += extra[MAX_EXTRA + i]
+        if work[W_EXTRA + i] >= Y_FIRST_YAKUMAN:
+            yakuman += work[W_EXTRA + MAX_EXTRA + i]
         else:
-            han += extra[MAX_EXTRA + i]
+            han += work[W_EXTRA + MAX_EXTRA + i]
     if yakuman > 0:
         han = 13 * yakuman
     elif han == 0:
@@ -337,9 +337,9 @@ def _offer(
     out[RES_BASE] = base
     out[RES_WINNER_GAIN] = gain
     for y in range(N_YAKU):
-        yaku_out[y] = base_yaku[y]
+        yaku_out[y] = work[W_BASE_YAKU + y]
     for i in range(n_extra):
-        yaku_out[extra[i]] = extra[MAX_EXTRA + i]
+        yaku_out[work[W_EXTRA + i]] = work[W_EXTRA + MAX_EXTRA + i]
     if yakuman > 0:
         for y in range(Y_FIRST_YAKUMAN):
             yaku_out[y] = 0
@@ -375,11 +375,6 @@ def _score_hand(
     out[RES_STATUS] = STATUS_NOT_AGARI
     for i in range(N_YAKU):
         yaku_out[i] = 0
-    full = work[W_FULL : W_FULL + N_KINDS]
-    base_yaku = work[W_BASE_YAKU : W_BASE_YAKU + N_YAKU]
-    extra = work[W_EXTRA : W_EXTRA + 2 * MAX_EXTRA]
-    agari_work = work[W_AGARI : W_AGARI + N_AGARI_WORK]
-    readings = work[W_READINGS:N_WORK]
 
     tsumo = ctx[CTX_TSUMO] != 0
     dealer = ctx[CTX_SEAT_WIND] == 0
@@ -400,7 +395,7 @@ def _score_hand(
     all_pairs = True
     for i in range(N_KINDS):
         c = closed34[i]
-        full[i] = c
+        work[W_FULL + i] = c
         if c:
             tile_mask |= ONE << i
             n_kinds += 1
@@ -410,15 +405,15 @@ def _score_hand(
         mt = melds[m, 0]
         t = melds[m, 1]
         if mt == MELD_CHI:
-            full[t] += 1
-            full[t + 1] += 1
-            full[t + 2] += 1
+            work[W_FULL + t] += 1
+            work[W_FULL + t + 1] += 1
+            work[W_FULL + t + 2] += 1
             meld_seq_mask |= ONE << t
             tile_mask |= (ONE << t) | (ONE << (t + 1)) | (ONE << (t + 2))
             menzen = False
             continue
         is_kan = mt == MELD_DAIMINKAN or mt == MELD_KAKAN or mt == MELD_ANKAN  # noqa: SIM109
-        full[t] += 4 if is_kan else 3
+        work[W_FULL + t] += 4 if is_kan else 3
         meld_trip_mask |= ONE << t
         tile_mask |= ONE << t
         n_meld_trip += 1
@@ -434,78 +429,80 @@ def _score_hand(
 
     # Yaku that do not depend on the reading.
     for y in range(N_YAKU):
-        base_yaku[y] = 0
+        work[W_BASE_YAKU + y] = 0
     riichi = ctx[CTX_RIICHI]
     if ctx[CTX_OPEN_RIICHI]:
-        _put(base_yaku, Y_OPEN_RIICHI, True)
+        _put(work, Y_OPEN_RIICHI, True)
         if riichi == 2:
-            _put(base_yaku, Y_DOUBLE_RIICHI, True)
+            _put(work, Y_DOUBLE_RIICHI, True)
         if riichi == 0:
             riichi = 1
     elif riichi == 2:
-        _put(base_yaku, Y_DOUBLE_RIICHI, True)
+        _put(work, Y_DOUBLE_RIICHI, True)
     elif riichi == 1:
-        _put(base_yaku, Y_RIICHI, True)
+        _put(work, Y_RIICHI, True)
     if ctx[CTX_IPPATSU]:
-        _put(base_yaku, Y_IPPATSU, True)
+        _put(work, Y_IPPATSU, True)
     if tsumo and menzen:
-        _put(base_yaku, Y_MENZEN_TSUMO, True)
+        _put(work, Y_MENZEN_TSUMO, True)
     if ctx[CTX_CHANKAN]:
-        _put(base_yaku, Y_CHANKAN, menzen)
+        _put(work, Y_CHANKAN, menzen)
     if ctx[CTX_RINSHAN]:
-        _put(base_yaku, Y_RINSHAN, menzen)
+        _put(work, Y_RINSHAN, menzen)
     if ctx[CTX_HAITEI]:
-        _put(base_yaku, Y_HAITEI, menzen)
+        _put(work, Y_HAITEI, menzen)
     if ctx[CTX_HOUTEI]:
-        _put(base_yaku, Y_HOUTEI, menzen)
+        _put(work, Y_HOUTEI, menzen)
     if _is_tanyao(tile_mask) and (menzen or rules[RULE_OPEN_TANYAO]):
-        _put(base_yaku, Y_TANYAO, menzen)
+        _put(work, Y_TANYAO, menzen)
     flush = _flush(tile_mask)
     if flush == 1:
-        _put(base_yaku, Y_HONITSU, menzen)
+        _put(work, Y_HONITSU, menzen)
     elif flush == 2:
-        _put(base_yaku, Y_CHINITSU, menzen)
+        _put(work, Y_CHINITSU, menzen)
     if _is_honroutou(tile_mask):
-        _put(base_yaku, Y_HONROUTOU, menzen)
+        _put(work, Y_HONROUTOU, menzen)
     if _is_sankantsu(n_kan):
-        _put(base_yaku, Y_SANKANTSU, menzen)
+        _put(work, Y_SANKANTSU, menzen)
     if _is_suukantsu(n_kan):
-        _put_yakuman(base_yaku, Y_SUUKANTSU, double_on)
+        _put_yakuman(work, Y_SUUKANTSU, double_on)
     if _is_tsuuiisou(tile_mask):
-        _put_yakuman(base_yaku, Y_TSUUIISOU, double_on)
+        _put_yakuman(work, Y_TSUUIISOU, double_on)
     if _is_chinroutou(tile_mask):
-        _put_yakuman(base_yaku, Y_CHINROUTOU, double_on)
+        _put_yakuman(work, Y_CHINROUTOU, double_on)
     if _is_ryuuiisou(tile_mask):
-        _put_yakuman(base_yaku, Y_RYUUIISOU, double_on)
+        _put_yakuman(work, Y_RYUUIISOU, double_on)
     if ctx[CTX_TENHOU]:
-        _put_yakuman(base_yaku, Y_TENHOU, double_on)
+        _put_yakuman(work, Y_TENHOU, double_on)
     if ctx[CTX_CHIIHOU]:
-        _put_yakuman(base_yaku, Y_CHIIHOU, double_on)
+        _put_yakuman(work, Y_CHIIHOU, double_on)
     n_dora = 0
     for i in range(ctx[CTX_N_DORA]):
-        n_dora += full[_dora_from_indicator(dora_ind[i])]
-    base_yaku[Y_DORA] = n_dora
-    base_yaku[Y_AKA_DORA] = ctx[CTX_N_AKA]
+        n_dora += work[W_FULL + _dora_from_indicator(dora_ind[i])]
+    work[W_BASE_YAKU + Y_DORA] = n_dora
+    work[W_BASE_YAKU + Y_AKA_DORA] = ctx[CTX_N_AKA]
     if riichi > 0:
         n_ura = 0
         for i in range(ctx[CTX_N_URA]):
-            n_ura += full[_dora_from_indicator(ura_ind[i])]
-        base_yaku[Y_URA_DORA] = n_ura
+            n_ura += work[W_FULL + _dora_from_indicator(ura_ind[i])]
+        work[W_BASE_YAKU + Y_URA_DORA] = n_ura
 
-    n_read = _decompose(closed34, agari_work, readings)
+    n_read = _decompose(closed34, work)
     if n_read > 0 and n_melds == 0:
         chuuren = _chuuren(closed34, n_melds, win_tile)
         if chuuren == 2:
-            _put_yakuman(base_yaku, Y_JUNSEI_CHUUREN, double_on)
+            _put_yakuman(work, Y_JUNSEI_CHUUREN, double_on)
         elif chuuren == 1:
-            _put_yakuman(base_yaku, Y_CHUUREN, double_on)
+            _put_yakuman(work, Y_CHUUREN, double_on)
     base_han = 0
     for y in range(Y_FIRST_YAKUMAN):
-        base_han += base_yaku[y]
+        base_han += work[W_BASE_YAKU + y]
     base_yakuman = 0
     for y in range(Y_FIRST_YAKUMAN, Y_DORA):
-        base_yakuman += base_yaku[y]
-    n_dora = base_yaku[Y_DORA] + base_yaku[Y_AKA_DORA] + base_yaku[Y_URA_DORA]
+        base_yakuman += work[W_BASE_YAKU + y]
+    n_dora = (
+        work[W_BASE_YAKU + Y_DORA] + work[W_BASE_YAKU + Y_AKA_DORA] + work[W_BASE_YAKU + Y_URA_DORA]
+    )
 
     agari = n_read > 0
     has_yaku = False
@@ -514,14 +511,13 @@ def _score_hand(
     if n_melds == 0 and tile_mask == YAOCHUU_MASK:
         agari = True
         y = Y_KOKUSHI_13 if closed34[win_tile] == 2 else Y_KOKUSHI
-        n = _push_yakuman(extra, 0, y, double_on)
+        n = _push_yakuman(work, 0, y, double_on)
         fu = 30 if tsumo else 40
         has_yaku |= _offer(
-            base_yaku,
+            work,
             base_han,
             base_yakuman,
             n_dora,
-            extra,
             n,
             fu,
             dealer,
@@ -534,13 +530,12 @@ def _score_hand(
     # Chiitoitsu: no melds, seven kinds, each exactly twice.
     if n_melds == 0 and n_kinds == 7 and all_pairs:
         agari = True
-        n = _push(extra, 0, Y_CHIITOITSU, True)
+        n = _push(work, 0, Y_CHIITOITSU, True)
         has_yaku |= _offer(
-            base_yaku,
+            work,
             base_han,
             base_yakuman,
             n_dora,
-            extra,
             n,
             FU_CHIITOITSU,
             dealer,
@@ -553,8 +548,8 @@ def _score_hand(
     # Four sets and a pair.
     for r in range(n_read):
         row = r * READING_WIDTH
-        pair = readings[row]
-        n_sets = readings[row + 1]
+        pair = work[W_READINGS + row]
+        n_sets = work[W_READINGS + row + 1]
         seq_mask = meld_seq_mask
         trip_mask = meld_trip_mask
         n_cseq = 0
@@ -564,7 +559,7 @@ def _score_hand(
         prev = -1
         trip_fu = 0
         for k in range(n_sets):
-            code = readings[row + 2 + k]
+            code = work[W_READINGS + row + 2 + k]
             if code >= SET_TRIPLET:
                 trip_mask |= ONE << (code - SET_TRIPLET)
                 n_ctrip += 1
@@ -588,42 +583,42 @@ def _score_hand(
         n_r = 0
         if menzen:
             if n_peikou == 2:
-                n_r = _push(extra, n_r, Y_RYANPEIKOU, True)
+                n_r = _push(work, n_r, Y_RYANPEIKOU, True)
             elif n_peikou == 1:
-                n_r = _push(extra, n_r, Y_IIPEIKOU, True)
+                n_r = _push(work, n_r, Y_IIPEIKOU, True)
         if trip_mask >> 31 & 1:
-            n_r = _push(extra, n_r, Y_HAKU, menzen)
+            n_r = _push(work, n_r, Y_HAKU, menzen)
         if trip_mask >> 32 & 1:
-            n_r = _push(extra, n_r, Y_HATSU, menzen)
+            n_r = _push(work, n_r, Y_HATSU, menzen)
         if trip_mask >> 33 & 1:
-            n_r = _push(extra, n_r, Y_CHUN, menzen)
+            n_r = _push(work, n_r, Y_CHUN, menzen)
         if trip_mask >> seat_tile & 1:
-            n_r = _push(extra, n_r, Y_SEAT_EAST + seat_tile - 27, menzen)
+            n_r = _push(work, n_r, Y_SEAT_EAST + seat_tile - 27, menzen)
         if trip_mask >> round_tile & 1:
-            n_r = _push(extra, n_r, Y_ROUND_EAST + round_tile - 27, menzen)
+            n_r = _push(work, n_r, Y_ROUND_EAST + round_tile - 27, menzen)
         if n_seq > 0:
             if _is_sanshoku_doujun(seq_mask):
-                n_r = _push(extra, n_r, Y_SANSHOKU, menzen)
+                n_r = _push(work, n_r, Y_SANSHOKU, menzen)
             if _is_ittsu(seq_mask):
-                n_r = _push(extra, n_r, Y_ITTSU, menzen)
+                n_r = _push(work, n_r, Y_ITTSU, menzen)
             outside = _outside(seq_mask, trip_mask, pair, n_seq)
             if outside == 1:
-                n_r = _push(extra, n_r, Y_CHANTA, menzen)
+                n_r = _push(work, n_r, Y_CHANTA, menzen)
             elif outside == 2:
-                n_r = _push(extra, n_r, Y_JUNCHAN, menzen)
+                n_r = _push(work, n_r, Y_JUNCHAN, menzen)
         if _is_toitoi(n_trip):
-            n_r = _push(extra, n_r, Y_TOITOI, menzen)
+            n_r = _push(work, n_r, Y_TOITOI, menzen)
         if n_trip >= 3:
             if _is_sanshoku_doukou(trip_mask):
-                n_r = _push(extra, n_r, Y_SANSHOKU_DOUKOU, menzen)
+                n_r = _push(work, n_r, Y_SANSHOKU_DOUKOU, menzen)
             if _is_daisangen(trip_mask):
-                n_r = _push_yakuman(extra, n_r, Y_DAISANGEN, double_on)
+                n_r = _push_yakuman(work, n_r, Y_DAISANGEN, double_on)
             if _is_shousuushii(trip_mask, pair):
-                n_r = _push_yakuman(extra, n_r, Y_SHOUSUUSHII, double_on)
+                n_r = _push_yakuman(work, n_r, Y_SHOUSUUSHII, double_on)
             if _is_daisuushii(trip_mask):
-                n_r = _push_yakuman(extra, n_r, Y_DAISUUSHII, double_on)
+                n_r = _push_yakuman(work, n_r, Y_DAISUUSHII, double_on)
         if n_trip >= 2 and _is_shousangen(trip_mask, pair):
-            n_r = _push(extra, n_r, Y_SHOUSANGEN, menzen)
+            n_r = _push(work, n_r, Y_SHOUSANGEN, menzen)
 
         # Every place the winning tile can sit: its wait, pinfu, concealed triplets and fu.
         for pos in range(-1, n_sets):
@@ -632,8 +627,8 @@ def _score_hand(
                     continue
                 wait = WAIT_TANKI
             else:
-                code = readings[row + 2 + pos]
-                if pos > 0 and readings[row + 1 + pos] == code:
+                code = work[W_READINGS + row + 2 + pos]
+                if pos > 0 and work[W_READINGS + row + 1 + pos] == code:
                     continue
                 if code >= SET_TRIPLET:
                     if code - SET_TRIPLET != win_tile:
@@ -648,24 +643,23 @@ def _score_hand(
             n = n_r
             pinfu = _is_pinfu(menzen, n_cseq, pair, seat_tile, round_tile, wait == WAIT_RYANMEN)
             if pinfu:
-                n = _push(extra, n, Y_PINFU, True)
+                n = _push(work, n, Y_PINFU, True)
             if _is_sanankou(n_ankou):
-                n = _push(extra, n, Y_SANANKOU, menzen)
+                n = _push(work, n, Y_SANANKOU, menzen)
             suuankou = _suuankou(n_ankou, wait == WAIT_TANKI)
             if suuankou == 2:
-                n = _push_yakuman(extra, n, Y_SUUANKOU_TANKI, double_on)
+                n = _push_yakuman(work, n, Y_SUUANKOU_TANKI, double_on)
             elif suuankou == 1:
-                n = _push_yakuman(extra, n, Y_SUUANKOU, double_on)
+                n = _push_yakuman(work, n, Y_SUUANKOU, double_on)
             raw = meld_fu + trip_fu + pair_fu + _wait_fu(wait)
             if ron_triplet:
                 raw -= _set_fu(win_tile, False, True) - _set_fu(win_tile, False, False)
             fu = _round_fu(raw, menzen, tsumo, pinfu)
             has_yaku |= _offer(
-                base_yaku,
+                work,
                 base_han,
                 base_yakuman,
                 n_dora,
-                extra,
                 n,
                 fu,
                 dealer,
