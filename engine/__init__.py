@@ -1,8 +1,13 @@
 """Rules engine: tiles, shanten, agari, yaku, fu, scoring and the game state machine (Numba)."""
 
+from engine.actions import N_ACTIONS, action_name
+from engine.game import Game
 from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, Rules
+from engine.scenario import start_hand
 from engine.scoring import HandResult, score_hand
+from engine.selfplay import selfplay
 from engine.shanten import shanten, ukeire, waits
+from engine.state import State, copy_state, new_state
 from engine.tables import Tables, load_tables
 from engine.tiles import (
     count_red,
@@ -16,27 +21,37 @@ from engine.tiles import (
     tile136_to_str,
     tiles136_to_str,
 )
+from engine.validate import validate
 
 __all__ = [
+    "Game",
     "HandResult",
     "MAHJONGSOUL",
+    "N_ACTIONS",
     "PRESETS",
     "TENHOU",
     "Rules",
+    "State",
     "Tables",
+    "action_name",
+    "copy_state",
     "count_red",
     "dora_from_indicator",
     "hand34_to_str",
     "load_tables",
+    "new_state",
     "parse_hand34",
     "parse_tile",
     "parse_tile34",
     "parse_tile136",
     "score_hand",
+    "selfplay",
     "shanten",
+    "start_hand",
     "tile34_to_str",
     "tile136_to_str",
     "tiles136_to_str",
     "ukeire",
+    "validate",
     "waits",
 ]
