@@ -299,3 +299,38 @@ def test_limits_and_payments_without_jit():
     assert _limit_base(4, 40, 0, RULES) == (LIMIT_MANGAN, 2000)
     r = score_hand("555666777z123m99p", "9p", seat_wind="S")
     assert r.payments == {"ron": 32000}
+
+
+def test_ankan_keeps_riichi_and_ura_counts_kan_tiles():
+    r = score_hand(
+        "234m456p22s345m",
+        "5m",
+        melds=[("ankan", "6666s")],
+        riichi=True,
+        win_type="tsumo",
+        rinshan=True,
+        dora_indicators=["1z", "5s"],
+        ura_dora_indicators=["1z", "5s"],
+    )
+    got = {y["key"]: y["han"] for y in r.yaku}
+    assert got["riichi"] == 1 and got["rinshan_kaihou"] == 1
+    assert got["dora"] == 4 and got["ura_dora"] == 4
+
+
+def test_open_kan_types_score_the_same_fu():
+    base = dict(houtei=True, seat_wind="S")
+    for kind in ("daiminkan", "kakan"):
+        r = score_hand("234s678s22m", "2m", melds=[(kind, "9999m"), ("pon", "555p")], **base)
+        assert r.fu == 40  # 20 + 16 + 2 + tanki 2 = 40
+
+
+def test_result_from_arrays_round_trips_a_kernel_result():
+    from engine.scoring import result_from_arrays
+
+    out = np.zeros(N_RES, dtype=np.int32)
+    yaku = np.zeros(N_YAKU, dtype=np.int32)
+    ind = np.zeros(5, dtype=np.int32)
+    _score_hand(
+        *_kernel_inputs("234m456p678s22s345m", "5m"), ind, ind, RULES, new_work(), out, yaku
+    )
+    assert result_from_arrays(out, yaku) == score_hand("234m456p678s22s345m", "5m", seat_wind="S")
