@@ -695,21 +695,46 @@ def _score_hands_batch(
 ):
     """``_score_hand`` over a batch: every argument but ``rules`` and ``work`` gains a leading
     batch axis (``closed34s`` uint8[B, 34], ``melds`` int32[B, 4, 2], ``n_melds`` int32[B], ...).
+
+    Rows are copied into small buffers made once per batch: cheaper than a view per row, whose
+    reference counting costs more than the copy.
     """
+    closed34 = np.empty(N_KINDS, dtype=np.uint8)
+    meld_rows = np.empty((4, 2), dtype=np.int32)
+    ctx = np.empty(ctxs.shape[1], dtype=np.int32)
+    dora_ind = np.empty(dora_inds.shape[1], dtype=np.int32)
+    ura_ind = np.empty(ura_inds.shape[1], dtype=np.int32)
+    res = np.empty(N_RES, dtype=np.int32)
+    yaku = np.empty(N_YAKU, dtype=np.int32)
     for b in range(closed34s.shape[0]):
+        for i in range(N_KINDS):
+            closed34[i] = closed34s[b, i]
+        for i in range(4):
+            meld_rows[i, 0] = melds[b, i, 0]
+            meld_rows[i, 1] = melds[b, i, 1]
+        for i in range(ctx.shape[0]):
+            ctx[i] = ctxs[b, i]
+        for i in range(dora_ind.shape[0]):
+            dora_ind[i] = dora_inds[b, i]
+        for i in range(ura_ind.shape[0]):
+            ura_ind[i] = ura_inds[b, i]
         _score_hand(
-            closed34s[b],
-            melds[b],
+            closed34,
+            meld_rows,
             n_melds[b],
             win_tiles[b],
-            ctxs[b],
-            dora_inds[b],
-            ura_inds[b],
+            ctx,
+            dora_ind,
+            ura_ind,
             rules,
             work,
-            out[b],
-            yaku_out[b],
+            res,
+            yaku,
         )
+        for i in range(N_RES):
+            out[b, i] = res[i]
+        for i in range(N_YAKU):
+            yaku_out[b, i] = yaku[i]
 
 
 # ---------------------------------------------------------------------------------------------
