@@ -167,6 +167,8 @@ def _mix32(x):
 @njit
 def _rng_seed(rng, seed, stream):
     """Key ``rng`` (int64[2]: key, counter) from a non-negative seed and a stream number."""
+    seed = np.int64(seed)
+    stream = np.int64(stream)
     lo = seed & M32
     hi = (seed >> 32) & M32
     a = _mix32(lo ^ _mix32(stream & M32))

@@ -209,3 +209,13 @@ def test_small_scenario_without_jit():
     validate(g.state)
     assert g.phase in ("turn", "claim")
     assert int(g.state.phase[0]) != PHASE_CLAIM or g.legal_mask()[PASS]
+
+
+@pytest.mark.nojit
+def test_wall_shuffle_is_fixed_by_seed_and_hand_with_or_without_jit():
+    from engine.game import _shuffle_wall
+
+    wall = np.empty(136, dtype=np.int32)
+    _shuffle_wall(wall, np.int64(123456789), 3)
+    assert wall[:12].tolist() == [82, 96, 107, 7, 87, 86, 54, 41, 20, 129, 29, 12]
+    assert sorted(wall.tolist()) == list(range(136))

@@ -1,5 +1,7 @@
 """Rule scenarios on constructed walls: kans and dora timing, rinshan, chankan, furiten, pao, abortive draws."""
 
+import pytest
+
 from engine.actions import KAN, PASS, RON, TSUMO
 from engine.events import EV_DISCARD, EV_DORA, EV_RYUUKYOKU, EV_WIN, EV_YAKU, event_rows
 from engine.scenario import legal_names, play, start_hand
@@ -65,6 +67,7 @@ def test_daiminkan_dora_waits_for_the_replacement_discard():
     validate(st)
 
 
+@pytest.mark.nojit
 def test_rinshan_tsumo_reveals_the_pending_kan_dora_first():
     g = start_hand(
         hands=["1111m234p567s78s1z", "999m234p234s5566z", "3447m347p37s1234z", S3_FILL],
@@ -82,6 +85,7 @@ def test_rinshan_tsumo_reveals_the_pending_kan_dora_first():
     assert list(g.state.last_delta[0]) == [-4000, 8000, -2000, -2000]
 
 
+@pytest.mark.nojit
 def test_chankan_robs_an_added_kan():
     g = start_hand(
         hands=[
@@ -136,6 +140,7 @@ def test_riichi_furiten_lasts_the_hand():
     assert int(st.riichi[0, 1]) == 2  # a first-turn declaration: double riichi
 
 
+@pytest.mark.nojit
 def test_pao_daisangen_tsumo_is_paid_by_the_liable_seat():
     hands = ["2468m2468p2468s3m", "55z66z77z123m456p9s", "3579m3579p3579s1m", "1379m1379p1379s2m"]
     g = start_hand(hands=hands, draws="5z6z1z2z7z3z4z1z4p", dora="9m")

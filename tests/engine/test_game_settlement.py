@@ -1,6 +1,7 @@
 """Settlement and game end: ron/tsumo payments, multiple ron, sticks and honba, draws, final scores."""
 
 import numpy as np
+import pytest
 
 from engine.actions import PASS, RON
 from engine.events import EV_GAME_END, EV_RYUUKYOKU, EV_WIN, event_rows
@@ -43,6 +44,7 @@ def test_double_riichi_ippatsu_ron_with_ura():
     assert int(g.state.kyoku[0]) == 0 and int(g.state.honba[0]) == 1  # dealer win: renchan
 
 
+@pytest.mark.nojit
 def test_double_ron_pays_both_and_gives_honba_and_sticks_to_the_first_winner():
     hands = ["2468m2468p2468s7z", "234m567p678s9s555z", "111m111p111s3z4z77z", "345m456p789s9s666z"]
     g = start_hand(hands=hands, draws="9s", dora="1z", honba=2, kyotaku=1)
@@ -139,6 +141,7 @@ def test_dealer_tenpai_but_not_first_continues_the_last_hand():
     assert not g.done and int(g.state.kyoku[0]) == 7 and int(g.state.honba[0]) == 1
 
 
+@pytest.mark.nojit
 def test_final_scores_ties_go_to_the_seat_nearer_the_first_dealer_and_sticks_to_first():
     g = start_hand(hands=NOTEN, points=[24000, 24000, 24000, 26000], kyotaku=2)
     st = g.state
