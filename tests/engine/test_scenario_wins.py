@@ -1,0 +1,311 @@
+"""Scenario tests for wins: yaku requirement, haitei/houtei, tenhou/chiihou, multiple ron, sanchahou
+and pao.
+
+Rules (spec 003, RULES.md "Multiple ron", "Houtei", "Pao", "Ippatsu, double riichi, tenhou,
+chiihou"): a win needs a yaku; on the last discard only ron is offered; chiihou is broken by any
+call; every ron winner is paid in full by the discarder, honba and sticks go to the first winner in
+turn order after the discarder; a triple ron aborts only under the sanchahou rule (Tenhou preset);
+pao: on tsumo the liable player pays the whole yakuman, on ron by another player the liable player
+and the discarder pay half each; other yakuman and all honba are paid the normal way.
+"""
+
+from __future__ import annotations
+
+from scenario_helpers import (
+    PINLESS,
+    QUIET,
+    A,
+    act,
+    assert_legal,
+    assert_not_legal,
+    describe,
+    discard,
+    hand_deltas,
+    last_draw_kind,
+    live_left,
+    pass_claims,
+    start_hand,
+    t34,
+    table,
+    tsumogiri,
+    yaku_of,
+)
+
+from engine.events import DRAW_SANCHAHOU
+from engine.rules import MAHJONGSOUL, TENHOU
+
+# ------------------------------------------------------------------------------ yaku required
+
+
+def test_tsumo_needs_a_yaku():
+    """S1 chis 5m and waits 1s-9s shanpon with no yaku: drawing 1s offers no tsumo."""
+    hands = [
+        "5m147p147s123456z",
+        "46m123p789p11s99s5z",
+        "258m258p258s1237z",
+        "369m369p369s1234z",
+    ]
+    g = start_hand(hands=hands, draws="9m 8m 1m 6z 1s", dora="3z")
+    discard(g, 0, "5m")
+    act(g, 1, A.CHI_MID)
+    discard(g, 1, "5z")
+    for s in (2, 3, 0):
+        tsumogiri(g, s)
+    assert g.actor == 1 and g.state.closed34[0, 1, t34("1s")] == 3, describe(g)
+    assert_not_legal(g, 1, A.TSUMO, "(open hand, 111s 99s 123p 789p + chi: no yaku)")
+
+
+def test_ron_needs_a_yaku():
+    """S1 waits 1p (no yaku) / 4p (tanyao): S0's 1p offers no ron (a chi only), 4p does."""
+    hands = [PINLESS[0], "234m567p888p23p55s", PINLESS[1], PINLESS[2]]
+    g = start_hand(hands=hands, draws="1p", dora="9s")
+    tsumogiri(g, 0)
+    assert_not_legal(g, 1, A.RON, "(123p 234m 567p 888p 55s: no yaku)")
+    g = start_hand(hands=hands, draws="4p", dora="9s")
+    tsumogiri(g, 0)
+    assert_legal(g, 1, A.RON, "(tanyao on 4p)")
+
+
+# --------------------------------------------------------------------------- haitei and houtei
+
+# S2 waits 2p-5p; every 2p and the spare 5p are hidden in the dead wall, so nothing before the last
+# tile can make S2 furiten.
+
+
+def _last_draw(g, seat: int):
+    for _ in range(300):
+        pass_claims(g)
+        if g.phase == "turn" and live_left(g) == 0:
+            break
+        tsumogiri(g)
+    assert g.actor == seat and live_left(g) == 0, describe(g, f"S{seat} should draw the last tile")
+
+
+def test_haitei_tsumo():
+    hands = [PINLESS[0], "34p234m567m234s88s", PINLESS[1], PINLESS[2]]
+    g = start_hand(
+        hands=hands,
+        draws=["?"] * 69 + ["2p"],
+        rinshan="5p 5p 5p 0p",
+        ura="2p 2p 2p",
+        dora="9s",
+        seed=1,
+    )
+    _last_draw(g, 1)
+    act(g, 1, A.TSUMO)
+    assert "haitei_raoyue" in yaku_of(g, 1), describe(g)
+
+
+def test_houtei_ron_only_no_chi_or_pon_on_the_last_discard():
+    """S1 discards the last tile 5p: S2 (34p, left of it S1) may ron but not chi; S3 (55p) no pon."""
+    hands = [PINLESS[0], PINLESS[1], "34p234m567m234s88s", "369m369s55p12345z"]
+    g = start_hand(
+        hands=hands,
+        draws=["?"] * 69 + ["5p"],
+        rinshan="2p 2p 2p 2p",
+        ura="0p",
+        dora="9s",
+        seed=2,
+    )
+    _last_draw(g, 1)
+    tsumogiri(g, 1)
+    assert g.actor == 2 and g.phase == "claim", describe(g, "S2 waits on 5p")
+    assert_not_legal(g, 2, A.CHI_HIGH, "(houtei: only ron)")
+    assert_not_legal(g, 2, A.CHI_LOW, "(houtei: only ron)")
+    act(g, 2, A.PASS)
+    assert g.actor != 3 or g.phase != "claim", describe(g, "houtei: S3 must not be asked to pon")
+    assert int(g.state.hand_index[0]) == 2, describe(g, "the hand ends in an exhaustive draw")
+
+
+def test_houtei_ron():
+    hands = [PINLESS[0], PINLESS[1], "34p234m567m234s88s", "369m369s55p12345z"]
+    g = start_hand(
+        hands=hands,
+        draws=["?"] * 69 + ["5p"],
+        rinshan="2p 2p 2p 2p",
+        ura="0p",
+        dora="9s",
+        seed=2,
+    )
+    _last_draw(g, 1)
+    tsumogiri(g, 1)
+    act(g, 2, A.RON)
+    assert "houtei_raoyui" in yaku_of(g, 2), describe(g)
+
+
+# ---------------------------------------------------------------------------- tenhou, chiihou
+
+TENPAI_5S_1Z = "123m456p789s55s11z"
+
+
+def test_tenhou():
+    g = table({0: TENPAI_5S_1Z}, draws="0s", dora="9p")
+    act(g, 0, A.TSUMO)
+    assert "tenhou" in yaku_of(g, 0), describe(g)
+    assert hand_deltas(g) == [48000, -16000, -16000, -16000], describe(g, "dealer yakuman tsumo")
+
+
+def test_chiihou():
+    g = table({1: TENPAI_5S_1Z}, draws="9m 0s", dora="9p")
+    tsumogiri(g, 0)
+    act(g, 1, A.TSUMO)
+    assert "chiihou" in yaku_of(g, 1), describe(g)
+    assert hand_deltas(g) == [-16000, 32000, -8000, -8000], describe(g)
+
+
+def test_chiihou_broken_by_a_call():
+    """S3 pons S0's first discard; S1's first draw then wins without chiihou."""
+    g = table({1: TENPAI_5S_1Z, 2: QUIET[1], 3: "3699m147p258s247z"}, draws="9m 9p 0s", dora="9p")
+    tsumogiri(g, 0)
+    act(g, 3, A.PON)
+    discard(g, 3, "2z")
+    tsumogiri(g, 0)
+    act(g, 1, A.TSUMO)
+    yaku = yaku_of(g, 1)
+    assert "chiihou" not in yaku and "menzen_tsumo" in yaku, describe(g, f"yaku {yaku}")
+
+
+# ------------------------------------------------------------------------------- multiple ron
+
+PINFU_TANYAO_3P = "45p234m567m234s88s"  # ron 3p: 2 han 30 fu
+PINFU_3P = "45p678m678s456p99s"  # ron 3p: pinfu only, 1 han 30 fu
+
+
+def test_double_ron_honba_and_sticks_to_the_first_winner_after_the_discarder():
+    hands = ["3p147m147s123456z", PINFU_TANYAO_3P, "39m19p15s1234567z", PINFU_3P]
+    g = start_hand(hands=hands, draws="9p", dora="9s", honba=2, kyotaku=1)
+    discard(g, 0, "3p")
+    act(g, 1, A.RON)
+    act(g, 3, A.RON)
+    assert hand_deltas(g) == [-3600, 3600, 0, 1000], describe(
+        g, "S1 (first after S0): 2000 + 600 honba + 1000 stick; S3: 1000; S0 pays 2600 + 1000"
+    )
+    assert int(g.state.kyoku[0]) == 1 and int(g.state.honba[0]) == 0, describe(
+        g, "non-dealer wins: the deal passes, honba reset"
+    )
+
+
+def test_double_ron_first_winner_wraps_around():
+    """S2 deals in to S3 and S0 (dealer): S3 comes first after S2 and takes honba and stick."""
+    hands = [PINFU_3P, "39m19p15s1234567z", "3p147m147s123456z", PINFU_TANYAO_3P]
+    g = start_hand(hands=hands, draws="1m 9m 2z", dora="9s", honba=2, kyotaku=1)
+    tsumogiri(g, 0)
+    pass_claims(g)
+    tsumogiri(g, 1)
+    pass_claims(g)
+    discard(g, 2, "3p")
+    act(g, 3, A.RON)
+    act(g, 0, A.RON)
+    assert hand_deltas(g) == [1500, 0, -4100, 3600], describe(
+        g, "S3: 2000 + 600 + 1000 stick; dealer S0: 1500; S2 pays 2600 + 1500"
+    )
+
+
+TRIPLE_HANDS = [
+    "3p147m147s12345z9p",
+    PINFU_TANYAO_3P,  # 2000
+    "45p678m678s456s99s",  # pinfu 1000
+    "45p345m678s666z77z",  # hatsu 40 fu: 1300
+]
+
+
+def test_triple_ron_pays_three_winners_in_mahjong_soul():
+    g = start_hand(hands=TRIPLE_HANDS, draws="9m", dora="9s")
+    discard(g, 0, "3p")
+    for s in (1, 2, 3):
+        act(g, s, A.RON)
+    assert hand_deltas(g) == [-4300, 2000, 1000, 1300], describe(g, "no sanchahou: all paid")
+
+
+def test_triple_ron_aborts_under_tenhou_rules():
+    g = start_hand(hands=TRIPLE_HANDS, draws="9m", dora="9s", rules=TENHOU)
+    discard(g, 0, "3p")
+    for s in (1, 2, 3):
+        act(g, s, A.RON)
+    assert last_draw_kind(g) == DRAW_SANCHAHOU and hand_deltas(g) == [0, 0, 0, 0], describe(g)
+    assert int(g.state.kyoku[0]) == 0 and int(g.state.honba[0]) == 1, describe(
+        g, "abortive draw: dealer keeps the seat, honba +1"
+    )
+
+
+# ------------------------------------------------------------------------------------- pao
+
+# S1 pons S0's 5z and S2's 6z, then S2's 7z (the third dragon set): S2 is liable for daisangen.
+# (Only called sets count towards pao here; see the report.)
+PAO_OTHERS = {0: "147m147p147s1235z", 2: "258m258p258s1367z", 3: "369m369p369s1234z"}
+
+
+def _pao_table(hand1: str, draws: str, **kwargs):
+    return table({**PAO_OTHERS, 1: hand1}, draws=draws, dora="8p", **kwargs)
+
+
+def _pon_three_dragons(g):
+    discard(g, 0, "5z")
+    act(g, 1, A.PON)
+    discard(g, 1, "9m")
+    discard(g, 2, "6z")
+    act(g, 1, A.PON)
+    discard(g, 1, "1s")
+    discard(g, 2, "7z")
+    act(g, 1, A.PON)
+    discard(g, 1, "9s")
+    assert int(g.state.pao_seat[0, 1]) == 2, describe(g, "S2 is liable for S1's daisangen")
+
+
+def test_pao_tsumo_liable_pays_all_honba_normal():
+    g = _pao_table("55z66z77z234m5p19s9m", "9p 9m 8m 1m 1p 9s 5p", honba=1)
+    _pon_three_dragons(g)
+    for s in (2, 3, 0):
+        tsumogiri(g, s)
+    act(g, 1, A.TSUMO)
+    assert hand_deltas(g) == [-100, 32300, -32100, -100], describe(
+        g, "daisangen tsumo: S2 pays the whole 32,000; the honba (100 each) is paid normally"
+    )
+
+
+def test_pao_ron_liable_and_discarder_split():
+    g = _pao_table("55z66z77z234m5p19s9m", "9p 9m 8m 1m 5p", honba=1)
+    _pon_three_dragons(g)
+    tsumogiri(g, 2)
+    tsumogiri(g, 3)
+    act(g, 1, A.RON)
+    assert hand_deltas(g) == [0, 32300, -16000, -16300], describe(
+        g, "daisangen ron on S3: S2 (liable) and S3 pay 16,000 each; S3 pays the 300 honba"
+    )
+
+
+def test_pao_other_yakuman_paid_normally():
+    """Daisangen + tsuuiisou by tsumo: S2 pays daisangen whole; tsuuiisou is paid by everyone."""
+    g = _pao_table(
+        "55z66z77z444z2z19s9m", "9p 9m 8m 1m 1p 9s 2z", points=[25000, 20000, 45000, 10000]
+    )
+    _pon_three_dragons(g)
+    for s in (2, 3, 0):
+        tsumogiri(g, s)
+    act(g, 1, A.TSUMO)
+    assert hand_deltas(g) == [-16000, 64000, -40000, -8000], describe(
+        g, "S2: 32,000 (pao daisangen) + 8,000 (tsuuiisou share); dealer 16,000; S3 8,000"
+    )
+
+
+def test_no_pao_without_the_rule():
+    g = _pao_table(
+        "55z66z77z234m5p19s9m", "9p 9m 8m 1m 1p 9s 5p", rules=MAHJONGSOUL.replace(pao=False)
+    )
+    _pon_dragons_no_check(g)
+    for s in (2, 3, 0):
+        tsumogiri(g, s)
+    act(g, 1, A.TSUMO)
+    assert hand_deltas(g) == [-16000, 32000, -8000, -8000], describe(g, "pao off: normal tsumo")
+
+
+def _pon_dragons_no_check(g):
+    discard(g, 0, "5z")
+    act(g, 1, A.PON)
+    discard(g, 1, "9m")
+    discard(g, 2, "6z")
+    act(g, 1, A.PON)
+    discard(g, 1, "1s")
+    discard(g, 2, "7z")
+    act(g, 1, A.PON)
+    discard(g, 1, "9s")
