@@ -219,3 +219,24 @@ def test_wall_shuffle_is_fixed_by_seed_and_hand_with_or_without_jit():
     _shuffle_wall(wall, np.int64(123456789), 3)
     assert wall[:12].tolist() == [82, 96, 107, 7, 87, 86, 54, 41, 20, 129, 29, 12]
     assert sorted(wall.tolist()) == list(range(136))
+
+
+def test_every_unmasked_action_is_refused_with_a_message_naming_seat_and_action():
+    from engine.actions import action_name
+
+    g = Game(seed=21)
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        if g.done:
+            break
+        mask = g.legal_mask()
+        seat = g.actor
+        for a in rng.choice(np.flatnonzero(~mask), size=6, replace=False):
+            with pytest.raises(ValueError) as info:
+                g.step(int(a))
+            text = str(info.value)
+            assert f"seat {seat} cannot {action_name(int(a))}" in text, text
+            assert g.explain(int(a)) == text
+        assert all(g.explain(int(a)) == "" for a in np.flatnonzero(mask))
+        g.step(int(rng.choice(np.flatnonzero(mask))))
+        validate(g.state)
