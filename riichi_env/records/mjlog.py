@@ -164,6 +164,36 @@ def read_mjlog(
             fail(f"missing attribute {key!r}")
         return attrs[key]
 
+    def num_attr(attrs: dict, key: str, lo: int, hi: int, default: int | None = None) -> int:
+        text = attrs.get(key) if default is not None else need(attrs, key)
+        if text is None:
+            return default
+        try:
+            value = int(text)
+        except ValueError:
+            fail(f"attribute {key}={text!r} must be an integer")
+        if not lo <= value <= hi:
+            fail(f"attribute {key}={value} must be {lo}-{hi}")
+        return value
+
+    def tile_id(value: int) -> int:
+        if not 0 <= value < 136:
+            fail(f"tile id {value} is not 0-135")
+        return value
+
+    held: list[set[int]] = [set(), set(), set(), set()]
+    seen: set[int] = set()
+
+    def reveal(tile: int, what: str) -> None:
+        if tile_id(tile) in seen:
+            fail(f"{what} {tile} is already in play")
+        seen.add(tile)
+
+    def take(seat: int, tile: int) -> None:
+        if tile not in held[seat]:
+            fail(f"seat {seat} does not hold tile {tile}")
+        held[seat].discard(tile)
+
     if "<mjloggm" not in text[:200]:
         fail("not an mjlog file (no <mjloggm> root)")
     end = 0
@@ -178,11 +208,11 @@ def read_mjlog(
         if num:
             if hand is None or finished:
                 fail("draw or discard outside a hand")
-            tile = int(num)
-            if not 0 <= tile < 136:
-                fail(f"tile id {tile} is not 0-135")
+            tile = tile_id(int(num))
             if name in _DRAW_TAGS and len(name) == 1:
                 seat = _DRAW_TAGS.index(name)
+                reveal(tile, "drawn tile")
+                held[seat].add(tile)
                 prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
                 rinshan = (
                     prev is not None
@@ -202,6 +232,7 @@ def read_mjlog(
                     None,
                 )
                 tsumogiri = prev is not None and prev.type == "draw" and prev.tile == tile
+                take(seat, tile)
                 hand.events.append(Event("discard", seat, tile, tsumogiri=tsumogiri))
                 last_discard[:] = [seat, tile]
             else:
@@ -210,7 +241,7 @@ def read_mjlog(
         if name == "mjloggm" or name in ("SHUFFLE", "TAIKYOKU", "BYE"):
             continue
         if name == "GO":
-            gtype = int(attrs.get("type", "169") or 169)
+            gtype = num_attr(attrs, "type", 0, 1 << 20, 169)
             if gtype & 0x10:
                 fail("3-player games are not supported")
             game.game_length = "hanchan" if gtype & 0x08 else "tonpuusen"
@@ -228,7 +259,9 @@ def read_mjlog(
             ten = _ints(need(attrs, "ten"), fail, "ten")
             if len(seed) != 6 or len(ten) < 4:
                 fail("INIT needs seed with 6 numbers and ten with 4")
-            oya = int(need(attrs, "oya"))
+            oya = num_attr(attrs, "oya", 0, 3)
+            if not 0 <= seed[0] < 16 or min(seed[1:3]) < 0:
+                fail(f"INIT seed {attrs['seed']!r} has a bad round, honba or stick count")
             hand = Hand(
                 round_wind=seed[0] // 4,
                 kyoku=seed[0] % 4,
@@ -245,9 +278,13 @@ def read_mjlog(
                 if len(tiles) != 13:
                     fail(f"hai{s} has {len(tiles)} tiles, expected 13")
                 hand.haipai.append(tiles)
-            seen = [t for h in hand.haipai for t in h] + [seed[5]]
-            if len(set(seen)) != len(seen) or any(not 0 <= t < 136 for t in seen):
+            dealt = [t for h in hand.haipai for t in h] + [seed[5]]
+            if len(set(dealt)) != len(dealt) or any(not 0 <= t < 136 for t in dealt):
                 fail("the deal repeats a tile id or has an id outside 0-135")
+            seen.clear()
+            seen.update(dealt)
+            for s in range(4):
+                held[s] = set(hand.haipai[s])
             if walls is not None and len(hands) in walls:
                 hand.wall, hand.wall_layout = walls[len(hands)]
             hands.append(hand)
@@ -259,11 +296,24 @@ def read_mjlog(
         if name == "N":
             if finished:
                 fail("call after the hand ended")
-            who = int(need(attrs, "who"))
+            who = num_attr(attrs, "who", 0, 3)
             try:
-                ev = decode_meld(who, int(need(attrs, "m")))
+                ev = decode_meld(who, num_attr(attrs, "m", 0, 0xFFFF))
             except ValueError as exc:
                 fail(str(exc))
+            if ev.type == "kakan" and not any(
+                e.type == "pon" and e.seat == who and e.tile // 4 == ev.tile // 4
+                for e in hand.events
+            ):
+                fail(f"kakan of tile {ev.tile} by seat {who} without a pon")
+            if ev.type == "kakan":
+                pon = next(
+                    e
+                    for e in hand.events
+                    if e.type == "pon" and e.seat == who and e.tile // 4 == ev.tile // 4
+                )
+                if set(ev.consumed) != {pon.tile, *pon.consumed}:
+                    fail(f"kakan of tile {ev.tile} does not extend seat {who}'s pon")
             if ev.type in ("chi", "pon", "daiminkan") and (
                 last_discard[0] != ev.from_seat or last_discard[1] != ev.tile
             ):
@@ -271,15 +321,22 @@ def read_mjlog(
                     f"{ev.type} of tile {ev.tile} from seat {ev.from_seat} but the last discard was "
                     f"tile {last_discard[1]} by seat {last_discard[0]}"
                 )
+            for t in ev.consumed if ev.type != "kakan" else (ev.tile,):
+                take(who, t)
             hand.events.append(ev)
             continue
         if name == "REACH":
-            who = int(need(attrs, "who"))
+            who = num_attr(attrs, "who", 0, 3)
             step = need(attrs, "step")
+            if step not in ("1", "2"):
+                fail(f"REACH step must be 1 or 2, got {step!r}")
             hand.events.append(Event("riichi" if step == "1" else "riichi_accepted", who))
             continue
         if name == "DORA":
-            tile = int(need(attrs, "hai"))
+            tile = num_attr(attrs, "hai", 0, 135)
+            reveal(tile, "dora indicator")
+            if len(hand.dora_indicators) >= 5:
+                fail("more than five dora indicators")
             hand.events.append(Event("dora", tile=tile))
             hand.dora_indicators.append(tile)
             continue
@@ -291,7 +348,7 @@ def read_mjlog(
                 fail("sc needs 8 numbers")
             deltas = tuple(sc[2 * i + 1] * 100 for i in range(4))
             if name == "AGARI":
-                hand.wins.append(_agari(attrs, deltas, hand, need, fail))
+                hand.wins.append(_agari(attrs, deltas, hand, need, fail, num_attr))
             else:
                 kind = _RYUUKYOKU_TYPES.get(attrs.get("type", ""))
                 if kind is None:
@@ -322,9 +379,9 @@ def read_mjlog(
     return game
 
 
-def _agari(attrs: dict, deltas, hand: Hand, need, fail) -> Win:
-    who = int(need(attrs, "who"))
-    from_who = int(need(attrs, "fromWho"))
+def _agari(attrs: dict, deltas, hand: Hand, need, fail, num_attr) -> Win:
+    who = num_attr(attrs, "who", 0, 3)
+    from_who = num_attr(attrs, "fromWho", 0, 3)
     ten = _ints(need(attrs, "ten"), fail, "ten")
     if len(ten) < 3 or not 0 <= ten[2] < len(LIMITS):
         fail(f"bad ten {attrs['ten']!r}")
@@ -349,6 +406,8 @@ def _agari(attrs: dict, deltas, hand: Hand, need, fail) -> Win:
     if ura:
         hand.ura_indicators = list(ura)
     closed = tuple(_ints(need(attrs, "hai"), fail, "hai"))
+    if len(ura) > 5 or any(not 0 <= t < 136 for t in (*ura, *closed)):
+        fail("AGARI has a tile id outside 0-135 or more than five ura indicators")
     limit = LIMITS[ten[2]]
     if limit == "yakuman" and not yakuman:
         limit = "kazoe yakuman"
@@ -356,13 +415,13 @@ def _agari(attrs: dict, deltas, hand: Hand, need, fail) -> Win:
         seat=who,
         from_seat=from_who,
         deltas=deltas,
-        pao_seat=int(attrs.get("paoWho", -1)),
+        pao_seat=num_attr(attrs, "paoWho", -1, 3, -1),
         han=han,
         fu=ten[0],
         yaku=tuple(yaku),
         points=ten[1],
         limit=limit,
         hand=closed,
-        win_tile=int(need(attrs, "machi")),
+        win_tile=num_attr(attrs, "machi", 0, 135),
         ura_indicators=ura,
     )

@@ -64,6 +64,16 @@ def test_mjlog_illegal_call():
     assert "last discard" in str(exc) and exc.hand == "E1-1"
 
 
+def test_mjlog_discard_not_held():
+    exc = _err(MJLOG.replace("<D105/>", "<D106/>", 1), "mjlog")
+    assert "seat 0 does not hold tile 106" in str(exc) and exc.hand == "E1-0"
+
+
+def test_mjlog_tile_drawn_twice():
+    exc = _err(MJLOG.replace("<U52/>", "<U6/>", 1), "mjlog")
+    assert "already in play" in str(exc)
+
+
 def test_mjlog_garbage():
     text = MJLOG.replace("<T6/>", "<T6/>junk", 1)
     assert "unreadable text" in str(_err(text, "mjlog"))
@@ -273,3 +283,67 @@ def test_cli_convert(tmp_path, capsys):
     assert code == 1
     assert "bad.json" in capsys.readouterr().err
     assert json.loads((folder / "chankan.json").read_text())["log"]
+
+
+def _mutate_json(obj, rng):
+    """Replace or delete one value somewhere inside a JSON object."""
+    cur = obj
+    for _ in range(rng.randint(1, 6)):
+        keys = list(range(len(cur))) if isinstance(cur, list) else list(cur)
+        if not keys:
+            return
+        k = rng.choice(keys)
+        if isinstance(cur[k], (list, dict)) and cur[k] and rng.random() < 0.6:
+            cur = cur[k]
+            continue
+        if rng.random() < 0.3:
+            del cur[k]
+        else:
+            cur[k] = rng.choice(["x", -1, 10**12, None, [], 1.5, True, "r99", "c1", 60, 0])
+        return
+
+
+@pytest.mark.parametrize(
+    "name", ["tenhou-mjlog/bug7.xml", "tenhou6/suukantsu_1.json", "mjai/126_204_0_mjai.jsonl"]
+)
+def test_random_corruption_never_crashes(name):
+    """Truncations, flipped characters and changed values: a RecordError or a readable record."""
+    import random
+
+    from riichi_env.records.convert import write_text
+
+    text = (LOGS / name).read_text()
+    rng = random.Random(name)
+    for _ in range(300):
+        r = rng.random()
+        if r < 0.25:
+            bad = text[: rng.randrange(len(text))]
+        elif r < 0.5:
+            i = rng.randrange(len(text))
+            bad = text[:i] + rng.choice('",0<>x9-{]') + text[i + 1 :]
+        elif name.endswith(".xml"):
+            values = list(re.finditer(r'"[^"]*"', text))
+            m = rng.choice(values)
+            bad = (
+                text[: m.start()]
+                + rng.choice(['""', '"-1"', '"x"', '"1,2"', '"999"'])
+                + text[m.end() :]
+            )
+        elif name.endswith(".jsonl"):
+            lines = text.splitlines()
+            i = rng.randrange(len(lines))
+            obj = json.loads(lines[i])
+            _mutate_json(obj, rng)
+            lines[i] = json.dumps(obj)
+            bad = "\n".join(lines)
+        else:
+            obj = json.loads(text)
+            _mutate_json(obj, rng)
+            bad = json.dumps(obj)
+        try:
+            game = read_text(bad, source="fuzz")
+        except RecordError as exc:
+            assert str(exc).startswith("fuzz")
+            continue
+        write_text(game, "tenhou6")
+        write_text(game, "mjai")
