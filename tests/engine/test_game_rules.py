@@ -206,3 +206,89 @@ def test_houtei_discard_can_only_be_ronned():
     st = g.state
     assert not (g.phase == "claim" and int(st.claim_mask[0, 2]) & ~1)
     assert any(r[0] == EV_RYUUKYOKU for r in _rows(g)) or g.phase == "claim"
+
+
+def _tsumogiri_until_live(g, live):
+    while _live(g) > live:
+        if g.phase == "claim":
+            g.step(PASS)
+        else:
+            d = int(g.state.drawn[0])
+            g.step(d // 4 if d not in (16, 52, 88) else 34 + d // 36)
+
+
+def test_tenhou():
+    g = start_hand(hands=["123m456p789s1122z", S1_FILL, S2_FILL, S3_FILL], draws="2z")
+    play(g, "tsumo")
+    assert YAKU_ID["tenhou"] in _yaku(g)
+    assert list(g.state.last_delta[0]) == [48000, -16000, -16000, -16000]
+
+
+def test_chiihou_and_not_after_a_call():
+    hands = [S1_FILL, "123m456p789s1122z", S2_FILL, S3_FILL]
+    g = start_hand(hands=hands, draws="9m2z")
+    play(g, "9m", "tsumo")
+    assert YAKU_ID["chiihou"] in _yaku(g)
+    assert list(g.state.last_delta[0]) == [-16000, 32000, -8000, -8000]
+
+
+def test_haitei_tsumo_on_the_last_live_tile():
+    hands = [S1_FILL, "123m456p789s1122z", S2_FILL, S3_FILL]
+    g = start_hand(hands=hands, draws=["?"] * 69 + ["1z"], seed=2)
+    _tsumogiri_until_live(g, 0)
+    assert int(g.state.turn[0]) == 1 and g.legal_mask()[TSUMO]
+    play(g, "tsumo")
+    assert YAKU_ID["haitei_raoyue"] in _yaku(g)
+
+
+def test_only_kokushi_may_rob_an_ankan():
+    hands = ["1111m234p567s78s1z", "9m19p19s12345677z", S2_FILL, "2468m468p48s2345z"]
+    g = start_hand(hands=hands, draws="9s")
+    play(g, "kan 1m")
+    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON]
+    play(g, "ron")
+    (win,) = [r for r in _rows(g) if r[0] == EV_WIN]
+    assert int(win[6]) == 1 and YAKU_ID["kokushi_musou"] in _yaku(g)  # single wait on 1m
+    assert list(g.state.last_delta[0]) == [-32000, 32000, 0, 0]
+
+
+def test_pao_on_ron_splits_the_yakuman_with_the_discarder():
+    hands = ["2468m2468p2468s3m", "55z66z77z123m456p9s", "3579m3579p3579s1m", "1379m1379p1379s2m"]
+    g = start_hand(hands=hands, draws="5z6z1z2z7z4p", dora="9m")
+    play(g, "5z", "pon", "9s", "6z", "pon", "6p", "pass", "1z", "2z", "7z", "pon", "5p")
+    play(g, "4p")
+    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON]
+    play(g, "ron")
+    assert list(g.state.last_delta[0]) == [-16000, 32000, -16000, 0]
+
+
+def test_a_wait_on_a_kind_held_four_times_is_not_tenpai():
+    g = start_hand(hands=["1111m234p567s789s", S1_FILL, S2_FILL, S3_FILL], seed=6)
+    assert int(g.state.n_waits[0, 0]) == 0
+    _tsumogiri_until_live(g, 0)
+    d = int(g.state.drawn[0])
+    g.step(d // 4 if d not in (16, 52, 88) else 34 + d // 36)
+    while g.phase == "claim":
+        g.step(PASS)
+    (r,) = [r for r in _rows(g) if r[0] == EV_RYUUKYOKU]
+    assert int(r[3]) & 1 == 0
+
+
+def test_honba_reset_option_after_a_draw_that_passes_the_deal():
+    from engine.rules import MAHJONGSOUL
+
+    hands = ["159m159p159s1234z", S1_FILL, S2_FILL, S3_FILL]
+    for rules, honba in ((MAHJONGSOUL, 3), (MAHJONGSOUL.replace(honba_on_pass="reset"), 0)):
+        g = start_hand(hands=hands, honba=2, seed=4, rules=rules)
+        _tsumogiri_until_live(g, 0)
+        d = int(g.state.drawn[0])
+        g.step(d // 4 if d not in (16, 52, 88) else 34 + d // 36)
+        while g.phase == "claim":
+            g.step(PASS)
+        assert int(g.state.kyoku[0]) == 1 and int(g.state.honba[0]) == honba
+
+
+def test_agari_yame_when_the_dealer_wins_the_last_hand_in_first_place():
+    g = start_hand(hands=[S1_FILL, S2_FILL, S3_FILL, "123m456p789s1122z"], kyoku=7, draws="2z")
+    play(g, "tsumo")
+    assert g.done
