@@ -7,8 +7,6 @@ import time
 
 HELP = "self-play demo through the PettingZoo env: prints each hand's result and the final scores"
 
-_RESULT_EVENTS = None
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
@@ -76,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n=== game {g + 1} (seed {seed}) ===")
         shown = 0
         for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
+            _, _, term, trunc, _ = env.last(observe=False)
             if term or trunc:
                 env.step(None)
                 continue
@@ -84,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
             if args.render and seat == 0:
                 print(env.render() + "\n")
             hand = int(st.hand_index[0])
-            action = agents[seat].act(obs["observation"], obs["action_mask"], env.view(agent))
+            # the baseline agents read the mask and the seat view, not the encoded observation
+            action = agents[seat].act(None, env.action_mask(), env.view(agent))
             env.step(action)
             decisions += 1
             if int(st.hand_index[0]) != hand or bool(st.game_over[0]):

@@ -172,6 +172,7 @@ def test_rule_options_and_errors():
     e = raw_env(rules="tenhou", game_length="tonpuusen", red_fives=(0, 0, 0))
     assert e.rules.sanchahou and e.rules.game_length == "tonpuusen"
     assert e.rules.red_fives == (0, 0, 0)
+    assert raw_env(rules="tenhou", game_length="hanchan").rules.name == "tenhou"
     with pytest.raises(TypeError, match="unknown env option"):
         raw_env(no_such_rule=True)
     with pytest.raises(ValueError, match="unknown encoder"):
@@ -204,3 +205,35 @@ def test_seat_view():
     assert view.hand34.sum() == 14
     assert view.visible34.sum() == 1  # the dora indicator
     assert list(view.points) == [25000] * 4
+
+
+def test_wrapped_env_enforces_order_and_bounds():
+    e = env()
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+    with pytest.raises(Exception, match="reset"):
+        e.step(0)
+    e.reset(seed=1)
+    assert e.agent_selection == "player_0"
+    with pytest.raises(AssertionError, match="action space"):
+        e.step(81)
+    with pytest.raises(AssertionError, match="action space"):
+        e.step(-1)
+    legal = int(np.flatnonzero(e.last()[0]["action_mask"])[0])
+    e.step(np.int64(legal))
+
+
+@pytest.mark.nojit
+def test_short_game_prefix_with_every_encoder():
+    """Also run without JIT (tests/test_nojit.py): the kernels work as plain Python."""
+    for name in ("basic_v0", "rich_v0", "oracle_v0"):
+        e = raw_env(encoder=name)
+        e.reset(seed=1)
+        rng = np.random.default_rng(0)
+        space = e.observation_space("player_0")
+        for _ in range(25):
+            obs = e.observe(e.agent_selection)
+            assert space.contains(obs)
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.integers(legal.size)]))
+        assert e.view(e.agent_selection).hand34.sum() in (13, 14)
