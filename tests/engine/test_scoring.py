@@ -1,5 +1,7 @@
 """Limits, payments, honba and sticks, rule options, input validation and the kernels."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -33,7 +35,7 @@ from engine.scoring import (
     new_work,
     score_hand,
 )
-from engine.tiles import parse_hand34, parse_tile
+from engine.tiles import parse_hand34, parse_tile, tile34_to_str
 from engine.yaku import N_YAKU, Y_PINFU, Y_TANYAO
 
 RULES = MAHJONGSOUL.to_array()
@@ -334,3 +336,79 @@ def test_result_from_arrays_round_trips_a_kernel_result():
         *_kernel_inputs("234m456p678s22s345m", "5m"), ind, ind, RULES, new_work(), out, yaku
     )
     assert result_from_arrays(out, yaku) == score_hand("234m456p678s22s345m", "5m", seat_wind="S")
+
+
+def _random_complete_hand(rng):
+    """A random 14-tile hand: four sets (some called) and a pair, as score_hand kwargs."""
+    counts = [0] * 34
+    sets = []
+    while len(sets) < 4:
+        if rng.random() < 0.5:
+            t = rng.randrange(27)
+            if t % 9 > 6 or any(counts[t + i] >= 4 for i in range(3)):
+                continue
+            for i in range(3):
+                counts[t + i] += 1
+            sets.append(("chi", t))
+        else:
+            t = rng.randrange(34)
+            if counts[t] > 1:
+                continue
+            counts[t] += 3
+            sets.append(("pon", t))
+    while True:
+        pair = rng.randrange(34)
+        if counts[pair] <= 2:
+            counts[pair] += 2
+            break
+    closed, melds = [pair, pair], []
+    for kind, t in sets:
+        tiles = [t, t + 1, t + 2] if kind == "chi" else [t] * 3
+        if rng.random() < 0.3:
+            melds.append((kind, "".join(tile34_to_str(x) for x in tiles)))
+        else:
+            closed += tiles
+    win = rng.choice(closed)
+    return {
+        "closed": "".join(tile34_to_str(x) for x in sorted(closed)),
+        "win_tile": tile34_to_str(win),
+        "melds": melds,
+        "win_type": rng.choice(["ron", "tsumo"]),
+        "seat_wind": rng.choice("ESWN"),
+        "round_wind": rng.choice("ES"),
+        "dora_indicators": [tile34_to_str(rng.randrange(34))],
+        "honba": rng.randrange(3),
+        "kyotaku": rng.randrange(3),
+        "riichi": not melds and rng.random() < 0.5,
+    }
+
+
+def test_results_are_self_consistent_on_random_hands():
+    rng = random.Random(20260501)
+    n_valid = 0
+    for _ in range(400):
+        kwargs = _random_complete_hand(rng)
+        r = score_hand(**kwargs)
+        assert r.valid or r.error == "no_yaku", kwargs
+        if not r.valid:
+            continue
+        n_valid += 1
+        paid = r.payments.get("ron", 0)
+        if "tsumo_all" in r.payments:
+            paid = 3 * r.payments["tsumo_all"]
+        elif "tsumo_dealer" in r.payments:
+            paid = r.payments["tsumo_dealer"] + 2 * r.payments["tsumo_nondealer"]
+        assert r.winner_gain == paid + 1000 * kwargs["kyotaku"]
+        yakuman = [y for y in r.yaku if "yakuman" in y]
+        if r.yakuman_multiplier:
+            assert len(yakuman) == len(r.yaku) and r.han == 13 * r.yakuman_multiplier
+            assert sum(y["yakuman"] for y in yakuman) == r.yakuman_multiplier
+        else:
+            assert not yakuman and r.han == sum(y["han"] for y in r.yaku)
+            limit, _ = _limit_base(r.han, r.fu, 0, RULES)
+            assert (
+                r.limit == ("", "mangan", "haneman", "baiman", "sanbaiman", "kazoe yakuman")[limit]
+            )
+            assert r.fu in (20, 25) or r.fu % 10 == 0
+        assert score_hand(**kwargs) == r
+    assert n_valid > 150
