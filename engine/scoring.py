@@ -941,7 +941,8 @@ def score_hand(
         honba: Repeat counters (+300 a ron, +100 per payer a tsumo).
         kyotaku: Riichi sticks on the table, added to ``winner_gain``.
         rules: A ``Rules`` object or preset name.
-        yakuman_pay: Ron into an open riichi by a player not in riichi: pays yakuman.
+        yakuman_pay: The winner is in open riichi and the discarder was not in riichi: the ron
+            pays at least a yakuman (needs ``open_riichi`` and ``win_type="ron"``).
 
     Returns:
         A ``HandResult`` (``valid=False`` with ``error`` ``"not_agari"`` or ``"no_yaku"``).
@@ -1033,8 +1034,10 @@ def score_hand(
         raise ValueError("tenhou: needs the dealer (seat_wind E), tsumo and no melds")
     if flags["chiihou"] and (dealer or not tsumo or meld_list):
         raise ValueError("chiihou: needs a non-dealer, tsumo and no melds")
-    if flags["yakuman_pay"] and (tsumo or any_riichi):
-        raise ValueError("yakuman_pay: only a ron into open riichi by a player not in riichi")
+    if flags["yakuman_pay"] and (tsumo or not flags["open_riichi"]):
+        raise ValueError(
+            "yakuman_pay: only a ron (by a player not in riichi) into the winner's open riichi"
+        )
 
     ctx = np.zeros(N_CTX, dtype=np.int32)
     ctx[CTX_TSUMO] = tsumo

@@ -329,8 +329,13 @@ def test_open_riichi_and_double_open_riichi():
 
 def test_ron_into_open_riichi_pays_yakuman():
     rules = MAHJONGSOUL.replace(open_riichi=True)
-    r = score_hand(TANYAO_HAND, "5m", yakuman_pay=True, seat_wind="S", rules=rules)
-    assert r.limit == "yakuman" and r.payments == {"ron": 32000} and r.han == 2
+    r = score_hand(
+        TANYAO_HAND, "5m", open_riichi=True, yakuman_pay=True, seat_wind="S", rules=rules
+    )
+    assert r.limit == "yakuman" and r.payments == {"ron": 32000} and r.han == 4
+    assert r.yakuman_multiplier == 0
+    with pytest.raises(ValueError, match="yakuman_pay"):
+        score_hand(TANYAO_HAND, "5m", yakuman_pay=True, rules=rules)
 
 
 def test_situational_yaku_need_consistent_input():
