@@ -227,6 +227,22 @@ def selfplay(
         errors[lo + played : hi] = -1
         return played
 
+    # compile or load the kernels before the clock starts (a zero-game call has the same types)
+    _play_games(
+        st,
+        tables,
+        0,
+        seeds[:0],
+        check,
+        policy,
+        -1,
+        points[:0],
+        final[:0],
+        hands[:0],
+        decisions[:0],
+        errors[:0],
+        np.zeros(2, dtype=np.int64),
+    )
     start = time.perf_counter()
     if threads == 1:
         work(0)
