@@ -88,6 +88,14 @@ def hand_value(win: Win, dealer: int) -> int:
     return _ceil100((6 if win.seat == dealer else 4) * base)
 
 
+def rules_text(rules: Rules) -> str:
+    """Tenhou-style rule text for viewers: length, kuitan, red fives, then the preset's name."""
+    text = ("東" if rules.game_length == "tonpuusen" else "南") + (
+        "喰" if rules.open_tanyao else ""
+    )
+    return f"{text}{'赤' if any(rules.red_fives) else ''} {rules.name}"
+
+
 def game_from_events(
     rows: np.ndarray,
     rules: Rules = MAHJONGSOUL,
@@ -102,7 +110,7 @@ def game_from_events(
         game_length=rules.game_length,
         red_fives=rules.red_fives,
         source=source,
-        rules_text=rules.name,
+        rules_text=rules_text(rules),
     )
     hand: Hand | None = None
     wall_packed = [0] * 35

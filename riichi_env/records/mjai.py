@@ -72,6 +72,8 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
                 game.names = tuple(str(x) for x in names)
             if ev.get("kyoku_first") == 4:
                 game.game_length = "tonpuusen"
+            if isinstance(ev.get("rule_disp"), str):
+                game.rules_text = ev["rule_disp"]
             if ev.get("aka_flag") is False:
                 game.red_fives = (0, 0, 0)
             continue
@@ -370,6 +372,7 @@ def write_mjai(game: Game) -> list[dict]:
             "names": list(game.names),
             "kyoku_first": 4 if game.game_length == "tonpuusen" else 0,
             "aka_flag": any(game.red_fives),
+            "rule_disp": game.rules_text,
         }
     ]
     for hand in game.hands:

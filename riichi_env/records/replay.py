@@ -42,7 +42,7 @@ from riichi_env.records.wall import hand_wall, to_engine_wall
 
 MAX_STEPS = 2000
 """Decisions allowed in one hand before the replay gives up on it."""
-_MAHJONGSOUL_WORDS = ("room", "雀魂", "mahjong soul", "majsoul")
+_MAHJONGSOUL_WORDS = ("room", "雀魂", "mahjong soul", "mahjongsoul", "majsoul")
 UMA_CHOICES = ((20, 10, -10, -20), (10, 5, -5, -10), (15, 5, -5, -15))
 """Uma of Tenhou lobbies (10-20, 5-10) and Mahjong Soul style (15-5); a finished record's own final
 scores tell which one it was played with (``shuffle.xml`` and ``bye.xml`` use 5-10)."""
@@ -83,7 +83,9 @@ def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
         base = preset
     elif preset in (None, "auto"):
         text = game.rules_text.lower()
-        mahjongsoul = game.format == "mjai" or any(w in text for w in _MAHJONGSOUL_WORDS)
+        mahjongsoul = any(w in text for w in _MAHJONGSOUL_WORDS) or (
+            game.format == "mjai" and "tenhou" not in text
+        )
         base = Rules.preset("mahjongsoul" if mahjongsoul else "tenhou")
     else:
         base = Rules.preset(preset)
