@@ -30,6 +30,9 @@ from scenario_helpers import (
     tsumogiri,
     yaku_of,
 )
+from scenario_helpers import (
+    hand_events as hand_events_last,
+)
 
 from engine.events import DRAW_SUUKAIKAN, EV_CALL, EV_DORA, EV_DRAW, EV_HAND_START
 from engine.melds import MELD_KAKAN
@@ -260,4 +263,68 @@ def test_ordinary_hand_may_not_rob_a_closed_kan():
     act(g, 1, A.KAN + t34("1m"))
     assert g.phase == "turn" and g.actor == 1 and int(g.state.rinshan[0]) == 1, describe(
         g, "S2 waits on 1m (pinfu) but only kokushi may rob a closed kan"
+    )
+
+
+def test_chankan_blocked_by_furiten_and_passing_it_makes_temporary_furiten():
+    """S2 tsumogiris 4p (one of its waits): permanent furiten, so the added 7p is not offered."""
+    g = start_hand(hands=KAKAN_HANDS, draws="9p 4p 9s 9p 7p", rinshan="9m", dora="6z")
+    _to_kakan(g)
+    assert g.phase == "turn" and g.actor == 1 and int(g.state.rinshan[0]) == 1, describe(
+        g, "S2 has 4p in its river (furiten): no chankan"
+    )
+
+
+def test_passing_chankan_makes_temporary_furiten():
+    g = start_hand(hands=KAKAN_HANDS, draws="9p 9m 9s 9p 7p", rinshan="9m", dora="6z")
+    _to_kakan(g)
+    act(g, 2, A.PASS)
+    assert int(g.state.furiten_temp[0, 2]) == 1, describe(g, "passing a chankan ron: furiten")
+
+
+def test_no_kakan_right_after_the_pon_only_on_a_later_turn():
+    """S1 holds 777p and pons 7p: the 4th 7p stays in hand; kakan waits for S1's next draw."""
+    hands = ["147m147s123456z7p", "777p258m258s1234z", PINLESS[1], PINLESS[2]]
+    g = start_hand(hands=hands, draws="9p 9m 9s 9p 8m", dora="5z")
+    discard(g, 0, "7p")
+    act(g, 1, A.PON)
+    assert_not_legal(g, 1, A.KAN + t34("7p"), "(no kan right after a call: no draw yet)")
+    discard(g, 1, "1z")
+    for s in (2, 3, 0):
+        tsumogiri(g, s)
+    assert_legal(g, 1, A.KAN + t34("7p"), "(kakan with the 4th 7p held in hand)")
+
+
+def test_fourth_kan_discard_ronned_is_a_win_not_suukaikan():
+    hands = ["1111p2222p3333p5p", "444p258m258s1234z", PINLESS[0], "78m234s678s345m11s"]
+    g = start_hand(hands=hands, draws="6p 4p", rinshan="7p 8p 9p 9m", dora="5z")
+    for k in ("1p", "2p", "3p"):
+        act(g, 0, A.KAN + t34(k))
+    act(g, 0, A.DISCARD + t34("9p"))
+    pass_claims(g)
+    act(g, 1, A.KAN + t34("4p"))
+    tsumogiri(g, 1)
+    act(g, 3, A.RON, "(S3 waits 6m-9m, pinfu)")
+    assert last_draw_kind(g) is None and hand_deltas(g)[3] > 0, describe(
+        g, "a ron on the fourth kan's discard wins; no suukaikan"
+    )
+
+
+def test_live_wall_has_69_draws_after_one_kan():
+    """S0 ankans on its first turn; the hand then has 69 live draws before the exhaustive draw."""
+    hands = ["1111p258m258s123z", *PINLESS]
+    g = start_hand(hands=hands, rinshan="9p", dora="9s", seed=4)
+    act(g, 0, A.KAN + t34("1p"))
+    for _ in range(400):
+        if int(g.state.hand_index[0]) != 1:
+            break
+        if g.phase == "claim":
+            pass_claims(g)
+        else:
+            tsumogiri(g)
+    rows = hand_events_last(g)
+    live_draws = sum(1 for r in rows if r[0] == EV_DRAW and r[3] == 0)
+    rinshan_draws = sum(1 for r in rows if r[0] == EV_DRAW and r[3] == 1)
+    assert (live_draws, rinshan_draws) == (69, 1), describe(
+        g, f"one kan moves one live tile to the dead wall: {live_draws} live draws"
     )

@@ -22,7 +22,9 @@ from scenario_helpers import (
     describe,
     discard,
     discard_id,
+    hand_deltas,
     hand_events,
+    last_wins,
     live_left,
     pass_claims,
     t34,
@@ -302,3 +304,61 @@ def test_open_riichi_deal_in_pays_yakuman():
     act(g, 0, A.RON)
     assert g.points[1] == 60000 - 48000, describe(g, "dealing into an open riichi pays yakuman")
     assert g.points[0] == 25000 + 48000, describe(g, "dealer gets 48,000 and its own stick back")
+
+
+def test_ura_dora_counts_for_the_riichi_winner():
+    """Ura indicator 2p makes 3p ura dora: S0 wins with 333p after riichi, 3 ura dora."""
+    g = riichi_table(draws="5s 9m 9p 9s 3p", dora="1z", ura="2p")
+    act(g, 0, A.RIICHI)
+    discard(g, 0, "9m")
+    for s in (1, 2, 3):
+        tsumogiri(g, s)
+    act(g, 0, A.TSUMO)
+    yaku = yaku_of(g, 0)
+    assert yaku.get("ura_dora") == 3, describe(g, f"yaku {yaku}")
+
+
+def test_no_ura_dora_without_riichi():
+    g = riichi_table(draws="5s 9m 9p 9s 3p", dora="1z", ura="2p")
+    discard(g, 0, "9m")
+    for s in (1, 2, 3):
+        tsumogiri(g, s)
+    pass_claims(g)
+    act(g, 0, A.TSUMO)
+    yaku = yaku_of(g, 0)
+    assert "ura_dora" not in yaku and "riichi" not in yaku, describe(g, f"yaku {yaku}")
+
+
+def test_double_open_riichi_is_worth_four_han():
+    """Spec 000: double riichi and open riichi combine for +4 han."""
+    rules = MAHJONGSOUL.replace(open_riichi=True)
+    g = riichi_table(draws="5s 9m 9p 9s 3p", dora="1z", rules=rules)
+    act(g, 0, A.OPEN_RIICHI)
+    discard(g, 0, "9m")
+    for s in (1, 2, 3):
+        tsumogiri(g, s)
+    act(g, 0, A.TSUMO)
+    yaku = yaku_of(g, 0)
+    riichi_han = sum(yaku.get(k, 0) for k in ("riichi", "double_riichi", "open_riichi"))
+    assert riichi_han == 4, describe(g, f"double + open riichi = 4 han; yaku {yaku}")
+
+
+def test_open_riichi_deal_in_by_a_riichi_player_pays_normally():
+    """S1, itself in riichi, is forced to discard S0's winning 3p: an ordinary ron, no yakuman."""
+    rules = MAHJONGSOUL.replace(open_riichi=True)
+    g = riichi_table(
+        hands={1: "789m234s678s46p11s"}, draws="5s 1z 2z 3z 4z 3p", dora="9p", rules=rules
+    )
+    act(g, 0, A.OPEN_RIICHI)
+    discard(g, 0, "9m")
+    pass_claims(g)
+    act(g, 1, A.RIICHI)
+    discard(g, 1, "1z")
+    tsumogiri(g, 2)
+    tsumogiri(g, 3)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    act(g, 0, A.RON)
+    wins = [w for w in last_wins(g) if w["winner"] == 0]
+    assert wins and wins[0]["yakuman"] == 0, describe(g, f"not a yakuman payment: {wins}")
+    assert hand_deltas(g)[1] > -48000, describe(g)
