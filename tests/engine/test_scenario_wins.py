@@ -11,6 +11,7 @@ and the discarder pay half each; other yakuman and all honba are paid the normal
 
 from __future__ import annotations
 
+import pytest
 from scenario_helpers import (
     PINLESS,
     QUIET,
@@ -22,6 +23,7 @@ from scenario_helpers import (
     discard,
     hand_deltas,
     last_draw_kind,
+    last_wins,
     live_left,
     pass_claims,
     start_hand,
@@ -309,3 +311,99 @@ def _pon_dragons_no_check(g):
     discard(g, 2, "7z")
     act(g, 1, A.PON)
     discard(g, 1, "9s")
+
+
+def test_pao_ron_by_the_liable_player_pays_all():
+    """S2, liable, deals in itself: S2 pays the whole ron, honba included."""
+    g = _pao_table("55z66z77z234m5p19s9m", "9p 9m 8m 5p", honba=1)
+    _pon_three_dragons(g)
+    tsumogiri(g, 2)
+    act(g, 1, A.RON)
+    assert hand_deltas(g) == [0, 32300, -32300, 0], describe(g)
+
+
+# S1 pons all four winds, the 4th (4z) from S2; S1 then waits 1m tanki.
+DAISUUSHII_HANDS = {
+    0: "147m147p147s1567z",
+    1: "11z22z33z44z5z9m9s9p1m",
+    2: "258m258p258s2347z",
+    3: "369m369p369s5667z",
+}
+
+
+def _daisuushii(rules):
+    g = table(DAISUUSHII_HANDS, draws="8s 8m 8p 5m 7p 1p 4s 1m", dora="8p", rules=rules)
+    discard(g, 0, "1z")
+    act(g, 1, A.PON)
+    discard(g, 1, "9m")
+    for k, out in (("2z", "9s"), ("3z", "9p"), ("4z", "5z")):
+        discard(g, 2, k)
+        act(g, 1, A.PON)
+        discard(g, 1, out)
+    assert int(g.state.pao_seat[0, 1]) == 2, describe(g, "S2 fed the fourth wind set")
+    for s in (2, 3, 0):
+        tsumogiri(g, s)
+    act(g, 1, A.TSUMO)
+    return g
+
+
+def test_pao_daisuushii_double_yakuman_liable_pays_the_double():
+    g = _daisuushii(MAHJONGSOUL)
+    assert hand_deltas(g) == [0, 64000, -64000, 0], describe(
+        g, "daisuushii is a double yakuman (Mahjong Soul): the liable S2 pays 64,000"
+    )
+
+
+def test_pao_daisuushii_single_under_tenhou():
+    g = _daisuushii(TENHOU)
+    assert hand_deltas(g) == [0, 32000, -32000, 0], describe(g, "Tenhou: single yakuman")
+
+
+# ------------------------------------------------------------------------- rule options in play
+
+QUIET_X = "39m19p15s1234567z"
+KIRIAGE_HANDS = ["3p147m147s123456z", PINFU_TANYAO_3P, QUIET_X, "258m147p258s4567z"]
+
+
+@pytest.mark.parametrize("kiriage, paid", [(False, 7700), (True, 8000)])
+def test_kiriage_mangan_option(kiriage, paid):
+    """Pinfu tanyao + dora 2 (88s, indicator 7s) is 4 han 30 fu: 7,700, or 8,000 with kiriage."""
+    rules = MAHJONGSOUL.replace(kiriage_mangan=kiriage)
+    g = start_hand(hands=KIRIAGE_HANDS, draws="9p", dora="7s", rules=rules)
+    discard(g, 0, "3p")
+    act(g, 1, A.RON)
+    assert hand_deltas(g) == [-paid, paid, 0, 0], describe(g, f"kiriage={kiriage}")
+
+
+@pytest.mark.parametrize("rules, mult", [(MAHJONGSOUL, 3), (TENHOU, 2)])
+def test_double_yakuman_option(rules, mult):
+    """Tenhou with a 13-sided kokushi: 1 + 2 yakuman (Mahjong Soul) or 1 + 1 (Tenhou)."""
+    g = table({0: "19m19p19s1234567z"}, draws="1m", dora="5m", rules=rules)
+    act(g, 0, A.TSUMO)
+    win = last_wins(g)[0]
+    assert win["yakuman"] == mult, describe(g, f"yakuman multiplier {win}")
+
+
+def test_red_five_counts_as_dora():
+    """The same ron with a red 5p in hand: 3 han (aka dora 1) instead of 2."""
+    hands = ["3p147m147s123456z", "40p234m567m234s88s", QUIET_X, "258m147p258s4567z"]
+    g = start_hand(hands=hands, draws="9p", dora="9s")
+    discard(g, 0, "3p")
+    act(g, 1, A.RON)
+    win = last_wins(g)[0]
+    assert win["yaku"].get("aka_dora") == 1 and hand_deltas(g)[1] == 3900, describe(g, f"{win}")
+
+
+def test_dealer_among_double_ron_winners_keeps_the_deal():
+    hands = [PINFU_3P, "39m19p15s1234567z", "3p147m147s123456z", PINFU_TANYAO_3P]
+    g = start_hand(hands=hands, draws="1m 9m 2z", dora="9s", honba=2)
+    tsumogiri(g, 0)
+    pass_claims(g)
+    tsumogiri(g, 1)
+    pass_claims(g)
+    discard(g, 2, "3p")
+    act(g, 3, A.RON)
+    act(g, 0, A.RON)
+    assert int(g.state.kyoku[0]) == 0 and int(g.state.honba[0]) == 3, describe(
+        g, "the dealer won: renchan, honba +1"
+    )
