@@ -232,3 +232,54 @@ def test_suucha_riichi_aborts_with_the_fourth_stick_paid():
         g, "all four sticks (the fourth included) are paid and stay on the table"
     )
     assert int(g.state.kyoku[0]) == 0 and int(g.state.honba[0]) == 1, describe(g)
+
+
+@pytest.mark.parametrize("honba", [0, 3])
+def test_tenpai_payments_ignore_honba(honba):
+    g = start_hand(hands=[TA, N1, N2, N3], dora="9p", seed=11, honba=honba)
+    play_out(g)
+    assert hand_deltas(g) == [3000, -1000, -1000, -1000], describe(g, "no honba on draws")
+
+
+def test_nagashi_broken_when_a_discard_is_called():
+    """S3 pons S1's 5z: S1's river is still all honors but one was called, so no nagashi."""
+    hands = list(NAGASHI_HANDS)
+    hands[3] = "2468m2468p246s55z"
+    draws = _nagashi_draws()
+    draws[67] = "6z"
+    g = start_hand(hands=hands, draws=draws, dora="9p", seed=14)
+    ponned = False
+    for _ in range(400):
+        if int(g.state.hand_index[0]) != 1:
+            break
+        if g.phase == "claim":
+            if g.actor == 3 and g.legal_mask()[A.PON] and int(g.state.claim_tile[0]) // 4 == 31:
+                act(g, 3, A.PON)
+                discard(g, 3, "2m")
+                ponned = True
+            else:
+                pass_claims(g)
+        else:
+            tsumogiri(g)
+    assert ponned, describe(g, "S3 should have ponned S1's 5z")
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE, describe(g, "a called discard breaks nagashi")
+    assert hand_deltas(g) == [3000, -1000, -1000, -1000], describe(g)
+
+
+def test_suucha_riichi_not_when_the_fourth_declaration_is_ronned():
+    """S3's declaration tile 1z is ronned by S0 (waiting 1z-2z): a win, no abort, no 4th stick."""
+    g = start_hand(hands=[TA, TB, TC, TD], draws="9m 9p 1s 1z", dora="8p")
+    for s, tile in enumerate(("9m", "9p", "1s")):
+        act(g, s, A.RIICHI)
+        discard(g, s, tile)
+        pass_claims(g)
+    act(g, 3, A.RIICHI)
+    discard(g, 3, "1z")
+    act(g, 0, A.RON)
+    pass_claims(g)
+    assert last_draw_kind(g) is None, describe(g, "the ron stands; no suucha riichi")
+    delta = hand_deltas(g)
+    assert delta[1] == delta[2] == 0 and delta[0] == -delta[3] + 3000, describe(
+        g, f"S0 takes the three sticks paid; S3's riichi is void (no stick): deltas {delta}"
+    )
+    assert g.points[3] == 25000 + delta[3], describe(g, "S3 paid no riichi stick")
