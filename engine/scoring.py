@@ -181,6 +181,8 @@ LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "kazoe yakuman", 
 
 MAX_INDICATORS = 5
 """Dora (and ura) indicators: one at the start plus one per kan."""
+MAX_COUNTER = 1000
+"""Largest honba / kyotaku accepted by ``score_hand`` (keeps int32 payments exact)."""
 
 W_AGARI = 0
 W_READINGS = W_AGARI + AGARI_READINGS
@@ -884,8 +886,8 @@ def _check_bool(name: str, value) -> bool:
 def _check_count(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name}: must be an int, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name}: must be >= 0, got {value}")
+    if not 0 <= value <= MAX_COUNTER:
+        raise ValueError(f"{name}: must be 0-{MAX_COUNTER}, got {value}")
     return int(value)
 
 

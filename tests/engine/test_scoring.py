@@ -182,6 +182,8 @@ def test_to_dict_matches_the_format():
         (dict(closed="123m456p789s11122z", win_tile="1m", seat_wind="X"), "seat_wind"),
         (dict(closed="123m456p789s11122z", win_tile="1m", honba=-1), "honba"),
         (dict(closed="123m456p789s11122z", win_tile="1m", kyotaku=-2), "kyotaku"),
+        (dict(closed="123m456p789s11122z", win_tile="1m", honba=1001), "honba: must be 0-1000"),
+        (dict(closed="123m456p789s11122z", win_tile="1m", kyotaku=10**6), "kyotaku"),
         (
             dict(closed="123m456p789s11122z", win_tile="1m", dora_indicators=["1q"]),
             "dora_indicators",
