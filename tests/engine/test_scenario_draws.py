@@ -145,6 +145,7 @@ NINE_KINDS = "19m19p19s123z258m5p"  # 9 kinds of terminals/honors
 EIGHT_KINDS = "19m19p19s12z2558m5p"  # 8 kinds
 
 
+@pytest.mark.nojit
 def test_kyuushu_offered_with_nine_kinds_and_aborts():
     g = start_hand(hands=[NINE_KINDS, N2, N3, N4], draws="6p", dora="8p")
     assert_legal(g, 0, A.KYUUSHU, "(9 kinds of terminals/honors on the first draw)")

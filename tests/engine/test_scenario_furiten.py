@@ -10,6 +10,7 @@ S1 is the test seat; the others hold ``PINLESS`` hands, so every pin tile is fre
 
 from __future__ import annotations
 
+import pytest
 from scenario_helpers import (
     PINLESS,
     A,
@@ -46,6 +47,7 @@ def test_not_furiten_control_ron_offered():
     assert_legal(g, 1, A.RON, "(S1 waits 3p-6p, not furiten; S2 discarded 6p)")
 
 
+@pytest.mark.nojit
 def test_permanent_furiten_blocks_ron_on_every_wait_but_not_tsumo():
     """S1 discards its own wait 3p: furiten on 3p and 6p; S2's 6p is not offered; tsumo 6p is."""
     g = s1_table(TANYAO_36P, "1z 3p 6p 3z 2z 6p")

@@ -98,6 +98,7 @@ def kyoku_honba(g) -> tuple[int, int]:
 # ------------------------------------------------------------------------- renchan and honba
 
 
+@pytest.mark.nojit
 def test_dealer_win_renchan_honba_up():
     g = dealer_ron(1, honba=2)
     assert g.points == [25000, 25000 + 2900 + 600, 25000 - 3500, 25000], describe(g)

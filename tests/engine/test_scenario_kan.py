@@ -11,6 +11,7 @@ from the live wall to the dead wall.
 
 from __future__ import annotations
 
+import pytest
 from scenario_helpers import (
     PINLESS,
     A,
@@ -53,6 +54,7 @@ def rows_this_hand(g):
 FOUR_QUADS = "1111p2222p3333p4p"
 
 
+@pytest.mark.nojit
 def test_ankan_reveals_dora_at_once_and_live_wall_shrinks():
     g = start_hand(hands=[FOUR_QUADS, *PINLESS], draws="4p", rinshan="4p 4p 7p 9p", dora="1z 9s")
     before = live_left(g)
@@ -214,6 +216,7 @@ def _to_kakan(g):
     act(g, 1, A.KAN + t34("7p"))
 
 
+@pytest.mark.nojit
 def test_chankan_on_an_added_kan():
     g = start_hand(hands=KAKAN_HANDS, draws="9p 9m 9s 9p 7p", rinshan="9m", dora="6z")
     _to_kakan(g)

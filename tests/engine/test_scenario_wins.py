@@ -140,6 +140,7 @@ def test_houtei_ron():
 TENPAI_5S_1Z = "123m456p789s55s11z"
 
 
+@pytest.mark.nojit
 def test_tenhou():
     g = table({0: TENPAI_5S_1Z}, draws="0s", dora="9p")
     act(g, 0, A.TSUMO)
@@ -173,6 +174,7 @@ PINFU_TANYAO_3P = "45p234m567m234s88s"  # ron 3p: 2 han 30 fu
 PINFU_3P = "45p678m678s456p99s"  # ron 3p: pinfu only, 1 han 30 fu
 
 
+@pytest.mark.nojit
 def test_double_ron_honba_and_sticks_to_the_first_winner_after_the_discarder():
     hands = ["3p147m147s123456z", PINFU_TANYAO_3P, "39m19p15s1234567z", PINFU_3P]
     g = start_hand(hands=hands, draws="9p", dora="9s", honba=2, kyotaku=1)
