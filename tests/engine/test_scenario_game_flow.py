@@ -264,3 +264,14 @@ def test_leftover_sticks_go_to_first_place():
     assert g.final_scores == pytest.approx([50.0, -6.0, -16.0, -28.0]), describe(
         g, f"final scores {g.final_scores}; S1 and S2 tie at 19,000, S1 places higher"
     )
+
+
+def test_final_scores_under_tenhou_uma():
+    """Tenhou preset: uma 20/10/-10/-20, oka 20."""
+    from engine.rules import TENHOU
+
+    g = dealer_tenhou(0, points=[20100, 15900, 48000, 16000], rules=TENHOU)
+    assert g.done, describe(g)
+    assert g.final_scores == pytest.approx([78.1, -50.1, 12.0, -40.0]), describe(
+        g, f"final scores {g.final_scores}"
+    )

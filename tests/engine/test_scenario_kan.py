@@ -331,3 +331,20 @@ def test_live_wall_has_69_draws_after_one_kan():
     assert (live_draws, rinshan_draws) == (69, 1), describe(
         g, f"one kan moves one live tile to the dead wall: {live_draws} live draws"
     )
+
+
+def test_chankan_keeps_ippatsu_of_the_robber():
+    """S2 declares riichi, then robs S1's added 7p in the same go-around: chankan + ippatsu."""
+    g = start_hand(hands=KAKAN_HANDS, draws="9p 9m 9s 9p 7p", rinshan="9m", dora="6z")
+    discard(g, 0, "7p")
+    act(g, 1, A.PON)
+    act(g, 2, A.PASS)
+    discard(g, 1, "5z")
+    act(g, 2, A.RIICHI)
+    discard(g, 2, "9m")
+    tsumogiri(g, 3)
+    tsumogiri(g, 0)
+    act(g, 1, A.KAN + t34("7p"))
+    act(g, 2, A.RON)
+    yaku = yaku_of(g, 2)
+    assert {"chankan", "ippatsu", "riichi"} <= set(yaku), describe(g, f"yaku {yaku}")

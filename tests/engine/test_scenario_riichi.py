@@ -362,3 +362,20 @@ def test_open_riichi_deal_in_by_a_riichi_player_pays_normally():
     wins = [w for w in last_wins(g) if w["winner"] == 0]
     assert wins and wins[0]["yakuman"] == 0, describe(g, f"not a yakuman payment: {wins}")
     assert hand_deltas(g)[1] > -48000, describe(g)
+
+
+@pytest.mark.parametrize(
+    "hand, waits_",
+    [("1112444m456p789s", "2m 3m"), ("1112344m456p789s", "1m 4m")],
+)
+def test_riichi_ankan_refused_when_a_reading_breaks_the_triplet(hand, waits_):
+    """Waits stay the same after an ankan of 1m, but some winning reading uses 1m as a pair or a
+    run (11m + 123m ...): RULES.md allows the riichi ankan only if every reading has 111m."""
+    assert waits(hand) == [t34(w) for w in waits_.split()]
+    g = table({**NO_1M, 0: hand}, draws="7z 1z 2z 3z 1m", dora="9p")
+    act(g, 0, A.RIICHI)
+    discard(g, 0, "7z")
+    for s in (1, 2, 3):
+        tsumogiri(g, s)
+    assert g.actor == 0 and g.state.closed34[0, 0, t34("1m")] == 4, describe(g)
+    assert_not_legal(g, 0, A.KAN + t34("1m"), "(a reading without the 111m triplet)")

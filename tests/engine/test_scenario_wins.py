@@ -32,6 +32,9 @@ from scenario_helpers import (
     tsumogiri,
     yaku_of,
 )
+from scenario_helpers import (
+    discard_id as discard_id_,
+)
 
 from engine.events import DRAW_SANCHAHOU
 from engine.rules import MAHJONGSOUL, TENHOU
@@ -409,3 +412,61 @@ def test_dealer_among_double_ron_winners_keeps_the_deal():
     assert int(g.state.kyoku[0]) == 0 and int(g.state.honba[0]) == 3, describe(
         g, "the dealer won: renchan, honba +1"
     )
+
+
+def test_sticks_go_to_the_first_actual_winner():
+    """S1 declines its ron; S3 alone wins and takes honba and the stick."""
+    hands = ["3p147m147s123456z", PINFU_TANYAO_3P, "39m19p15s1234567z", PINFU_3P]
+    g = start_hand(hands=hands, draws="9p", dora="9s", honba=2, kyotaku=1)
+    discard(g, 0, "3p")
+    act(g, 1, A.PASS)
+    act(g, 3, A.RON)
+    assert hand_deltas(g) == [-1600, 0, 0, 2600], describe(g, "S3: 1000 + 600 honba + stick")
+
+
+def test_illegal_step_raises_and_explains():
+    g = table({0: TENPAI_5S_1Z}, draws="9m", dora="9p")
+    assert g.explain(A.TSUMO) != "" and g.explain(discard_id_("9m")) == "", describe(g)
+    with pytest.raises(ValueError, match="seat 0"):
+        g.step(A.TSUMO)
+    act(g, 0, discard_id_("9m"))
+
+
+def test_render_reads_a_whole_hand():
+    g = table({0: TENPAI_5S_1Z}, draws="0s", dora="9p")
+    act(g, 0, A.TSUMO)
+    text = "\n".join(g.render())
+    assert "S0 wins by tsumo on 0s" in text and "tenhou" in text, text
+
+
+def test_no_step_after_game_over():
+    g = start_hand(
+        hands=[TENPAI_5S_1Z, *QUIET], draws="0s", dora="9p", points=[20100, 15900, 48000, 16000]
+    )
+    act(g, 0, A.TSUMO)
+    assert g.done and g.legal_actions() == [], describe(g)
+    with pytest.raises(ValueError):
+        g.step(A.PASS)
+
+
+KUITAN_HANDS = [
+    "5m147p147s123456z",
+    "46m234p567p345s8s9s",
+    "258m258p258s1237z",
+    "369m369p369s1234z",
+]
+
+
+@pytest.mark.parametrize("kuitan", [True, False])
+def test_open_tanyao_option(kuitan):
+    """S1 chis 5m and waits 8s tanki with open tanyao only: ron only where kuitan is allowed."""
+    rules = MAHJONGSOUL.replace(open_tanyao=kuitan)
+    g = start_hand(hands=KUITAN_HANDS, draws="9m 9p", dora="1z", rules=rules)
+    discard(g, 0, "5m")
+    act(g, 1, A.CHI_MID)
+    discard(g, 1, "9s")
+    discard(g, 2, "8s")
+    if kuitan:
+        assert_legal(g, 1, A.RON, "(open tanyao allowed)")
+    else:
+        assert_not_legal(g, 1, A.RON, "(kuitan off: an open all-simples hand has no yaku)")
