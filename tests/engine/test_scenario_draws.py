@@ -284,3 +284,26 @@ def test_suucha_riichi_not_when_the_fourth_declaration_is_ronned():
         g, f"S0 takes the three sticks paid; S3's riichi is void (no stick): deltas {delta}"
     )
     assert g.points[3] == 25000 + delta[3], describe(g, "S3 paid no riichi stick")
+
+
+def test_kyuushu_broken_by_a_closed_kan():
+    """S1 has 9 kinds, but S0 (dealer) ankanned before S1's first draw: no kyuushu kyuuhai."""
+    from scenario_helpers import PINLESS
+
+    hands = ["1111p47m789p147s9s", "19m9p19s1237z2468s", PINLESS[1], PINLESS[2]]
+    g = start_hand(hands=hands, draws="2p 6p", rinshan="3p", dora="9m")
+    act(g, 0, A.KAN + t34("1p"))
+    discard(g, 0, "2p")
+    pass_claims(g)
+    assert g.actor == 1, describe(g)
+    assert_not_legal(g, 1, A.KYUUSHU, "(a closed kan interrupted the first go-around)")
+
+
+def test_kyuushu_not_offered_on_a_later_draw():
+    g = start_hand(hands=[NINE_KINDS, N2, N3, N4], draws="6p 8s 7s 6s 4p", dora="8p")
+    discard(g, 0, "6p")
+    for s in (1, 2, 3):
+        tsumogiri(g, s)
+    pass_claims(g)
+    assert g.actor == 0 and g.phase == "turn", describe(g)
+    assert_not_legal(g, 0, A.KYUUSHU, "(second draw)")

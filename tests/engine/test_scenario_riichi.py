@@ -379,3 +379,24 @@ def test_riichi_ankan_refused_when_a_reading_breaks_the_triplet(hand, waits_):
         tsumogiri(g, s)
     assert g.actor == 0 and g.state.closed34[0, 0, t34("1m")] == 4, describe(g)
     assert_not_legal(g, 0, A.KAN + t34("1m"), "(a reading without the 111m triplet)")
+
+
+def test_ura_dora_under_a_kan_indicator_counts_no_ippatsu_after_own_kan():
+    """S0 in riichi ankans the drawn 1m and wins on the replacement 1s: the second ura indicator
+    (7z, making 5z) counts twice for 55z; the own closed kan broke ippatsu."""
+    g = table(
+        {**NO_1M, 0: "111m456p789s23s55z"},
+        draws="7z 1z 2z 3z 1m",
+        rinshan="1s",
+        dora="9p 8p",
+        ura="9p 7z",
+    )
+    act(g, 0, A.RIICHI)
+    discard(g, 0, "7z")
+    for s in (1, 2, 3):
+        tsumogiri(g, s)
+    act(g, 0, A.KAN + t34("1m"))
+    act(g, 0, A.TSUMO)
+    yaku = yaku_of(g, 0)
+    assert yaku.get("ura_dora") == 2 and "rinshan_kaihou" in yaku, describe(g, f"yaku {yaku}")
+    assert "ippatsu" not in yaku, describe(g, f"own closed kan breaks ippatsu; yaku {yaku}")

@@ -470,3 +470,26 @@ def test_open_tanyao_option(kuitan):
         assert_legal(g, 1, A.RON, "(open tanyao allowed)")
     else:
         assert_not_legal(g, 1, A.RON, "(kuitan off: an open all-simples hand has no yaku)")
+
+
+def test_chiihou_broken_by_a_closed_kan():
+    """S0 (dealer) ankans 1p on its first turn; S1's first draw then wins without chiihou."""
+    hands = ["1111p47m789p147s9s", TENPAI_5S_1Z, PINLESS[1], PINLESS[2]]
+    g = start_hand(hands=hands, draws="2p 0s", rinshan="3p", dora="9m")
+    act(g, 0, A.KAN + t34("1p"))
+    discard(g, 0, "2p")
+    pass_claims(g)
+    act(g, 1, A.TSUMO)
+    yaku = yaku_of(g, 1)
+    assert "chiihou" not in yaku, describe(g, f"a closed kan breaks chiihou; yaku {yaku}")
+
+
+def test_pao_ron_other_yakuman_paid_by_the_discarder():
+    """Daisangen + tsuuiisou ron on S3: S2 pays half the daisangen (16,000); S3 pays the other
+    half and the whole tsuuiisou (16,000 + 32,000)."""
+    g = _pao_table("55z66z77z444z2z19s9m", "9p 9m 8m 1m 2z", points=[25000, 20000, 45000, 10000])
+    _pon_three_dragons(g)
+    tsumogiri(g, 2)
+    tsumogiri(g, 3)
+    act(g, 1, A.RON)
+    assert hand_deltas(g) == [0, 64000, -16000, -48000], describe(g)
