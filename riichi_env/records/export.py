@@ -115,8 +115,7 @@ def game_from_events(
     hand: Hand | None = None
     wall_packed = [0] * 35
     win: Win | None = None
-    for r in np.asarray(rows):
-        kind, s, a, b, c, d, e, f = (int(x) for x in r[:8])
+    for kind, s, a, b, c, d, e, f in np.asarray(rows)[:, :8].tolist():
         if kind == EV_HAND_START:
             hand = Hand(
                 round_wind=a // 4,

@@ -200,7 +200,7 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
         try:
             _drive(eng, hand, red, start)
             finished = True
-        except _Stop as exc:
+        except (_Stop, ValueError) as exc:
             miss(hand, str(exc))
             finished = False
         rows = np.array(st.events[0, start : int(st.n_events[0])])

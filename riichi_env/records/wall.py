@@ -80,7 +80,13 @@ def check_wall(hand: Hand) -> None:
 def build_wall(hand: Hand, layout: str = "tenhou") -> list[int]:
     """A full wall that fits every tile the record reveals; unseen places get the unused tiles."""
     wall = [-1] * 136
+    placed: dict[int, str] = {}
     for p, t, what in wall_slots(hand, layout):
+        if not 0 <= t < 136:
+            raise RecordError(f"{what}: tile id {t} is not 0-135", hand=hand.label)
+        if t in placed and placed[t] != what:
+            raise RecordError(f"{what}: tile {t} is also the {placed[t]}", hand=hand.label)
+        placed[t] = what
         if p < 14 and what.endswith(" draw") and "rinshan" not in what:
             raise RecordError(f"{what}: more live draws than the wall holds", hand=hand.label)
         if wall[p] not in (-1, t):

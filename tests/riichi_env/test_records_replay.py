@@ -125,3 +125,35 @@ def test_cli_replay_mismatch_exits_nonzero(capsys, tmp_path):
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0].startswith(f"{changed}: hand E1-0: win by seat 2: fu record 140, engine 40")
     assert out[-1] == "1 games, 15 hands, 1 mismatched"
+
+
+def test_damaged_records_give_mismatches_not_crashes():
+    """Events deleted, swapped, retargeted or invented: the replay reports, never raises."""
+    import copy
+    import random
+
+    from riichi_env.records.model import Event
+
+    bases = [load(LOGS / "tenhou-mjlog" / "bug2.xml"), load(LOGS / "tenhou6" / "suukantsu_1.json")]
+    rng = random.Random(5)
+    reported = 0
+    for _ in range(60):
+        game = copy.deepcopy(rng.choice(bases))
+        hand = rng.choice(game.hands)
+        hand.wall = None
+        i = rng.randrange(len(hand.events))
+        r = rng.random()
+        if r < 0.3:
+            del hand.events[i]
+        elif r < 0.5 and i + 1 < len(hand.events):
+            hand.events[i], hand.events[i + 1] = hand.events[i + 1], hand.events[i]
+        elif r < 0.7:
+            hand.events[i].tile = rng.randrange(136)
+        elif r < 0.85:
+            hand.events[i].seat = rng.randrange(4)
+        else:
+            kind = rng.choice(["draw", "discard", "pon", "chi", "riichi", "ankan", "kakan"])
+            hand.events.insert(i, Event(kind, rng.randrange(4), rng.randrange(136), (4, 5)))
+        result = replay_game(game)
+        reported += not result.ok
+    assert reported > 30
