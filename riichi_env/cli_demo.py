@@ -62,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
         for a in _make_agents(args.agents, 0)
     ]
     print(f"riichi_v0 demo: {args.games} game(s), rules {env.rules.name}, {args.length}")
+    print(
+        "(the first run on a machine compiles the engine once; later runs start at once)",
+        flush=True,
+    )
     print("seats: " + ", ".join(f"player_{i} {n}" for i, n in enumerate(names)))
     totals = [0.0] * 4
     decisions = 0

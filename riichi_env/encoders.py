@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
+from engine.melds import MELD_ANKAN
 from engine.shanten import _shanten, _ukeire, _waits
 from engine.state import (
     DORA_START,
@@ -219,7 +220,7 @@ def _encode_basic(st, t, seat, out):
                 tile = st.meld_tiles[t, s, m, j]
                 if tile >= 0:
                     cnt[tile // 4] += 1
-            if st.meld_type[t, s, m] == 5:
+            if st.meld_type[t, s, m] == MELD_ANKAN:
                 out[ANKAN + r, st.meld_tile34[t, s, m]] = 1.0
         kinds = np.zeros(34, dtype=np.int32)
         n_river = st.n_river[t, s]
