@@ -157,3 +157,10 @@ def test_damaged_records_give_mismatches_not_crashes():
         result = replay_game(game)
         reported += not result.ok
     assert reported > 30
+
+
+@pytest.mark.nojit
+def test_replay_small_records():
+    for name in ("tenhou6/rinshan.json", "tenhou6/double_ron.json", "tenhou6/kyushukyuhai.json"):
+        result = replay_game(load(LOGS / name))
+        assert result.ok and result.hands == 1, "\n".join(str(m) for m in result.mismatches)
