@@ -344,7 +344,11 @@ def test_double_open_riichi_is_worth_four_han():
 
 
 def test_open_riichi_deal_in_by_a_riichi_player_pays_normally():
-    """S1, itself in riichi, is forced to discard S0's winning 3p: an ordinary ron, no yakuman."""
+    """S1, itself in riichi, is forced to discard S0's winning 3p: an ordinary ron, no yakuman.
+
+    The exception for a riichi discarder is docs/internals.md's (CTX_YAKUMAN_PAY: "by a non-riichi
+    player"); spec 000 and RULES.md only say that dealing into an open riichi pays yakuman.
+    """
     rules = MAHJONGSOUL.replace(open_riichi=True)
     g = riichi_table(
         hands={1: "789m234s678s46p11s"}, draws="5s 1z 2z 3z 4z 3p", dora="9p", rules=rules
