@@ -307,3 +307,19 @@ def test_kyuushu_not_offered_on_a_later_draw():
     pass_claims(g)
     assert g.actor == 0 and g.phase == "turn", describe(g)
     assert_not_legal(g, 0, A.KYUUSHU, "(second draw)")
+
+
+def test_dealer_nagashi_mangan_and_deal_passes_when_dealer_noten():
+    """S0 (dealer, noten) draws only honors: 4,000 from each; S1's tenpai is not paid."""
+    hands = [NAGASHI_HANDS[1], NAGASHI_HANDS[0], NAGASHI_HANDS[2], NAGASHI_HANDS[3]]
+    honors = [f"{k}z" for k in range(1, 8) for _ in range(4)][:18]
+    draws = ["?"] * 70
+    for j, tile in enumerate(honors):
+        draws[4 * j] = tile
+    g = start_hand(hands=hands, draws=draws, dora="9p", seed=15)
+    play_out(g)
+    assert last_draw_kind(g) == DRAW_NAGASHI, describe(g)
+    assert hand_deltas(g) == [12000, -4000, -4000, -4000], describe(g, "dealer nagashi mangan")
+    assert int(g.state.kyoku[0]) == 1 and int(g.state.honba[0]) == 1, describe(
+        g, "the dealer was noten: the deal passes, honba +1"
+    )

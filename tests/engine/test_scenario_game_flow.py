@@ -275,3 +275,11 @@ def test_final_scores_under_tenhou_uma():
     assert g.final_scores == pytest.approx([78.1, -50.1, 12.0, -40.0]), describe(
         g, f"final scores {g.final_scores}"
     )
+
+
+@pytest.mark.parametrize("hands_, over", [(2, True), (4, False)])
+def test_extension_hands_option(hands_, over):
+    """West 2 ends the game when the extension has 2 hands; with 4 it goes on."""
+    rules = MAHJONGSOUL.replace(extension_hands=hands_)
+    g = nondealer_ron(9, rules=rules)
+    assert max(g.points) < 30000 and g.done == over, describe(g, f"extension_hands={hands_}")

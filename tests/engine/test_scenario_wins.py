@@ -493,3 +493,14 @@ def test_pao_ron_other_yakuman_paid_by_the_discarder():
     tsumogiri(g, 3)
     act(g, 1, A.RON)
     assert hand_deltas(g) == [0, 64000, -16000, -48000], describe(g)
+
+
+def test_two_red_5p_under_red_fives_121():
+    """red_fives=(1, 2, 1) (spec 000): both red 5p in the winning hand count as aka dora."""
+    rules = MAHJONGSOUL.replace(red_fives=(1, 2, 1))
+    hands = ["2p147m147s123456z", "3400p234m567m234s", QUIET_X, "258m147p258s4567z"]
+    g = start_hand(hands=hands, draws="9p", dora="9s", rules=rules)
+    discard(g, 0, "2p")
+    act(g, 1, A.RON)
+    win = last_wins(g)[0]
+    assert win["yaku"].get("aka_dora") == 2, describe(g, f"{win}")
