@@ -76,6 +76,13 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
                 game.rules_text = ev["rule_disp"]
             if ev.get("aka_flag") is False:
                 game.red_fives = (0, 0, 0)
+            reds = ev.get("red_fives")
+            if (
+                isinstance(reds, list)
+                and len(reds) == 3
+                and all(isinstance(x, int) and 0 <= x <= 4 for x in reds)
+            ):
+                game.red_fives = tuple(reds)
             continue
         if not started:
             fail(f"{typ} before start_game")
@@ -375,6 +382,8 @@ def write_mjai(game: Game) -> list[dict]:
             "rule_disp": game.rules_text,
         }
     ]
+    if any(game.red_fives) and tuple(game.red_fives) != (1, 1, 1):
+        out[0]["red_fives"] = list(game.red_fives)
     for hand in game.hands:
         red = red_all - hand.plain_reds
 

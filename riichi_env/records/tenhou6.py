@@ -99,6 +99,7 @@ _YAKU_BY_NAME.update(
         "fully concealed hand": "menzen_tsumo",
         "tsumo": "menzen_tsumo",
         "all simples": "tanyao",
+        "オープン立直": "open_riichi",
     }
 )
 DRAW_NAMES_JA = {
@@ -179,7 +180,7 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
     if "三" in disp or "3-Player" in disp:
         raise RecordError("3-player games are not supported", file=source)
     if any(rule.get(k) for k in ("aka51", "aka52", "aka53")):
-        reds = tuple(int(bool(rule.get(k))) for k in ("aka51", "aka52", "aka53"))
+        reds = tuple(_count(rule.get(k, 0)) for k in ("aka51", "aka52", "aka53"))
     else:
         reds = (1, 1, 1) if rule.get("aka", 1) else (0, 0, 0)
     names = data.get("name") or ["A", "B", "C", "D"]
@@ -204,6 +205,11 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
         except (TypeError, ValueError):
             raise RecordError(f'bad "sc" {sc!r}', file=source) from None
     return game
+
+
+def _count(value) -> int:
+    """A red-five count from a rule entry (bools and out-of-range values clamp to 0-4)."""
+    return max(0, min(4, int(value))) if isinstance(value, (int, float)) else 0
 
 
 def _read_hand(kyoku, k: int, reds, source: str) -> Hand:
@@ -692,7 +698,10 @@ def win_header(win: Win, dealer: int) -> str:
 
 
 def _yaku_text(key: str, value: int) -> str:
-    name = YAKU_NAMES_JA[YAKU_KEYS.index(key)] if key in YAKU_KEYS else key.lstrip("?")
+    if key in YAKU_KEYS:
+        name = YAKU_NAMES_JA[YAKU_KEYS.index(key)]
+    else:
+        name = "オープン立直" if key == "open_riichi" else key.lstrip("?")
     if key in YAKUMAN_KEYS:
         return f"{name}(役満)" if value <= 1 else f"{name}({value}倍役満)"
     return f"{name}({value}飜)"

@@ -162,3 +162,30 @@ def test_exported_games_replay_without_mismatch(rules):
             result = replay_game(game, rules)
             assert result.ok, "\n".join(str(m) for m in result.mismatches)
             assert rules_for(game).name.split("-")[0] == rules.name
+
+
+VARIANTS = [
+    MAHJONGSOUL.replace(
+        open_riichi=True, red_fives=(0, 0, 0), game_length="tonpuusen", kiriage_mangan=True
+    ),
+    TENHOU.replace(red_fives=(1, 2, 1), honba_on_pass="reset", nagashi_mangan=False),
+    MAHJONGSOUL.replace(abortive_draws=False, pao=False, kazoe_yakuman=False, open_tanyao=False),
+]
+
+
+@pytest.mark.parametrize(
+    "rules", VARIANTS, ids=["open-riichi-no-aka-tonpuu", "two-red-5p", "plain"]
+)
+def test_rule_variants_round_trip_and_replay(rules):
+    from riichi_env.records.replay import replay_game
+
+    for seed, rows in _play(rules, range(2000, 2010)):
+        want = _full(game_from_events(rows, rules))
+        for fmt, text in (
+            ("mjai", export_mjai(rows, rules)),
+            ("tenhou6", export_tenhou6(rows, rules)),
+        ):
+            game = read_text(text, fmt=fmt)
+            assert _full(game) == want, f"{fmt}, seed {seed}"
+            result = replay_game(game, rules)
+            assert result.ok, "\n".join(str(m) for m in result.mismatches)
