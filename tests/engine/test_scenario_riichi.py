@@ -403,4 +403,18 @@ def test_ura_dora_under_a_kan_indicator_counts_no_ippatsu_after_own_kan():
     act(g, 0, A.TSUMO)
     yaku = yaku_of(g, 0)
     assert yaku.get("ura_dora") == 2 and "rinshan_kaihou" in yaku, describe(g, f"yaku {yaku}")
+    fu = last_wins(g)[0]["fu"]
+    assert fu == 60, describe(
+        g, f"20 + 32 (1m ankan) + 2 (5z pair) + 2 (tsumo) = 56 -> 60; got {fu}"
+    )
     assert "ippatsu" not in yaku, describe(g, f"own closed kan breaks ippatsu; yaku {yaku}")
+
+
+def test_riichi_tsumogiri_of_a_drawn_red_five():
+    g = riichi_table(draws="5s 1z 2z 3z 0m", dora="1z")
+    act(g, 0, A.RIICHI)
+    discard(g, 0, "9m")
+    for s in (1, 2, 3):
+        tsumogiri(g, s)
+    discards = [a for a in g.legal_actions() if a < A.RIICHI]
+    assert discards == [discard_id("0m")], describe(g, "after riichi only the drawn red 5m")

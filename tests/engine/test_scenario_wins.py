@@ -504,3 +504,44 @@ def test_two_red_5p_under_red_fives_121():
     act(g, 1, A.RON)
     win = last_wins(g)[0]
     assert win["yaku"].get("aka_dora") == 2, describe(g, f"{win}")
+
+
+# S2 holds 222z (South) and waits 6s-9s; the dealer discards 9s on its first turn.
+WINNER_222Z = "222z345m567p678s9s"
+DEALER_9S = "9s147m147p134567z"
+WIND_QUIET = ("369m369p369s1457z", "258m258p25s1367z8s")
+
+
+@pytest.mark.parametrize(
+    "kyoku, yaku_keys",
+    [
+        (1, {"seat_wind_south"}),
+        (4, {"round_wind_south"}),
+        (5, {"seat_wind_south", "round_wind_south"}),
+    ],
+    ids=["East2-seat", "South1-round", "South2-double"],
+)
+def test_wind_yakuhai_follow_seat_and_round(kyoku, yaku_keys):
+    """S2's 222z: East 2 (dealer S1) S2 sits South; South 1 (dealer S0) S2 sits West in the
+    South round; South 2 (dealer S1) both."""
+    d = kyoku % 4
+    others = iter(WIND_QUIET)
+    hands = [DEALER_9S if s == d else WINNER_222Z if s == 2 else next(others) for s in range(4)]
+    g = start_hand(hands=hands, draws="8m", dora="9p", kyoku=kyoku)
+    discard(g, d, "9s")
+    act(g, 2, A.RON)
+    yaku = yaku_of(g, 2)
+    wind_yaku = {k for k in yaku if "wind" in k}
+    assert wind_yaku == yaku_keys, describe(g, f"yaku {yaku}")
+
+
+def test_pinfu_tsumo_is_20_fu():
+    hands = [PINLESS[0], "234m678s234p45p88s", PINLESS[1], PINLESS[2]]
+    g = start_hand(hands=hands, draws="1z 9m 9s 2z 3z 3p", dora="9p")
+    for s in (0, 1, 2, 3, 0):
+        tsumogiri(g, s)
+        pass_claims(g)
+    act(g, 1, A.TSUMO)
+    win = last_wins(g)[0]
+    assert (win["han"], win["fu"]) == (3, 20), describe(g, f"pinfu tanyao tsumo: {win}")
+    assert hand_deltas(g) == [-1300, 2700, -700, -700], describe(g)
