@@ -386,6 +386,11 @@ def compare_hands(rec: Hand, eng: Hand, red: frozenset[int]) -> list[str]:
             out.append(f"{who}: fu record {r.fu}, engine {e.fu}")
         if r.yaku is not None and _yaku_set(r.yaku) != _yaku_set(e.yaku):
             out.append(f"{who}: yaku record {_yaku_set(r.yaku)}, engine {_yaku_set(e.yaku)}")
+        if r.ura_indicators and e.ura_indicators:
+            ru = [_kind_red(t, red) for t in r.ura_indicators]
+            eu = [_kind_red(t, red) for t in e.ura_indicators]
+            if ru != eu:
+                out.append(f"{who}: ura indicators record {_tiles(ru)}, engine {_tiles(eu)}")
         if r.pao_seat != e.pao_seat:
             out.append(f"{who}: pao record {r.pao_seat}, engine {e.pao_seat}")
     if (rec.draw is None) != (eng.draw is None):
