@@ -418,3 +418,12 @@ def test_riichi_tsumogiri_of_a_drawn_red_five():
         tsumogiri(g, s)
     discards = [a for a in g.legal_actions() if a < A.RIICHI]
     assert discards == [discard_id("0m")], describe(g, "after riichi only the drawn red 5m")
+
+
+def test_riichi_discard_cannot_leave_a_wait_only_on_a_held_quad():
+    """1111m 234p 567p 789s + 5z: discarding 5z would wait only on a fifth 1m (noten), so the
+    declaration discard must be a 1m (then 5z tanki)."""
+    g = table({**NO_1M, 0: "1111m234p567p789s"}, draws="5z", dora="9p")
+    assert_legal(g, 0, A.RIICHI)
+    act(g, 0, A.RIICHI)
+    assert g.legal_actions() == [discard_id("1m")], describe(g, "only 1m keeps a real tenpai")
