@@ -33,7 +33,7 @@ from engine.actions import (
 from engine.events import EV_HAND_END
 from engine.game import Game as EngineGame
 from engine.game import _start_hand_from_wall
-from engine.rules import TENHOU, Rules
+from engine.rules import Rules
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER
 from engine.tiles import red_ids
 from riichi_env.records.export import game_from_events
@@ -146,7 +146,11 @@ class _Stop(Exception):  # noqa: N818
 
 
 def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
-    """Replay every hand of ``game`` in the engine and list the differences."""
+    """Replay every hand of ``game`` in the engine and list the differences.
+
+    ``rules``: a ``Rules`` object is used as given; a preset name (or ``None``/``"auto"``) goes
+    through :func:`rules_for`, which takes game length, red fives and uma from the record.
+    """
     rules = rules_for(game, rules) if not isinstance(rules, Rules) else rules
     result = ReplayResult(source=game.source)
     red = frozenset(red_ids(rules.red_fives))
@@ -441,14 +445,3 @@ def replay_file(path, rules: Rules | str | None = None, walls=None) -> ReplayRes
     from riichi_env.records.convert import read_file
 
     return replay_game(read_file(path, walls=walls), rules)
-
-
-__all__ = [
-    "Mismatch",
-    "ReplayResult",
-    "TENHOU",
-    "compare_hands",
-    "replay_file",
-    "replay_game",
-    "rules_for",
-]
