@@ -545,3 +545,24 @@ def test_pinfu_tsumo_is_20_fu():
     win = last_wins(g)[0]
     assert (win["han"], win["fu"]) == (3, 20), describe(g, f"pinfu tanyao tsumo: {win}")
     assert hand_deltas(g) == [-1300, 2700, -700, -700], describe(g)
+
+
+SHANPON_SANANKOU = "111m222p333s44z55z"
+
+
+def test_ron_on_shanpon_is_not_suuankou():
+    g = table({1: SHANPON_SANANKOU}, draws="5z", dora="9p")
+    tsumogiri(g, 0)
+    act(g, 1, A.RON)
+    yaku = yaku_of(g, 1)
+    assert "suuankou" not in yaku and "sanankou" in yaku, describe(g, f"yaku {yaku}")
+
+
+def test_tsumo_on_shanpon_is_suuankou():
+    g = table({1: SHANPON_SANANKOU}, draws="9m 9p 9s 8m 7z 5z", dora="9p")
+    for s in (0, 1, 2, 3, 0):
+        tsumogiri(g, s)
+        pass_claims(g)
+    act(g, 1, A.TSUMO)
+    yaku = yaku_of(g, 1)
+    assert "suuankou" in yaku, describe(g, f"yaku {yaku}")
