@@ -20,7 +20,7 @@ HAND_ENDED = 4
 """Bit of ``_k_step``'s result: a hand was settled by this action."""
 GAME_OVER = -1
 """``_k_reset`` / ``_k_step`` result at game over."""
-KERNELS = ("_k_reset", "_k_step", "_k_observe", "_k_visible")
+KERNELS = ("_k_reset", "_k_refresh", "_k_step", "_k_observe", "_k_visible")
 """The functions compiled by ``riichi_env._kernels``."""
 
 state_view = None
@@ -32,6 +32,19 @@ def _k_reset(buf, n, e, t, seed, tables_tuple, mask, hand_points):
     st = state_view(buf, n, e)
     tables = Tables(*tables_tuple)
     _reset(st, tables, t, seed)
+    for s in range(4):
+        hand_points[s] = st.points[t, s]
+    if st.game_over[t]:
+        mask[:] = 0
+        return GAME_OVER
+    _legal_mask(st, tables, t, mask)
+    return st.actor[t]
+
+
+def _k_refresh(buf, n, e, t, tables_tuple, mask, hand_points):
+    """After the state was loaded from elsewhere: the seat to act and its mask, or ``GAME_OVER``."""
+    st = state_view(buf, n, e)
+    tables = Tables(*tables_tuple)
     for s in range(4):
         hand_points[s] = st.points[t, s]
     if st.game_over[t]:

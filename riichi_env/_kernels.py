@@ -1,4 +1,4 @@
-"""The env's compiled entry points (``_k_reset``, ``_k_step``, ``_k_observe``, ``_k_visible``).
+"""The env's compiled entry points (``_k_reset``, ``_k_refresh``, ``_k_step``, ``_k_observe``, ...).
 
 ``riichi_env/_drivers.py`` holds their source; this module writes that source and the generated
 ``state_view`` (``riichi_env._state_buffer``) into one module in a cache directory and compiles it
@@ -104,6 +104,7 @@ else:
     _module = _load()
 
 _k_reset = _module._k_reset
+_k_refresh = _module._k_refresh
 _k_step = _module._k_step
 _k_observe = _module._k_observe
 _k_visible = _module._k_visible

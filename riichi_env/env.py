@@ -49,7 +49,8 @@ the table as text from the acting seat, ``"human"`` prints it), ``max_events`` (
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
 offender, out-of-space actions assert, and calls out of order raise. ``raw_env`` raises
 ``ValueError`` naming the action and why it is illegal. ``view(agent)`` returns the seat's
-``SeatView`` (what the baseline agents read).
+``SeatView`` (what the baseline agents read); ``load_state(state)`` starts from any engine ``State``
+(for instance a hand built with ``engine.scenario.start_hand``).
 
 **Version history**: ``riichi_v0`` (riichi_env 0.1.0): first release.
 """
@@ -68,9 +69,17 @@ from pettingzoo.utils import wrappers
 from engine.actions import N_ACTIONS, action_name
 from engine.game import explain_illegal
 from engine.rules import Rules
-from engine.state import DEFAULT_MAX_EVENTS, PHASE_GAME_OVER
+from engine.state import DEFAULT_MAX_EVENTS, PHASE_GAME_OVER, State
 from engine.tables import load_tables
-from riichi_env._kernels import GAME_OVER, _k_observe, _k_reset, _k_step, _k_visible, tables_tuple
+from riichi_env._kernels import (
+    GAME_OVER,
+    _k_observe,
+    _k_refresh,
+    _k_reset,
+    _k_step,
+    _k_visible,
+    tables_tuple,
+)
 from riichi_env._state_buffer import alloc, views
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, N_ROWS, bounds
 from riichi_env.render import render_text
@@ -275,6 +284,33 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             self._mask,
             self._hand_points,
         )
+        self._start_episode(actor)
+
+    def load_state(self, state: State, t: int = 0) -> None:
+        """Continue from table ``t`` of an engine ``State`` (e.g. ``engine.scenario.start_hand(...)
+        .state``) as a new episode at that state's decision; the rules must be this env's."""
+        if not isinstance(state, State):
+            raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")
+        if not 0 <= t < state.points.shape[0]:
+            raise ValueError(f"table {t} out of range for a state of {state.points.shape[0]}")
+        if not np.array_equal(state.rules[t], self._st.rules[0]):
+            raise ValueError(
+                "the state's rules differ from this env's rules; build the env with them"
+            )
+        for dst, src in zip(self._st, state, strict=True):
+            if dst.ndim >= 2 and dst.shape[1:] != src.shape[1:]:  # the event log's capacity
+                rows = min(dst.shape[1], src.shape[1])
+                dst[0, :rows] = src[t, :rows]
+            else:
+                dst[0] = src[t]
+        self._st.n_events[0] = min(int(state.n_events[t]), self._max_events)
+        self._game_seed = int(state.seed[t])
+        actor = _k_refresh(
+            self._buf, 1, self._max_events, 0, self._tables, self._mask, self._hand_points
+        )
+        self._start_episode(actor)
+
+    def _start_episode(self, actor: int) -> None:
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -138,3 +138,49 @@ def test_only_the_oracle_sees_other_hands_and_the_wall(name):
                     assert np.array_equal(a, b), f"{name} of seat {seat} leaks hidden tiles"
     if enc.HIDDEN_INFORMATION[name]:
         assert changed > 0
+
+
+SCENARIO_HANDS = [
+    "12345m456p789s11z",
+    "123m456p789s1122z",
+    "6678m1259p2468s3z",
+    "99m3378p1357s456z",
+]
+
+
+def test_rows_on_a_scenario_hand():
+    from engine.scenario import start_hand
+
+    game = start_hand(hands=SCENARIO_HANDS, draws="7z", dora="9p")
+    e = raw_env(encoder="rich_v0")
+    e.load_state(game.state)
+    assert e.agent_selection == "player_0"
+    dealer = e.observe("player_0")["observation"]
+    assert dealer[enc.DRAWN, 33] == 1 and dealer[enc.DRAWN].sum() == 1
+    assert dealer[enc.DECISION, 0] == 1
+    assert dealer[enc.SHANTEN, 0] == pytest.approx(1 / 7)  # 14 tiles, one from complete
+    assert dealer[enc.DISCARD_SHANTEN, 33] == pytest.approx(1 / 7)  # 7z keeps tenpai
+    assert dealer[enc.DISCARD_SHANTEN, 0] == pytest.approx(2 / 7)
+    assert dealer[enc.DISCARD_UKEIRE, 33] == pytest.approx(7 / 80)  # three 3m (one held), four 6m
+    assert dealer[enc.DORA_INDICATORS, 17] == 0.25 and dealer[enc.DORA, 9] == 0.25
+    assert dealer[enc.SEAT_WIND, 27] == 1 and dealer[enc.ROUND_WIND, 27] == 1
+    south = e.observe("player_1")["observation"]
+    assert list(np.flatnonzero(south[enc.WAITS])) == [27, 28]
+    assert south[enc.SHANTEN, 0] == pytest.approx(1 / 7)
+    assert south[enc.FURITEN].sum() == 0
+    assert south[enc.DRAWN].sum() == 0 and south[enc.DECISION].sum() == 0
+    assert south[enc.SEAT_WIND, 28] == 1
+    assert south[enc.SEEN, 17] == 0.25  # the 9p indicator; 9p is not in seat 1's hand
+    e.step(33)  # the dealer discards 7z; nobody can claim it
+    assert e.agent_selection == "player_1"
+    south = e.observe("player_1")["observation"]
+    assert south[enc.RIVER + 24 * 3, 33] == 1  # the dealer is seat 1's kamicha (r = 3)
+    assert south[enc.RIVER_FLAGS + 3 * 3, 0] == 1  # tsumogiri
+
+
+def test_load_state_needs_the_same_rules():
+    from engine.scenario import start_hand
+
+    game = start_hand(hands=SCENARIO_HANDS, draws="7z")
+    with pytest.raises(ValueError, match="rules differ"):
+        raw_env(rules="tenhou").load_state(game.state)
