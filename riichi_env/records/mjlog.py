@@ -110,6 +110,15 @@ def encode_meld(ev: Event) -> int:
     raise ValueError(f"not a call: {ev.type}")
 
 
+def rules_text(gtype: int) -> str:
+    """Tenhou's rule text (``"鳳南喰赤"``) of a ``GO type`` bit field: lobby, length, kuitan, red."""
+    lobby = {0: "般", 0x80: "上", 0x20: "特", 0xA0: "鳳"}[gtype & 0xA0]
+    text = lobby + ("南" if gtype & 0x08 else "東")
+    text += "" if gtype & 0x04 else "喰"
+    text += "" if gtype & 0x02 else "赤"
+    return text + ("速" if gtype & 0x40 else "")
+
+
 def _ints(text: str, fail, what: str) -> list[int]:
     try:
         return [int(x) for x in text.split(",") if x.strip() != ""]
@@ -246,7 +255,7 @@ def read_mjlog(
                 fail("3-player games are not supported")
             game.game_length = "hanchan" if gtype & 0x08 else "tonpuusen"
             game.red_fives = (0, 0, 0) if gtype & 0x02 else (1, 1, 1)
-            game.rules_text = f"GO type={gtype}"
+            game.rules_text = rules_text(gtype)
             continue
         if name == "UN":
             if "n0" in attrs:

@@ -100,6 +100,7 @@ def test_mjlog_details_of_a_win():
         "aka_dora": 1,
         "ura_dora": 0,
     }
+    assert game.rules_text == "鳳南喰赤" and game.game_length == "hanchan"
     assert game.final_scores == (-2100, 23600, 47200, 31300)
     assert game.final_results == (-52.0, -16.0, 57.0, 11.0)
     assert any(w.pao_seat >= 0 for h in game.hands for w in h.wins)
