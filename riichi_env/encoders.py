@@ -117,7 +117,12 @@ _RICH_ROWS = [
         1,
         "3n+2 hands: at each held kind, (shanten after discarding it + 1) / 7, clipped",
     ),
-    (DISCARD_UKEIRE, 1, "3n+2 hands: at each held kind, ukeire after discarding it / 80, clipped"),
+    (
+        DISCARD_UKEIRE,
+        1,
+        "3n+2 hands: at each held kind whose discard keeps the lowest shanten, ukeire after "
+        "discarding it / 80, clipped (0 at the other kinds)",
+    ),
     (SEEN, 1, "tiles the seat can see per kind (own hand, rivers, melds, indicators) / 4"),
 ]
 _ORACLE_ROWS = [
@@ -310,16 +315,24 @@ def _encode_rich(st, t, seat, suit_table, honor_table, out):
             if furiten:
                 _fill(out, FURITEN, 1.0)
     elif n % 3 == 2:
+        after = np.full(34, 99, dtype=np.int32)
+        best = 99
         for k in range(34):
             if hand[k] == 0:
                 continue
             hand[k] -= 1
+            after[k] = _shanten(hand, suit_table, honor_table)
+            hand[k] += 1
+            best = min(best, after[k])
+            out[DISCARD_SHANTEN, k] = _clip((after[k] + 1) / 7.0, 0.0, 1.0)
+        for k in range(34):
+            if after[k] != best:
+                continue
+            hand[k] -= 1
             visible[k] += 1
-            s = _shanten(hand, suit_table, honor_table)
             u = _ukeire(hand, visible, suit_table, honor_table)
             hand[k] += 1
             visible[k] -= 1
-            out[DISCARD_SHANTEN, k] = _clip((s + 1) / 7.0, 0.0, 1.0)
             out[DISCARD_UKEIRE, k] = _clip(u / 80.0, 0.0, 1.0)
 
 
