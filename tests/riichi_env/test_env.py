@@ -237,3 +237,18 @@ def test_short_game_prefix_with_every_encoder():
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.integers(legal.size)]))
         assert e.view(e.agent_selection).hand34.sum() in (13, 14)
+
+
+def test_wrapped_env_pickles_mid_game():
+    e = env()
+    e.reset(seed=3)
+    for _ in range(50):
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    clone = pickle.loads(pickle.dumps(e))
+    for _ in range(200):
+        o1, o2 = e.last()[0], clone.last()[0]
+        assert np.array_equal(o1["observation"], o2["observation"])
+        a = int(np.flatnonzero(o1["action_mask"])[-1])
+        e.step(a)
+        clone.step(a)
+    assert e.unwrapped.points() == clone.unwrapped.points()
