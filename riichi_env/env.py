@@ -42,8 +42,9 @@ default, ``rich_v0``, ``oracle_v0`` with hidden information); their row tables a
 **Options**: ``rules`` (a preset name ``"mahjongsoul"`` / ``"tenhou"`` or an ``engine.rules.Rules``),
 any ``Rules`` field as a keyword to override it (``game_length="tonpuusen"``, ``red_fives=(0, 0, 0)``,
 ``open_riichi=True``, ...), ``encoder``, ``reward``, ``reward_scale``, ``rank_points``, ``seed``
-(the generator for games started by ``reset()`` without a seed), ``render_mode`` (``"ansi"`` returns
-the table as text from the acting seat, ``"human"`` prints it), ``max_events`` (event-log rows).
+(the generator for games started by ``reset()`` without a seed), ``render_mode`` (``"ansi"``:
+``render()`` returns the table as text from the acting seat; ``"human"`` prints it after every
+step), ``max_events`` (event-log rows).
 
 ``reset(seed=s)`` plays the game whose walls come from ``s`` (the same as ``engine.game.Game(seed=s)``).
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
@@ -356,8 +357,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         )
         if 0 <= r < 4:
             self.agent_selection = self.possible_agents[r]
-            return
-        self._settle(r)
+        else:
+            self._settle(r)
         if self.render_mode == "human":
             self.render()
 
