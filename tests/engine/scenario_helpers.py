@@ -13,9 +13,7 @@ import numpy as np
 from engine import actions as A  # noqa: N812
 from engine.actions import action_name
 from engine.events import (
-    EV_CALL,
     EV_DELTA,
-    EV_DISCARD,
     EV_DORA,
     EV_HAND_END,
     EV_HAND_START,
@@ -24,7 +22,8 @@ from engine.events import (
     EV_YAKU,
 )
 from engine.scenario import start_hand
-from engine.tiles import _parse_groups, tile34_to_str, tile136_to_str
+from engine.state import LIVE_END
+from engine.tiles import _parse_groups, tile136_to_str
 from engine.yaku import YAKU_KEYS
 
 __all__ = [
@@ -44,7 +43,6 @@ __all__ = [
     "start_hand",
     "t34",
     "tsumogiri",
-    "yaku_names",
     "table",
     "live_left",
     "yaku_of",
@@ -101,7 +99,7 @@ def describe(g, note: str = "") -> str:
     lines.append(
         f"phase {g.phase}, actor S{g.actor}, turn S{g.turn}, points {g.points}, "
         f"kyoku {int(st.kyoku[0])} honba {int(st.honba[0])} sticks {int(st.kyotaku[0])}, "
-        f"live wall left {int(122 - int(st.n_kans[0]) - int(st.wall_pos[0]))}"
+        f"live wall left {live_left(g)}"
     )
     for s in range(4):
         melds = _melds(g, s)
@@ -227,11 +225,6 @@ def last_wins(g) -> list[dict]:
     return out
 
 
-def yaku_names(g) -> list[set[str]]:
-    """Yaku keys of each win of the last finished hand."""
-    return [set(w["yaku"]) for w in last_wins(g)]
-
-
 def last_draw_kind(g) -> int | None:
     """``DRAW_*`` of the last finished hand, or None if it ended in a win."""
     for r in hand_events(g):
@@ -255,28 +248,9 @@ def dora_indicators(g) -> list[str]:
     return [tile136_to_str(int(r[2])) for r in rows[start:] if r[0] == EV_DORA]
 
 
-def calls(g, seat: int | None = None) -> list[np.ndarray]:
-    """CALL rows of the current hand (of ``seat`` if given)."""
-    rows = g.events()
-    start = max(i for i, r in enumerate(rows) if r[0] == EV_HAND_START)
-    return [r for r in rows[start:] if r[0] == EV_CALL and (seat is None or r[1] == seat)]
-
-
-def discards_logged(g) -> list[tuple[int, str]]:
-    """(seat, tile) of every discard of the current hand."""
-    rows = g.events()
-    start = max(i for i, r in enumerate(rows) if r[0] == EV_HAND_START)
-    return [(int(r[1]), tile136_to_str(int(r[2]))) for r in rows[start:] if r[0] == EV_DISCARD]
-
-
 def hand_deltas(g) -> list[int]:
     """Point change of each seat in the last finished hand (``last_delta``)."""
     return [int(x) for x in g.state.last_delta[0]]
-
-
-def kinds(text: str) -> list[str]:
-    """``"123m"`` → ``["1m", "2m", "3m"]`` (tile34 names)."""
-    return [tile34_to_str(k) for k, _ in _parse_groups(text)]
 
 
 QUIET = ("147m258p369s1234z", "258m369p147s1567z", "369m147p258s2347z")
@@ -294,7 +268,7 @@ def table(hands: dict[int, str], **kwargs):
 def live_left(g) -> int:
     """Tiles left to draw from the live wall."""
     st = g.state
-    return int(122 - int(st.n_kans[0]) - int(st.wall_pos[0]))
+    return int(LIVE_END - int(st.n_kans[0]) - int(st.wall_pos[0]))
 
 
 def yaku_of(g, winner: int) -> dict[str, int]:
