@@ -20,6 +20,7 @@ from engine.game import Game
 from engine.melds import MELD_CHI, MELD_PON
 from engine.rules import MAHJONGSOUL, TENHOU
 from engine.shanten import shanten, waits
+from engine.state import LIVE_END
 from engine.tiles import hand34_to_str
 
 YAOCHUU = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -34,7 +35,7 @@ def _check(g, errors: list[str]) -> None:
     st = g.state
     s = g.actor
     legal = g.legal_actions()
-    live = 122 - int(st.n_kans[0]) - int(st.wall_pos[0])
+    live = LIVE_END - int(st.n_kans[0]) - int(st.wall_pos[0])
     h34 = st.closed34[0, s].copy()
     hand = hand34_to_str(h34)
     total = int(st.points[0].sum()) + 1000 * int(st.kyotaku[0])
