@@ -232,3 +232,31 @@ def play(game: Game, *moves: str) -> Game:
             )
         game.step(a)
     return game
+
+
+def describe(game: Game, last_events: int = 8) -> str:
+    """The table in mpsz for failure messages: phase, each seat's hand, melds, river, points."""
+    from engine.events import render
+    from engine.melds import MELD_NAMES
+    from engine.tiles import tiles136_to_str
+
+    st = game.state
+    reds = game.rules.red_fives
+    lines = [f"phase {game.phase}, actor S{game.actor}, turn S{game.turn}"]
+    for s in range(4):
+        melds = []
+        for i in range(int(st.n_melds[0, s])):
+            tiles = [int(x) for x in st.meld_tiles[0, s, i] if x >= 0]
+            melds.append(f"{MELD_NAMES[int(st.meld_type[0, s, i])]} {tiles136_to_str(tiles, reds)}")
+        river = " ".join(
+            tiles136_to_str([int(x)], reds) for x in st.river[0, s, : int(st.n_river[0, s])]
+        )
+        lines.append(
+            f"S{s} {int(st.points[0, s])}: {game.hand(s)}"
+            + (f" [{', '.join(melds)}]" if melds else "")
+            + f" | river {river or '-'}"
+        )
+    if not game.done:
+        lines.append(f"legal for S{game.actor}: {legal_names(game)}")
+    lines += render(game.events(), reds)[-last_events:]
+    return "\n".join(lines)

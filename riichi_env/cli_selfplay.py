@@ -17,6 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--threads", type=int, default=1, help="tables played in parallel")
     parser.add_argument(
+        "--policy",
+        choices=("uniform", "greedy"),
+        default="uniform",
+        help="uniform random legal actions (default) or greedy random play that wins more often",
+    )
+    parser.add_argument(
         "--check", action="store_true", help="validate the state after every step (slower)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -30,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, got {args.games}")
     rules = Rules.preset(args.rules)
-    out = selfplay(args.games, args.seed, rules, threads=args.threads, check=1 if args.check else 0)
+    policy = 1 if args.policy == "greedy" else 0
+    check = 1 if args.check else 0
+    out = selfplay(args.games, args.seed, rules, threads=args.threads, check=check, policy=policy)
     if args.json:
         doc = {k: out[k] for k in ("games", "hands", "decisions", "seconds")}
         doc["results"] = [

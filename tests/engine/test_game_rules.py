@@ -4,7 +4,7 @@ import pytest
 
 from engine.actions import KAN, PASS, RON, TSUMO
 from engine.events import EV_DISCARD, EV_DORA, EV_RYUUKYOKU, EV_WIN, EV_YAKU, event_rows
-from engine.scenario import legal_names, play, start_hand
+from engine.scenario import describe, play, start_hand
 from engine.state import LIVE_END
 from engine.tiles import tile136_to_str
 from engine.validate import validate
@@ -76,13 +76,13 @@ def test_rinshan_tsumo_reveals_the_pending_kan_dora_first():
         dora="9p7z",
     )
     play(g, "9m", "kan 9m")
-    assert g.legal_mask()[TSUMO]
+    assert g.legal_mask()[TSUMO], describe(g)
     play(g, "tsumo")
     (win,) = [r for r in _rows(g) if r[0] == EV_WIN]
     # rinshan 1 + haku 1 + three dora from the kan's indicator (7z -> 5z) = 5 han: mangan
     assert int(win[4]) == 5
     assert YAKU_ID["rinshan_kaihou"] in _yaku(g)
-    assert list(g.state.last_delta[0]) == [-4000, 8000, -2000, -2000]
+    assert list(g.state.last_delta[0]) == [-4000, 8000, -2000, -2000], describe(g)
 
 
 @pytest.mark.nojit
@@ -98,9 +98,9 @@ def test_chankan_robs_an_added_kan():
         dora="1p",
     )
     play(g, "3z", "8p", "pass", "pon", "1z", "4z", "5z", "6z")
-    assert int(g.state.actor[0]) == 0 and g.legal_mask()[KAN + 16]
+    assert int(g.state.actor[0]) == 0 and g.legal_mask()[KAN + 16], describe(g)
     play(g, "kan 8p")
-    assert int(g.state.actor[0]) == 2 and g.legal_mask()[RON], legal_names(g)
+    assert int(g.state.actor[0]) == 2 and g.legal_mask()[RON], describe(g)
     play(g, "ron")
     (win,) = [r for r in _rows(g) if r[0] == EV_WIN]
     assert int(win[1]) == 2 and int(win[2]) == 0
@@ -122,7 +122,7 @@ def test_temporary_furiten_after_passing_a_win_clears_on_own_discard():
     hands = ["2468m2468p2468s7z", "234m567p678s9s555z", "111m111p111s3z4z77z", "345m456p789s1z666z"]
     g = start_hand(hands=hands, draws="9s1m", dora="1z")
     play(g, "9s")
-    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON]
+    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON], describe(g)
     play(g, "pass")
     assert int(g.state.furiten_temp[0, 1]) == 1
     play(g, "1m")
@@ -133,7 +133,7 @@ def test_riichi_furiten_lasts_the_hand():
     hands = ["2468m2468p2468s7z", "234m567p678s9s555z", "111m111p111s3z4z77z", "345m456p789s1z666z"]
     g = start_hand(hands=hands, draws="9p2z9s3z", dora="1z")
     play(g, "9p", "riichi", "2z", "9s", "pass")  # seat 2 discards 9s; seat 3 passes a chi
-    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON]
+    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON], describe(g)
     play(g, "pass", "3z")
     assert int(g.state.furiten_riichi[0, 1]) == 1
     st = g.state
@@ -151,7 +151,7 @@ def test_pao_daisangen_tsumo_is_paid_by_the_liable_seat():
     play(g, "3z", "4z", "1z", "tsumo")
     (win,) = [r for r in _rows(g) if r[0] == EV_WIN]
     assert int(win[7]) == 0 and int(win[6]) == 1
-    assert list(g.state.last_delta[0]) == [-32000, 32000, 0, 0]
+    assert list(g.state.last_delta[0]) == [-32000, 32000, 0, 0], describe(g)
 
 
 def test_suufon_renda_aborts():
@@ -221,7 +221,7 @@ def test_tenhou():
     g = start_hand(hands=["123m456p789s1122z", S1_FILL, S2_FILL, S3_FILL], draws="2z")
     play(g, "tsumo")
     assert YAKU_ID["tenhou"] in _yaku(g)
-    assert list(g.state.last_delta[0]) == [48000, -16000, -16000, -16000]
+    assert list(g.state.last_delta[0]) == [48000, -16000, -16000, -16000], describe(g)
 
 
 def test_chiihou_and_not_after_a_call():
@@ -229,14 +229,14 @@ def test_chiihou_and_not_after_a_call():
     g = start_hand(hands=hands, draws="9m2z")
     play(g, "9m", "tsumo")
     assert YAKU_ID["chiihou"] in _yaku(g)
-    assert list(g.state.last_delta[0]) == [-16000, 32000, -8000, -8000]
+    assert list(g.state.last_delta[0]) == [-16000, 32000, -8000, -8000], describe(g)
 
 
 def test_haitei_tsumo_on_the_last_live_tile():
     hands = [S1_FILL, "123m456p789s1122z", S2_FILL, S3_FILL]
     g = start_hand(hands=hands, draws=["?"] * 69 + ["1z"], seed=2)
     _tsumogiri_until_live(g, 0)
-    assert int(g.state.turn[0]) == 1 and g.legal_mask()[TSUMO]
+    assert int(g.state.turn[0]) == 1 and g.legal_mask()[TSUMO], describe(g)
     play(g, "tsumo")
     assert YAKU_ID["haitei_raoyue"] in _yaku(g)
 
@@ -245,11 +245,11 @@ def test_only_kokushi_may_rob_an_ankan():
     hands = ["1111m234p567s78s1z", "9m19p19s12345677z", S2_FILL, "2468m468p48s2345z"]
     g = start_hand(hands=hands, draws="9s")
     play(g, "kan 1m")
-    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON]
+    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON], describe(g)
     play(g, "ron")
     (win,) = [r for r in _rows(g) if r[0] == EV_WIN]
     assert int(win[6]) == 1 and YAKU_ID["kokushi_musou"] in _yaku(g)  # single wait on 1m
-    assert list(g.state.last_delta[0]) == [-32000, 32000, 0, 0]
+    assert list(g.state.last_delta[0]) == [-32000, 32000, 0, 0], describe(g)
 
 
 def test_pao_on_ron_splits_the_yakuman_with_the_discarder():
@@ -257,9 +257,9 @@ def test_pao_on_ron_splits_the_yakuman_with_the_discarder():
     g = start_hand(hands=hands, draws="5z6z1z2z7z4p", dora="9m")
     play(g, "5z", "pon", "9s", "6z", "pon", "6p", "pass", "1z", "2z", "7z", "pon", "5p")
     play(g, "4p")
-    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON]
+    assert int(g.state.actor[0]) == 1 and g.legal_mask()[RON], describe(g)
     play(g, "ron")
-    assert list(g.state.last_delta[0]) == [-16000, 32000, -16000, 0]
+    assert list(g.state.last_delta[0]) == [-16000, 32000, -16000, 0], describe(g)
 
 
 def test_a_wait_on_a_kind_held_four_times_is_not_tenpai():

@@ -7,7 +7,7 @@ from engine.actions import PASS, RON
 from engine.events import EV_GAME_END, EV_RYUUKYOKU, EV_WIN, event_rows
 from engine.game import _end_game
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scenario import play, start_hand
+from engine.scenario import describe, play, start_hand
 from engine.validate import validate
 
 NOTEN = ["159m159p159s1234z", "268m268p268s5677z", "3447m347p37s5566z", "48m48p48s1234567z"]
@@ -55,7 +55,7 @@ def test_double_ron_pays_both_and_gives_honba_and_sticks_to_the_first_winner():
     play(g, "ron")
     w1, w3 = _wins(g)
     assert (w1[1], w3[1]) == (1, 3)
-    assert g.points == [24000 - 1900 - 1300, 25000 + 1900 + 1000, 25000, 25000 + 1300]
+    assert g.points == [24000 - 1900 - 1300, 25000 + 1900 + 1000, 25000, 25000 + 1300], describe(g)
     # a non-dealer won: the deal passes, honba resets
     assert int(g.state.kyoku[0]) == 1 and int(g.state.honba[0]) == 0
 
