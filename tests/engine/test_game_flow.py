@@ -240,3 +240,26 @@ def test_every_unmasked_action_is_refused_with_a_message_naming_seat_and_action(
         assert all(g.explain(int(a)) == "" for a in np.flatnonzero(mask))
         g.step(int(rng.choice(np.flatnonzero(mask))))
         validate(g.state)
+
+
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda st: st.points.__setitem__((0, 1), 26000), "points plus riichi sticks"),
+        (
+            lambda st: st.closed.__setitem__((0, 1, int(st.wall[0, 60])), 1),
+            "closed34 does not match",
+        ),
+        (lambda st: st.wall.__setitem__((0, 100), st.wall[0, 101]), "not in exactly one place"),
+        (lambda st: st.n_dora.__setitem__(0, 2), "dora indicators"),
+        (lambda st: st.phase.__setitem__(0, 7), "phase"),
+        (lambda st: st.n_waits.__setitem__((0, 2), 3), "n_waits"),
+        (lambda st: st.kyotaku.__setitem__(0, -1), "points plus riichi sticks"),
+    ],
+)
+def test_validate_names_a_broken_invariant(corrupt, message):
+    g = Game(seed=8)
+    validate(g.state)
+    corrupt(g.state)
+    with pytest.raises(ValueError, match=message):
+        validate(g.state)
