@@ -184,3 +184,25 @@ def test_load_state_needs_the_same_rules():
     game = start_hand(hands=SCENARIO_HANDS, draws="7z")
     with pytest.raises(ValueError, match="rules differ"):
         raw_env(rules="tenhou").load_state(game.state)
+
+
+def test_meld_and_called_discard_rows_after_a_pon():
+    from engine.scenario import play, start_hand
+
+    hands = ["1234m456p789s1z33p", "15599m3p123s4567z", "11z2678m2678p268s", "8m1357p13579s223z"]
+    game = play(start_hand(hands=hands, draws="9m", dora="9p"), "1z", "pon")
+    e = raw_env()
+    e.load_state(game.state)
+    assert e.agent_selection == "player_2"
+    caller = e.observe("player_2")["observation"]
+    assert list(caller[enc.MELDS : enc.MELDS + 4, 27]) == [1, 1, 1, 0]
+    assert caller[enc.DRAWN].sum() == 0  # a call draws nothing
+    assert caller[enc.DECISION, 0] == 1
+    assert caller[enc.RIVER + 24 * 2, 27] == 1  # the dealer sits across (r = 2) from seat 2
+    dealer = e.observe("player_0")["observation"]
+    assert list(dealer[enc.MELDS + 8 : enc.MELDS + 12, 27]) == [1, 1, 1, 0]
+    assert dealer[enc.RIVER_FLAGS + 2, 0] == 1  # the dealer's first discard was called
+    assert dealer[enc.RIVER_FLAGS, 0] == 0  # 1z was held from the deal, not tsumogiri
+    assert dealer[enc.RIVER_KINDS, 27] == 0.25
+    text = e.render_text("player_0")
+    assert "pon 1z-11z<0" in text and "1z>" in text
