@@ -402,6 +402,29 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             mask = self._zero_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
+    def encode(self, agent: str, out: np.ndarray | None = None) -> np.ndarray:
+        """``agent``'s observation array written into ``out`` (a preallocated ``float32[rows, 34]``,
+        e.g. a slot of a batch buffer) or into a new array; the mask is not included."""
+        if out is None:
+            out = np.empty(self._obs_shape, dtype=np.float32)
+        elif out.shape != self._obs_shape or out.dtype != np.float32:
+            raise ValueError(
+                f"out must be float32{list(self._obs_shape)}, got {out.dtype}{list(out.shape)}"
+            )
+        elif not out.flags.c_contiguous:
+            raise ValueError("out must be C-contiguous")
+        _k_observe(
+            self._buf,
+            1,
+            self._max_events,
+            0,
+            self._seat_of[agent],
+            self._encoder_id,
+            self._tables,
+            out,
+        )
+        return out
+
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The legal-action mask (``int8[81]``) of ``agent`` (default: the agent to act); a copy."""
         if agent is None or agent == self.agent_selection:

@@ -252,3 +252,18 @@ def test_wrapped_env_pickles_mid_game():
         e.step(a)
         clone.step(a)
     assert e.unwrapped.points() == clone.unwrapped.points()
+
+
+def test_encode_into_a_preallocated_buffer():
+    e = raw_env(encoder="rich_v0")
+    e.reset(seed=6)
+    _random_steps(e, 30, np.random.default_rng(0))
+    batch = np.zeros((4, *e.observation_space("player_0")["observation"].shape), np.float32)
+    for i, agent in enumerate(e.possible_agents):
+        slot = batch[i]
+        assert e.encode(agent, out=slot) is slot
+        assert np.array_equal(batch[i], e.observe(agent)["observation"])
+    with pytest.raises(ValueError, match="float32"):
+        e.encode("player_0", out=np.zeros((3, 34), np.float32))
+    with pytest.raises(ValueError, match="contiguous"):
+        e.encode("player_0", out=np.zeros((34, 163), np.float32).T)
