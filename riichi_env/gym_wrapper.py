@@ -14,7 +14,8 @@ The observation and action spaces are the PettingZoo env's (``Dict(observation, 
 the learner must decide again or the game ends; the reward is the learner's reward accumulated over
 those AEC steps. An illegal action ends the episode with ``illegal_reward`` (``info["illegal_action"]``
 is True) unless ``illegal_action="raise"``. ``action_masks()`` returns the current mask as booleans
-(the convention of maskable-PPO implementations).
+(the convention of maskable-PPO implementations). Importing ``riichi_env`` registers it with
+Gymnasium as ``riichi_env/Riichi-v0`` (``gymnasium.make("riichi_env/Riichi-v0", **options)``).
 """
 
 from __future__ import annotations
@@ -169,3 +170,8 @@ class RiichiGymEnv(gymnasium.Env):
 
     def close(self) -> None:
         self.aec.close()
+
+
+GYM_ID = "riichi_env/Riichi-v0"
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="riichi_env.gym_wrapper:RiichiGymEnv")

@@ -56,3 +56,13 @@ def test_ansi_render_from_the_learner_seat():
     env = RiichiGymEnv(seat=1, render_mode="ansi")
     env.reset(seed=0)
     assert "hand of seat 1" in env.render()
+
+
+def test_registered_with_gymnasium():
+    import gymnasium
+
+    env = gymnasium.make("riichi_env/Riichi-v0", seat=3, game_length="tonpuusen")
+    obs, info = env.reset(seed=0)
+    assert info["seat"] == 3
+    assert env.observation_space.contains(obs)
+    check_env(env.unwrapped)
