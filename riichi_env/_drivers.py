@@ -54,26 +54,34 @@ def _k_refresh(buf, n, e, t, tables_tuple, mask, hand_points):
     return st.actor[t]
 
 
-def _k_step(buf, n, e, t, action, tables_tuple, mask, hand_points, delta):
+def _k_step(buf, n, e, t, action, tables_tuple, mask, hand_points, delta, skip_forced):
     """Apply a legal ``action``; the next actor (``| HAND_ENDED`` if a hand ended) or ``GAME_OVER``.
 
-    When a hand ends, ``delta`` receives each seat's point change since the previous hand ended.
+    ``delta`` receives each seat's point change over the hands that ended (zeros if none). With
+    ``skip_forced``, a following decision with exactly one legal action is applied here too.
     """
     st = state_view(buf, n, e)
     tables = Tables(*tables_tuple)
-    hand = st.hand_index[t]
-    _apply(st, tables, t, action)
     ended = 0
-    if st.game_over[t] or st.hand_index[t] != hand:
-        ended = HAND_ENDED
-        for s in range(4):
-            delta[s] = st.points[t, s] - hand_points[s]
-            hand_points[s] = st.points[t, s]
-    if st.game_over[t]:
-        mask[:] = 0
-        return GAME_OVER
-    _legal_mask(st, tables, t, mask)
-    return st.actor[t] | ended
+    for s in range(4):
+        delta[s] = 0
+    while True:
+        hand = st.hand_index[t]
+        _apply(st, tables, t, action)
+        if st.game_over[t] or st.hand_index[t] != hand:
+            ended = HAND_ENDED
+            for s in range(4):
+                delta[s] += st.points[t, s] - hand_points[s]
+                hand_points[s] = st.points[t, s]
+        if st.game_over[t]:
+            mask[:] = 0
+            return GAME_OVER
+        count = _legal_mask(st, tables, t, mask)
+        if not skip_forced or count != 1:
+            return st.actor[t] | ended
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                action = a
 
 
 def _k_observe(buf, n, e, t, seat, encoder, tables_tuple, out):

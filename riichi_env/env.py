@@ -44,7 +44,8 @@ any ``Rules`` field as a keyword to override it (``game_length="tonpuusen"``, ``
 ``open_riichi=True``, ...), ``encoder``, ``reward``, ``reward_scale``, ``rank_points``, ``seed``
 (the generator for games started by ``reset()`` without a seed), ``render_mode`` (``"ansi"``:
 ``render()`` returns the table as text from the acting seat; ``"human"`` prints it after every
-step), ``max_events`` (event-log rows).
+step), ``max_events`` (event-log rows), ``skip_forced`` (play decisions with exactly one legal
+action, such as the tsumogiri after riichi, automatically instead of asking).
 
 ``reset(seed=s)`` plays the game whose walls come from ``s`` (the same as ``engine.game.Game(seed=s)``).
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
@@ -201,6 +202,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         seed: int | None = None,
         render_mode: str | None = None,
         max_events: int = DEFAULT_MAX_EVENTS,
+        skip_forced: bool = False,
         **rule_options: Any,
     ) -> None:
         super().__init__()
@@ -224,6 +226,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._seed = seed
         self._rng = np.random.default_rng(seed)
         self._max_events = int(max_events)
+        self.skip_forced = bool(skip_forced)
         self.possible_agents = list(AGENTS)
         self.agents = []
         low, high = bounds(encoder)
@@ -354,6 +357,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             self._mask,
             self._hand_points,
             self._delta,
+            self.skip_forced,
         )
         if 0 <= r < 4:
             self.agent_selection = self.possible_agents[r]

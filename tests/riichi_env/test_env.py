@@ -267,3 +267,30 @@ def test_encode_into_a_preallocated_buffer():
         e.encode("player_0", out=np.zeros((3, 34), np.float32))
     with pytest.raises(ValueError, match="contiguous"):
         e.encode("player_0", out=np.zeros((34, 163), np.float32).T)
+
+
+def test_skip_forced_never_asks_a_decision_with_one_legal_action():
+    from agents.efficiency_agent import EfficiencyAgent
+
+    agent = EfficiencyAgent()  # riichi whenever tenpai: many forced tsumogiri turns
+    counts = []
+    for skip in (False, True):
+        e = raw_env(skip_forced=skip, reward_scale=1.0, game_length="tonpuusen")
+        forced = 0
+        for seed in range(2):
+            e.reset(seed=seed)
+            total = 0.0
+            while not all(e.terminations.values()):
+                mask = e.action_mask()
+                forced += int(mask.sum() == 1)
+                e.step(agent.act(None, mask, e.view(e.agent_selection)))
+                total += sum(e.rewards.values())
+            assert total == 0.0  # points are conserved; leftover sticks go to first place
+            assert sum(e.points()) == 4 * e.rules.start_points
+        counts.append(forced)
+    assert counts[0] > 0 and counts[1] == 0
+
+
+@DICT_OBS
+def test_api_test_passes_with_skip_forced():
+    api_test(env(skip_forced=True), num_cycles=1000)
