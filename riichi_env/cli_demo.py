@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         "efficiency" if type(a).__name__ == "EfficiencyAgent" else "random"
         for a in _make_agents(args.agents, 0)
     ]
-    print(f"riichi_v0 demo: {args.games} game(s), rules {env.rules.name}, {args.length}")
+    print(f"riichi_v0 demo: {args.games} game(s), rules {args.rules}, {args.length}")
     print(
         "(the first run on a machine compiles the engine once; later runs start at once)",
         flush=True,
