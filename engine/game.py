@@ -143,6 +143,8 @@ from engine.state import (
 )
 from engine.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII
 
+# Call sites pass np.int64(...) / np.bool_(...) around constants: Numba would otherwise compile
+# one specialization of the callee (and everything it calls) per literal value.
 OK = 0
 ERR_GAME_OVER = 1
 ERR_RANGE = 2
@@ -470,7 +472,11 @@ def _can_win(st, tables, t, s, win_tile, from_seat, chankan):
     """True if the win has a yaku (status OK); the caller checked the shape and furiten."""
     out = np.zeros(N_RES, dtype=np.int32)
     yaku = np.zeros(N_YAKU, dtype=np.int32)
-    return _score_win(st, tables, t, s, win_tile, from_seat, chankan, 0, 0, out, yaku) == STATUS_OK
+    zero = np.int64(0)
+    return (
+        _score_win(st, tables, t, s, win_tile, from_seat, chankan, zero, zero, out, yaku)
+        == STATUS_OK
+    )
 
 
 # ---------------------------------------------------------------------------- hand start
@@ -584,7 +590,7 @@ def _start_hand_from_wall(st, tables, t, wall):
     for s in range(4):
         _update_waits(st, tables, t, s)
     st.wall_pos[t] = DEAL_SIZE
-    _draw(st, t, dealer, False)
+    _draw(st, t, np.int64(dealer), np.bool_(False))
 
 
 @njit
@@ -796,10 +802,10 @@ def _legal_mask(st, tables, t, out):
                 if st.pending_dora[t] > 0:
                     # the win would reveal the pending kan dora first (RULES.md kan dora)
                     st.n_dora[t] += 1
-                    ok = _can_win(st, tables, t, s, d, s, 0)
+                    ok = _can_win(st, tables, t, s, d, s, np.int64(0))
                     st.n_dora[t] -= 1
                 else:
-                    ok = _can_win(st, tables, t, s, d, s, 0)
+                    ok = _can_win(st, tables, t, s, d, s, np.int64(0))
                 if ok:
                     out[TSUMO] = True
             live = _live_left(st, t)
@@ -900,9 +906,9 @@ def _apply(st, tables, t, action):
     elif action == TSUMO:
         if st.pending_dora[t] > 0:
             _reveal_dora(st, t)
-        _win(st, tables, t, s, s, st.drawn[t], 0)
+        _win(st, tables, t, s, s, st.drawn[t], np.int64(0))
     elif action == KYUUSHU:
-        _abort(st, tables, t, DRAW_KYUUSHU, s)
+        _abort(st, tables, t, np.int64(DRAW_KYUUSHU), np.int64(s))
     else:
         _own_kan(st, tables, t, s, action - KAN)
 
@@ -971,7 +977,11 @@ def _offer_discard(st, tables, t, d, tile):
     for i in range(1, 4):
         s = (d + i) % 4
         m = 0
-        if st.waits[t, s, x] and not _furiten(st, t, s) and _can_win(st, tables, t, s, tile, d, 0):
+        if (
+            st.waits[t, s, x]
+            and not _furiten(st, t, s)
+            and _can_win(st, tables, t, s, tile, d, np.int64(0))
+        ):
             m |= CLAIM_BIT_RON
         if live > 0 and st.riichi[t, s] == 0:
             hand = st.closed34[t, s]
@@ -1013,7 +1023,7 @@ def _offer_discard(st, tables, t, d, tile):
         st.turn[t] = d
         st.actor[t] = st.claim_queue[t, 0]
     else:
-        _discard_passes(st, tables, t, -1, 0)
+        _discard_passes(st, tables, t, np.int64(-1), np.int64(PASS))
 
 
 @njit
@@ -1040,7 +1050,7 @@ def _resolve_claims(st, tables, t):
             if st.riichi_pending[t] >= 0:
                 st.riichi[t, st.riichi_pending[t]] = 0
                 st.riichi_pending[t] = -1
-            _abort(st, tables, t, DRAW_SANCHAHOU, -1)
+            _abort(st, tables, t, np.int64(DRAW_SANCHAHOU), np.int64(-1))
             return
         _ron(st, tables, t, d, tile)
         return
@@ -1052,7 +1062,7 @@ def _resolve_claims(st, tables, t):
             st.furiten_temp[t, s] = 1
             if st.riichi[t, s] > 0:
                 st.furiten_riichi[t, s] = 1
-        _complete_kan(st, tables, t, d, st.claim_kind[t] == CLAIM_ANKAN)
+        _complete_kan(st, tables, t, np.int64(d), st.claim_kind[t] == CLAIM_ANKAN)
         return
     caller = -1
     choice = PASS
@@ -1069,7 +1079,7 @@ def _resolve_claims(st, tables, t):
             if a in (CHI_LOW, CHI_MID, CHI_HIGH):
                 caller = s
                 choice = a
-    _discard_passes(st, tables, t, caller, choice)
+    _discard_passes(st, tables, t, np.int64(caller), np.int64(choice))
 
 
 @njit
@@ -1105,7 +1115,7 @@ def _discard_passes(st, tables, t, caller, choice):
                 if st.riichi[t, s] > 0:
                     n_riichi += 1
             if n_riichi == 4:
-                _abort(st, tables, t, DRAW_SUUCHA, -1)
+                _abort(st, tables, t, np.int64(DRAW_SUUCHA), np.int64(-1))
                 return
     if rules[RULE_ABORTIVE_DRAWS]:
         if st.first_go[t] == 1 and 27 <= x <= 30:
@@ -1114,10 +1124,10 @@ def _discard_passes(st, tables, t, caller, choice):
                 if st.n_river[t, s] != 1 or st.river[t, s, 0] // 4 != x:
                     same = False
             if same:
-                _abort(st, tables, t, DRAW_SUUFON, -1)
+                _abort(st, tables, t, np.int64(DRAW_SUUFON), np.int64(-1))
                 return
         if st.suukaikan_pending[t]:
-            _abort(st, tables, t, DRAW_SUUKAIKAN, -1)
+            _abort(st, tables, t, np.int64(DRAW_SUUKAIKAN), np.int64(-1))
             return
     if caller >= 0:
         _call(st, tables, t, caller, choice)
@@ -1125,7 +1135,7 @@ def _discard_passes(st, tables, t, caller, choice):
     if _live_left(st, t) == 0:
         _exhaustive_draw(st, tables, t)
         return
-    _draw(st, t, (d + 1) % 4, False)
+    _draw(st, t, np.int64((d + 1) % 4), np.bool_(False))
 
 
 @njit
@@ -1230,7 +1240,7 @@ def _call(st, tables, t, c, choice):
     _log_meld(st, t, c, i)
     _check_pao(st, t, c, d, x)
     if choice >= KAN:
-        _complete_kan(st, tables, t, c, False)
+        _complete_kan(st, tables, t, np.int64(c), np.bool_(False))
         return
     st.phase[t] = PHASE_TURN
     st.turn[t] = c
@@ -1282,7 +1292,7 @@ def _own_kan(st, tables, t, s, k):
             can = st.waits[t, o, k] == 1
         else:
             can = _is_kokushi_with(st.closed34[t, o], k)
-        if can and not _furiten(st, t, o) and _can_win(st, tables, t, o, offered, s, 1):
+        if can and not _furiten(st, t, o) and _can_win(st, tables, t, o, offered, s, np.int64(1)):
             st.claim_mask[t, o] = CLAIM_BIT_RON
             st.claim_queue[t, st.claim_n[t]] = o
             st.claim_n[t] += 1
@@ -1294,7 +1304,7 @@ def _own_kan(st, tables, t, s, k):
     if kind == CLAIM_CHANKAN:
         # a kakan tile no one may rob still counts as passed for furiten
         _mark_passed_furiten(st, t, s, k)
-    _complete_kan(st, tables, t, s, kind == CLAIM_ANKAN)
+    _complete_kan(st, tables, t, np.int64(s), kind == CLAIM_ANKAN)
 
 
 @njit
@@ -1317,7 +1327,7 @@ def _complete_kan(st, tables, t, s, closed_kan):
                     owners |= 1 << o
         if owners != 1 << s:
             st.suukaikan_pending[t] = 1
-    _draw(st, t, s, True)
+    _draw(st, t, np.int64(s), np.bool_(True))
 
 
 # ---------------------------------------------------------------------------- hand results
@@ -1472,7 +1482,7 @@ def _pay_win(st, tables, t, w, from_seat, win_tile, chankan, first, total):
 def _win(st, tables, t, w, from_seat, win_tile, chankan):
     """Tsumo by ``w`` (``from_seat == w``): settle and end the hand."""
     total = np.zeros(4, dtype=np.int32)
-    _pay_win(st, tables, t, w, from_seat, win_tile, chankan, True, total)
+    _pay_win(st, tables, t, w, from_seat, win_tile, chankan, np.bool_(True), total)
     for o in range(4):
         st.points[t, o] += total[o]
     st.last_delta[t] = total
@@ -1494,7 +1504,7 @@ def _ron(st, tables, t, d, tile):
     for i in range(st.claim_n[t]):
         w = st.claim_queue[t, i]
         if st.claim_answer[t, w] == RON:
-            _pay_win(st, tables, t, w, d, tile, chankan, first, total)
+            _pay_win(st, tables, t, w, d, tile, chankan, np.bool_(first), total)
             first = False
             if w == dealer:
                 dealer_won = True
@@ -1569,7 +1579,7 @@ def _exhaustive_draw(st, tables, t):
         st.points[t, s] += delta[s]
     st.last_delta[t] = delta
     dealer_tenpai = (tenpai_mask >> dealer & 1) == 1
-    _end_hand(st, tables, t, dealer_tenpai, dealer_tenpai, True)
+    _end_hand(st, tables, t, dealer_tenpai, dealer_tenpai, np.bool_(True))
 
 
 @njit
@@ -1578,7 +1588,7 @@ def _abort(st, tables, t, kind, seat):
     st.last_delta[t] = 0
     _log(st.events, st.n_events, st.ev_overflow, t, EV_RYUUKYOKU, seat, kind, 0, 0, 0, 0, 0)
     _log(st.events, st.n_events, st.ev_overflow, t, EV_DELTA, -1, 0, 0, 0, 0, 0, 0)
-    _end_hand(st, tables, t, True, False, True)
+    _end_hand(st, tables, t, np.bool_(True), np.bool_(False), np.bool_(True))
 
 
 @njit
