@@ -91,3 +91,39 @@ def test_cli_selfplay_rejects_unknown_rules(capsys):
 
     assert main(["selfplay", "--games", "1", "--rules", "nope"]) == 2
     assert "unknown rules preset" in capsys.readouterr().err
+
+
+VARIANTS = {
+    "every_option_flipped": MAHJONGSOUL.replace(
+        red_fives=(1, 2, 1),
+        open_tanyao=False,
+        kiriage_mangan=True,
+        nagashi_mangan=False,
+        double_yakuman=False,
+        kazoe_yakuman=False,
+        open_riichi=True,
+        sanchahou=True,
+        game_length="tonpuusen",
+        extension_round=False,
+        agari_yame=False,
+        honba_on_pass="reset",
+        start_points=30_000,
+        return_points=30_000,
+        uma=(30, 10, -10, -30),
+        busting=False,
+        pao=False,
+        abortive_draws=False,
+    ),
+    "no_red_fives_short_extension": MAHJONGSOUL.replace(red_fives=(0, 0, 0), extension_hands=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_rule_variants_keep_every_invariant(name):
+    rules = VARIANTS[name]
+    for policy in (POLICY_UNIFORM, POLICY_GREEDY):
+        out = selfplay(150, seed=42, rules=rules, threads=2, check=1, policy=policy)
+        assert out["errors"] == [], out["errors"][:3]
+        for r in out["results"]:
+            assert sum(r["points"]) == 4 * rules.start_points
+            assert abs(sum(r["final_scores"])) < 1e-6
