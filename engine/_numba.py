@@ -1,15 +1,33 @@
-"""Numba options for every engine kernel, kept in one place.
+"""Numba options for every kernel of the project, kept in one place.
 
-All hot paths are ``@njit`` with an on-disk cache so that a second process loads machine code
-instead of compiling. With ``NUMBA_DISABLE_JIT=1`` the decorator returns the plain Python
-function, so any rule can be stepped through in a debugger.
+All hot paths are ``@njit`` with an on-disk cache, so a second process loads machine code instead
+of compiling. Numba keys a cached function on its own file only, so a kernel that calls into
+another module would keep running the old callee after that module changed. The project's
+kernels are therefore cached under a directory named by a hash of their sources (all of
+``engine``, and the modules of ``riichi_env`` and ``agents`` that use Numba): any edit there
+starts a fresh cache. The directory is
+``$RIICHI_ENV_CACHE/numba/<hash>``, else ``$XDG_CACHE_HOME/riichi_env/numba/<hash>`` (``~/.cache``),
+else the system temp dir; ``NUMBA_CACHE_DIR``, when set, takes precedence as usual.
+
+With ``NUMBA_DISABLE_JIT=1`` the decorator returns the plain Python function, so any rule can be
+stepped through in a debugger.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
 import numba
+from numba.core import caching
 
 NJIT_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False}
+
+_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGES = ("engine", "riichi_env", "agents")
 
 
 def njit(*args, **kwargs):
@@ -23,3 +41,70 @@ def njit(*args, **kwargs):
 def jit_disabled() -> bool:
     """True when ``NUMBA_DISABLE_JIT=1`` turned kernels into plain Python."""
     return bool(numba.config.DISABLE_JIT)
+
+
+@functools.cache
+def source_digest() -> str:
+    """Hash of the sources compiled code can depend on: all of ``engine``, and every module of
+    ``riichi_env`` and ``agents`` that uses Numba (names and contents)."""
+    digest = hashlib.sha256()
+    for package in _PACKAGES:
+        for path in sorted((_ROOT / package).rglob("*.py")):
+            text = path.read_bytes()
+            if package == "engine" or b"njit" in text:
+                digest.update(path.relative_to(_ROOT).as_posix().encode())
+                digest.update(text)
+    return digest.hexdigest()[:16]
+
+
+def cache_roots() -> list[Path]:
+    """Candidate directories for the project's caches, in order of preference."""
+    override = os.environ.get("RIICHI_ENV_CACHE")
+    if override:
+        return [Path(override).expanduser()]
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return [Path(xdg) / "riichi_env", Path(tempfile.gettempdir()) / "riichi_env_cache"]
+
+
+def _is_project_file(py_file: str) -> bool:
+    try:
+        relative = Path(py_file).resolve().relative_to(_ROOT)
+    except ValueError:
+        return False
+    return relative.parts[0] in _PACKAGES
+
+
+class SourceHashCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Puts the project's kernels in a cache directory keyed by ``source_digest()``."""
+
+    def __init__(self, py_func, py_file: str, cache_path: str):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = cache_path
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if numba.config.CACHE_DIR or not _is_project_file(py_file):
+            return None
+        relative = Path(py_file).resolve().parent.relative_to(_ROOT)
+        for root in cache_roots():
+            path = root / "numba" / source_digest() / relative
+            self = cls(py_func, py_file, str(path))
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                continue
+            return self
+        return None
+
+
+def _install_locator() -> None:
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    if SourceHashCacheLocator not in impl._locator_classes:
+        impl._locator_classes.insert(0, SourceHashCacheLocator)
+
+
+_install_locator()

@@ -1,0 +1,51 @@
+import numba
+import pytest
+
+from engine import _numba
+from engine.shanten import _shanten
+
+
+def test_project_kernels_cache_under_the_source_hash(monkeypatch, tmp_path):
+    monkeypatch.setenv("RIICHI_ENV_CACHE", str(tmp_path))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    locator = _numba.SourceHashCacheLocator.from_function(
+        _shanten.py_func, _shanten.py_func.__code__.co_filename
+    )
+    path = locator.get_cache_path()
+    assert path.startswith(str(tmp_path / "numba" / _numba.source_digest()))
+    assert path.endswith("engine")
+
+
+def test_foreign_files_and_numba_cache_dir_use_numba_defaults(monkeypatch, tmp_path):
+    def f():
+        return 1
+
+    assert _numba.SourceHashCacheLocator.from_function(f, numba.__file__) is None
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    assert (
+        _numba.SourceHashCacheLocator.from_function(
+            _shanten.py_func, _shanten.py_func.__code__.co_filename
+        )
+        is None
+    )
+
+
+def test_digest_changes_with_any_engine_source(monkeypatch):
+    before = _numba.source_digest()
+    _numba.source_digest.cache_clear()
+    monkeypatch.setattr(_numba, "_PACKAGES", ("engine",))
+    try:
+        assert _numba.source_digest() != before
+    finally:
+        _numba.source_digest.cache_clear()
+
+
+@pytest.mark.nojit
+def test_njit_returns_plain_functions_without_jit():
+    @_numba.njit
+    def add(a, b):
+        return a + b
+
+    assert add(2, 3) == 5
+    if _numba.jit_disabled():
+        assert not hasattr(add, "py_func")
