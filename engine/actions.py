@@ -17,10 +17,13 @@ This module is the one place the ids are defined (``docs/internals.md`` shows th
 | 45–78 | ``KAN + tile34`` | kan of that kind: daiminkan on a discard; ankan or kakan on one's turn |
 | 79 | ``KYUUSHU`` | kyuushu kyuuhai (abortive draw) on the first uninterrupted draw |
 | 80 | ``PASS`` | decline every claim on the offered tile |
+| 81–83 | ``CHI_LOW_PLAIN``, ``CHI_MID_PLAIN``, ``CHI_HIGH_PLAIN`` | the same chi with a plain five |
+| 84 | ``PON_PLAIN`` | the same pon with plain fives |
 
 A plain-kind discard is legal only when a non-red copy is held; a red five has its own id, so no
-two ids ever name the same move. In chi and pon a held red five is always used (rule of this
-engine, documented in ``docs/internals.md``). ``KAN + t`` is never ambiguous: a kind is either
+two ids ever name the same move. ``CHI_*`` and ``PON`` use a held red five whenever they can;
+the ``*_PLAIN`` ids make the same call with plain fives and keep the red one, and are legal only
+when the call would use a red five and enough plain copies are held too. ``KAN + t`` is never ambiguous: a kind is either
 held four times (ankan), held once next to an own pon of it (kakan), or held three times when
 it is discarded (daiminkan).
 """
@@ -43,7 +46,13 @@ KAN = 45
 """First kan id: ``KAN + tile34``."""
 KYUUSHU = 79
 PASS = 80
-N_ACTIONS = 81
+CHI_LOW_PLAIN = 81
+CHI_MID_PLAIN = 82
+CHI_HIGH_PLAIN = 83
+PON_PLAIN = 84
+PLAIN_OFFSET = CHI_LOW_PLAIN - CHI_LOW
+"""``CHI_LOW + PLAIN_OFFSET`` is ``CHI_LOW_PLAIN``; likewise for mid, high and pon."""
+N_ACTIONS = 85
 """Size of the action space and of every legal-action mask."""
 
 N_DISCARD_ACTIONS = 37
@@ -72,6 +81,10 @@ def action_name(action: int) -> str:
         CHI_MID: "chi (called tile middle)",
         CHI_HIGH: "chi (called tile highest)",
         PON: "pon",
+        CHI_LOW_PLAIN: "chi (called tile lowest, plain five)",
+        CHI_MID_PLAIN: "chi (called tile middle, plain five)",
+        CHI_HIGH_PLAIN: "chi (called tile highest, plain five)",
+        PON_PLAIN: "pon (plain fives)",
         KYUUSHU: "kyuushu kyuuhai",
         PASS: "pass",
     }[a]

@@ -14,7 +14,9 @@ import numpy as np
 from engine._numba import njit
 from engine.actions import (
     CHI_HIGH,
+    CHI_HIGH_PLAIN,
     CHI_LOW,
+    CHI_LOW_PLAIN,
     CHI_MID,
     DISCARD_RED,
     KAN,
@@ -22,7 +24,9 @@ from engine.actions import (
     N_ACTIONS,
     OPEN_RIICHI,
     PASS,
+    PLAIN_OFFSET,
     PON,
+    PON_PLAIN,
     RIICHI,
     RON,
     TSUMO,
@@ -67,14 +71,17 @@ from engine.rules import (
     RULE_EXTENSION,
     RULE_EXTENSION_HANDS,
     RULE_HONBA_RESET_ON_PASS,
+    RULE_KAN_DORA_ON_DECLARE,
     RULE_N_WINDS,
     RULE_NAGASHI,
     RULE_OPEN_RIICHI,
     RULE_PAO,
+    RULE_PAO_HONBA_LIABLE,
     RULE_RED_M,
     RULE_RETURN_POINTS,
     RULE_SANCHAHOU,
     RULE_START_POINTS,
+    RULE_TENPAI_YAME,
     RULE_UMA_1,
     Rules,
 )
@@ -259,18 +266,36 @@ def _find_tile(st, t, s, k, red):
 
 
 @njit
-def _take_for_call(st, t, s, k, avoid):
-    """A held copy of kind ``k`` for a call, a red five first (engine rule); not ``avoid``."""
+def _take_for_call(st, t, s, k, avoid, plain):
+    """A held copy of kind ``k`` for a call, a red five first unless ``plain``; not ``avoid``."""
     rules = st.rules[t]
     best = -1
     for j in range(4):
         tile = 4 * k + j
         if tile != avoid and st.closed[t, s, tile]:
             if _is_red(rules, tile):
-                return tile
+                if not plain:
+                    return tile
+                continue
             if best < 0:
                 best = tile
     return best
+
+
+@njit
+def _plain_choice(st, t, s, k, need):
+    """True if seat ``s`` holds a red copy of kind ``k`` and ``need`` plain copies besides."""
+    rules = st.rules[t]
+    red = False
+    plain = 0
+    for j in range(4):
+        tile = 4 * k + j
+        if st.closed[t, s, tile]:
+            if _is_red(rules, tile):
+                red = True
+            else:
+                plain += 1
+    return red and plain >= need
 
 
 @njit
@@ -780,6 +805,17 @@ def _legal_mask(st, tables, t, out):
             out[CHI_MID] = True
         if m & CLAIM_BIT_CHI_HIGH:
             out[CHI_HIGH] = True
+        # the same call with plain fives, when it would otherwise use a held red five
+        x = st.claim_tile[t] // 4
+        if out[PON] and _plain_choice(st, t, s, x, np.int64(2)):
+            out[PON_PLAIN] = True
+        if x < 27:
+            for shape in range(3):
+                if out[CHI_LOW + shape]:
+                    lo = x - shape
+                    for j in range(3):
+                        if lo + j != x and _plain_choice(st, t, s, lo + j, np.int64(1)):
+                            out[CHI_LOW_PLAIN + shape] = True
     elif phase == PHASE_RIICHI_DISCARD:
         h = st.closed34[t, s].copy()
         for tile in range(WALL_SIZE):
@@ -1069,14 +1105,14 @@ def _resolve_claims(st, tables, t):
     for i in range(st.claim_n[t]):
         s = st.claim_queue[t, i]
         a = st.claim_answer[t, s]
-        if a == PON or (KAN <= a < KAN + 34):
+        if a in (PON, PON_PLAIN) or KAN <= a < KAN + 34:
             caller = s
             choice = a
     if caller < 0:
         for i in range(st.claim_n[t]):
             s = st.claim_queue[t, i]
             a = st.claim_answer[t, s]
-            if a in (CHI_LOW, CHI_MID, CHI_HIGH):
+            if CHI_LOW <= a <= CHI_HIGH or CHI_LOW_PLAIN <= a <= CHI_HIGH_PLAIN:
                 caller = s
                 choice = a
     _discard_passes(st, tables, t, np.int64(caller), np.int64(choice))
@@ -1207,20 +1243,23 @@ def _call(st, tables, t, c, choice):
     st.first_go[t] = 0
     for s in range(4):
         st.ippatsu[t, s] = 0
+    plain = choice >= CHI_LOW_PLAIN
+    if plain:
+        choice -= PLAIN_OFFSET
     if choice == PON:
-        a = _take_for_call(st, t, c, x, -1)
+        a = _take_for_call(st, t, c, x, -1, plain)
         _remove_tile(st, t, c, a)
-        b = _take_for_call(st, t, c, x, -1)
+        b = _take_for_call(st, t, c, x, -1, plain)
         _remove_tile(st, t, c, b)
         i = _add_meld(st, t, c, MELD_PON, x, a, b, tile, -1, d, tile)
         st.kuikae[t, 0] = x
         st.kuikae[t, 1] = -1
     elif choice >= KAN:
-        a = _take_for_call(st, t, c, x, -1)
+        a = _take_for_call(st, t, c, x, -1, False)
         _remove_tile(st, t, c, a)
-        b = _take_for_call(st, t, c, x, -1)
+        b = _take_for_call(st, t, c, x, -1, False)
         _remove_tile(st, t, c, b)
-        e = _take_for_call(st, t, c, x, -1)
+        e = _take_for_call(st, t, c, x, -1, False)
         _remove_tile(st, t, c, e)
         i = _add_meld(st, t, c, MELD_DAIMINKAN, x, a, b, e, tile, d, tile)
     else:
@@ -1231,7 +1270,7 @@ def _call(st, tables, t, c, choice):
             if lo + j == x:
                 parts[j] = tile
             else:
-                p = _take_for_call(st, t, c, lo + j, -1)
+                p = _take_for_call(st, t, c, lo + j, -1, plain)
                 _remove_tile(st, t, c, p)
                 parts[j] = p
         i = _add_meld(st, t, c, MELD_CHI, lo, parts[0], parts[1], parts[2], -1, d, tile)
@@ -1251,8 +1290,12 @@ def _call(st, tables, t, c, choice):
 
 @njit
 def _own_kan(st, tables, t, s, k):
-    """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it."""
-    if st.pending_dora[t] > 0:
+    """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it.
+
+    A pending open/added kan indicator is revealed here (RULES.md) or, with
+    ``kan_dora_on_declare`` off, once this kan is completed.
+    """
+    if st.pending_dora[t] > 0 and st.rules[t, RULE_KAN_DORA_ON_DECLARE]:
         _reveal_dora(st, t)
     if st.closed34[t, s, k] == 4:
         ts = np.empty(4, dtype=np.int32)
@@ -1310,6 +1353,8 @@ def _own_kan(st, tables, t, s, k):
 @njit
 def _complete_kan(st, tables, t, s, closed_kan):
     """Kan effects: count it, dora now (ankan) or pending (open/added), suukaikan, rinshan draw."""
+    if st.pending_dora[t] > 0:
+        _reveal_dora(st, t)
     st.n_kans[t] += 1
     st.first_go[t] = 0
     for o in range(4):
@@ -1424,7 +1469,7 @@ def _log_win(st, t, w, from_seat, win_tile, out, yaku, pao, delta, sticks):
 
 @njit
 def _pay_win(st, tables, t, w, from_seat, win_tile, chankan, first, total):
-    """Score one winner and add its payments to ``total``; pao per RULES.md."""
+    """Score one winner and add its payments to ``total``; pao per RULES.md (``pao_honba`` rule)."""
     dealer = _dealer(st, t)
     honba = st.honba[t] if first else 0
     sticks = st.kyotaku[t] if first else 0
@@ -1445,11 +1490,14 @@ def _pay_win(st, tables, t, w, from_seat, win_tile, chankan, first, total):
     if from_seat == w:
         if pao >= 0:
             rest = 8000 * (out[RES_YAKUMAN] - pao_mult)
+            liable_honba = st.rules[t, RULE_PAO_HONBA_LIABLE] != 0
             for o in range(4):
                 if o != w:
                     share = 2 * rest if (o == dealer or w == dealer) else rest
-                    delta[o] -= share + 100 * honba
+                    delta[o] -= share if liable_honba else share + 100 * honba
             delta[pao] -= unit * pao_mult
+            if liable_honba:
+                delta[pao] -= 300 * honba
         else:
             for o in range(4):
                 if o != w:
@@ -1487,7 +1535,8 @@ def _win(st, tables, t, w, from_seat, win_tile, chankan):
         st.points[t, o] += total[o]
     st.last_delta[t] = total
     dealer = _dealer(st, t)
-    _end_hand(st, tables, t, w == dealer, w == dealer, w == dealer)
+    yame = w == dealer and st.rules[t, RULE_AGARI_YAME] != 0
+    _end_hand(st, tables, t, w == dealer, yame, w == dealer)
 
 
 @njit
@@ -1511,7 +1560,8 @@ def _ron(st, tables, t, d, tile):
     for o in range(4):
         st.points[t, o] += total[o]
     st.last_delta[t] = total
-    _end_hand(st, tables, t, dealer_won, dealer_won, dealer_won)
+    yame = dealer_won and st.rules[t, RULE_AGARI_YAME] != 0
+    _end_hand(st, tables, t, dealer_won, yame, dealer_won)
 
 
 @njit
@@ -1579,7 +1629,8 @@ def _exhaustive_draw(st, tables, t):
         st.points[t, s] += delta[s]
     st.last_delta[t] = delta
     dealer_tenpai = (tenpai_mask >> dealer & 1) == 1
-    _end_hand(st, tables, t, dealer_tenpai, dealer_tenpai, np.bool_(True))
+    yame = dealer_tenpai and rules[RULE_TENPAI_YAME] != 0
+    _end_hand(st, tables, t, dealer_tenpai, yame, np.bool_(True))
 
 
 @njit
@@ -1603,9 +1654,11 @@ def _top_seat(points):
 
 @njit
 def _end_hand(st, tables, t, renchan, yame_ok, honba_up):
-    """Renchan/honba, then game end (busting, agari-yame, last hand, extension) or the next hand.
+    """Renchan/honba, then game end (busting, agari/tenpai-yame, last hand, extension) or the next hand.
 
-    ``honba_up`` is True for a dealer win and every draw; a non-dealer win resets honba.
+    ``yame_ok`` is True when the hand allows agari-yame or tenpai-yame under the rules (a dealer
+    win, or dealer tenpai at an exhaustive draw). ``honba_up`` is True for a dealer win and every
+    draw; a non-dealer win resets honba.
     """
     rules = st.rules[t]
     dealer = _dealer(st, t)
@@ -1650,12 +1703,7 @@ def _end_hand(st, tables, t, renchan, yame_ok, honba_up):
                 over = True
         elif k == last:
             if renchan:
-                if (
-                    rules[RULE_AGARI_YAME]
-                    and yame_ok
-                    and _top_seat(p) == dealer
-                    and p[dealer] >= ret
-                ):
+                if yame_ok and _top_seat(p) == dealer and p[dealer] >= ret:
                     over = True
             elif anyone or not rules[RULE_EXTENSION] or rules[RULE_EXTENSION_HANDS] == 0:
                 over = True
@@ -1793,10 +1841,15 @@ def explain_illegal(state: State, action: int, t: int = 0) -> str:
             return (
                 f"{head} on {tile}: {tile} does not win {hand} with a yaku, or the seat is furiten"
             )
-        if action == PON or action >= KAN:
+        if action >= CHI_LOW_PLAIN and mask[action - PLAIN_OFFSET]:
+            return (
+                f"{head} on {tile}: the call needs no red five from {hand}, or no plain copy "
+                f"is held besides it; use {action_name(action - PLAIN_OFFSET)}"
+            )
+        if action in (PON, PON_PLAIN) or KAN <= action < KAN + 34:
             return f"{head} on {tile}: hand {hand} cannot make it (or riichi, last tile, kuikae, 4 kans)"
         return f"{head} on {tile}: chi needs the tile from the seat on the left and {hand} to hold the run"
-    if action in (PASS, RON) or CHI_LOW <= action <= PON:
+    if action in (PASS, RON) or CHI_LOW <= action <= PON or action >= CHI_LOW_PLAIN:
         return f"{head}: there is no tile to claim, it is seat {s}'s own turn"
     if phase == PHASE_RIICHI_DISCARD and action >= RIICHI:
         return f"{head}: after declaring riichi the seat must discard"

@@ -15,6 +15,8 @@ GAME_LENGTHS = {"tonpuusen": 1, "hanchan": 2}
 """Game length name → number of wind rounds played before any extension."""
 HONBA_ON_PASS = ("increment", "reset")
 """What honba does after a draw in which the deal passes."""
+PAO_HONBA = ("normal", "liable")
+"""Who pays honba on a pao tsumo: everyone the normal way, or the liable player alone."""
 
 (
     RULE_RED_M,
@@ -41,8 +43,11 @@ HONBA_ON_PASS = ("increment", "reset")
     RULE_PAO,
     RULE_ABORTIVE_DRAWS,
     RULE_EXTENSION_HANDS,
-) = range(24)
-N_RULES = 24
+    RULE_TENPAI_YAME,
+    RULE_PAO_HONBA_LIABLE,
+    RULE_KAN_DORA_ON_DECLARE,
+) = range(27)
+N_RULES = 27
 """Length of ``Rules.to_array()``."""
 
 
@@ -62,13 +67,19 @@ class Rules:
         game_length: ``"hanchan"`` (East + South) or ``"tonpuusen"`` (East only).
         extension_round: Play one more wind while nobody has ``return_points`` (sudden death).
         extension_hands: Hands played at most in the extension wind.
-        agari_yame: The game ends when the dealer of the last hand wins or is tenpai in first place.
+        agari_yame: The game ends when the dealer wins the last hand and is first with
+            ``return_points``.
+        tenpai_yame: The same when the dealer is tenpai at an exhaustive draw of the last hand.
         honba_on_pass: ``"increment"`` or ``"reset"`` honba after a draw in which the deal passes.
         start_points: Points each player starts with.
         return_points: Target and oka base (30,000): oka = 4 × (return − start) to first place.
         uma: Placement bonus in thousands of points, first to fourth.
         busting: The game ends at once when a player drops below 0.
         pao: Liability for daisangen and daisuushii.
+        pao_honba: ``"normal"`` (RULES.md: every payer pays honba on a pao tsumo) or ``"liable"``
+            (Tenhou: the liable player pays all of it).
+        kan_dora_on_declare: A pending open/added kan indicator is revealed when a further kan is
+            declared (RULES.md, before any chankan); off (Tenhou): only once that kan is completed.
         abortive_draws: Kyuushu kyuuhai, suufon renda, suucha riichi and suukaikan are played.
     """
 
@@ -84,12 +95,15 @@ class Rules:
     extension_round: bool = True
     extension_hands: int = 4
     agari_yame: bool = True
+    tenpai_yame: bool = True
     honba_on_pass: str = "increment"
     start_points: int = 25_000
     return_points: int = 30_000
     uma: tuple[int, int, int, int] = (15, 5, -5, -15)
     busting: bool = True
     pao: bool = True
+    pao_honba: str = "normal"
+    kan_dora_on_declare: bool = True
     abortive_draws: bool = True
     name: str = field(default="custom", compare=False)
 
@@ -106,6 +120,8 @@ class Rules:
             raise ValueError(
                 f"honba_on_pass must be one of {HONBA_ON_PASS}, got {self.honba_on_pass!r}"
             )
+        if self.pao_honba not in PAO_HONBA:
+            raise ValueError(f"pao_honba must be one of {PAO_HONBA}, got {self.pao_honba!r}")
         uma = tuple(self.uma)
         if len(uma) != 4 or sum(uma) != 0:
             raise ValueError(f"uma must be four ints summing to 0, got {self.uma!r}")
@@ -153,6 +169,9 @@ class Rules:
         a[RULE_PAO] = self.pao
         a[RULE_ABORTIVE_DRAWS] = self.abortive_draws
         a[RULE_EXTENSION_HANDS] = self.extension_hands
+        a[RULE_TENPAI_YAME] = self.tenpai_yame
+        a[RULE_PAO_HONBA_LIABLE] = self.pao_honba == "liable"
+        a[RULE_KAN_DORA_ON_DECLARE] = self.kan_dora_on_declare
         return a
 
     @staticmethod
@@ -172,7 +191,14 @@ TENHOU = Rules(
     double_yakuman=False,
     sanchahou=True,
     uma=(20, 10, -10, -20),
+    tenpai_yame=False,
+    pao_honba="liable",
+    kan_dora_on_declare=False,
     name="tenhou",
 )
-"""Tenhou ranked, for replaying Tenhou records (RULES.md): single yakuman only, triple ron aborts."""
+"""Tenhou ranked, for replaying Tenhou records (RULES.md): single yakuman only, triple ron aborts.
+
+Its records also show no tenpai-yame, pao honba paid by the liable player alone, and a pending
+kan indicator revealed only once a further kan is completed.
+"""
 PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU}

@@ -24,6 +24,7 @@ from engine.actions import (
     KYUUSHU,
     OPEN_RIICHI,
     PASS,
+    PLAIN_OFFSET,
     PON,
     RIICHI,
     RON,
@@ -184,6 +185,10 @@ _WORDS = {
     "chi low": CHI_LOW,
     "chi mid": CHI_MID,
     "chi high": CHI_HIGH,
+    "pon plain": PON + PLAIN_OFFSET,
+    "chi low plain": CHI_LOW + PLAIN_OFFSET,
+    "chi mid plain": CHI_MID + PLAIN_OFFSET,
+    "chi high plain": CHI_HIGH + PLAIN_OFFSET,
 }
 
 
@@ -192,7 +197,8 @@ def action_id(game: Game, text: str) -> int:
 
     ``"5m"`` discards a plain 5m, ``"0p"`` a red 5p; ``"riichi"``, ``"open riichi"``,
     ``"tsumo"``, ``"ron"``, ``"pon"``, ``"pass"``, ``"kyuushu"``, ``"chi low"`` / ``"chi mid"`` /
-    ``"chi high"`` (or ``"chi"`` when one shape is legal), ``"kan 5m"`` (or ``"kan"`` when one
+    ``"chi high"`` (or ``"chi"`` when one shape is legal), ``"pon plain"`` / ``"chi low plain"`` …
+    (the call with plain fives, keeping a held red five), ``"kan 5m"`` (or ``"kan"`` when one
     kan is legal).
     """
     words = " ".join(text.strip().lower().split())

@@ -124,7 +124,7 @@ def test_illegal_action_names_seat_action_and_reason():
         g.step(44)
     with pytest.raises(ValueError, match=r"seat 0 cannot tsumo"):
         g.step(TSUMO)
-    with pytest.raises(ValueError, match="action must be 0-80"):
+    with pytest.raises(ValueError, match=f"action must be 0-{N_ACTIONS - 1}"):
         g.step(N_ACTIONS)
     with pytest.raises(TypeError, match="action must be an int"):
         g.step("5m")

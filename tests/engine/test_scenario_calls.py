@@ -3,7 +3,8 @@
 Rules (spec 003 "Calls", RULES.md "Kuikae", docs/internals.md "Actions"): chi only from the player
 on your left; ron > pon/kan > chi; kuikae forbids the called kind and, after chi from an end, the
 tile at the other end; a call that would leave no legal discard is not offered; chi and pon use a
-held red five whenever they can (engine rule).
+held red five whenever they can (engine rule), and the ``*_PLAIN`` ids make the same call with plain
+fives when both a red and a plain copy are held.
 """
 
 from __future__ import annotations
@@ -270,6 +271,86 @@ def test_called_red_five_is_in_the_meld():
     act(g, 1, A.PON)
     assert int(g.state.meld_called[0, 1, 0]) == 16, describe(g, "the called tile is the red 5m")
     assert 16 in _meld_ids(g, 1, 0), describe(g)
+
+
+def test_pon_plain_keeps_the_red_five():
+    """S1 holds 0m55m and pons 5m with plain fives: the meld is 555m, the red 5m stays in hand."""
+    g = start_hand(
+        hands=["5m2468p2468s1234z", "055m13579p13s567z", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
+        draws="9m",
+        dora="9m",
+    )
+    discard(g, 0, "5m")
+    assert_legal(g, 1, A.PON)
+    assert_legal(g, 1, A.PON_PLAIN, "(S1 holds the red 5m and two plain 5m)")
+    act(g, 1, A.PON_PLAIN)
+    ids = _meld_ids(g, 1, 0)
+    assert 16 not in ids and len(ids) == 3, describe(g, f"plain pon, meld ids {ids}")
+    assert "0m" in g.hand(1), describe(g, "the red 5m stays in hand")
+    assert_not_legal(g, 1, discard_id("5m"), "(kuikae: 5m after a 5m pon, red or plain)")
+    assert_not_legal(g, 1, discard_id("0m"), "(kuikae: 5m after a 5m pon, red or plain)")
+
+
+def test_chi_plain_keeps_the_red_five():
+    """S1 holds 0m5m6m and chis 4m low with the plain 5m: meld 456m, 0m stays in hand."""
+    g = start_hand(
+        hands=["4m2468p2468s1234z", "056m13579p13s567z", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
+        draws="9m",
+        dora="9m",
+    )
+    discard(g, 0, "4m")
+    for shape in (A.CHI_LOW, A.CHI_LOW_PLAIN):
+        assert_legal(g, 1, shape)
+    act(g, 1, A.CHI_LOW_PLAIN)
+    ids = _meld_ids(g, 1, 0)
+    assert 16 not in ids and [i // 4 for i in ids] == [3, 4, 5], describe(g, f"meld ids {ids}")
+    assert "0m" in g.hand(1) and "5m" not in g.hand(1), describe(g)
+    assert_not_legal(g, 1, discard_id("4m"), "(kuikae: the called kind)")
+    assert_not_legal(g, 1, discard_id("7m"), "(kuikae: the other end of a low chi)")
+
+
+@pytest.mark.nojit
+def test_plain_calls_are_offered_only_when_both_copies_exist():
+    """Only a red 5m (no plain), or only plain 5m (no red): no *_PLAIN id; the call itself is legal."""
+    g = start_hand(
+        hands=[
+            "4m2468p2468s1234z",
+            "06m55p13579p3s567z",
+            "19m1347p1357s67z9s",
+            "2378m2468p2468s7z",
+        ],
+        draws="9m",
+        dora="9m",
+    )
+    discard(g, 0, "4m")
+    assert_legal(g, 1, A.CHI_LOW)
+    assert_not_legal(g, 1, A.CHI_LOW_PLAIN, "(only the red 5m is held)")
+    g = start_hand(
+        hands=[
+            "5p2468m2468s1234z",
+            "55p6m13579m3s567z9s",
+            "19m1347p1357s67z9s",
+            "2378m2468p2468s7z",
+        ],
+        draws="9m",
+        dora="9m",
+    )
+    discard(g, 0, "5p")
+    assert_legal(g, 1, A.PON)
+    assert_not_legal(g, 1, A.PON_PLAIN, "(no red 5p held)")
+    g = start_hand(
+        hands=[
+            "5m2468p2468s1234z",
+            "05m6m13579p3s567z9s",
+            "19m1357p1357s67z9s",
+            "2378m2468p2468s7z",
+        ],
+        draws="9m",
+        dora="9m",
+    )
+    discard(g, 0, "5m")
+    assert_legal(g, 1, A.PON)
+    assert_not_legal(g, 1, A.PON_PLAIN, "(only one plain 5m besides the red one)")
 
 
 @pytest.mark.nojit

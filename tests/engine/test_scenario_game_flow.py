@@ -209,6 +209,15 @@ def test_tenpai_yame():
     assert g.done, describe(g, "last hand: dealer tenpai at the draw in first with 30,000+")
 
 
+def test_no_tenpai_yame_when_rule_off_but_agari_yame_still_on():
+    rules = MAHJONGSOUL.replace(tenpai_yame=False)
+    hands = [N1, N2, N3, TA]
+    g = exhaustive(hands, kyoku=7, points=[20000, 20000, 20000, 40000], rules=rules)
+    assert not g.done and kyoku_honba(g) == (7, 1), describe(g, "tenpai-yame off: renchan")
+    g = dealer_ron(7, points=[20000, 25000, 25000, 30000], rules=rules)
+    assert g.done, describe(g, "agari-yame is a separate rule and still ends the game")
+
+
 def test_no_tenpai_yame_when_dealer_not_first():
     hands = [N1, N2, N3, TA]
     g = exhaustive(hands, kyoku=7, points=[40000, 20000, 20000, 20000])

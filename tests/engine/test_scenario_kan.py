@@ -37,6 +37,7 @@ from scenario_helpers import (
 
 from engine.events import DRAW_SUUKAIKAN, EV_CALL, EV_DORA, EV_DRAW, EV_HAND_START
 from engine.melds import MELD_KAKAN
+from engine.rules import MAHJONGSOUL, TENHOU
 
 
 def n_dora(g) -> int:
@@ -192,6 +193,68 @@ def test_pending_open_kan_dora_revealed_before_a_further_kan():
     assert n_dora(g) == 3 and dora_indicators(g) == ["2z", "3m", "4m"], describe(
         g, "a further kan first reveals the pending open-kan indicator, then its own"
     )
+
+
+# S1 pons S0's 8p, daiminkans S0's 7s, draws the 4th 8p from the dead wall and adds it to the
+# pon; S2 waits 5p-8p (tanyao pinfu) and may rob it. Indicators: 6z, then 3m for the daiminkan.
+OPEN_THEN_KAKAN_HANDS = [
+    "147m147s12345z7p8p",
+    "777s88p258m369p12z",
+    "67p234m567m234s88s",
+    PINLESS[2],
+]
+
+
+def _daiminkan_then_kakan(rules):
+    g = start_hand(
+        hands=OPEN_THEN_KAKAN_HANDS,
+        draws="9p 9m 9s 9p",
+        rinshan="8p",
+        dora="6z 3m",
+        rules=rules,
+    )
+    discard(g, 0, "8p")
+    act(g, 1, A.PON)
+    act(g, 2, A.PASS, "(S2 lets S0's 8p go; the pon is made)")
+    discard(g, 1, "1z")
+    tsumogiri(g, 2)
+    tsumogiri(g, 3)
+    discard(g, 0, "7s")
+    act(g, 1, A.KAN + t34("7s"))
+    assert n_dora(g) == 1, describe(g, "the daiminkan's indicator waits")
+    act(g, 1, A.KAN + t34("8p"))
+    assert g.phase == "claim" and g.actor == 2, describe(g, "S2 may rob the 8p: chankan")
+    return g
+
+
+def test_pending_open_kan_dora_revealed_before_a_robbed_kakan():
+    """RULES.md: declaring the kakan first turns the daiminkan's 3m up, so the chankan has dora 1."""
+    g = _daiminkan_then_kakan(MAHJONGSOUL)
+    assert n_dora(g) == 2 and dora_indicators(g) == ["6z", "3m"], describe(
+        g, "the pending indicator shows when the kakan is declared"
+    )
+    act(g, 2, A.RON)
+    yaku = yaku_of(g, 2)
+    assert "chankan" in yaku and yaku.get("dora") == 1, describe(g, f"yaku {yaku}")
+
+
+def test_pending_open_kan_dora_waits_for_the_kakan_to_complete_tenhou():
+    """kan_dora_on_declare off (Tenhou): a robbed kakan never turns the pending 3m up."""
+    g = _daiminkan_then_kakan(TENHOU)
+    assert n_dora(g) == 1 and dora_indicators(g) == ["6z"], describe(
+        g, "the pending indicator waits until the kakan completes"
+    )
+    act(g, 2, A.RON)
+    yaku = yaku_of(g, 2)
+    assert "chankan" in yaku and "dora" not in yaku, describe(g, f"yaku {yaku}")
+
+
+def test_pending_open_kan_dora_revealed_when_the_kakan_completes_tenhou():
+    """kan_dora_on_declare off: chankan passed, the kakan completes and the 3m shows; its own waits."""
+    g = _daiminkan_then_kakan(TENHOU)
+    act(g, 2, A.PASS)
+    assert n_dora(g) == 2 and dora_indicators(g) == ["6z", "3m"], describe(g)
+    assert int(g.state.pending_dora[0]) == 1, describe(g, "the kakan's own indicator is pending")
 
 
 # ---------------------------------------------------------------------------------- chankan

@@ -270,6 +270,39 @@ def test_pao_tsumo_liable_pays_all_honba_normal():
     )
 
 
+def test_pao_tsumo_liable_pays_all_honba_with_pao_honba_liable():
+    """Tenhou (pao_honba="liable"): S2 pays the 32,000 and all 300 honba, the others nothing."""
+    g = _pao_table(
+        "55z66z77z234m5p19s9m",
+        "9p 9m 8m 1m 1p 9s 5p",
+        honba=1,
+        rules=MAHJONGSOUL.replace(pao_honba="liable"),
+    )
+    _pon_three_dragons(g)
+    for s in (2, 3, 0):
+        tsumogiri(g, s)
+    act(g, 1, A.TSUMO)
+    assert hand_deltas(g) == [0, 32300, -32300, 0], describe(
+        g, "daisangen tsumo, pao_honba liable: S2 pays 32,000 + 300 honba"
+    )
+
+
+def test_pao_ron_split_is_the_same_with_pao_honba_liable():
+    g = _pao_table(
+        "55z66z77z234m5p19s9m",
+        "9p 9m 8m 1m 5p",
+        honba=1,
+        rules=MAHJONGSOUL.replace(pao_honba="liable"),
+    )
+    _pon_three_dragons(g)
+    tsumogiri(g, 2)
+    tsumogiri(g, 3)
+    act(g, 1, A.RON)
+    assert hand_deltas(g) == [0, 32300, -16000, -16300], describe(
+        g, "pao_honba only changes tsumo: on ron the discarder pays the honba"
+    )
+
+
 def test_pao_ron_liable_and_discarder_split():
     g = _pao_table("55z66z77z234m5p19s9m", "9p 9m 8m 1m 5p", honba=1)
     _pon_three_dragons(g)
