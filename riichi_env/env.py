@@ -15,16 +15,17 @@ for agent in env.agent_iter():
 | | |
 |---|---|
 | agents | ``player_0`` ... ``player_3``; ``player_0`` is the starting dealer (East) |
-| action space | ``Discrete(81)``: the engine's action ids (table below) |
-| observation space | ``Dict(observation=Box(float32, (rows, 34)), action_mask=Box(int8, (81,)))`` |
+| action space | ``Discrete(85)``: the engine's action ids (table below) |
+| observation space | ``Dict(observation=Box(float32, (rows, 34)), action_mask=Box(int8, (85,)))`` |
 | episode | one game (hanchan or tonpuusen, with extension rounds per the rules) |
 | order | the engine's: the seat whose turn it is, then each seat that may claim a discard, in turn order; seats with nothing to decide are never asked |
 
 **Actions** (``engine/actions.py``): 0-33 discard a plain tile of that kind, 34-36 discard a red
 5m/5p/5s, 37 riichi (the same seat then picks the declaration discard), 38 open riichi, 39 tsumo,
 40 ron, 41-43 chi with the called tile lowest / middle / highest, 44 pon, 45-78 kan of kind
-``a - 45`` (daiminkan, ankan or kakan), 79 kyuushu kyuuhai, 80 pass. ``action_mask`` is the legal
-set of the agent to act, all zeros for the others.
+``a - 45`` (daiminkan, ankan or kakan), 79 kyuushu kyuuhai, 80 pass, 81-83 / 84 the same chi /
+pon made with plain fives while a red five is held (41-44 use the red one). ``action_mask`` is the
+legal set of the agent to act, all zeros for the others.
 
 **Observations**: ``encoder=`` picks a versioned encoder of ``riichi_env.encoders`` (``basic_v0``
 default, ``rich_v0``, ``oracle_v0`` with hidden information); their row tables are in
@@ -54,7 +55,8 @@ offender, out-of-space actions assert, and calls out of order raise. ``raw_env``
 ``SeatView`` (what the baseline agents read); ``load_state(state)`` starts from any engine ``State``
 (for instance a hand built with ``engine.scenario.start_hand``).
 
-**Version history**: ``riichi_v0`` (riichi_env 0.1.0): first release.
+**Version history**: ``riichi_v0`` (riichi_env 0.1.0): first release (before release the action
+space grew from 81 to 85 ids: the plain-five chi/pon ids 81-84).
 """
 
 from __future__ import annotations
@@ -430,7 +432,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         return out
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """The legal-action mask (``int8[81]``) of ``agent`` (default: the agent to act); a copy."""
+        """The legal-action mask (``int8[N_ACTIONS]``) of ``agent`` (default: the agent to act); a copy."""
         if agent is None or agent == self.agent_selection:
             return self._mask.copy()
         return self._zero_mask.copy()

@@ -24,6 +24,7 @@ from engine.actions import (
     KAN,
     KYUUSHU,
     PASS,
+    PLAIN_OFFSET,
     PON,
     RIICHI,
     RON,
@@ -285,6 +286,12 @@ def _drive(eng: EngineGame, hand: Hand, red: frozenset[int], start: int) -> None
                     if rec.type == "daiminkan"
                     else _chi_action(rec)
                 )
+                if (
+                    rec.type != "daiminkan"
+                    and mask[action + PLAIN_OFFSET]
+                    and not any(c in red for c in rec.consumed)
+                ):
+                    action += PLAIN_OFFSET
                 i += 1
             elif rec is None and ((actor, frm) in ron_seats or (sanchahou and mask[RON])):
                 action = RON

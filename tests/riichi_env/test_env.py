@@ -9,6 +9,7 @@ pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py
 from pettingzoo.test import api_test, seed_test
 
 import engine.actions as act
+from engine.actions import N_ACTIONS
 from engine.game import Game
 from riichi_env.env import ENV_NAME, env, raw_env
 
@@ -110,8 +111,8 @@ def test_raw_env_raises_a_clear_error_on_an_illegal_action():
     illegal = int(np.flatnonzero(e.action_mask() == 0)[0])
     with pytest.raises(ValueError, match=r"illegal action .* for player_0"):
         e.step(illegal)
-    with pytest.raises(ValueError, match="0-80"):
-        e.step(81)
+    with pytest.raises(ValueError, match=f"0-{N_ACTIONS - 1}"):
+        e.step(N_ACTIONS)
     with pytest.raises(ValueError, match="must act"):
         e.step(None)
 
@@ -216,7 +217,7 @@ def test_wrapped_env_enforces_order_and_bounds():
     e.reset(seed=1)
     assert e.agent_selection == "player_0"
     with pytest.raises(AssertionError, match="action space"):
-        e.step(81)
+        e.step(N_ACTIONS)
     with pytest.raises(AssertionError, match="action space"):
         e.step(-1)
     legal = int(np.flatnonzero(e.last()[0]["action_mask"])[0])

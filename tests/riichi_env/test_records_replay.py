@@ -10,33 +10,18 @@ from riichi_env.records.replay import compare_hands, replay_game, rules_for
 
 ROWS = [r for r in index_rows() if r["required"]]
 KNOWN_ENGINE_DIFFERENCES: dict[str, str] = {
-    "tenhou-mjlog/bug1.xml": (
-        "tenpai-yame: after S4-1 the dealer (seat 3) is tenpai and first with 37400, the engine "
-        "ends the game (RULES.md: agari/tenpai-yame on in the Tenhou preset) but Tenhou plays S4-2"
-    ),
-    "tenhou-mjlog/bug8.xml": (
-        "red fives in calls: in S1-1 seat 0 chis 6m with plain 5m 7m while holding the red 5m; "
-        "the engine always calls with a held red five, so the action space cannot replay it"
-    ),
-    "tenhou-mjlog/bug9.xml": (
-        "red fives in calls: in E1-1 seat 3 chis 7s with plain 5s 6s while holding the red 5s; "
-        "the engine always calls with a held red five, so the action space cannot replay it"
-    ),
-    "tenhou-mjlog/pao.xml": (
-        "pao honba: E2-1 daisangen tsumo by seat 2, liable seat 0; Tenhou charges the 300 honba to "
-        "the liable player (-32300), the engine (RULES.md) splits it (-32100, -100, -100)"
-    ),
-    "tenhou6/double_kakan_then_chankan.json": (
-        "kan dora: E2-0 seat 0 kakans 6p, draws, kakans 2m and is robbed; the engine reveals the "
-        "first kakan's indicator before the second kan (RULES.md), Tenhou reveals none"
-    ),
     "tenhou6/confusing_nakis_1.json": (
-        "record, not engine: E2-2 seat 2's riichi passed, yet the record's deltas for seat 0's ron "
-        "(+1600 = 1000 + 600 honba) leave out the stick (a hand-edited call-order test record)"
+        "inconsistent record: E2-2 seat 2 declares riichi with 'r11' (discards[8]) and the hand "
+        "goes on (seat 2 then draws 27 and discards 60); seat 0 rons that 7p (9m9m 56p after pons "
+        "of 7z 5s 7m: yakuhai chun 30 fu 1000 + 600 honba), so the stick on the table is seat "
+        "0's, yet the result's deltas [1600, 0, -1600, 0] sum to 0 (tenhou.net/6 deltas include "
+        "the sticks taken: rinshan.json, double_ron.json sum to +1000); the engine gives +2600"
     ),
     "tenhou6/confusing_nakis_2.json": (
-        "record, not engine: E1-0 is a hand-made call-order test; its result names seat 1 winning "
-        "on seat 0's 7m, which seat 1's hand (789p 9p tanki) cannot, and pays seat 2"
+        "inconsistent record (no names, no yaku text): E1-0 result [1, 0, 0] names seat 1 "
+        "winning on seat 0's last discard 17 (7m), but seat 1's concealed 789p 9p waits 6p/9p; "
+        "the deltas [-3200, 0, 3200, 0] pay seat 2 (riichi chun 50 fu on 7m, a real win) yet "
+        "leave out seat 2's own riichi stick ('r18' passed, called by seat 0's '18p1818')"
     ),
 }
 """File → reason, for records whose mismatch is an engine rule difference (strict xfail)."""
