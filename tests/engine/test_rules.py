@@ -4,9 +4,12 @@ from engine.rules import (
     MAHJONGSOUL,
     N_RULES,
     RULE_DOUBLE_YAKUMAN,
+    RULE_KAN_DORA_ON_DECLARE,
     RULE_N_WINDS,
+    RULE_PAO_HONBA_LIABLE,
     RULE_RED_P,
     RULE_SANCHAHOU,
+    RULE_TENPAI_YAME,
     RULE_UMA_1,
     TENHOU,
     Rules,
@@ -23,6 +26,16 @@ def test_default_is_mahjong_soul():
 def test_tenhou_preset_differs_where_rules_md_says():
     assert not TENHOU.double_yakuman and TENHOU.sanchahou
     assert Rules.preset("tenhou") is TENHOU
+
+
+def test_tenhou_preset_follows_its_records():
+    """bug1.xml (no tenpai-yame), pao.xml (liable pays pao honba), double_kakan_then_chankan.json."""
+    assert TENHOU.agari_yame and not TENHOU.tenpai_yame
+    assert TENHOU.pao_honba == "liable" and not TENHOU.kan_dora_on_declare
+    assert MAHJONGSOUL.tenpai_yame and MAHJONGSOUL.pao_honba == "normal"
+    assert MAHJONGSOUL.kan_dora_on_declare
+    a = TENHOU.to_array()
+    assert (a[RULE_TENPAI_YAME], a[RULE_PAO_HONBA_LIABLE], a[RULE_KAN_DORA_ON_DECLARE]) == (0, 1, 0)
 
 
 def test_to_array_is_what_kernels_read():
@@ -47,6 +60,8 @@ def test_rules_are_immutable_and_hashable():
         ({"game_length": "west"}, ValueError, "game_length"),
         ({"uma": (10, 10, 0, 0)}, ValueError, "uma"),
         ({"honba_on_pass": "keep"}, ValueError, "honba_on_pass"),
+        ({"pao_honba": "split"}, ValueError, "pao_honba"),
+        ({"tenpai_yame": 0}, TypeError, "tenpai_yame"),
         ({"open_tanyao": 1}, TypeError, "open_tanyao"),
         ({"no_such_rule": True}, TypeError, "no_such_rule"),
     ],
