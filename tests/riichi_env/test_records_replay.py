@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_records_helpers import LOGS, index_rows, load
 
@@ -149,3 +151,22 @@ def test_replay_small_records():
     for name in ("tenhou6/rinshan.json", "tenhou6/double_ron.json", "tenhou6/kyushukyuhai.json"):
         result = replay_game(load(LOGS / name))
         assert result.ok and result.hands == 1, "\n".join(str(m) for m in result.mismatches)
+
+
+@pytest.mark.parametrize("fmt", ["mjai", "tenhou6"])
+def test_plain_five_chi_survives_conversion(fmt):
+    """bug8.xml S1-1: seat 0 chis 6m with plain 5m 7m holding 0m; both formats keep it plain."""
+    from riichi_env.records.convert import read_text, write_text
+
+    game = load(LOGS / "tenhou-mjlog" / "bug8.xml")
+    text = write_text(game, fmt)
+    if fmt == "mjai":
+        chis = [e for e in map(json.loads, text.splitlines()) if e.get("type") == "chi"]
+        assert {"actor": 0, "pai": "6m", "consumed": ["5m", "7m"]}.items() <= next(
+            e for e in chis if e["actor"] == 0 and e["pai"] == "6m"
+        ).items()
+    else:
+        assert '"c161517"' in text
+    back = read_text(text, fmt=fmt)
+    result = replay_game(back, "tenhou")
+    assert result.ok, "\n".join(str(m) for m in result.mismatches)
