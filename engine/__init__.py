@@ -4,7 +4,7 @@ from engine.actions import N_ACTIONS, action_name
 from engine.game import Game
 from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, Rules
 from engine.scenario import start_hand
-from engine.scoring import HandResult, score_hand
+from engine.scoring import HandResult, payment, score_hand
 from engine.selfplay import selfplay
 from engine.shanten import shanten, ukeire, waits
 from engine.state import State, copy_state, new_state
@@ -24,6 +24,7 @@ from engine.tiles import (
 from engine.validate import validate
 
 __all__ = [
+    "payment",
     "Game",
     "HandResult",
     "MAHJONGSOUL",

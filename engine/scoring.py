@@ -1082,6 +1082,63 @@ def score_hand(
     return result_from_arrays(out, yaku_out)
 
 
+def _limit_name(limit_id: int, yakuman: int) -> str:
+    return (
+        f"{yakuman}x yakuman"
+        if limit_id == LIMIT_YAKUMAN and yakuman > 1
+        else LIMIT_NAMES[limit_id]
+    )
+
+
+def _payments_dict(out: np.ndarray) -> dict[str, int]:
+    """The format's ``payments`` object from a kernel's ``out`` vector."""
+    if out[RES_PAY_RON]:
+        return {"ron": int(out[RES_PAY_RON])}
+    if out[RES_PAY_DEALER]:
+        return {
+            "tsumo_dealer": int(out[RES_PAY_DEALER]),
+            "tsumo_nondealer": int(out[RES_PAY_NONDEALER]),
+        }
+    return {"tsumo_all": int(out[RES_PAY_NONDEALER])}
+
+
+def payment(
+    han: int,
+    fu: int,
+    *,
+    dealer: bool,
+    tsumo: bool,
+    honba: int = 0,
+    yakuman: int = 0,
+    rules: Rules | str = MAHJONGSOUL,
+) -> dict:
+    """What a win of ``han``/``fu`` pays (the spec 004 tables), honba included, sticks excluded.
+
+    Returns ``{"limit", "base", "payments", "total"}``; ``payments`` as in the hand-score format.
+    ``yakuman`` > 0 is a yakuman of that multiplier (han and fu are then ignored).
+    """
+    checks = [("honba", honba, 0, 1000), ("yakuman", yakuman, 0, 6)]
+    if not yakuman:
+        checks += [("han", han, 1, 1000), ("fu", fu, 20, 1000)]
+    for name, value, low, high in checks:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {value!r}")
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be {low}-{high}, got {value}")
+    if not yakuman and fu != 25 and fu % 10:
+        raise ValueError(f"fu must be 25 or a multiple of 10, got {fu}")
+    _, rules_array = _rules_array(rules)
+    limit_id, base = _limit_base(int(han), int(fu), int(yakuman), rules_array)
+    out = np.zeros(N_RES, dtype=np.int32)
+    total = _payments(base, bool(dealer), bool(tsumo), int(honba), out)
+    return {
+        "limit": _limit_name(int(limit_id), int(yakuman)),
+        "base": int(base),
+        "payments": _payments_dict(out),
+        "total": int(total),
+    }
+
+
 def result_from_arrays(out: np.ndarray, yaku_out: np.ndarray) -> HandResult:
     """A ``HandResult`` from a kernel's ``out`` and ``yaku_out`` vectors."""
     status = int(out[RES_STATUS])
@@ -1099,17 +1156,8 @@ def result_from_arrays(out: np.ndarray, yaku_out: np.ndarray) -> HandResult:
         else:
             yaku.append({"key": YAKU_KEYS[y], "han": v})
     mult = int(out[RES_YAKUMAN])
-    limit_id = int(out[RES_LIMIT])
-    limit = f"{mult}x yakuman" if limit_id == LIMIT_YAKUMAN and mult > 1 else LIMIT_NAMES[limit_id]
-    if out[RES_PAY_RON]:
-        payments = {"ron": int(out[RES_PAY_RON])}
-    elif out[RES_PAY_DEALER]:
-        payments = {
-            "tsumo_dealer": int(out[RES_PAY_DEALER]),
-            "tsumo_nondealer": int(out[RES_PAY_NONDEALER]),
-        }
-    else:
-        payments = {"tsumo_all": int(out[RES_PAY_NONDEALER])}
+    limit = _limit_name(int(out[RES_LIMIT]), mult)
+    payments = _payments_dict(out)
     return HandResult(
         valid=True,
         han=int(out[RES_HAN]),

@@ -1,46 +1,25 @@
 """Every number of spec 004's scoring tables (and spec 000/003's payment rules) comes out of ours.
 
-The han × fu grids and the limits table go through the payment kernels (``_limit_base`` then
-``_payments``; the scoring module has no public payment helper); the worked examples and one
-hand per limit row also go through ``score_hand`` on constructed hands.
+The han × fu grids and the limits table go through ``engine.scoring.payment`` (the payment
+kernels); the worked examples and one hand per limit row also go through ``score_hand`` on
+constructed hands.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scoring import (
-    LIMIT_NAMES,
-    N_RES,
-    RES_PAY_DEALER,
-    RES_PAY_NONDEALER,
-    RES_PAY_RON,
-    _limit_base,
-    _payments,
-    score_hand,
-)
+from engine.scoring import payment, score_hand
 
 KIRIAGE = MAHJONGSOUL.replace(kiriage_mangan=True)
 NO_KAZOE = MAHJONGSOUL.replace(kazoe_yakuman=False)
 
 
 def pay(han, fu, *, dealer, tsumo, honba=0, yakuman=0, rules=MAHJONGSOUL):
-    """(limit name, base, payments in the hand-score format) from the payment kernels."""
-    limit, base = _limit_base(han, fu, yakuman, rules.to_array())
-    out = np.zeros(N_RES, dtype=np.int32)
-    total = _payments(base, dealer, tsumo, honba, out)
-    if not tsumo:
-        payments = {"ron": int(out[RES_PAY_RON])}
-    elif dealer:
-        payments = {"tsumo_all": int(out[RES_PAY_NONDEALER])}
-    else:
-        payments = {
-            "tsumo_nondealer": int(out[RES_PAY_NONDEALER]),
-            "tsumo_dealer": int(out[RES_PAY_DEALER]),
-        }
-    return LIMIT_NAMES[limit], int(base), payments, int(total)
+    """(limit name, base, payments in the hand-score format, total) from ``engine.scoring.payment``."""
+    r = payment(han, fu, dealer=dealer, tsumo=tsumo, honba=honba, yakuman=yakuman, rules=rules)
+    return r["limit"], r["base"], r["payments"], r["total"]
 
 
 # -- spec 004 "Quick reference: ron payments" ----------------------------------------------------
@@ -125,7 +104,8 @@ def test_yakuman_hand_pays_the_limit_times_its_multiplier(multiplier):
     m = multiplier
     for han, fu in [(0, 0), (13 * m, 30)]:
         name, base, payments, _ = pay(han, fu, dealer=False, tsumo=False, yakuman=m)
-        assert (name, base, payments) == ("yakuman", 8000 * m, {"ron": 32000 * m})
+        limit = "yakuman" if m == 1 else f"{m}x yakuman"
+        assert (name, base, payments) == (limit, 8000 * m, {"ron": 32000 * m})
         assert pay(han, fu, dealer=True, tsumo=False, yakuman=m)[2] == {"ron": 48000 * m}
         assert pay(han, fu, dealer=False, tsumo=True, yakuman=m)[2] == {
             "tsumo_nondealer": 8000 * m,
@@ -336,3 +316,29 @@ def test_huge_counters_are_rejected_or_paid_exactly():
             assert str(exc).startswith(field)
             continue
         assert check(r), (field, r.payments, r.winner_gain)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"han": 0, "fu": 30}, ValueError, "han must be 1-1000"),
+        ({"han": 2, "fu": 35}, ValueError, "fu must be 25 or a multiple of 10"),
+        ({"han": 2, "fu": 30, "honba": -1}, ValueError, "honba must be 0-1000"),
+        ({"han": 2.0, "fu": 30}, TypeError, "han must be an int"),
+        ({"han": 2, "fu": 30, "yakuman": 7}, ValueError, "yakuman must be 0-6"),
+        ({"han": 2, "fu": 30, "rules": "sanma"}, ValueError, "unknown rules preset"),
+    ],
+)
+def test_payment_refuses_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        payment(dealer=False, tsumo=False, **kwargs)
+
+
+def test_payment_reports_limit_base_and_total():
+    assert payment(3, 30, dealer=False, tsumo=False) == {
+        "limit": "",
+        "base": 960,
+        "payments": {"ron": 3900},
+        "total": 3900,
+    }
+    assert payment(4, 30, dealer=False, tsumo=True, honba=1, rules=KIRIAGE)["total"] == 8300
