@@ -22,7 +22,8 @@ import tempfile
 from pathlib import Path
 
 import numba
-from numba.core import caching
+from numba.core import caching, errors, types
+from numba.core.registry import CPUDispatcher
 
 NJIT_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False}
 
@@ -30,12 +31,37 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("engine", "riichi_env", "agents")
 
 
+class UnliteralDispatcher(CPUDispatcher):
+    """A dispatcher that compiles a call from another kernel once per argument *type*.
+
+    Numba otherwise compiles a separate copy of the callee for every constant value passed at a
+    call site (``Literal[int](0)``, ``Literal[int](31)``, ...), which multiplied the cold compile
+    time of the engine. Falls back to literal typing for a callee that needs it.
+    """
+
+    def get_call_template(self, args, kws):
+        try:
+            return super().get_call_template(
+                tuple(types.unliteral(a) for a in args),
+                {k: types.unliteral(v) for k, v in kws.items()},
+            )
+        except errors.TypingError:
+            return super().get_call_template(args, kws)
+
+
 def njit(*args, **kwargs):
     """``numba.njit`` with the project's options; usable bare or with extra options."""
     options = {**NJIT_OPTIONS, **kwargs}
     if args and callable(args[0]):
-        return numba.njit(**options)(args[0])
-    return numba.njit(*args, **options)
+        return _unliteral(numba.njit(**options)(args[0]))
+    decorator = numba.njit(*args, **options)
+    return lambda fn: _unliteral(decorator(fn))
+
+
+def _unliteral(dispatcher):
+    if type(dispatcher) is CPUDispatcher:
+        dispatcher.__class__ = UnliteralDispatcher
+    return dispatcher
 
 
 def jit_disabled() -> bool:

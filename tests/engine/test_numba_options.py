@@ -49,3 +49,19 @@ def test_njit_returns_plain_functions_without_jit():
     assert add(2, 3) == 5
     if _numba.jit_disabled():
         assert not hasattr(add, "py_func")
+
+
+def test_constants_at_call_sites_do_not_multiply_compiles():
+    if _numba.jit_disabled():
+        pytest.skip("no compilation without JIT")
+
+    @_numba.njit(cache=False)
+    def callee(x, k):
+        return x + k
+
+    @_numba.njit(cache=False)
+    def caller(x):
+        return callee(x, 1) + callee(x, 2) + callee(x, 3)
+
+    assert caller(10) == 36
+    assert len(callee.signatures) == 1
