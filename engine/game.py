@@ -1394,31 +1394,15 @@ def _log_win(st, t, w, from_seat, win_tile, out, yaku, pao, delta, sticks):
         out[RES_YAKUMAN],
         pao,
     )
-    ids = np.full(6, -1, dtype=np.int64)
+    pairs = np.full(2 * N_YAKU + 6, -1, dtype=np.int64)
     n = 0
     for y in range(N_YAKU):
         if yaku[y] != 0:
-            ids[2 * n] = y
-            ids[2 * n + 1] = yaku[y]
+            pairs[2 * n] = y
+            pairs[2 * n + 1] = yaku[y]
             n += 1
-            if n == 3:
-                _log(
-                    st.events,
-                    st.n_events,
-                    st.ev_overflow,
-                    t,
-                    EV_YAKU,
-                    w,
-                    ids[0],
-                    ids[1],
-                    ids[2],
-                    ids[3],
-                    ids[4],
-                    ids[5],
-                )
-                ids[:] = -1
-                n = 0
-    if n > 0:
+    for k in range(0, n, 3):
+        p = 2 * k
         _log(
             st.events,
             st.n_events,
@@ -1426,12 +1410,12 @@ def _log_win(st, t, w, from_seat, win_tile, out, yaku, pao, delta, sticks):
             t,
             EV_YAKU,
             w,
-            ids[0],
-            ids[1],
-            ids[2],
-            ids[3],
-            ids[4],
-            ids[5],
+            pairs[p],
+            pairs[p + 1],
+            pairs[p + 2],
+            pairs[p + 3],
+            pairs[p + 4],
+            pairs[p + 5],
         )
     if st.riichi[t, w] > 0:
         u = np.full(5, -1, dtype=np.int64)

@@ -743,7 +743,7 @@ def _score_hands_batch(
 # Public API
 
 WINDS = "ESWN"
-_BOOL_FLAGS = (
+SITUATIONAL_FLAGS = (
     "riichi",
     "double_riichi",
     "open_riichi",
@@ -754,8 +754,9 @@ _BOOL_FLAGS = (
     "houtei",
     "tenhou",
     "chiihou",
-    "yakuman_pay",
 )
+"""The hand-score format's boolean situational fields, all default false."""
+_BOOL_FLAGS = (*SITUATIONAL_FLAGS, "yakuman_pay")
 
 
 @dataclass(frozen=True)

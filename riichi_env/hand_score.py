@@ -16,23 +16,13 @@ from typing import Any
 
 from engine.melds import MELD_TYPES
 from engine.rules import PRESETS, Rules
+from engine.scoring import SITUATIONAL_FLAGS
 from engine.tiles import FIVES, SUITS, _parse_groups, tile34_to_str
 
 WINDS = ("E", "S", "W", "N")
 """Wind letters of the format, seat order."""
 WIN_TYPES = ("tsumo", "ron")
-FLAGS = (
-    "riichi",
-    "double_riichi",
-    "open_riichi",
-    "ippatsu",
-    "rinshan",
-    "chankan",
-    "haitei",
-    "houtei",
-    "tenhou",
-    "chiihou",
-)
+FLAGS = SITUATIONAL_FLAGS
 """Boolean situational fields, all default false."""
 REQUIRED = ("closed", "win_tile", "win_type", "seat_wind", "round_wind")
 OPTIONAL = (
