@@ -1549,15 +1549,33 @@ def _ron(st, tables, t, d, tile):
 
 
 @njit
+def _draw_tenpai(st, t, s):
+    """Tenpai at an exhaustive draw (docs/rules.md): formal tenpai, except a hand whose every wait
+    is a kind the seat holds all four of, its own melds' copies counted (karaten is noten)."""
+    for k in range(34):
+        if not st.waits[t, s, k]:
+            continue
+        held = np.int32(st.closed34[t, s, k])
+        for i in range(st.n_melds[t, s]):
+            for j in range(4):
+                x = st.meld_tiles[t, s, i, j]
+                if x >= 0 and x // 4 == k:
+                    held += 1
+        if held < 4:
+            return True
+    return False
+
+
+@njit
 def _exhaustive_draw(st, tables, t):
-    """Exhaustive draw: nagashi mangan, else tenpai payments (formal tenpai, RULES.md)."""
+    """Exhaustive draw: nagashi mangan, else tenpai payments (formal tenpai, karaten noten)."""
     rules = st.rules[t]
     dealer = _dealer(st, t)
     delta = np.zeros(4, dtype=np.int32)
     tenpai_mask = 0
     n_tenpai = 0
     for s in range(4):
-        if st.n_waits[t, s] > 0:
+        if _draw_tenpai(st, t, s):
             tenpai_mask |= 1 << s
             n_tenpai += 1
     nagashi_mask = 0

@@ -1,0 +1,155 @@
+"""Scenario tests for karaten at an exhaustive draw.
+
+Rule (docs/rules.md, "Tenpai at an exhaustive draw"): tenpai at an exhaustive draw is formal, except
+a hand whose every wait is a kind the seat holds all four of, counting the copies in its own melds
+(pon, daiminkan, kakan, ankan): that seat is noten, is paid as noten, and a dealer in that state
+loses the deal.
+
+In every case S1 ends the hand waiting only on 8s while its own melds and concealed tiles hold all
+four 8s, and S3 (``TB``) is tenpai on 3z-4z, so the payments are 3,000 from the three noten seats
+to S3. The old rule (concealed copies only) paid S1 as tenpai: 1,500 each way.
+"""
+
+from __future__ import annotations
+
+import pytest
+from scenario_helpers import (
+    A,
+    act,
+    describe,
+    discard,
+    hand_deltas,
+    last_draw_kind,
+    pass_claims,
+    ryuukyoku_row,
+    start_hand,
+    t34,
+    tsumogiri,
+)
+
+from engine.events import DRAW_EXHAUSTIVE
+from engine.shanten import waits
+
+pytestmark = pytest.mark.nojit  # cheap without JIT too: the rule can be stepped through
+
+S0 = "147m258p369s1357z"  # discards 9s; far from tenpai
+S2_WITH_8S = "258m369p1478s246z"  # discards the fourth 8s
+S2_PLAIN = "258m369p147s2467z"
+TB = "123p456p789p33z44z"  # S3: tenpai on 3z-4z
+PON_HAND = "789m123p88899s12z"  # pons 9s and 8s: 789m123p8s + pon 999s + pon 888s
+KAN_HAND = "789m123p11p79s888s"  # kans 8s: 789m123p11p79s + kan 8888s (kanchan 8s only)
+
+
+def _play_out(g, max_steps: int = 400) -> None:
+    start = int(g.state.hand_index[0])
+    for _ in range(max_steps):
+        if g.done or int(g.state.hand_index[0]) != start:
+            return
+        if g.phase == "claim":
+            pass_claims(g)
+        else:
+            tsumogiri(g)
+    raise AssertionError(describe(g, "the hand did not end"))
+
+
+def _claim(g, seat: int, action: int) -> None:
+    """Pass every other asked seat until ``seat`` is asked, then take ``action``."""
+    while g.phase == "claim" and g.actor != seat:
+        act(g, g.actor, A.PASS)
+    act(g, seat, action)
+
+
+def _build(kind: str, dealer_is_karaten: bool):
+    """Play S1 into the karaten shape; return the game at S1's last discard decision."""
+    kyoku = 1 if dealer_is_karaten else 0
+    if kind == "pon":
+        g = start_hand(hands=[S0, PON_HAND, S2_WITH_8S, TB], kyoku=kyoku, dora="9p", seed=21)
+        if dealer_is_karaten:  # S1 deals: 9s comes from S0 at the end of the first go-around
+            tsumogiri(g, 1)
+            pass_claims(g)
+            discard(g, 2, "8s")
+            _claim(g, 1, A.PON)
+            discard(g, 1, "1z")
+            for seat in (2, 3):  # play resumes after the caller
+                pass_claims(g)
+                tsumogiri(g, seat)
+            pass_claims(g)
+            discard(g, 0, "9s")
+            _claim(g, 1, A.PON)
+            discard(g, 1, "2z")
+        else:
+            discard(g, 0, "9s")
+            _claim(g, 1, A.PON)
+            discard(g, 1, "1z")
+            pass_claims(g)
+            discard(g, 2, "8s")
+            _claim(g, 1, A.PON)
+            discard(g, 1, "2z")
+    elif kind == "daiminkan":
+        g = start_hand(hands=[S0, KAN_HAND, S2_WITH_8S, TB], kyoku=kyoku, dora="9p", seed=22)
+        if dealer_is_karaten:
+            tsumogiri(g, 1)
+        else:
+            tsumogiri(g, 0)
+            pass_claims(g)
+            tsumogiri(g, 1)
+        pass_claims(g)
+        discard(g, 2, "8s")
+        _claim(g, 1, A.KAN + t34("8s"))
+        tsumogiri(g, 1)  # the replacement tile
+    elif kind == "ankan":
+        draws = "8s" if dealer_is_karaten else "? 8s"
+        g = start_hand(
+            hands=[S0, KAN_HAND, S2_PLAIN, TB], kyoku=kyoku, draws=draws, dora="9p", seed=23
+        )
+        if not dealer_is_karaten:
+            tsumogiri(g, 0)
+            pass_claims(g)
+        act(g, 1, A.KAN + t34("8s"))
+        pass_claims(g)
+        tsumogiri(g, 1)  # the replacement tile
+    elif kind == "kakan":
+        # S1 pons the third 8s from S2, later draws the fourth and adds it.
+        hand = "789m123p11p79s88s1z"
+        draws = "? ? ? ? ? 8s" if dealer_is_karaten else "? ? ? ? ? ? 8s"
+        g = start_hand(hands=[S0, hand, S2_WITH_8S, TB], kyoku=kyoku, draws=draws, dora="9p")
+        if dealer_is_karaten:
+            tsumogiri(g, 1)
+        else:
+            tsumogiri(g, 0)
+            pass_claims(g)
+            tsumogiri(g, 1)
+        pass_claims(g)
+        discard(g, 2, "8s")
+        _claim(g, 1, A.PON)
+        discard(g, 1, "1z")
+        pass_claims(g)
+        while not (g.phase == "turn" and g.actor == 1):
+            tsumogiri(g)
+            pass_claims(g)
+        assert int(g.state.drawn[0]) // 4 == t34("8s"), describe(g, "S1 should draw the 4th 8s")
+        act(g, 1, A.KAN + t34("8s"))
+        pass_claims(g)  # nobody can rob it
+        tsumogiri(g, 1)
+    else:
+        raise AssertionError(kind)
+    return g
+
+
+@pytest.mark.parametrize("dealer_is_karaten", [False, True], ids=["non-dealer", "dealer"])
+@pytest.mark.parametrize("kind", ["pon", "daiminkan", "ankan", "kakan"])
+def test_karaten_with_melded_copies_is_noten(kind, dealer_is_karaten):
+    g = _build(kind, dealer_is_karaten)
+    closed = g.hand(1)
+    assert waits(closed) == [t34("8s")], describe(g, f"S1's concealed {closed} waits on 8s only")
+    _play_out(g)
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE, describe(g, "expected an exhaustive draw")
+    assert int(ryuukyoku_row(g)[3]) == 0b1000, describe(g, "only S3 is tenpai (tenpai mask)")
+    assert hand_deltas(g) == [-1000, -1000, -1000, 3000], describe(
+        g, "S1's only wait is the 8s it holds all four of (melds counted): noten"
+    )
+    dealer_before = 1 if dealer_is_karaten else 0
+    assert int(g.state.kyoku[0]) == dealer_before + 1, describe(
+        g, "the dealer was noten: the deal passes"
+    )
+    assert int(g.state.honba[0]) == 1, describe(g, "honba goes up on every draw")
