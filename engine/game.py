@@ -79,6 +79,7 @@ from engine.rules import (
     RULE_PAO_HONBA_LIABLE,
     RULE_RED_M,
     RULE_RETURN_POINTS,
+    RULE_RINSHAN_KAN_DORA,
     RULE_SANCHAHOU,
     RULE_START_POINTS,
     RULE_TENPAI_YAME,
@@ -835,8 +836,8 @@ def _legal_mask(st, tables, t, out):
         else:
             hand = st.closed34[t, s]
             if _is_agari(hand, tables.shanten_suit, tables.shanten_honor):
-                if st.pending_dora[t] > 0:
-                    # the win would reveal the pending kan dora first (RULES.md kan dora)
+                if st.pending_dora[t] > 0 and rules[RULE_RINSHAN_KAN_DORA]:
+                    # the win would reveal the pending kan dora first (rule rinshan_kan_dora)
                     st.n_dora[t] += 1
                     ok = _can_win(st, tables, t, s, d, s, np.int64(0))
                     st.n_dora[t] -= 1
@@ -940,7 +941,7 @@ def _apply(st, tables, t, action):
             0,
         )
     elif action == TSUMO:
-        if st.pending_dora[t] > 0:
+        if st.pending_dora[t] > 0 and st.rules[t, RULE_RINSHAN_KAN_DORA]:
             _reveal_dora(st, t)
         _win(st, tables, t, s, s, st.drawn[t], np.int64(0))
     elif action == KYUUSHU:

@@ -46,8 +46,9 @@ PAO_HONBA = ("normal", "liable")
     RULE_TENPAI_YAME,
     RULE_PAO_HONBA_LIABLE,
     RULE_KAN_DORA_ON_DECLARE,
-) = range(27)
-N_RULES = 27
+    RULE_RINSHAN_KAN_DORA,
+) = range(28)
+N_RULES = 28
 """Length of ``Rules.to_array()``."""
 
 
@@ -80,6 +81,9 @@ class Rules:
             (Tenhou: the liable player pays all of it).
         kan_dora_on_declare: A pending open/added kan indicator is revealed when a further kan is
             declared (RULES.md, before any chankan); off (Tenhou): only once that kan is completed.
+        rinshan_kan_dora: A tsumo on the replacement tile of an open or added kan reveals that kan's
+            indicator first, so the win counts it (Mahjong Soul); off (Tenhou): the indicator
+            would come with the replacement tile's discard, so the win does not count it.
         abortive_draws: Kyuushu kyuuhai, suufon renda, suucha riichi and suukaikan are played.
     """
 
@@ -104,6 +108,7 @@ class Rules:
     pao: bool = True
     pao_honba: str = "normal"
     kan_dora_on_declare: bool = True
+    rinshan_kan_dora: bool = True
     abortive_draws: bool = True
     name: str = field(default="custom", compare=False)
 
@@ -172,6 +177,7 @@ class Rules:
         a[RULE_TENPAI_YAME] = self.tenpai_yame
         a[RULE_PAO_HONBA_LIABLE] = self.pao_honba == "liable"
         a[RULE_KAN_DORA_ON_DECLARE] = self.kan_dora_on_declare
+        a[RULE_RINSHAN_KAN_DORA] = self.rinshan_kan_dora
         return a
 
     @staticmethod
@@ -194,11 +200,13 @@ TENHOU = Rules(
     tenpai_yame=False,
     pao_honba="liable",
     kan_dora_on_declare=False,
+    rinshan_kan_dora=False,
     name="tenhou",
 )
 """Tenhou ranked, for replaying Tenhou records (RULES.md): single yakuman only, triple ron aborts.
 
 Its records also show no tenpai-yame, pao honba paid by the liable player alone, and a pending
-kan indicator revealed only once a further kan is completed.
+kan indicator revealed only once a further kan is completed, and a rinshan tsumo right after an
+open or added kan that does not count that kan's indicator.
 """
 PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU}

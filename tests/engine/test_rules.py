@@ -8,6 +8,7 @@ from engine.rules import (
     RULE_N_WINDS,
     RULE_PAO_HONBA_LIABLE,
     RULE_RED_P,
+    RULE_RINSHAN_KAN_DORA,
     RULE_SANCHAHOU,
     RULE_TENPAI_YAME,
     RULE_UMA_1,
@@ -34,8 +35,10 @@ def test_tenhou_preset_follows_its_records():
     assert TENHOU.pao_honba == "liable" and not TENHOU.kan_dora_on_declare
     assert MAHJONGSOUL.tenpai_yame and MAHJONGSOUL.pao_honba == "normal"
     assert MAHJONGSOUL.kan_dora_on_declare
+    assert MAHJONGSOUL.rinshan_kan_dora and not TENHOU.rinshan_kan_dora
     a = TENHOU.to_array()
     assert (a[RULE_TENPAI_YAME], a[RULE_PAO_HONBA_LIABLE], a[RULE_KAN_DORA_ON_DECLARE]) == (0, 1, 0)
+    assert a[RULE_RINSHAN_KAN_DORA] == 0 and MAHJONGSOUL.to_array()[RULE_RINSHAN_KAN_DORA] == 1
 
 
 def test_to_array_is_what_kernels_read():

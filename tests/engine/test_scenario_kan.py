@@ -38,6 +38,7 @@ from scenario_helpers import (
 from engine.events import DRAW_SUUKAIKAN, EV_CALL, EV_DORA, EV_DRAW, EV_HAND_START
 from engine.melds import MELD_KAKAN
 from engine.rules import MAHJONGSOUL, TENHOU
+from engine.tiles import tile136_to_str
 
 
 def n_dora(g) -> int:
@@ -180,6 +181,51 @@ def test_rinshan_tsumo_after_open_kan_reveals_and_counts_the_kan_dora():
     assert "rinshan_kaihou" in yaku and yaku.get("dora") == 4, describe(
         g, f"rinshan tsumo: the pending kan dora is revealed first and counts; yaku {yaku}"
     )
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    "rules",
+    [TENHOU, MAHJONGSOUL.replace(rinshan_kan_dora=False)],
+    ids=["tenhou", "mahjongsoul-option-off"],
+)
+def test_rinshan_tsumo_after_open_kan_does_not_count_the_kan_dora_tenhou(rules):
+    """rinshan_kan_dora off (Tenhou): the open kan's 6p indicator would come with the discard, so
+    the rinshan tsumo counts only the first indicator (1z: no dora) and the log shows one."""
+    hands = ["147m147s123456z7p", "777p234m567m88s45p", PINLESS[1], PINLESS[2]]
+    g = start_hand(hands=hands, draws="9p", rinshan="3p", dora="1z 6p", rules=rules)
+    discard(g, 0, "7p")
+    act(g, 1, A.KAN + t34("7p"))
+    assert_legal(g, 1, A.TSUMO)
+    act(g, 1, A.TSUMO)
+    yaku = yaku_of(g, 1)
+    assert "rinshan_kaihou" in yaku and "dora" not in yaku, describe(
+        g, f"the pending kan dora is not revealed for the rinshan tsumo; yaku {yaku}"
+    )
+    shown = [tile136_to_str(int(r[2])) for r in hand_events_last(g) if r[0] == EV_DORA]
+    assert shown == ["1z"], describe(g, f"one indicator in the record, got {shown}")
+
+
+def test_rinshan_tsumo_after_kakan_does_not_count_the_kan_dora_tenhou():
+    """A rinshan tsumo on an added kan's replacement tile: Mahjong Soul reveals and counts the
+    kakan's 6p indicator (7777p: dora 4), Tenhou does not."""
+    hands = ["147m147s123456z7p", "77p234m567m88s45p9s", PINLESS[1], PINLESS[2]]
+    for rules, expect in ((MAHJONGSOUL, 4), (TENHOU, 0)):
+        g = start_hand(hands=hands, draws="9p 9m 9s 9p 7p", rinshan="3p", dora="1z 6p", rules=rules)
+        discard(g, 0, "7p")
+        act(g, 1, A.PON)
+        discard(g, 1, "9s")
+        for s in (2, 3, 0):
+            pass_claims(g)
+            tsumogiri(g, s)
+        pass_claims(g)
+        act(g, 1, A.KAN + t34("7p"))
+        pass_claims(g)
+        act(g, 1, A.TSUMO)
+        yaku = yaku_of(g, 1)
+        assert "rinshan_kaihou" in yaku and yaku.get("dora", 0) == expect, describe(
+            g, f"{rules.name}: kan dora of the kakan counts {expect}; yaku {yaku}"
+        )
 
 
 def test_pending_open_kan_dora_revealed_before_a_further_kan():

@@ -115,6 +115,7 @@ VARIANTS = {
         pao=False,
         pao_honba="liable",
         kan_dora_on_declare=False,
+        rinshan_kan_dora=False,
         abortive_draws=False,
     ),
     "no_red_fives_short_extension": MAHJONGSOUL.replace(red_fives=(0, 0, 0), extension_hands=1),
