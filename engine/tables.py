@@ -1,8 +1,9 @@
 """Lookup tables for the kernels: built on first use, cached on disk, loaded once per process.
 
-The cache directory is ``$RIICHI_ENV_CACHE`` if set; otherwise ``engine/data/`` when it is writable
-(or already holds the files), else ``$XDG_CACHE_HOME/riichi_env`` (default ``~/.cache/riichi_env``).
-If no directory is writable the tables are simply rebuilt in memory in each process. Files are
+The cache directory is the project's cache root (``engine._numba.cache_roots()``):
+``$RIICHI_ENV_CACHE`` if set, else ``$XDG_CACHE_HOME/riichi_env`` (default ``~/.cache/riichi_env``),
+else the system temp dir. Nothing is ever written into the installed package. If no directory is
+writable the tables are simply rebuilt in memory in each process. Files are
 written atomically and checked for shape and dtype on load; bump ``CACHE_VERSION`` whenever a
 builder's output changes (the table tests compare the loaded tables with a brute force, so a stale
 cache fails them).
@@ -18,11 +19,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from engine._numba import cache_roots
 from engine.shanten import N_COLS, N_HONOR_CODES, N_SUIT_CODES, build_shanten_tables
 
 CACHE_VERSION = 1
 """Bump when a builder's output changes, so stale cache files are ignored."""
-_PACKAGE_DATA = Path(__file__).resolve().parent / "data"
 
 
 class Tables(NamedTuple):
@@ -60,11 +61,7 @@ def _writable(directory: Path) -> bool:
 
 def cache_dirs() -> list[Path]:
     """Directories searched for cached tables, in order; the first writable one receives new files."""
-    override = os.environ.get("RIICHI_ENV_CACHE")
-    if override:
-        return [Path(override).expanduser()]
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return [_PACKAGE_DATA, Path(xdg) / "riichi_env"]
+    return cache_roots()
 
 
 def _read(directory: Path) -> dict[str, np.ndarray] | None:

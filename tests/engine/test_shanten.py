@@ -1,5 +1,7 @@
 """Shanten tables, shanten, agari, waits and ukeire."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -106,18 +108,33 @@ def test_tables_are_cached_and_reloaded(tmp_path, monkeypatch):
     assert np.array_equal(rebuilt.shanten_suit, built.shanten_suit)
 
 
-def test_cache_falls_back_when_package_dir_is_read_only(tmp_path, monkeypatch):
+def test_tables_go_to_the_user_cache_never_into_the_package(tmp_path, monkeypatch):
+    """A non-editable install must not write 20 MB into site-packages: the user cache gets them."""
     import engine.tables as tmod
 
-    package = tmp_path / "package"
+    package = Path(tmod.__file__).resolve().parent
     monkeypatch.delenv("RIICHI_ENV_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setattr(tmod, "_PACKAGE_DATA", package)
-    monkeypatch.setattr(tmod, "_writable", lambda d: d != package and tmod._mkdir(d))
-    assert tmod.cache_dirs() == [package, tmp_path / "xdg" / "riichi_env"]
+    dirs = tmod.cache_dirs()
+    assert dirs[0] == tmp_path / "xdg" / "riichi_env"
+    assert all(package not in (d, *d.parents) for d in dirs), dirs
+    before = sorted(p.name for p in package.rglob("*.npy"))
     tmod.load_tables.__wrapped__()
-    assert not package.exists()
     assert tmod._read(tmp_path / "xdg" / "riichi_env") is not None
+    assert sorted(p.name for p in package.rglob("*.npy")) == before
+
+
+def test_tables_fall_back_when_the_user_cache_is_read_only(tmp_path, monkeypatch):
+    import engine.tables as tmod
+
+    monkeypatch.delenv("RIICHI_ENV_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    user = tmp_path / "xdg" / "riichi_env"
+    monkeypatch.setattr(tmod, "_writable", lambda d: d != user and tmod._mkdir(d))
+    second = tmod.cache_dirs()[1]
+    tmod.load_tables.__wrapped__()
+    assert not user.exists()
+    assert tmod._read(second) is not None
 
 
 @pytest.mark.nojit
