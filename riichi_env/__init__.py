@@ -7,6 +7,10 @@ wrapper).
 
 __version__ = "0.1.0"
 
+from riichi_env import _siblings
+
+_siblings.check()  # a user's engine.py or another 'agents' package would shadow ours
+
 from riichi_env.env import ENV_NAME, SeatView, env, raw_env  # noqa: E402
 from riichi_env.gym_wrapper import RiichiGymEnv  # noqa: E402
 
