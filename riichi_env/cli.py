@@ -13,6 +13,9 @@ import sys
 SUBCOMMANDS = ("demo", "score", "selfplay", "replay", "convert")
 """Subcommand names in help order; ``riichi_env.cli_<name>`` implements each."""
 
+KERNELS = {"demo": "env", "score": "score", "selfplay": "selfplay", "replay": "replay"}
+"""The kernel group (``riichi_env.warmup.KINDS``) each subcommand compiles before it prints."""
+
 
 def _load(name: str):
     try:
@@ -47,7 +50,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        if args.command in KERNELS:
+            from riichi_env.warmup import ensure_compiled
+
+            ensure_compiled(KERNELS[args.command])
         return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        print(f"riichi-env {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
     except (ValueError, TypeError, OSError) as exc:

@@ -87,6 +87,7 @@ from riichi_env._kernels import (
 from riichi_env._state_buffer import alloc, views
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, N_ROWS, bounds
 from riichi_env.render import render_text
+from riichi_env.warmup import ensure_compiled
 
 ENV_NAME = "riichi_v0"
 REWARDS = ("hand", "placement", "rank")
@@ -247,6 +248,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._setup_buffers()
         self._game_seed = 0
         self._started = False
+        ensure_compiled("env")  # a cold cache: say so on stderr before compiling for a minute
 
     def _setup_buffers(self, buf: np.ndarray | None = None) -> None:
         if buf is None:

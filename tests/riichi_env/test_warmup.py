@@ -1,0 +1,72 @@
+"""The first-run compile is announced on stderr, shows progress, and is silent once cached."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+import riichi_env.cli as cli
+import riichi_env.warmup as warmup
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    """An empty cache root, a forgotten process state and a fake, quick 'selfplay' warm-up."""
+    monkeypatch.setenv("RIICHI_ENV_CACHE", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(warmup, "_done", set())
+    monkeypatch.setattr(warmup, "jit_disabled", lambda: False)
+    calls = []
+    monkeypatch.setitem(warmup._WARM_UPS, "selfplay", lambda: calls.append(time.sleep(0.3)))
+    return calls
+
+
+def test_cold_cache_prints_one_line_before_and_progress(fresh, monkeypatch):
+    monkeypatch.setattr(warmup, "PROGRESS_EVERY", 0.1)
+    out = io.StringIO()
+    assert not warmup.is_compiled("selfplay")
+    seconds = warmup.ensure_compiled("selfplay", stream=out)
+    lines = out.getvalue().splitlines()
+    assert fresh == [None] and seconds >= 0.3
+    assert lines[0].startswith("riichi_env: compiling the compiled self-play loop for this machine")
+    assert "about 30 s" in lines[0]
+    assert any("still compiling" in line for line in lines[1:-1]), lines
+    assert lines[-1].startswith("riichi_env: compiled selfplay in")
+    assert warmup.is_compiled("selfplay")
+
+
+def test_warm_cache_prints_nothing(fresh, monkeypatch):
+    warmup.ensure_compiled("selfplay", stream=io.StringIO())
+    monkeypatch.setattr(warmup, "_done", set())  # a new process, the same cache
+    out = io.StringIO()
+    assert warmup.ensure_compiled("selfplay", stream=out) == 0.0
+    assert out.getvalue() == "" and len(fresh) == 1
+
+
+def test_an_edited_source_compiles_again(fresh, monkeypatch):
+    warmup.ensure_compiled("selfplay", stream=io.StringIO())
+    monkeypatch.setattr(warmup, "_done", set())
+    monkeypatch.setattr(warmup, "_sources_digest", lambda: "edited")
+    assert not warmup.is_compiled("selfplay")
+
+
+def test_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="unknown kernel group 'gpu'"):
+        warmup.is_compiled("gpu")
+
+
+def test_ctrl_c_during_the_compile_prints_one_line(monkeypatch, capsys):
+    def interrupted(kind):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(warmup, "ensure_compiled", interrupted)
+    assert cli.main(["selfplay", "--games", "1"]) == 130
+    err = capsys.readouterr().err
+    assert err == "riichi-env selfplay: interrupted\n"
+
+
+def test_every_compiling_subcommand_names_a_kernel_group():
+    assert set(cli.KERNELS.values()) <= set(warmup.KINDS)
+    assert set(cli.KERNELS) <= set(cli.SUBCOMMANDS)
