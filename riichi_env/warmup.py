@@ -154,7 +154,7 @@ def _warm_selfplay() -> None:
 def _warm_score() -> None:
     from engine.scoring import score_hand
 
-    score_hand("123m456p789s11z234m", "4m", win_type="ron", seat_wind="S", round_wind="E")
+    score_hand("123m456p789s11z234m", "4m", win_type="tsumo", seat_wind="S", riichi=True)
 
 
 def _warm_replay() -> None:
