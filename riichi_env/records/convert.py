@@ -7,7 +7,7 @@ from pathlib import Path
 
 from riichi_env.records.mjai import dumps_mjai, read_mjai
 from riichi_env.records.mjlog import read_mjlog
-from riichi_env.records.model import Game, RecordError
+from riichi_env.records.model import Game, RecordError, strip_bom
 from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
 
 FORMATS = ("mjlog", "tenhou6", "mjai")
@@ -16,7 +16,7 @@ WRITE_FORMATS = ("tenhou6", "mjai")
 
 def detect_format(text: str) -> str:
     """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"unknown"`` otherwise."""
-    head = text.lstrip()[:4096]
+    head = strip_bom(text).lstrip()[:4096]
     if head.startswith("<") and "<mjloggm" in head:
         return "mjlog"
     if head.startswith("{"):
@@ -56,8 +56,13 @@ def read_file(path: str | Path, *, fmt: str = "auto", walls=None) -> Game:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
             raise RecordError(f"bad gzip data: {exc}", file=str(path)) from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise RecordError(
+            "UTF-16 text (it starts with a UTF-16 byte-order mark); save the record as UTF-8",
+            file=str(path),
+        )
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RecordError(
             f"not UTF-8 text ({exc.reason})", file=str(path), position=f"byte {exc.start}"

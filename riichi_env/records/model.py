@@ -114,6 +114,15 @@ LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 WINDS = "ESWN"
 
 
+BOM = "\ufeff"
+"""The UTF-8 byte-order mark as text; every reader skips one at the start of a record."""
+
+
+def strip_bom(text: str) -> str:
+    """``text`` without a leading byte-order mark (Windows editors write one)."""
+    return text[1:] if text.startswith(BOM) else text
+
+
 class RecordError(ValueError):
     """A record that cannot be read or replayed; the message names file, hand and position."""
 
@@ -245,6 +254,10 @@ class Game:
     """Points at the end (set when the record contains the game's end)."""
     final_results: tuple[float, float, float, float] | None = None
     """Placement scores with uma and oka, in thousands (Tenhou ``owari``)."""
+    complete: bool | None = None
+    """Whether the record contains the game's end: ``True`` (mjai ``end_game``, mjlog ``owari``,
+    tenhou.net/6 ``sc``, an engine log's game end), ``False`` (a game still running), ``None``
+    when the format cannot say (tenhou.net/6 without ``sc``, which is often a single hand)."""
     source: str = ""
     rules_text: str = ""
     format: str = ""

@@ -220,10 +220,10 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
                     miss(hand, what)
         in_sync = finished
     last = game.hands[-1] if game.hands else None
-    if in_sync and last is not None and game.final_scores is not None:
+    if in_sync and last is not None and (game.complete or game.final_scores is not None):
         if not st.game_over[0]:
             miss(last, "the record ends the game here but the engine goes on")
-        else:
+        elif game.final_scores is not None:
             pts = tuple(int(x) for x in st.points[0])
             if pts != tuple(game.final_scores):
                 miss(last, f"final points: engine {list(pts)}, record {list(game.final_scores)}")
