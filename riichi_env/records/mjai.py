@@ -406,8 +406,47 @@ def _nagashi_seats(hand: Hand) -> list[int]:
     return seats
 
 
+def common_dora_order(events: list[Event]) -> list[Event]:
+    """Events with each open or added kan's indicator right after that kan's replacement draw.
+
+    Tenhou's own logs (mjlog: ``DORA`` between the replacement draw and its discard) and Mortal's
+    arena write ``daiminkan``/``kakan``, ``tsumo``, ``dora``, ``dahai``; the engine (like some
+    converters) logs the indicator once the replacement draw's discard is made. A ``dora`` that follows that discard (and the riichi declaration or
+    stick around it) moves up to just after the draw; every other ``dora`` (a closed kan's, right
+    after ``ankan``; one revealed before a further kan) stays where it is.
+    """
+    out: list[Event] = []
+    anchor = -1  # where a pending open-kan indicator belongs: just after the replacement draw
+    seat = -1
+    prev = None
+    for e in events:
+        if e.type == "dora":
+            if anchor >= 0:
+                out.insert(anchor, e)
+                anchor += 1
+            else:
+                out.append(e)
+            continue
+        open_kan = prev is not None and prev.type in ("daiminkan", "kakan")
+        if e.type == "draw" and e.rinshan and open_kan:
+            out.append(e)
+            anchor, seat = len(out), e.seat
+        elif anchor >= 0 and e.seat == seat and e.type in ("riichi", "discard", "riichi_accepted"):
+            out.append(e)
+        else:
+            anchor = -1
+            out.append(e)
+        prev = e
+    return out
+
+
 def write_mjai(game: Game) -> list[dict]:
-    """A :class:`Game` as mjai events (write one ``json.dumps`` per line)."""
+    """A :class:`Game` as mjai events (write one ``json.dumps`` per line).
+
+    Kan indicators are written in the common order (:func:`common_dora_order`): ``ankan``,
+    ``dora``, ``tsumo`` for a closed kan; ``daiminkan``/``kakan``, ``tsumo``, ``dora``, ``dahai``
+    for an open or added one. The reader takes either order.
+    """
     red_all = frozenset(red_ids(game.red_fives))
     out: list[dict] = [
         {
@@ -439,7 +478,7 @@ def write_mjai(game: Game) -> list[dict]:
                 "tehais": [[name(t) for t in h] for h in hand.haipai],
             }
         )
-        for ev in hand.events:
+        for ev in common_dora_order(hand.events):
             s = ev.seat
             if ev.type == "draw":
                 out.append({"type": "tsumo", "actor": s, "pai": name(ev.tile)})
