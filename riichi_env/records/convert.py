@@ -7,7 +7,7 @@ from pathlib import Path
 
 from riichi_env.records.mjai import dumps_mjai, read_mjai
 from riichi_env.records.mjlog import read_mjlog
-from riichi_env.records.model import Game, RecordError, strip_bom
+from riichi_env.records.model import Game, NotARecordError, RecordError, strip_bom
 from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
 
 FORMATS = ("mjlog", "tenhou6", "mjai")
@@ -15,7 +15,8 @@ WRITE_FORMATS = ("tenhou6", "mjai")
 
 
 def detect_format(text: str) -> str:
-    """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"unknown"`` otherwise."""
+    """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"walls"`` for a
+    ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise."""
     head = strip_bom(text).lstrip()[:4096]
     if head.startswith("<") and "<mjloggm" in head:
         return "mjlog"
@@ -23,6 +24,8 @@ def detect_format(text: str) -> str:
         first = head.split("\n", 1)[0]
         if '"type"' in first and '"log"' not in first:
             return "mjai"
+        if '"wall"' in first and '"kyoku_index"' in first and '"log"' not in first:
+            return "walls"
         return "tenhou6"
     return "unknown"
 
@@ -37,8 +40,15 @@ def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> 
         return read_tenhou6(text, source=source)
     if fmt == "mjai":
         return read_mjai(text, source=source)
-    raise RecordError(
-        "unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)", file=source
+    if fmt == "walls":
+        raise NotARecordError(
+            "a wall file (walls.jsonl: the full walls of the mjlog records beside it), "
+            "not a game record",
+            file=source,
+        )
+    raise NotARecordError(
+        "not a game record: unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)",
+        file=source,
     )
 
 

@@ -132,6 +132,10 @@ class RecordError(ValueError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+class NotARecordError(RecordError):
+    """The file is not a game record at all (a ``walls.jsonl`` wall file, or no known format)."""
+
+
 def hand_label(round_wind: int, kyoku: int, honba: int) -> str:
     """A hand's usual name, e.g. ``"E1-0"`` (East 1, no honba)."""
     return f"{WINDS[round_wind % 4]}{kyoku + 1}-{honba}"
