@@ -18,7 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="record files to convert")
     parser.add_argument(
-        "--to", choices=WRITE_FORMATS, default="mjai", help="output format (default: mjai)"
+        "--to",
+        choices=WRITE_FORMATS,
+        default=None,
+        help="output format (default: mjai; with --url only tenhou6)",
     )
     parser.add_argument(
         "--from",
@@ -35,12 +38,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--url",
         action="store_true",
-        help="print the tenhou.net/6 viewer address of each game instead",
+        help="print the tenhou.net/6 viewer address of each game instead (a tenhou6 output: "
+        "not with --to mjai)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     """Convert every file; returns 1 if any could not be read."""
+    if args.url and args.to not in (None, "tenhou6"):
+        raise ValueError(
+            f"--url prints the tenhou.net/6 viewer address; it cannot be combined with "
+            f"--to {args.to} (leave --to out or use --to tenhou6)"
+        )
+    to = args.to or ("tenhou6" if args.url else "mjai")
     status = 0
     out_dir = None
     if args.output and len(args.files) > 1:
@@ -53,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"riichi-env convert: {exc}", file=sys.stderr)
             status = 1
             continue
-        text = viewer_url(write_tenhou6(game)) + "\n" if args.url else write_text(game, args.to)
+        text = viewer_url(write_tenhou6(game)) + "\n" if args.url else write_text(game, to)
         if out_dir is not None:
-            target = out_dir / (Path(name).stem + _SUFFIX[args.to])
+            target = out_dir / (Path(name).stem + (".url" if args.url else _SUFFIX[to]))
             target.write_text(text, encoding="utf-8")
         elif args.output:
             Path(args.output).write_text(text, encoding="utf-8")

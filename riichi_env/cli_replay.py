@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from riichi_env.records.model import RecordError
+from riichi_env.records.model import NotARecordError, RecordError
 
 HELP = "replay game records (mjlog XML, tenhou.net/6, mjai) in the engine and compare the results"
 
@@ -18,8 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rules",
         choices=("auto", "tenhou", "mahjongsoul"),
         default="auto",
-        help="rules preset (default: from the record: Tenhou records tenhou, others mahjongsoul); "
-        "game length and red fives always come from the record",
+        help="rules preset (default: from the record: Tenhou games (mjlog, Tenhou rule text such "
+        "as 鳳南喰赤 in mjai rule_disp or tenhou.net/6 rule) tenhou, others mahjongsoul); "
+        "game length, red fives and uma always come from the record",
     )
     parser.add_argument(
         "--walls",
@@ -39,12 +40,19 @@ def _walls_for(path: Path, explicit: str | None, cache: dict):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay every file; 0 when all match, 1 on any mismatch or unreadable file."""
-    from riichi_env.records.convert import read_file
-    from riichi_env.records.replay import replay_game
+    """Replay every file; 0 when all match, 1 on any mismatch, unreadable file or no record.
 
+    Prints each mismatch, then one line per file with its hands and the rules used, then a
+    summary. Files that are not game records (a ``walls.jsonl``, a README) are skipped with a
+    line saying so.
+    """
+    from riichi_env.records.convert import read_file
+    from riichi_env.records.replay import explain_rules, replay_game
+
+    if args.walls is not None and not Path(args.walls).is_file():
+        raise ValueError(f"--walls {args.walls}: no such file (expected a walls.jsonl)")
     games = hands = 0
-    mismatched = 0
+    mismatched = skipped = 0
     bad = False
     cache: dict = {}
     for name in args.files:
@@ -52,17 +60,29 @@ def run(args: argparse.Namespace) -> int:
         try:
             walls = _walls_for(path, args.walls, cache) if path.suffix.lower() == ".xml" else None
             game = read_file(path, walls=walls)
+        except NotARecordError as exc:
+            print(f"{path}: skipped: {exc.detail}", flush=True)
+            skipped += 1
+            continue
         except RecordError as exc:
             print(f"{exc}", flush=True)
             bad = True
             continue
-        result = replay_game(game, args.rules)
+        rules, which = explain_rules(game, args.rules)
+        result = replay_game(game, rules)
         games += 1
         hands += result.hands
-        mismatched += len(result.mismatched_hands) or (1 if result.mismatches else 0)
+        n_bad = len(result.mismatched_hands) or (1 if result.mismatches else 0)
+        mismatched += n_bad
         for m in result.mismatches:
             print(str(m), flush=True)
-    print(f"{games} games, {hands} hands, {mismatched} mismatched")
+        print(f"{path}: {result.hands} hands, {n_bad} mismatched; rules {which}", flush=True)
+    summary = f"{games} games, {hands} hands, {mismatched} mismatched"
+    if skipped:
+        summary += f", {skipped} {'file' if skipped == 1 else 'files'} skipped (not game records)"
+    print(summary)
     if bad:
         print("some files could not be read", file=sys.stderr)
-    return 1 if bad or mismatched else 0
+    if not games and not bad:
+        print("no game records among the files", file=sys.stderr)
+    return 1 if bad or mismatched or not games else 0

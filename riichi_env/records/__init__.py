@@ -3,7 +3,7 @@
 from riichi_env.records.convert import detect_format, read_file, read_text, write_text
 from riichi_env.records.mjai import read_mjai, write_mjai
 from riichi_env.records.mjlog import load_walls, read_mjlog
-from riichi_env.records.model import Draw, Event, Game, Hand, RecordError, Win
+from riichi_env.records.model import Draw, Event, Game, Hand, NotARecordError, RecordError, Win
 from riichi_env.records.tenhou6 import read_tenhou6, viewer_url, write_tenhou6
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "Event",
     "Game",
     "Hand",
+    "NotARecordError",
     "RecordError",
     "Win",
     "detect_format",

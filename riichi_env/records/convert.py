@@ -7,7 +7,7 @@ from pathlib import Path
 
 from riichi_env.records.mjai import dumps_mjai, read_mjai
 from riichi_env.records.mjlog import read_mjlog
-from riichi_env.records.model import Game, RecordError
+from riichi_env.records.model import Game, NotARecordError, RecordError, strip_bom
 from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
 
 FORMATS = ("mjlog", "tenhou6", "mjai")
@@ -15,14 +15,17 @@ WRITE_FORMATS = ("tenhou6", "mjai")
 
 
 def detect_format(text: str) -> str:
-    """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"unknown"`` otherwise."""
-    head = text.lstrip()[:4096]
+    """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"walls"`` for a
+    ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise."""
+    head = strip_bom(text).lstrip()[:4096]
     if head.startswith("<") and "<mjloggm" in head:
         return "mjlog"
     if head.startswith("{"):
         first = head.split("\n", 1)[0]
         if '"type"' in first and '"log"' not in first:
             return "mjai"
+        if '"wall"' in first and '"kyoku_index"' in first and '"log"' not in first:
+            return "walls"
         return "tenhou6"
     return "unknown"
 
@@ -37,8 +40,15 @@ def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> 
         return read_tenhou6(text, source=source)
     if fmt == "mjai":
         return read_mjai(text, source=source)
-    raise RecordError(
-        "unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)", file=source
+    if fmt == "walls":
+        raise NotARecordError(
+            "a wall file (walls.jsonl: the full walls of the mjlog records beside it), "
+            "not a game record",
+            file=source,
+        )
+    raise NotARecordError(
+        "not a game record: unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)",
+        file=source,
     )
 
 
@@ -56,8 +66,13 @@ def read_file(path: str | Path, *, fmt: str = "auto", walls=None) -> Game:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
             raise RecordError(f"bad gzip data: {exc}", file=str(path)) from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise RecordError(
+            "UTF-16 text (it starts with a UTF-16 byte-order mark); save the record as UTF-8",
+            file=str(path),
+        )
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RecordError(
             f"not UTF-8 text ({exc.reason})", file=str(path), position=f"byte {exc.start}"

@@ -111,6 +111,7 @@ def game_from_events(
         red_fives=rules.red_fives,
         source=source,
         rules_text=rules_text(rules),
+        complete=False,
     )
     hand: Hand | None = None
     wall_packed = [0] * 35
@@ -132,6 +133,7 @@ def game_from_events(
         if kind in (EV_GAME_END, EV_FINAL):
             if kind == EV_GAME_END:
                 game.final_scores = (a, b, c, d)
+                game.complete = True
             else:
                 game.final_results = (a / 10, b / 10, c / 10, d / 10)
             continue

@@ -21,6 +21,7 @@ from riichi_env.records.model import (
     RecordError,
     TileAllocator,
     Win,
+    strip_bom,
 )
 from riichi_env.records.notation import from_mjai_name, mjai_name
 
@@ -33,8 +34,28 @@ REASONS = {
     "sanchahou": "sanchaho",
     "nagashi_mangan": "nagashimangan",
 }
-"""Draw kind → the ``reason`` string of the original mjai server."""
-_KIND_BY_REASON = {v: k for k, v in REASONS.items()}
+"""Draw kind → the ``reason`` string of the original mjai server (what :func:`write_mjai` writes)."""
+
+REASON_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "exhaustive": ("fanpai", "exhaustive_draw", "exhaustive"),
+    "kyuushu_kyuuhai": ("kyushukyuhai", "kyushu_kyuhai", "kyuushu_kyuuhai", "yao9"),
+    "suufon_renda": ("sufonrenta", "sufuurenta", "suufonrenda", "suufon_renda", "kaze4"),
+    "suucha_riichi": ("suchareach", "suucha_riichi", "suurechi", "reach4"),
+    "suukaikan": ("sukaikan", "suukansansen", "suukaikan", "kan4"),
+    "sanchahou": ("sanchaho", "sanchahou", "ron3"),
+    "nagashi_mangan": ("nagashimangan", "nagashi_mangan", "nm"),
+}
+"""Draw kind → every ``reason`` spelling the reader accepts (case-insensitive): the original mjai
+server's, RiichiEnv's (``exhaustive_draw``, ``kyushu_kyuhai``, ``sufuurenta``, ``suucha_riichi``,
+``suukansansen``; ``suurechi`` in older versions), this project's draw kind names, and Tenhou's
+``RYUUKYOKU type`` codes (``yao9``, ``kaze4``, ``reach4``, ``kan4``, ``ron3``, ``nm``) that
+converters pass through. Mortal, mjai-reviewer and mjai.app write no reason: the kind is then
+inferred from the hand (:func:`infer_draw_kind`). ``docs/records.md`` lists them."""
+_KIND_BY_REASON = {
+    spelling: kind for kind, spellings in REASON_SPELLINGS.items() for spelling in spellings
+}
+_PENALTY_REASONS = ("error",)
+"""mjai.app's ``ryukyoku`` for a bot that failed (a chombo-style penalty): not a rule outcome."""
 _BAKAZE = "ESWN"
 
 
@@ -48,7 +69,7 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
         hand = state["hand"]
         raise RecordError(msg, file=source, hand=hand.label if hand else "", position=pos)
 
-    lines = text.splitlines()
+    lines = strip_bom(text).splitlines()
     started = ended_game = False
     for n, line in enumerate(lines, 1):
         pos = f"line {n}"
@@ -101,6 +122,7 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
             if isinstance(results, list) and len(results) == 4:
                 game.final_results = tuple(float(x) for x in results)
             ended_game = True
+            game.complete = True
             continue
         hand: Hand | None = state["hand"]
         if hand is None:
@@ -121,6 +143,11 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
         fail("no hands")
     if not state["ended"]:
         fail(f"hand {state['hand'].label} has no end_kyoku (truncated file?)")
+    if not ended_game:
+        fail(
+            f"incomplete record: it stops after hand {state['hand'].label} without end_game "
+            "(a game still running, or a file cut between hands)"
+        )
     return game
 
 
@@ -280,9 +307,18 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
             fail("ryukyoku deltas must be four ints")
         deltas = tuple(int(x) for x in deltas)
         reason = ev.get("reason")
-        kind = _KIND_BY_REASON.get(reason) if reason else infer_draw_kind(hand)
+        if reason is not None and not isinstance(reason, str):
+            fail(f"ryukyoku reason must be a string, got {reason!r}")
+        if reason and reason.lower() in _PENALTY_REASONS:
+            fail(
+                f"ryukyoku reason {reason!r} is a penalty for a failed player (mjai.app), "
+                "not a draw the rules define; such a hand cannot be read"
+            )
+        kind = _KIND_BY_REASON.get(reason.lower()) if reason else infer_draw_kind(hand)
         if kind is None:
-            fail(f"unknown ryukyoku reason {reason!r}")
+            fail(
+                f"unknown ryukyoku reason {reason!r}; known: " + ", ".join(sorted(_KIND_BY_REASON))
+            )
         tenpai = None
         if isinstance(ev.get("tenpais"), list) and len(ev["tenpais"]) == 4:
             tenpai = tuple(s for s in range(4) if ev["tenpais"][s])
@@ -370,8 +406,47 @@ def _nagashi_seats(hand: Hand) -> list[int]:
     return seats
 
 
+def common_dora_order(events: list[Event]) -> list[Event]:
+    """Events with each open or added kan's indicator right after that kan's replacement draw.
+
+    Tenhou's own logs (mjlog: ``DORA`` between the replacement draw and its discard) and Mortal's
+    arena write ``daiminkan``/``kakan``, ``tsumo``, ``dora``, ``dahai``; the engine (like some
+    converters) logs the indicator once the replacement draw's discard is made. A ``dora`` that follows that discard (and the riichi declaration or
+    stick around it) moves up to just after the draw; every other ``dora`` (a closed kan's, right
+    after ``ankan``; one revealed before a further kan) stays where it is.
+    """
+    out: list[Event] = []
+    anchor = -1  # where a pending open-kan indicator belongs: just after the replacement draw
+    seat = -1
+    prev = None
+    for e in events:
+        if e.type == "dora":
+            if anchor >= 0:
+                out.insert(anchor, e)
+                anchor += 1
+            else:
+                out.append(e)
+            continue
+        open_kan = prev is not None and prev.type in ("daiminkan", "kakan")
+        if e.type == "draw" and e.rinshan and open_kan:
+            out.append(e)
+            anchor, seat = len(out), e.seat
+        elif anchor >= 0 and e.seat == seat and e.type in ("riichi", "discard", "riichi_accepted"):
+            out.append(e)
+        else:
+            anchor = -1
+            out.append(e)
+        prev = e
+    return out
+
+
 def write_mjai(game: Game) -> list[dict]:
-    """A :class:`Game` as mjai events (write one ``json.dumps`` per line)."""
+    """A :class:`Game` as mjai events (write one ``json.dumps`` per line).
+
+    Kan indicators are written in the common order (:func:`common_dora_order`): ``ankan``,
+    ``dora``, ``tsumo`` for a closed kan; ``daiminkan``/``kakan``, ``tsumo``, ``dora``, ``dahai``
+    for an open or added one. The reader takes either order.
+    """
     red_all = frozenset(red_ids(game.red_fives))
     out: list[dict] = [
         {
@@ -403,7 +478,7 @@ def write_mjai(game: Game) -> list[dict]:
                 "tehais": [[name(t) for t in h] for h in hand.haipai],
             }
         )
-        for ev in hand.events:
+        for ev in common_dora_order(hand.events):
             s = ev.seat
             if ev.type == "draw":
                 out.append({"type": "tsumo", "actor": s, "pai": name(ev.tile)})
@@ -473,6 +548,8 @@ def write_mjai(game: Game) -> list[dict]:
         if not hand.finished:
             return out  # a game still running: no end_kyoku, no end_game
         out.append({"type": "end_kyoku"})
+    if game.complete is False:
+        return out  # a game still running between hands: no end_game
     end = {"type": "end_game"}
     if game.final_scores is not None:
         end["scores"] = list(game.final_scores)

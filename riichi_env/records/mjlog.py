@@ -24,6 +24,7 @@ from riichi_env.records.model import (
     Hand,
     RecordError,
     Win,
+    strip_bom,
 )
 
 _TAG_RE = re.compile(r"<\s*([A-Za-z]+)([0-9]*)((?:\s+[A-Za-z0-9_]+\s*=\s*\"[^\"]*\")*)\s*/?\s*>")
@@ -130,7 +131,11 @@ def _ints(text: str, fail, what: str) -> list[int]:
 def load_walls(path: str | Path) -> dict[tuple[str, int], tuple[list[int], str]]:
     """Walls by (file name, hand index) from a ``walls.jsonl`` file: (wall, layout name)."""
     walls = {}
-    for n, line in enumerate(Path(path).read_text().splitlines(), 1):
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read the wall file: {exc}", file=str(path)) from None
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -157,6 +162,7 @@ def read_mjlog(
         source: File name for error messages.
         walls: Optional full walls by hand index (see :func:`load_walls`), stored on each hand.
     """
+    text = strip_bom(text)
     hand: Hand | None = None
     hands: list[Hand] = []
     game = Game(hands=hands, source=source, format="mjlog")
@@ -368,6 +374,7 @@ def read_mjlog(
                 hand.draw = Draw(kind, deltas, tenpai)
             finished = True
             if "owari" in attrs:
+                game.complete = True
                 ow = attrs["owari"].split(",")
                 try:
                     game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
@@ -385,6 +392,11 @@ def read_mjlog(
         fail("no hands in the file")
     if not finished:
         fail(f"hand {hand.label} has no AGARI or RYUUKYOKU (truncated file?)")
+    if not game.complete:
+        fail(
+            f"incomplete record: it stops after hand {hand.label} and no result carries owari "
+            "(the game's end)"
+        )
     return game
 
 

@@ -114,6 +114,15 @@ LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 WINDS = "ESWN"
 
 
+BOM = "\ufeff"
+"""The UTF-8 byte-order mark as text; every reader skips one at the start of a record."""
+
+
+def strip_bom(text: str) -> str:
+    """``text`` without a leading byte-order mark (Windows editors write one)."""
+    return text[1:] if text.startswith(BOM) else text
+
+
 class RecordError(ValueError):
     """A record that cannot be read or replayed; the message names file, hand and position."""
 
@@ -121,6 +130,10 @@ class RecordError(ValueError):
         self.file, self.hand, self.position, self.detail = file, hand, position, message
         where = ", ".join(p for p in (file, f"hand {hand}" if hand else "", position) if p)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class NotARecordError(RecordError):
+    """The file is not a game record at all (a ``walls.jsonl`` wall file, or no known format)."""
 
 
 def hand_label(round_wind: int, kyoku: int, honba: int) -> str:
@@ -245,6 +258,10 @@ class Game:
     """Points at the end (set when the record contains the game's end)."""
     final_results: tuple[float, float, float, float] | None = None
     """Placement scores with uma and oka, in thousands (Tenhou ``owari``)."""
+    complete: bool | None = None
+    """Whether the record contains the game's end: ``True`` (mjai ``end_game``, mjlog ``owari``,
+    tenhou.net/6 ``sc``, an engine log's game end), ``False`` (a game still running), ``None``
+    when the format cannot say (tenhou.net/6 without ``sc``, which is often a single hand)."""
     source: str = ""
     rules_text: str = ""
     format: str = ""

@@ -11,6 +11,7 @@ the game's end (final points and placement scores).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,6 +45,8 @@ from riichi_env.records.wall import hand_wall, to_engine_wall
 MAX_STEPS = 2000
 """Decisions allowed in one hand before the replay gives up on it."""
 _MAHJONGSOUL_WORDS = ("room", "雀魂", "mahjong soul", "mahjongsoul", "majsoul")
+_TENHOU_RULE_TEXT = re.compile(r"[般上特鳳若銀琥孔技][東南]|天鳳|天凤")
+"""Tenhou's rule text: a lobby (般 上 特 鳳 …) then the length (東 or 南), e.g. ``鳳南喰赤``."""
 UMA_CHOICES = ((20, 10, -10, -20), (10, 5, -5, -10), (15, 5, -5, -15))
 """Uma of Tenhou lobbies (10-20, 5-10) and Mahjong Soul style (15-5); a finished record's own final
 scores tell which one it was played with (``shuffle.xml`` and ``bye.xml`` use 5-10)."""
@@ -77,17 +80,35 @@ class ReplayResult:
         return not self.mismatches
 
 
+def record_preset(game: Game) -> tuple[str, str]:
+    """The preset a record's own rules point to, and why (for ``riichi-env replay``'s report).
+
+    A Tenhou game: an mjlog record (Tenhou's format), or rule text of Tenhou's form (``GO type``
+    as text, mjai ``rule_disp``, tenhou.net/6 ``rule.disp``: a lobby and a length such as
+    ``鳳南喰赤``, or the word "tenhou"). Mahjong Soul: rule text naming it (``Gold Room South``).
+    Otherwise a tenhou.net/6 record is taken as Tenhou's and an mjai record as Mahjong Soul's.
+    """
+    text = game.rules_text
+    low = text.lower()
+    if any(w in low for w in _MAHJONGSOUL_WORDS):
+        return "mahjongsoul", f"a Mahjong Soul game: rules {text!r}"
+    if "tenhou" in low or _TENHOU_RULE_TEXT.search(text):
+        return "tenhou", f"a Tenhou game: rules {text!r}"
+    if game.format == "mjlog":
+        return "tenhou", "a Tenhou mjlog record"
+    if game.format == "tenhou6":
+        return "tenhou", "a tenhou.net/6 record" + (f", rules {text!r}" if text else "")
+    return "mahjongsoul", "the record names no rules: the default preset"
+
+
 def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
     """The rules a record is replayed under: a preset (``"tenhou"``, ``"mahjongsoul"``, or
-    ``None`` to choose from the record) with the record's game length and red fives."""
+    ``None``/``"auto"`` to choose from the record, :func:`record_preset`) with the record's game
+    length, red fives and uma."""
     if isinstance(preset, Rules):
         base = preset
     elif preset in (None, "auto"):
-        text = game.rules_text.lower()
-        mahjongsoul = any(w in text for w in _MAHJONGSOUL_WORDS) or (
-            game.format == "mjai" and "tenhou" not in text
-        )
-        base = Rules.preset("mahjongsoul" if mahjongsoul else "tenhou")
+        base = Rules.preset(record_preset(game)[0])
     else:
         base = Rules.preset(preset)
     changes: dict = {}
@@ -101,6 +122,28 @@ def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
     if not changes:
         return base
     return base.replace(name=f"{base.name}-record", **changes)
+
+
+def explain_rules(game: Game, preset: str | Rules | None = None) -> tuple[Rules, str]:
+    """The rules :func:`replay_game` uses for ``game`` and one line saying which and why,
+    e.g. ``"tenhou (a Tenhou game: rules '鳳東喰赤'; tonpuusen, uma 10/5/-5/-10 from the record)"``."""
+    rules = preset if isinstance(preset, Rules) else rules_for(game, preset)
+    if isinstance(preset, Rules):
+        base, why = preset, "as given"
+    elif preset in (None, "auto"):
+        name, why = record_preset(game)
+        base = Rules.preset(name)
+    else:
+        base, why = Rules.preset(preset), f"--rules {preset}"
+    taken = []
+    if rules.game_length != base.game_length:
+        taken.append(rules.game_length)
+    if rules.uma != base.uma:
+        taken.append("uma " + "/".join(str(x) for x in rules.uma))
+    if rules.red_fives != base.red_fives:
+        taken.append("red fives " + "/".join(str(x) for x in rules.red_fives))
+    extra = f"; {', '.join(taken)} from the record" if taken else ""
+    return rules, f"{base.name} ({why}{extra})"
 
 
 def record_uma(game: Game, rules: Rules) -> tuple[int, int, int, int] | None:
@@ -220,10 +263,10 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
                     miss(hand, what)
         in_sync = finished
     last = game.hands[-1] if game.hands else None
-    if in_sync and last is not None and game.final_scores is not None:
+    if in_sync and last is not None and (game.complete or game.final_scores is not None):
         if not st.game_over[0]:
             miss(last, "the record ends the game here but the engine goes on")
-        else:
+        elif game.final_scores is not None:
             pts = tuple(int(x) for x in st.points[0])
             if pts != tuple(game.final_scores):
                 miss(last, f"final points: engine {list(pts)}, record {list(game.final_scores)}")

@@ -27,6 +27,7 @@ from riichi_env.records.model import (
     TileAllocator,
     Win,
     hand_label,
+    strip_bom,
 )
 from riichi_env.records.notation import from_tenhou6_code, tenhou6_code
 
@@ -162,7 +163,7 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
     """Parse tenhou.net/6 JSON (text or an already-loaded object) into a :class:`Game`."""
     if isinstance(text_or_obj, str):
         try:
-            data = json.loads(text_or_obj)
+            data = json.loads(strip_bom(text_or_obj))
         except json.JSONDecodeError as exc:
             raise RecordError(
                 f"not valid JSON: {exc.msg}",
@@ -202,6 +203,7 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
         try:
             game.final_scores = tuple(int(sc[2 * i]) for i in range(4))
             game.final_results = tuple(float(sc[2 * i + 1]) for i in range(4))
+            game.complete = True
         except (TypeError, ValueError):
             raise RecordError(f'bad "sc" {sc!r}', file=source) from None
     return game
@@ -624,8 +626,11 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
         if ti[s] < len(takes[s]) or di[s] < len(discards[s]):
             miss(f"seat {s} has takes or discards left over when the hand ends")
     if events[-1].type != "kakan":
-        for _ in range(pending_dora):
-            reveal()  # open kans' indicators come before a rinshan tsumo; a robbed kakan shows none
+        # An open kan's indicator comes before a rinshan tsumo when the record has it (RULES.md);
+        # Tenhou (and RiichiEnv) show none there, and none for a robbed kakan.
+        while pending_dora and len(doras) < len(dora_codes):
+            reveal()
+            pending_dora -= 1
     if len(doras) != len(dora_codes):
         miss(f"{len(dora_codes)} dora indicators but {len(doras) - 1} kans")
     last = events[-1] if events else None

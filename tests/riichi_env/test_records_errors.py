@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from test_records_helpers import LOGS
@@ -347,3 +348,68 @@ def test_random_corruption_never_crashes(name):
             continue
         write_text(game, "tenhou6")
         write_text(game, "mjai")
+
+
+# byte-order mark and records that stop between hands
+
+
+@pytest.mark.parametrize(
+    "name", ["tenhou-mjlog/pao.xml", "tenhou6/rinshan.json", "mjai/126_204_0_mjai.jsonl"]
+)
+def test_utf8_byte_order_mark_is_accepted(name, tmp_path):
+    from riichi_env.records.convert import detect_format
+
+    text = (LOGS / name).read_text()
+    plain = read_text(text)
+    with_bom = tmp_path / Path(name).name
+    with_bom.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert detect_format("\ufeff" + text) == detect_format(text) != "unknown"
+    for game in (read_file(with_bom), read_text("\ufeff" + text)):
+        assert len(game.hands) == len(plain.hands)
+        assert [h.deltas for h in game.hands] == [h.deltas for h in plain.hands]
+
+
+def test_walls_file_with_byte_order_mark(tmp_path):
+    from riichi_env.records.mjlog import load_walls
+
+    walls = tmp_path / "walls.jsonl"
+    walls.write_bytes(b"\xef\xbb\xbf" + (LOGS / "tenhou-mjlog" / "walls.jsonl").read_bytes())
+    assert load_walls(walls) == load_walls(LOGS / "tenhou-mjlog" / "walls.jsonl")
+
+
+def test_utf16_text_is_named(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(T6.encode("utf-16"))
+    with pytest.raises(RecordError, match="UTF-16 .*save the record as UTF-8"):
+        read_file(path)
+
+
+def test_mjai_ending_between_hands_is_incomplete():
+    lines = MJAI.splitlines()
+    second = [i for i, line in enumerate(lines) if '"start_kyoku"' in line][1]
+    assert '"end_kyoku"' in lines[second - 1]
+    exc = _err("\n".join(lines[:second]) + "\n", "mjai")
+    assert "incomplete record" in str(exc) and "without end_game" in str(exc)
+    assert exc.hand == "E1-0" and exc.position == "end of file"
+
+
+@pytest.mark.parametrize("closing", ["", "</mjloggm>"])
+def test_mjlog_ending_between_hands_is_incomplete(closing):
+    end = MJLOG.index("/>", MJLOG.index("<AGARI")) + 2
+    exc = _err(MJLOG[:end] + closing, "mjlog")
+    assert "incomplete record" in str(exc) and "owari" in str(exc)
+    assert exc.hand == "E1-0"
+
+
+def test_a_running_game_exported_between_hands_reads_as_incomplete():
+    from riichi_env.records.mjai import dumps_mjai
+
+    game = read_text(MJAI)
+    game.hands = game.hands[:2]
+    game.final_scores = game.final_results = None
+    game.complete = False
+    text = dumps_mjai(game)
+    assert '"end_game"' not in text
+    assert "incomplete record" in str(_err(text, "mjai"))
+    game.complete = None  # unknown (tenhou.net/6 without "sc"): written as a whole game
+    assert len(read_text(dumps_mjai(game), fmt="mjai").hands) == 2

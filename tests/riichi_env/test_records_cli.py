@@ -1,0 +1,160 @@
+"""``riichi-env replay`` and ``riichi-env convert`` on real files: the rules a replay chooses and
+says it used, and clear answers to a missing wall file, ``--url`` with ``--to mjai`` and files that
+are not game records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_records_helpers import LOGS
+
+from riichi_env.cli import main
+from riichi_env.records.convert import detect_format, read_file, read_text
+from riichi_env.records.model import NotARecordError, RecordError
+from riichi_env.records.replay import explain_rules, record_preset
+
+MJLOG = LOGS / "tenhou-mjlog"
+
+
+def _to_mjai(name: str, tmp_path) -> str:
+    out = tmp_path / (name.rsplit(".", 1)[0] + ".jsonl")
+    assert main(["convert", str(MJLOG / name), "--to", "mjai", "-o", str(out)]) == 0
+    return str(out)
+
+
+@pytest.mark.parametrize("name", ["bug1.xml", "pao.xml", "shuffle.xml"])
+def test_tenhou_game_converted_to_mjai_replays_without_rules(name, tmp_path, capsys):
+    path = _to_mjai(name, tmp_path)
+    capsys.readouterr()
+    assert main(["replay", path]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2, lines  # one line for the file, then the summary
+    assert lines[0].startswith(f"{path}: ") and ", 0 mismatched; rules tenhou (" in lines[0]
+    assert "a Tenhou game: rules '鳳" in lines[0]
+    assert lines[1].endswith(" 0 mismatched")
+
+
+def test_rules_option_overrides_the_record(tmp_path, capsys):
+    path = _to_mjai("bug1.xml", tmp_path)
+    capsys.readouterr()
+    assert main(["replay", "--rules", "mahjongsoul", path]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert any("hand S4-2: the engine ended the game before this hand" in x for x in out)
+    assert out[-2].startswith(f"{path}: 11 hands, 1 mismatched; rules mahjongsoul (--rules ")
+    assert main(["replay", "--rules", "tenhou", path]) == 0
+    assert "rules tenhou (--rules tenhou)" in capsys.readouterr().out
+
+
+def test_one_rules_line_per_file(capsys):
+    files = [
+        MJLOG / "shuffle.xml",
+        LOGS / "tenhou6" / "confusing_nakis_7.json",
+        LOGS / "riichienv" / "mjsoul_seed186.jsonl",
+    ]
+    assert main(["replay", *map(str, files)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == (
+        f"{files[0]}: 5 hands, 0 mismatched; rules tenhou (a Tenhou game: rules '鳳東喰赤'; "
+        "tonpuusen, uma 10/5/-5/-10 from the record)"
+    )
+    assert lines[1] == (
+        f"{files[1]}: 1 hands, 0 mismatched; rules mahjongsoul (a Mahjong Soul game: "
+        "rules 'Gold Room South')"
+    )
+    assert lines[2] == (
+        f"{files[2]}: 15 hands, 0 mismatched; rules mahjongsoul "
+        "(the record names no rules: the default preset)"
+    )
+    assert lines[3] == "3 games, 21 hands, 0 mismatched"
+
+
+def test_record_preset():
+    mjai = (LOGS / "riichienv" / "tenhou_seed7.jsonl").read_text()
+    plain = read_text(mjai)
+    assert record_preset(plain) == (
+        "mahjongsoul",
+        "the record names no rules: the default preset",
+    )
+    for disp, want in (
+        ("鳳南喰赤", "tenhou"),
+        ("般東喰", "tenhou"),
+        ("上東喰赤速", "tenhou"),
+        ("南喰赤 tenhou", "tenhou"),
+        ("Gold Room South", "mahjongsoul"),
+        ("南喰赤 mahjongsoul", "mahjongsoul"),
+    ):
+        lines = mjai.splitlines()
+        lines[0] = json.dumps({"type": "start_game", "rule_disp": disp})
+        game = read_text("\n".join(lines) + "\n")
+        assert record_preset(game)[0] == want, disp
+    assert record_preset(read_file(MJLOG / "bug1.xml"))[0] == "tenhou"
+    assert record_preset(read_file(LOGS / "tenhou6" / "chankan.json"))[0] == "tenhou"
+    rules, text = explain_rules(read_file(LOGS / "tenhou6" / "chankan.json"))
+    assert rules.game_length == "tonpuusen" and text.startswith("tenhou (a Tenhou game")
+
+
+def test_missing_walls_file_is_an_error(capsys, tmp_path):
+    missing = tmp_path / "missing.jsonl"
+    assert main(["replay", "--walls", str(missing), str(MJLOG / "bug1.xml")]) == 2
+    err = capsys.readouterr().err
+    assert f"--walls {missing}: no such file" in err
+
+
+def test_bad_walls_file_names_it(capsys, tmp_path):
+    walls = tmp_path / "walls.jsonl"
+    walls.write_text('{"file": "bug1.xml"}\n')
+    assert main(["replay", "--walls", str(walls), str(MJLOG / "bug1.xml")]) == 1
+    assert f"{walls}, line 1: bad wall entry" in capsys.readouterr().out
+
+
+def test_non_record_files_are_skipped_with_a_reason(capsys):
+    files = [
+        MJLOG / "walls.jsonl",
+        LOGS / "riichienv" / "generate.py",
+        LOGS / "INDEX.md",
+        LOGS / "tenhou6" / "rinshan.json",
+    ]
+    assert main(["replay", *map(str, files)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == (
+        f"{files[0]}: skipped: a wall file (walls.jsonl: the full walls of the mjlog records "
+        "beside it), not a game record"
+    )
+    assert out[1].startswith(f"{files[1]}: skipped: not a game record")
+    assert out[2].startswith(f"{files[2]}: skipped: not a game record")
+    assert out[-1] == "1 games, 1 hands, 0 mismatched, 3 files skipped (not game records)"
+    assert main(["replay", str(files[0])]) == 1
+    captured = capsys.readouterr()
+    assert "no game records among the files" in captured.err
+    assert detect_format(files[0].read_text()) == "walls"
+    with pytest.raises(NotARecordError, match="a wall file"):
+        read_file(files[0])
+    assert issubclass(NotARecordError, RecordError)
+
+
+def test_replay_whole_folder_glob(capsys):
+    """``riichi-env replay tests/data/logs/*/*``: records replay, the rest is skipped."""
+    files = sorted(str(p) for p in LOGS.glob("*/*"))
+    main(["replay", *files])
+    captured = capsys.readouterr()
+    out = captured.out.strip().splitlines()
+    assert f"{MJLOG / 'walls.jsonl'}: skipped: a wall file" in captured.out
+    assert "could not be read" not in captured.err
+    assert out[-1].endswith(", 2 files skipped (not game records)")
+    assert sum(": skipped: " in x for x in out) == 2
+
+
+def test_convert_url_only_with_tenhou6(capsys, tmp_path):
+    src = str(LOGS / "tenhou6" / "rinshan.json")
+    assert main(["convert", "--to", "mjai", "--url", src]) == 2
+    err = capsys.readouterr().err
+    assert "--url prints the tenhou.net/6 viewer address" in err and "--to mjai" in err
+    for args in (["--url"], ["--to", "tenhou6", "--url"]):
+        assert main(["convert", *args, src]) == 0
+        assert capsys.readouterr().out.startswith("https://tenhou.net/6/#json=")
+    folder = tmp_path / "urls"
+    assert main(["convert", "--url", "-o", str(folder), src, str(MJLOG / "pao.xml")]) == 0
+    assert (folder / "rinshan.url").read_text().startswith("https://tenhou.net/6/#json=")
+    assert main(["convert", src]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["type"] == "start_game"

@@ -1,0 +1,150 @@
+"""Full games written by another engine, RiichiEnv 0.4.11 (``tests/data/logs/riichienv/``), replay
+in ours with zero mismatches, except the hands where the two engines' rules differ on purpose; each
+such hand is listed below with the rule and the reason. Also: the ryukyoku spellings other tools
+write are read, and the documented list of them is the one the reader accepts."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from test_records_helpers import LOGS, index_rows
+
+from engine.rules import MAHJONGSOUL, TENHOU
+from riichi_env.records.convert import read_file, read_text
+from riichi_env.records.mjai import REASON_SPELLINGS, REASONS
+from riichi_env.records.model import DRAW_KINDS, RecordError
+from riichi_env.records.replay import replay_game
+
+RIICHIENV_TENHOU = TENHOU.replace(tenpai_yame=True, name="tenhou-riichienv")
+"""RiichiEnv's ``GameRule.default_tenhou()`` games: Tenhou preset, but RiichiEnv ends the last hand
+when the dealer is tenpai at a draw and first with 30,000 (tenpai-yame), which Tenhou does not."""
+RIICHIENV_RULES = {"tenhou_seed": RIICHIENV_TENHOU, "mjsoul_seed": MAHJONGSOUL}
+"""File name prefix → the rules its game is replayed with (``GameRule.default_mjsoul()`` is the
+Mahjong Soul preset: double yakuman, no sanchahou, tenpai-yame)."""
+
+KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
+    "riichienv/mjsoul_seed202.jsonl": {
+        "E2-1": (
+            "kan dora: seat 3 calls daiminkan on 8p and wins by tsumo on the replacement tile "
+            "(rinshan kaihou); under the Mahjong Soul preset the open kan's indicator is revealed "
+            "before a rinshan tsumo and counts (RULES.md, Kan dora), RiichiEnv's default_mjsoul "
+            "reveals none, so the record has one indicator and a smaller win",
+            "dora indicators: record 1, engine 2",
+        ),
+        "E3-0": (
+            "follows from E2-1: the engine's larger win changes the points this hand starts with",
+            "hand start:",
+        ),
+    },
+}
+"""File → {hand: (rule and reason, text the mismatch must contain)}."""
+
+ROWS = [r for r in index_rows() if r["file"].startswith("riichienv/")]
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "records.md"
+
+
+def _rules(row):
+    return next(r for prefix, r in RIICHIENV_RULES.items() if row["path"].name.startswith(prefix))
+
+
+def test_the_games_are_there():
+    names = {r["file"] for r in ROWS}
+    assert len(ROWS) >= 4
+    assert any(n.startswith("riichienv/tenhou_") for n in names)
+    assert any(n.startswith("riichienv/mjsoul_") for n in names)
+    assert set(KNOWN_DIFFERENCES) <= names
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["file"] for r in ROWS])
+def test_riichienv_game_replays(row):
+    game = read_file(row["path"])
+    assert game.complete and game.final_scores is None  # end_game without scores
+    result = replay_game(game, _rules(row))
+    assert result.hands == row["hands"]
+    known = KNOWN_DIFFERENCES.get(row["file"], {})
+    unexpected = [m for m in result.mismatches if m.hand not in known]
+    assert not unexpected, "\n".join(str(m) for m in unexpected)
+    assert result.mismatched_hands == set(known), "a listed difference no longer shows"
+    for hand, (_, text) in known.items():
+        assert any(m.hand == hand and text in m.what for m in result.mismatches), hand
+
+
+def test_tenpai_yame_decides_how_riichienv_tenhou_games_end():
+    """tenhou_seed7 ends at S4 with the dealer tenpai and first: without tenpai-yame the engine
+    goes on, and the replay says so although the record has no final points."""
+    game = read_file(LOGS / "riichienv" / "tenhou_seed7.jsonl")
+    assert replay_game(game, RIICHIENV_TENHOU).ok
+    result = replay_game(game, TENHOU)
+    assert [str(m) for m in result.mismatches] == [
+        f"{game.source}: hand {game.hands[-1].label}: "
+        "the record ends the game here but the engine goes on"
+    ]
+
+
+def test_riichienv_draws_are_read():
+    kinds = set()
+    for row in ROWS:
+        for hand in read_file(row["path"]).hands:
+            if hand.draw is not None:
+                kinds.add(hand.draw.kind)
+    assert {"exhaustive", "kyuushu_kyuuhai", "suukaikan"} <= kinds
+
+
+def _with_reason(reason) -> str:
+    lines = (LOGS / "riichienv" / "tenhou_seed7.jsonl").read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if '"ryukyoku"' in line)
+    ev = json.loads(lines[i])
+    if reason is None:
+        del ev["reason"]
+    else:
+        ev["reason"] = reason
+    lines[i] = json.dumps(ev)
+    return "\n".join(lines) + "\n"
+
+
+SPELLINGS = [(s, kind) for kind, spellings in REASON_SPELLINGS.items() for s in spellings]
+
+
+@pytest.mark.parametrize(("spelling", "kind"), SPELLINGS, ids=[s for s, _ in SPELLINGS])
+def test_every_ryukyoku_spelling_is_read(spelling, kind):
+    for text in (spelling, spelling.upper()):
+        game = read_text(_with_reason(text), fmt="mjai")
+        draws = [h.draw for h in game.hands if h.draw is not None]
+        assert draws[0].kind == kind
+
+
+def test_spellings_cover_every_draw_kind_and_the_writer_reads_back():
+    assert set(REASON_SPELLINGS) == set(DRAW_KINDS)
+    for kind, written in REASONS.items():
+        assert written in REASON_SPELLINGS[kind]
+    for spelling in ("exhaustive_draw", "kyushu_kyuhai", "sufuurenta", "suucha_riichi"):
+        assert spelling in {s for s, _ in SPELLINGS}
+    assert "suukansansen" in REASON_SPELLINGS["suukaikan"]
+
+
+def test_a_ryukyoku_without_reason_is_inferred():
+    """Mortal, mjai-reviewer and mjai.app write no reason."""
+    game = read_text(_with_reason(None), fmt="mjai")
+    assert next(h.draw for h in game.hands if h.draw is not None).kind == "exhaustive"
+
+
+def test_unknown_and_penalty_reasons_are_errors():
+    with pytest.raises(RecordError, match="unknown ryukyoku reason 'teleport'; known: ") as info:
+        read_text(_with_reason("teleport"), source="x.jsonl", fmt="mjai")
+    assert "exhaustive_draw" in str(info.value) and str(info.value).startswith("x.jsonl")
+    with pytest.raises(RecordError, match="penalty for a failed player"):
+        read_text(_with_reason("error"), fmt="mjai")
+    with pytest.raises(RecordError, match="reason must be a string"):
+        read_text(_with_reason(3), fmt="mjai")
+
+
+def test_docs_list_every_accepted_spelling():
+    text = DOCS.read_text()
+    section = text[text.index("## Ryukyoku reasons") :]
+    section = section[: section.find("\n## ", 3)] if "\n## " in section[3:] else section
+    listed = set(re.findall(r"`([a-z0-9_]+)`", section))
+    missing = {s for s, _ in SPELLINGS} - listed
+    assert not missing, f"docs/records.md does not list {sorted(missing)}"
