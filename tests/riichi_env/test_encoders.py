@@ -5,8 +5,6 @@ import copy
 import numpy as np
 import pytest
 
-pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py)")
-
 import riichi_env.encoders as enc
 from engine.state import DORA_START, LIVE_END, RINSHAN_START, URA_START
 from riichi_env.env import raw_env

@@ -4,8 +4,6 @@ import pickle
 
 import numpy as np
 import pytest
-
-pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py)")
 from pettingzoo.test import api_test, seed_test
 
 import engine.actions as act
