@@ -745,11 +745,14 @@ def play_and_compare(
     decision: first the scripted ``moves`` (``engine.scenario.action_id`` text, or
     ``"tsumogiri"``), then ``choose`` to the end of the game.
 
-    Follows the engine's mask when the two disagree, so one difference does not end the game.
-    Stops early after ``stop_after`` differences or ``max_decisions`` decisions.
+    Every decision also runs ``engine.validate.validate`` (bookkeeping and rule facts); a broken
+    invariant counts as a difference. Follows the engine's mask when the two disagree, so one
+    difference does not end the game. Stops early after ``stop_after`` differences or
+    ``max_decisions`` decisions.
     """
     from engine.game import legal_mask, step
     from engine.scenario import action_id
+    from engine.validate import validate
 
     report = Report(games=1)
     st = game.state
@@ -757,6 +760,10 @@ def play_and_compare(
     while not st.game_over[0] and report.decisions < max_decisions:
         tb = read_table(st, rules)
         diffs = compare(st, rules, tb=tb)
+        try:
+            validate(st)
+        except ValueError as exc:
+            diffs.append(f"validate: {exc}")
         legal = _legal(tb)
         for tag in situations(tb, legal):
             report.seen[tag] = report.seen.get(tag, 0) + 1
