@@ -1,9 +1,15 @@
-"""State invariants: ``validate(state)`` raises with a clear message; ``_validate`` is the kernel.
+"""State invariants: ``validate(state)`` raises with a clear message naming the broken one.
 
-Checked on every table: all 136 tiles in exactly one place (wall, a hand, a meld, a river), hand
-counts agree with the held ids, hand sizes (13, or 14 for the seat on turn), points + sticks
-constant, kan/dora counters consistent, riichi hands closed, waits counts, a seat asked for a
-claim has one, fields within their documented ranges, final scores summing to zero.
+Two kernels. ``_validate(st, t, detail)`` checks the bookkeeping: all 136 tiles in exactly one
+place (wall, a hand, a meld, a river), hand counts agree with the held ids, hand sizes (13, or 14
+for the seat on turn), points + sticks constant, kan/dora counters consistent, riichi hands
+closed, waits counts, a seat asked for a claim has one, fields within their documented ranges,
+final scores summing to zero. ``_validate_rules(st, tables, t, detail)`` checks the rule facts
+derived from the tiles (RULES.md): a riichi hand is tenpai; the stored waits are the waits of the
+hand; the discarded-kinds table agrees with the river; the temporary and riichi furiten flags
+agree with the tiles passed this hand (replayed from the event log); the claim masks agree with
+the hands (no bit a hand cannot make, every pon, daiminkan and chi a hand can make, the asked seats
+in turn order). ``validate`` runs both; ``engine.selfplay``'s checks call ``_validate``.
 """
 
 from __future__ import annotations
@@ -11,9 +17,25 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
+from engine.events import (
+    EV_CALL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_HAND_START,
+    EV_RIICHI,
+    EV_RIICHI_ACCEPTED,
+)
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NONE, MELD_PON
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
+from engine.shanten import _shanten, _waits
 from engine.state import (
+    CLAIM_ANKAN,
+    CLAIM_BIT_CHI_HIGH,
+    CLAIM_BIT_CHI_LOW,
+    CLAIM_BIT_CHI_MID,
+    CLAIM_BIT_KAN,
+    CLAIM_BIT_PON,
+    CLAIM_BIT_RON,
     CLAIM_DISCARD,
     LIVE_END,
     LIVE_START,
@@ -47,7 +69,15 @@ from engine.state import (
     VAL_PHASE,
     VAL_UNMASKED_ACCEPTED,
     VAL_MASKED_REFUSED,
-) = range(17)
+    VAL_RIICHI_NOT_TENPAI,
+    VAL_WAITS_WRONG,
+    VAL_DISCARDED,
+    VAL_FURITEN_TEMP,
+    VAL_FURITEN_RIICHI,
+    VAL_CLAIM_BIT,
+    VAL_CLAIM_MISSING,
+    VAL_CLAIM_QUEUE,
+) = range(25)
 
 MESSAGES = (
     "ok",
@@ -67,6 +97,14 @@ MESSAGES = (
     "phase, turn or actor out of range",
     "an action outside the legal mask was accepted",
     "an action in the legal mask was refused",
+    "a riichi hand is not tenpai",
+    "stored waits differ from the waits of the hand",
+    "discarded34 does not match the river",
+    "the temporary furiten flag does not match the tiles passed since the seat's last discard",
+    "the riichi furiten flag does not match the tiles passed since the riichi",
+    "a claim mask offers a call the hand cannot make",
+    "a claim mask lacks a pon, daiminkan or chi the hand can make",
+    "the seats asked about a claim are not those with a claim, in turn order",
 )
 """Message of each ``VAL_*`` code."""
 
@@ -205,18 +243,300 @@ def _validate(st, t, detail):
     return VAL_OK
 
 
+# ---------------------------------------------------------------------------- rule facts
+
+
+@njit
+def _kokushi_with(hand34, k):
+    """True if ``hand34`` plus one ``k`` is kokushi musou (every terminal and honor, one pair)."""
+    pair = 0
+    for i in range(34):
+        c = int(hand34[i]) + (1 if i == k else 0)
+        yaochuu = i >= 27 or i % 9 == 0 or i % 9 == 8
+        if not yaochuu:
+            if c > 0:
+                return False
+        elif c == 0 or c > 2:
+            return False
+        elif c == 2:
+            pair += 1
+    return pair == 1
+
+
+@njit
+def _leaves_discard(hand34, k1, k2, forbid1, forbid2):
+    """After taking ``k1`` and ``k2`` out for a call, some kind other than the kuikae kinds is held."""
+    for i in range(34):
+        c = int(hand34[i]) - (1 if i == k1 else 0) - (1 if i == k2 else 0)
+        if c > 0 and i != forbid1 and i != forbid2:
+            return True
+    return False
+
+
+@njit
+def _calls_possible(st, t, s, x, d, live):
+    """CLAIM_BIT_* of the pon, daiminkan and chi seat ``s`` can make on a discard of kind ``x``.
+
+    RULES.md: no calls in riichi or on the last tile (houtei), chi only from the seat on the left,
+    no fifth kan, kuikae (a call that would leave no legal discard is not offered: after
+    chi from an end, the kind beyond the other end is forbidden too).
+    """
+    m = 0
+    if live <= 0 or st.riichi[t, s] > 0:
+        return m
+    h = st.closed34[t, s]
+    if h[x] >= 2 and _leaves_discard(h, x, x, x, -1):
+        m |= CLAIM_BIT_PON
+    if h[x] == 3 and st.n_kans[t] < 4:
+        m |= CLAIM_BIT_KAN
+    if s == (d + 1) % 4 and x < 27:
+        n = x % 9
+        far = x + 3 if n <= 5 else -1
+        if n <= 6 and h[x + 1] > 0 and h[x + 2] > 0 and _leaves_discard(h, x + 1, x + 2, x, far):
+            m |= CLAIM_BIT_CHI_LOW
+        if (
+            1 <= n <= 7
+            and h[x - 1] > 0
+            and h[x + 1] > 0
+            and _leaves_discard(h, x - 1, x + 1, x, -1)
+        ):
+            m |= CLAIM_BIT_CHI_MID
+        far = x - 3 if n >= 3 else -1
+        if n >= 2 and h[x - 2] > 0 and h[x - 1] > 0 and _leaves_discard(h, x - 2, x - 1, x, far):
+            m |= CLAIM_BIT_CHI_HIGH
+    return m
+
+
+@njit
+def _permanent_furiten(st, t, s):
+    for k in range(34):  # noqa: SIM110 (a generator in any() is slow under Numba)
+        if st.waits[t, s, k] and st.discarded34[t, s, k]:
+            return True
+    return False
+
+
+@njit
+def _hand_at(st, t, s, i, out):
+    """Seat ``s``'s concealed counts just after event row ``i``: its later rows undone."""
+    for k in range(34):
+        out[k] = st.closed34[t, s, k]
+    for j in range(i + 1, st.n_events[t]):
+        if st.events[t, j, 1] != s:
+            continue
+        e = st.events[t, j, 0]
+        if e == EV_DRAW:
+            out[st.events[t, j, 2] // 4] -= 1
+        elif e == EV_DISCARD:
+            out[st.events[t, j, 2] // 4] += 1
+        elif e == EV_CALL:
+            mtype = st.events[t, j, 2]
+            if mtype == MELD_ANKAN:
+                out[st.events[t, j, 6]] += 4
+            elif mtype == MELD_KAKAN:
+                out[st.events[t, j, 4] // 4] += 1
+            else:
+                called = st.events[t, j, 4]
+                packed = np.int64(st.events[t, j, 5]) & 0xFFFFFFFF
+                for b in range(4):
+                    tile = (packed >> (8 * b)) & 255
+                    if tile != 255 and tile != called:
+                        out[tile // 4] += 1
+
+
+@njit
+def _replay_furiten(st, t, temp, rfur):
+    """Temporary and riichi furiten of every seat replayed from this hand's event log.
+
+    RULES.md furiten: a seat passed a winning tile (a wait of its stored waits, yaku or not) when
+    another seat's discard or added-kan tile went by without a win; a closed-kan tile only counts
+    for a seat that could rob it (its hand then kokushi tenpai on it, not furiten). Temporary furiten clears on the
+    seat's own discard; riichi furiten, for a pass after the seat's riichi, lasts the hand. The
+    stored waits stand for the waits at each pass: a seat's waits change only with its own discard,
+    which clears the temporary flag, and a riichi hand's waits never change. Returns False when the
+    log does not hold the whole hand (it overflowed).
+    """
+    n = st.n_events[t]
+    if st.ev_overflow[t]:
+        return False
+    start = -1
+    for i in range(n - 1, -1, -1):
+        if st.events[t, i, 0] == EV_HAND_START:
+            start = i
+            break
+    if start < 0:
+        return False
+    last_progress = start
+    for i in range(start, n):
+        e = st.events[t, i, 0]
+        if e in (EV_DRAW, EV_CALL, EV_RIICHI_ACCEPTED):
+            last_progress = i
+    own = np.zeros((4, 34), dtype=np.uint8)
+    in_riichi = np.zeros(4, dtype=np.uint8)
+    then = np.zeros(34, dtype=np.int32)
+    for s in range(4):
+        temp[s] = 0
+        rfur[s] = 0
+    for i in range(start, n):
+        e = st.events[t, i, 0]
+        d = st.events[t, i, 1]
+        if e == EV_RIICHI:
+            in_riichi[d] = 1
+            continue
+        if e == EV_DISCARD:
+            temp[d] = 0
+            own[d, st.events[t, i, 2] // 4] = 1
+        if i >= last_progress:
+            continue  # the tile is still on offer (or nothing was offered)
+        if e == EV_DISCARD:
+            k = st.events[t, i, 2] // 4
+            ankan = False
+        elif e == EV_CALL and st.events[t, i, 2] == MELD_KAKAN:
+            k = st.events[t, i, 4] // 4
+            ankan = False
+        elif e == EV_CALL and st.events[t, i, 2] == MELD_ANKAN:
+            k = st.events[t, i, 6]
+            ankan = True
+        else:
+            continue
+        for s in range(4):
+            if s == d or not st.waits[t, s, k]:
+                continue
+            if ankan:
+                furiten = temp[s] != 0 or rfur[s] != 0
+                for j in range(34):
+                    if st.waits[t, s, j] and own[s, j]:
+                        furiten = True
+                if furiten:
+                    continue
+                _hand_at(st, t, s, i, then)
+                if not _kokushi_with(then, k):
+                    continue
+            temp[s] = 1
+            if in_riichi[s]:
+                rfur[s] = 1
+    return True
+
+
+@njit
+def _validate_rules(st, tables, t, detail):
+    """Rule facts of table ``t`` (module doc); ``VAL_OK`` or a ``VAL_*`` code.
+
+    ``detail[0:3]`` = seat, tile136, tile34 where they apply (-1 otherwise). Call it on a state
+    that passes ``_validate``; a finished game is not checked.
+    """
+    detail[0] = -1
+    detail[1] = -1
+    detail[2] = -1
+    phase = st.phase[t]
+    if phase == PHASE_GAME_OVER:
+        return VAL_OK
+    suit = tables.shanten_suit
+    honor = tables.shanten_honor
+    turn = st.turn[t]
+    on_turn = phase in (PHASE_TURN, PHASE_RIICHI_DISCARD)
+    kan_offer = phase == PHASE_CLAIM and st.claim_kind[t] != CLAIM_DISCARD
+    w = np.zeros(34, dtype=np.uint8)
+    for s in range(4):
+        detail[0] = s
+        h = st.closed34[t, s]
+        n = 0
+        for k in range(34):
+            n += h[k]
+        if st.riichi[t, s] > 0:
+            sh = _shanten(h, suit, honor)
+            if (n % 3 == 1 and sh != 0) or (n % 3 == 2 and sh > 0):
+                return VAL_RIICHI_NOT_TENPAI
+        # the seat on turn holds 3n+2 (its waits are those of its last discard); a kan being
+        # offered for chankan leaves its owner's waits stale until its next discard
+        if not (on_turn and s == turn) and not (kan_offer and s == st.claim_from[t]):
+            _waits(h, suit, honor, w)
+            for k in range(34):
+                if w[k] != st.waits[t, s, k]:
+                    detail[2] = k
+                    return VAL_WAITS_WRONG
+        for k in range(34):
+            w[k] = 0
+        for i in range(st.n_river[t, s]):
+            w[st.river[t, s, i] // 4] = 1
+        for k in range(34):
+            if w[k] != st.discarded34[t, s, k]:
+                detail[2] = k
+                return VAL_DISCARDED
+    temp = np.zeros(4, dtype=np.int32)
+    rfur = np.zeros(4, dtype=np.int32)
+    if _replay_furiten(st, t, temp, rfur):
+        for s in range(4):
+            detail[0] = s
+            if st.furiten_temp[t, s] != temp[s]:
+                return VAL_FURITEN_TEMP
+            if st.furiten_riichi[t, s] != rfur[s]:
+                return VAL_FURITEN_RIICHI
+    detail[0] = -1
+    if phase != PHASE_CLAIM:
+        return VAL_OK
+    d = st.claim_from[t]
+    tile = st.claim_tile[t]
+    detail[1] = tile
+    x = tile // 4
+    live = LIVE_END - st.n_kans[t] - st.wall_pos[t]
+    expected = 0
+    for j in range(1, 4):
+        s = (d + j) % 4
+        detail[0] = s
+        m = st.claim_mask[t, s]
+        if m & CLAIM_BIT_RON:
+            if st.claim_kind[t] == CLAIM_ANKAN:
+                can = _kokushi_with(st.closed34[t, s], x)
+            else:
+                can = st.waits[t, s, x] == 1
+            if not can or st.furiten_temp[t, s] or st.furiten_riichi[t, s]:
+                return VAL_CLAIM_BIT
+            if _permanent_furiten(st, t, s):
+                return VAL_CLAIM_BIT
+        calls = 0
+        if st.claim_kind[t] == CLAIM_DISCARD:
+            calls = _calls_possible(st, t, s, x, d, live)
+        if (m & ~CLAIM_BIT_RON) & ~calls:
+            return VAL_CLAIM_BIT
+        if calls & ~m:
+            return VAL_CLAIM_MISSING
+        if m:
+            if expected >= st.claim_n[t] or st.claim_queue[t, expected] != s:
+                return VAL_CLAIM_QUEUE
+            expected += 1
+    detail[0] = d
+    if st.claim_mask[t, d] != 0 or expected != st.claim_n[t]:
+        return VAL_CLAIM_QUEUE
+    return VAL_OK
+
+
 def validate(state: State, t: int | None = None) -> None:
-    """Check every table (or table ``t``); raises ``ValueError`` naming the broken invariant."""
-    from engine.tiles import tile136_to_str
+    """Check every table (or table ``t``); raises ``ValueError`` naming the broken invariant.
+
+    Runs ``_validate`` (bookkeeping), then ``_validate_rules`` (rule facts from the tiles).
+    """
+    from engine.tables import load_tables
+    from engine.tiles import tile34_to_str, tile136_to_str
 
     if not isinstance(state, State):
         raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")
-    tables = range(state.points.shape[0]) if t is None else [t]
-    detail = np.zeros(2, dtype=np.int64)
-    for i in tables:
+    n = state.points.shape[0]
+    if t is not None and (
+        isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < n
+    ):
+        raise ValueError(f"table index t must be an int 0-{n - 1} or None, got {t!r}")
+    tables = load_tables()
+    detail = np.zeros(3, dtype=np.int64)
+    for i in range(n) if t is None else [int(t)]:
         code = _validate(state, i, detail)
+        if code == VAL_OK:
+            code = _validate_rules(state, tables, i, detail)
+        else:
+            detail[2] = -1
         if code != VAL_OK:
             where = f" (seat {detail[0]})" if detail[0] >= 0 else ""
             if detail[1] >= 0:
                 where += f" (tile {tile136_to_str(int(detail[1]))}, id {detail[1]})"
+            if detail[2] >= 0:
+                where += f" (kind {tile34_to_str(int(detail[2]))})"
             raise ValueError(f"table {i}: invalid state: {MESSAGES[code]}{where}")

@@ -10,10 +10,14 @@ All values lie in ``[0, 1]`` except the score rows (``[-2, 2]``).
 | ``basic_v0`` (default) | 157 | public table and own hand |
 | ``rich_v0`` | 163 | shanten, waits, furiten, per-discard shanten/ukeire, tiles seen |
 | ``oracle_v0`` | 184 | other hands, live wall, next draws, ura indicators (hidden: training only) |
+| ``basic_v1`` | 173 | ``basic_v0`` + open riichi: the open hands and who declared it |
+| ``rich_v1`` | 179 | ``rich_v0`` + the same rows; open hands count as seen in rows 161-162 |
 
 ``ROWS[name]`` lists ``(first row, number of rows, meaning)``; ``docs/environment.md`` prints the
 same table. An encoder never changes once released: a new layout gets a new version suffix.
-Only ``oracle_v0`` reads hidden information (other seats' concealed tiles, the wall).
+Only ``oracle_v0`` reads hidden information (other seats' concealed tiles, the wall). With the
+``open_riichi`` rule an open riichi hand is public: the v1 encoders show it (from its declaration
+discard on, without the tile its owner just drew), the v0 encoders never do.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from engine.state import (
     DORA_START,
     LIVE_END,
     PHASE_CLAIM,
+    PHASE_GAME_OVER,
     PHASE_RIICHI_DISCARD,
     PHASE_TURN,
     RIVER_CALLED,
@@ -75,6 +80,14 @@ WALL_KINDS = 175
 NEXT_DRAWS = 179
 URA_INDICATORS = 183
 N_ORACLE = 184
+# the open-riichi block of basic_v1 (rows from N_BASIC) and rich_v1 (rows from N_RICH)
+OPEN_HANDS = 0
+"""Offset of 12 rows: 4(r-1)+k, r=1..3: seat r's open riichi hand, count >= k+1."""
+OPEN_RIICHI = 12
+"""Offset of 4 scalar rows: 12+r: 1 if seat r declared open riichi."""
+N_OPEN = 16
+N_BASIC_V1 = N_BASIC + N_OPEN
+N_RICH_V1 = N_RICH + N_OPEN
 
 _BASIC_ROWS = [
     (HAND, 4, "own concealed tiles (drawn tile included): row k = 1 where the count is >= k+1"),
@@ -132,18 +145,52 @@ _ORACLE_ROWS = [
     (URA_INDICATORS, 1, "ura indicators under the revealed dora indicators, count / 4"),
 ]
 
-ENCODERS = ("basic_v0", "rich_v0", "oracle_v0")
+
+def _open_rows(base: int) -> list[tuple[int, int, str]]:
+    return [
+        (
+            base + OPEN_HANDS,
+            12,
+            f"row {base}+4(r-1)+k, r=1..3: seat r's concealed tiles while it is in open riichi "
+            "(from its declaration discard on; not the tile it just drew), count >= k+1",
+        ),
+        (
+            base + OPEN_RIICHI,
+            4,
+            f"row {base + OPEN_RIICHI}+r, scalar: 1 if seat r declared open riichi",
+        ),
+    ]
+
+
+_RICH_V1_ROWS = [
+    row
+    if row[0] < DISCARD_UKEIRE
+    else (row[0], row[1], row[2] + " (open riichi hands count as seen)")
+    for row in _RICH_ROWS
+]
+
+ENCODERS = ("basic_v0", "rich_v0", "oracle_v0", "basic_v1", "rich_v1")
 """Encoder names; ``riichi_env.env(encoder=...)`` takes one of them."""
 DEFAULT_ENCODER = "basic_v0"
 ENCODER_IDS = {name: i for i, name in enumerate(ENCODERS)}
-N_ROWS = {"basic_v0": N_BASIC, "rich_v0": N_RICH, "oracle_v0": N_ORACLE}
+N_ROWS = {
+    "basic_v0": N_BASIC,
+    "rich_v0": N_RICH,
+    "oracle_v0": N_ORACLE,
+    "basic_v1": N_BASIC_V1,
+    "rich_v1": N_RICH_V1,
+}
 ROWS = {
     "basic_v0": _BASIC_ROWS,
     "rich_v0": _BASIC_ROWS + _RICH_ROWS,
     "oracle_v0": _BASIC_ROWS + _RICH_ROWS + _ORACLE_ROWS,
+    "basic_v1": _BASIC_ROWS + _open_rows(N_BASIC),
+    "rich_v1": _BASIC_ROWS + _RICH_V1_ROWS + _open_rows(N_RICH),
 }
 """Encoder name → ``(first row, rows, meaning)`` of each block, in order."""
-HIDDEN_INFORMATION = {"basic_v0": False, "rich_v0": False, "oracle_v0": True}
+HIDDEN_INFORMATION = {name: name.startswith("oracle") for name in ENCODERS}
+OPEN_HAND_ENCODERS = ("basic_v1", "rich_v1")
+"""Encoders that show open riichi hands (public under the ``open_riichi`` rule)."""
 
 
 def bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -274,8 +321,47 @@ def _encode_basic(st, t, seat, out):
 
 
 @njit
-def _encode_rich(st, t, seat, suit_table, honor_table, out):
-    """Rows 157..162 (``rich_v0`` on top of ``basic_v0``): derived features of the own hand."""
+def _open_hand_shown(st, t, s):
+    """True while seat ``s``'s open riichi hand is public: from its declaration discard on."""
+    if st.riichi[t, s] == 0 or st.open_riichi[t, s] == 0 or st.phase[t] == PHASE_GAME_OVER:
+        return False
+    return not (st.phase[t] == PHASE_RIICHI_DISCARD and st.turn[t] == s)
+
+
+@njit
+def _open_hand(st, t, s, cnt):
+    """Counts of seat ``s``'s open riichi hand as others see it: without the tile it just drew."""
+    for k in range(34):
+        cnt[k] = st.closed34[t, s, k]
+    d = st.drawn[t]
+    if st.phase[t] == PHASE_TURN and st.turn[t] == s and d >= 0 and st.closed[t, s, d]:
+        cnt[d // 4] -= 1
+
+
+@njit
+def _encode_open(st, t, seat, base, out):
+    """The open-riichi block (``basic_v1`` at ``N_BASIC``, ``rich_v1`` at ``N_RICH``)."""
+    out[base : base + N_OPEN, :] = 0.0
+    cnt = np.zeros(34, dtype=np.int32)
+    for r in range(4):
+        s = (seat + r) % 4
+        if st.riichi[t, s] > 0 and st.open_riichi[t, s]:
+            _fill(out, base + OPEN_RIICHI + r, 1.0)
+        if r == 0 or not _open_hand_shown(st, t, s):
+            continue
+        _open_hand(st, t, s, cnt)
+        for k in range(34):
+            for j in range(4):
+                if cnt[k] > j:
+                    out[base + OPEN_HANDS + 4 * (r - 1) + j, k] = 1.0
+
+
+@njit
+def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
+    """Rows 157..162 (``rich_v0`` on top of ``basic_v0``): derived features of the own hand.
+
+    With ``open_seen`` (``rich_v1``) the open riichi hands of the other seats count as seen.
+    """
     out[N_BASIC:N_RICH, :] = 0.0
     hand = st.closed34[t, seat].copy()
     n = 0
@@ -296,6 +382,13 @@ def _encode_rich(st, t, seat, suit_table, honor_table, out):
                 seen[st.river[t, s, i] // 4] += 1
     for d in range(st.n_dora[t]):
         seen[st.wall[t, DORA_START + d] // 4] += 1
+    if open_seen:
+        cnt = np.zeros(34, dtype=np.int32)
+        for s in range(4):
+            if s != seat and _open_hand_shown(st, t, s):
+                _open_hand(st, t, s, cnt)
+                for k in range(34):
+                    seen[k] += cnt[k]
     visible = np.zeros(34, dtype=np.uint8)
     for k in range(34):
         v = seen[k]
@@ -367,7 +460,11 @@ def _encode_oracle(st, t, seat, out):
 def _encode(st, t, seat, encoder, suit_table, honor_table, out):
     """Encoder ``ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32[rows, 34])."""
     _encode_basic(st, t, seat, out)
-    if encoder >= 1:
-        _encode_rich(st, t, seat, suit_table, honor_table, out)
-    if encoder >= 2:
+    if encoder == 1 or encoder == 2 or encoder == 4:
+        _encode_rich(st, t, seat, suit_table, honor_table, encoder == 4, out)
+    if encoder == 2:
         _encode_oracle(st, t, seat, out)
+    elif encoder == 3:
+        _encode_open(st, t, seat, N_BASIC, out)
+    elif encoder == 4:
+        _encode_open(st, t, seat, N_RICH, out)

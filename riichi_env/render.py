@@ -1,7 +1,8 @@
 """The ``ansi`` rendering: a plain-text table of the game from one seat's point of view.
 
 Every seat's points, riichi, melds and river are shown; concealed tiles only for the viewing seat
-(or every seat with ``reveal=True``). River marks: ``*`` riichi declaration, ``'`` tsumogiri,
+(or every seat with ``reveal=True``), and the hand of a seat in open riichi, which is public from
+its declaration discard on (without the tile it just drew). River marks: ``*`` riichi declaration, ``'`` tsumogiri,
 ``>`` taken by a call. Melds: ``chi 3-45m<2`` is a chi of the 3m discarded by seat 2 (the called
 tile first), ``ankan 7z`` a closed kan.
 """
@@ -17,6 +18,8 @@ from engine.state import (
     LIVE_END,
     PHASE_GAME_OVER,
     PHASE_NAMES,
+    PHASE_RIICHI_DISCARD,
+    PHASE_TURN,
     RIVER_CALLED,
     RIVER_RIICHI,
     RIVER_TSUMOGIRI,
@@ -52,6 +55,18 @@ def _river_text(st: State, t: int, s: int, reds: tuple[int, int, int]) -> str:
     return " ".join(parts)
 
 
+def _open_hand_text(st: State, t: int, s: int, reds: tuple[int, int, int]) -> str | None:
+    """Seat ``s``'s open riichi hand as others see it, or None while it is not public."""
+    if not st.riichi[t, s] or not st.open_riichi[t, s] or int(st.phase[t]) == PHASE_GAME_OVER:
+        return None
+    if int(st.phase[t]) == PHASE_RIICHI_DISCARD and int(st.turn[t]) == s:
+        return None  # declared; the hand is shown with the declaration discard
+    drawn = int(st.drawn[t])
+    hide = drawn if int(st.phase[t]) == PHASE_TURN and int(st.turn[t]) == s else -1
+    ids = [int(x) for x in np.flatnonzero(st.closed[t, s]) if x != hide]
+    return tiles136_to_str(ids, reds)
+
+
 def render_text(
     st: State,
     t: int = 0,
@@ -72,6 +87,8 @@ def render_text(
     ]
     for s in range(4):
         riichi = ("double" if st.riichi[t, s] == 2 else "yes") if st.riichi[t, s] else ""
+        if st.riichi[t, s] and st.open_riichi[t, s]:
+            riichi = "open" if st.riichi[t, s] == 1 else "open double"
         melds = ", ".join(_meld_text(st, t, s, m, reds) for m in range(int(st.n_melds[t, s])))
         me = "*" if seat == s else " "
         lines.append(
@@ -86,6 +103,12 @@ def render_text(
         if drawn >= 0 and st.turn[t] == s and st.closed[t, s, drawn]:
             text += f" + {tile136_to_str(drawn, reds)}"
         lines.append(f"hand of seat {s}: {text}")
+    for s in range(4):
+        if s in shown:
+            continue
+        text = _open_hand_text(st, t, s, reds)
+        if text is not None:
+            lines.append(f"open hand of seat {s}: {text}")
     phase = int(st.phase[t])
     if phase == PHASE_GAME_OVER:
         scores = ", ".join(f"{x:+.1f}" for x in st.final_scores[t])

@@ -1,8 +1,37 @@
 """Shared pytest configuration."""
 
 import os
+import time
+from pathlib import Path
 
 import pytest
+
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_sessionstart(session):
+    session.config._riichi_start = time.time()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run if it wrote Numba cache files into tests/ (a test kernel with cache=True)."""
+    if hasattr(session.config, "workerinput"):
+        return  # an xdist worker: the controller checks once all workers are done
+    start = getattr(session.config, "_riichi_start", None)
+    if start is None:
+        return
+    written = sorted(p for p in TESTS.rglob("*.nb[ic]") if p.stat().st_mtime >= start - 1)
+    if written:
+        names = ", ".join(str(p.relative_to(TESTS)) for p in written)
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line(
+                f"Numba cache files were written into tests/: {names}; kernels defined in "
+                "tests must use njit(cache=False) or a temporary NUMBA_CACHE_DIR",
+                red=True,
+            )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_collection_modifyitems(config, items):

@@ -5,10 +5,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-pytest.importorskip(
-    "engine.actions", reason="needs the game engine's action ids (engine/actions.py)"
-)
-
 import engine.actions as act
 from agents.efficiency_agent import EfficiencyAgent
 from agents.random_agent import RandomAgent
@@ -83,7 +79,6 @@ def test_random_agent_is_legal_and_seeded():
 
 
 def test_efficiency_agent_beats_random_agents_through_the_env():
-    pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py)")
     from riichi_env.env import raw_env
 
     env = raw_env(game_length="tonpuusen")

@@ -41,7 +41,10 @@ def test_digest_changes_with_any_engine_source(monkeypatch):
 
 
 @pytest.mark.nojit
-def test_njit_returns_plain_functions_without_jit():
+def test_njit_returns_plain_functions_without_jit(monkeypatch, tmp_path):
+    # the bare decorator caches (cache=True): keep that cache out of tests/
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+
     @_numba.njit
     def add(a, b):
         return a + b

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scoring import payment, score_hand
+from engine.scoring import MAX_COUNTER, payment, score_hand
 
 KIRIAGE = MAHJONGSOUL.replace(kiriage_mangan=True)
 NO_KAZOE = MAHJONGSOUL.replace(kazoe_yakuman=False)
@@ -298,24 +298,22 @@ def test_score_hand_honba():
     assert r.payments == {"tsumo_dealer": 2600 + 300, "tsumo_nondealer": 1300 + 300}
 
 
-@pytest.mark.skip(reason="spec 000's tenpai-payment table belongs to the game engine's tests")
-def test_tenpai_payments():
-    """Spec 000 exhaustive draw: 1 tenpai 3,000 / 1,000 each; 2: 1,500; 3: 1,000 / 3,000."""
+# Spec 000's exhaustive-draw table (1 tenpai 3,000 / 1,000 each; 2: 1,500; 3: 1,000 / 3,000) is
+# tests/engine/test_scenario_draws.py::test_exhaustive_draw_payments (the game pays it).
 
 
-def test_huge_counters_are_rejected_or_paid_exactly():
-    """Honba and kyotaku far beyond any game: a ValueError naming the field, or exact pay."""
-    for field, value, check in (
-        ("honba", 10**7, lambda r: r.payments == {"ron": 3900 + 300 * 10**7}),
-        ("kyotaku", 3 * 10**6, lambda r: r.winner_gain == 3900 + 1000 * 3 * 10**6),
-    ):
-        try:
-            kwargs = {"seat_wind": "S", "riichi": True, "kyotaku": 1, field: value}
-            r = score_hand(PINFU, "7m", **kwargs)
-        except ValueError as exc:
-            assert str(exc).startswith(field)
-            continue
-        assert check(r), (field, r.payments, r.winner_gain)
+@pytest.mark.parametrize(("field", "value"), [("honba", 10**7), ("kyotaku", 3 * 10**6)])
+def test_huge_counters_are_refused_naming_the_field(field, value):
+    """Honba and kyotaku far beyond any game (above MAX_COUNTER) are a ValueError naming the field."""
+    kwargs = {"seat_wind": "S", "riichi": True, "kyotaku": 1, field: value}
+    with pytest.raises(ValueError, match=rf"^{field}: must be 0-{MAX_COUNTER}\b"):
+        score_hand(PINFU, "7m", **kwargs)
+    kwargs[field] = MAX_COUNTER
+    r = score_hand(PINFU, "7m", **kwargs)
+    if field == "honba":
+        assert r.payments == {"ron": 3900 + 300 * MAX_COUNTER}
+    else:
+        assert r.winner_gain == 3900 + 1000 * MAX_COUNTER
 
 
 @pytest.mark.parametrize(

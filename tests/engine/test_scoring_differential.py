@@ -969,12 +969,6 @@ def _short(r: dict) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def _require_score_hand() -> None:
-    scoring = pytest.importorskip("engine.scoring", reason="engine.scoring not written yet")
-    if not hasattr(scoring, "score_hand"):
-        pytest.skip("engine.scoring.score_hand not written yet")
-
-
 def _seed(preset: str, chunk: int) -> int:
     return 20_260_000 + 100 * (*PRESETS, "variant").index(preset) + chunk
 
@@ -1103,7 +1097,6 @@ def test_package_reading_predicate():
 
 def test_batch_kernel_matches_score_hand():
     """``_score_hands_batch`` (what the benchmark times) gives score_hand's result on every hand."""
-    _require_score_hand()
     from engine.scoring import N_RES, _score_hands_batch, new_work, result_from_arrays
     from engine.yaku import N_YAKU
 
@@ -1180,7 +1173,6 @@ def _case(
 @pytest.mark.parametrize(("preset", "chunk", "n"), RUNS, ids=[f"{p}-{c}" for p, c, _ in RUNS])
 def test_score_hand_matches_mahjong_package(preset: str, chunk: int, n: int):
     """score_hand agrees with the mahjong package on ``n`` random hands of one chunk."""
-    _require_score_hand()
     cases = generate_cases(_seed(preset, chunk), n, preset)
     failures = []
     excluded = 0
@@ -1198,7 +1190,6 @@ def test_score_hand_matches_mahjong_package(preset: str, chunk: int, n: int):
 
 def test_known_departures_on_real_hands():
     """Both exclusions, each on a hand where the package really departs; payments still match."""
-    _require_score_hand()
     # VARIANT (no kazoe: 13+ han is sanbaiman): suuankou (yakuman, 8,000 / 16,000) beats the
     # 15-han chinitsu reading (sanbaiman, 6,000 / 12,000) that the package keeps for its han.
     case = _case(

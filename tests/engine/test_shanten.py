@@ -31,7 +31,7 @@ def tables() -> Tables:
     return load_tables()
 
 
-@njit
+@njit(cache=False)  # a cache would land in tests/engine/__pycache__
 def _brute_table(n_kinds, runs):
     """Table by definition: 0 if the pattern contains m sets (+ a pair), else 1 + best draw."""
     n_codes = 5**n_kinds

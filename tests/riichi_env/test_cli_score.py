@@ -16,13 +16,6 @@ ROOT = Path(__file__).parents[2]
 CASES = ROOT / "tests" / "data" / "hand_score_cli_cases.jsonl"
 
 
-@pytest.fixture(autouse=True)
-def _needs_score_hand():
-    scoring = pytest.importorskip("engine.scoring", reason="engine.scoring not written yet")
-    if not hasattr(scoring, "score_hand"):
-        pytest.skip("engine.scoring.score_hand not written yet")
-
-
 def _run_jsonl(lines: list[str]) -> list[dict]:
     proc = subprocess.run(
         [sys.executable, "-m", "riichi_env", "score", "--jsonl"],

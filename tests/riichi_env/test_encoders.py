@@ -1,14 +1,21 @@
 """Observation encoders: layout tables, bounds, and that only the oracle sees hidden tiles."""
 
 import copy
+import hashlib
 
 import numpy as np
 import pytest
 
-pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py)")
-
 import riichi_env.encoders as enc
-from engine.state import DORA_START, LIVE_END, RINSHAN_START, URA_START
+from engine.state import (
+    DORA_START,
+    LIVE_END,
+    PHASE_GAME_OVER,
+    PHASE_RIICHI_DISCARD,
+    PHASE_TURN,
+    RINSHAN_START,
+    URA_START,
+)
 from riichi_env.env import raw_env
 
 
@@ -26,7 +33,13 @@ def test_docs_page_shows_the_tables():
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "environment.md").read_text()
-    starts = {"basic_v0": 0, "rich_v0": enc.N_BASIC, "oracle_v0": enc.N_RICH}
+    starts = {
+        "basic_v0": 0,
+        "rich_v0": enc.N_BASIC,
+        "oracle_v0": enc.N_RICH,
+        "basic_v1": enc.N_BASIC,
+        "rich_v1": enc.DISCARD_UKEIRE,
+    }
     for name, start in starts.items():
         table = enc.table_markdown(name, start)
         assert table in doc, f"docs/environment.md is missing the {name} table:\n{table}"
@@ -86,24 +99,46 @@ def _hidden_slots(st, seat):
     return slots
 
 
-def _scramble_hidden(e, seat, rng):
-    """A copy of ``e`` where every tile hidden from ``seat`` is relabelled by a random bijection."""
+def _open_hand_public(st, s):
+    """Seat ``s`` is in open riichi and its declaration discard has been made."""
+    if not st.riichi[0, s] or not st.open_riichi[0, s] or int(st.phase[0]) == PHASE_GAME_OVER:
+        return False
+    return not (int(st.phase[0]) == PHASE_RIICHI_DISCARD and int(st.turn[0]) == s)
+
+
+def _hidden_ids(st, seat, s, open_public):
+    """Concealed ids of seat ``s`` that ``seat`` cannot see: all of them, or, for an open riichi
+    hand counted as seen, only the tile its owner just drew."""
+    held = [int(x) for x in np.flatnonzero(st.closed[0, s])]
+    if not (open_public and _open_hand_public(st, s)):
+        return held
+    drawn = int(st.drawn[0])
+    on_turn = int(st.phase[0]) == PHASE_TURN and int(st.turn[0]) == s
+    return [drawn] if on_turn and drawn in held else []
+
+
+def _scramble_hidden(e, seat, rng, open_public=False):
+    """A copy of ``e`` where every tile hidden from ``seat`` is relabelled by a random bijection.
+
+    With ``open_public`` the open riichi hands are seen (the v1 encoders show them).
+    """
     f = copy.deepcopy(e)
     st = f.state_arrays
     slots = _hidden_slots(st, seat)
     others = [s for s in range(4) if s != seat]
     pool = [int(st.wall[0, i]) for i in slots]
+    hidden = {s: _hidden_ids(st, seat, s, open_public) for s in others}
     for s in others:
-        pool += [int(x) for x in np.flatnonzero(st.closed[0, s])]
+        pool += hidden[s]
     perm = dict(zip(pool, rng.permutation(pool).tolist(), strict=True))
     for i in slots:
         st.wall[0, i] = perm[int(st.wall[0, i])]
     for s in others:
-        held = np.flatnonzero(st.closed[0, s])
-        st.closed[0, s] = 0
-        st.closed34[0, s] = 0
-        for x in held:
-            y = perm[int(x)]
+        for x in hidden[s]:
+            st.closed[0, s, x] = 0
+            st.closed34[0, s, x // 4] -= 1
+        for x in hidden[s]:
+            y = perm[x]
             st.closed[0, s, y] = 1
             st.closed34[0, s, y // 4] += 1
         # hidden-derived fields of the other seats get noise too
@@ -118,6 +153,7 @@ def _scramble_hidden(e, seat, rng):
 
 @pytest.mark.parametrize("name", enc.ENCODERS)
 def test_only_the_oracle_sees_other_hands_and_the_wall(name):
+    """Random play (riichi rare, never open): relabelling hidden tiles changes no observation."""
     rng = np.random.default_rng(7)
     changed = 0
     for game in range(3):
@@ -206,3 +242,116 @@ def test_meld_and_called_discard_rows_after_a_pon():
     assert dealer[enc.RIVER_KINDS, 27] == 0.25
     text = e.render_text("player_0")
     assert "pon 1z-11z<0" in text and "1z>" in text
+
+
+V0_DIGESTS = {
+    "basic_v0": "b1a22813c4e0d9ce",
+    "rich_v0": "003d38aa71897bb3",
+    "oracle_v0": "3568796c1b4e1e29",
+}
+"""sha256 (first 16 hex digits) of every seat's observation over 400 random decisions of a
+tonpuusen (seed 5, actions from default_rng(11)), taken before the v1 encoders were added."""
+
+
+@pytest.mark.parametrize("name", sorted(V0_DIGESTS))
+def test_v0_encoders_are_unchanged(name):
+    digest = hashlib.sha256()
+    e = raw_env(encoder=name, game_length="tonpuusen")
+    e.reset(seed=5)
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        for agent in e.possible_agents:
+            digest.update(e.observe(agent)["observation"].tobytes())
+        legal = np.flatnonzero(e.action_mask())
+        e.step(int(legal[rng.integers(legal.size)]))
+    assert digest.hexdigest()[:16] == V0_DIGESTS[name]
+
+
+OPEN_RIICHI_HANDS = ["123m33456p789s5s9m", *SCENARIO_HANDS[1:]]
+"""S0 draws 5s and declares open riichi discarding 9m: 123m 33456p 789s 55s, waits 3p / 5s."""
+S0_OPEN = "123m33456p55789s"
+
+
+def _open_riichi_env(encoder, **extra):
+    from engine.rules import MAHJONGSOUL
+    from engine.scenario import start_hand
+
+    rules = MAHJONGSOUL.replace(open_riichi=True)
+    game = start_hand(hands=OPEN_RIICHI_HANDS, draws="5s 7z 1m 6s 2z", dora="1z", rules=rules)
+    e = raw_env(encoder=encoder, open_riichi=True, **extra)
+    e.load_state(game.state)
+    return e
+
+
+def _open_rows(obs, name, r):
+    base = (enc.N_BASIC if name == "basic_v1" else enc.N_RICH) + enc.OPEN_HANDS + 4 * (r - 1)
+    return obs[base : base + 4].sum(axis=0).astype(int)
+
+
+@pytest.mark.parametrize("name", enc.OPEN_HAND_ENCODERS)
+def test_v1_shows_the_open_riichi_hand_and_v0_does_not(name):
+    from engine.actions import DISCARD, OPEN_RIICHI, PASS
+    from engine.tiles import parse_hand34
+
+    e = _open_riichi_env(name)
+    v0 = _open_riichi_env(name.replace("v1", "v0"))
+    base = enc.N_BASIC if name == "basic_v1" else enc.N_RICH
+    for env_ in (e, v0):
+        env_.step(OPEN_RIICHI)
+    # declared, the declaration discard not made yet: the flag is public, the hand not yet
+    other = e.observe("player_1")["observation"]
+    assert other[base + enc.OPEN_RIICHI + 3].min() == 1  # seat 0 is seat 1's kamicha (r = 3)
+    assert _open_rows(other, name, 3).sum() == 0
+    for env_ in (e, v0):
+        env_.step(DISCARD + 8)  # 9m
+        while env_.agent_selection != "player_1":
+            env_.step(PASS)
+    hand = parse_hand34(S0_OPEN).astype(int)
+    for seat, r in ((1, 3), (2, 2), (3, 1)):
+        obs = e.observe(f"player_{seat}")["observation"]
+        assert np.array_equal(_open_rows(obs, name, r), hand), f"seat {seat} sees S0's hand"
+        assert obs[base + enc.OPEN_RIICHI + r].min() == 1
+        old = v0.observe(f"player_{seat}")["observation"]
+        assert np.array_equal(obs[: old.shape[0]][: enc.N_BASIC], old[: enc.N_BASIC])
+    own = e.observe("player_0")["observation"]
+    assert own[base + enc.OPEN_RIICHI].min() == 1 and own[base : base + 12].sum() == 0
+    if name == "rich_v1":
+        # rows 161-162 count the open hand as seen; rich_v0 does not
+        seen = e.observe("player_1")["observation"][enc.SEEN]
+        seen_v0 = v0.observe("player_1")["observation"][enc.SEEN]
+        assert (seen >= seen_v0).all() and (seen - seen_v0).sum() == pytest.approx(13 / 4)
+    # on S0's next turn the tile it just drew stays hidden
+    for env_ in (e, v0):
+        while env_.agent_selection != "player_0":
+            legal = np.flatnonzero(env_.action_mask())
+            env_.step(PASS if PASS in legal else int(legal[0]))
+    assert e.state_arrays.drawn[0] >= 0 and e.state_arrays.closed34[0, 0].sum() == 14
+    assert np.array_equal(_open_rows(e.observe("player_1")["observation"], name, 3), hand)
+    text = e.render_text("player_1")
+    assert f"open hand of seat 0: {S0_OPEN}" in text and " open double |" in text  # first go
+    assert "open hand of seat 0" not in e.render_text("player_0")
+
+
+@pytest.mark.parametrize("name", ["basic_v0", "rich_v0", *enc.OPEN_HAND_ENCODERS])
+def test_open_riichi_hands_are_the_only_extra_tiles_v1_sees(name):
+    """After an open riichi: relabelling the tiles hidden from a seat (the open hand counted as
+    seen for v1, as hidden for v0) changes no observation."""
+    from engine.actions import DISCARD, OPEN_RIICHI
+
+    rng = np.random.default_rng(3)
+    e = _open_riichi_env(name)
+    e.step(OPEN_RIICHI)
+    e.step(DISCARD + 8)
+    checked = 0
+    for _ in range(12):
+        if e.terminations[e.agent_selection]:
+            break
+        for seat, agent in enumerate(e.possible_agents):
+            f = _scramble_hidden(e, seat, rng, open_public=name in enc.OPEN_HAND_ENCODERS)
+            a = e.observe(agent)["observation"]
+            b = f.observe(agent)["observation"]
+            assert np.array_equal(a, b), f"{name} of seat {seat} leaks hidden tiles"
+            checked += 1
+        legal = np.flatnonzero(e.action_mask())
+        e.step(int(legal[rng.integers(legal.size)]))
+    assert checked >= 24

@@ -3,8 +3,6 @@
 import numpy as np
 import pytest
 
-pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py)")
-
 from riichi_env.env import env
 
 

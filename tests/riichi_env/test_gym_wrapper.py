@@ -2,8 +2,6 @@
 
 import numpy as np
 import pytest
-
-pytest.importorskip("engine.game", reason="needs the game engine (engine/game.py)")
 from gymnasium.utils.env_checker import check_env
 
 from agents.efficiency_agent import EfficiencyAgent

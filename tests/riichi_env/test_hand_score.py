@@ -235,15 +235,8 @@ def test_score_line_passes_arguments(fake_scorer):
 # -- with the real scorer -------------------------------------------------------------------------
 
 
-def _require_score_hand():
-    scoring = pytest.importorskip("engine.scoring", reason="engine.scoring not written yet")
-    if not hasattr(scoring, "score_hand"):
-        pytest.skip("engine.scoring.score_hand not written yet")
-
-
 def test_sample_lines_score_as_expected():
     """Each selected sample line (every limit, meld type, both presets) gives its expected result."""
-    _require_score_hand()
     failures = []
     for text in CASES.read_text().splitlines():
         line = json.loads(text)
@@ -258,7 +251,6 @@ def test_sample_lines_score_as_expected():
 @pytest.mark.nojit
 def test_worked_examples_through_io():
     """Spec 004's open worked example and a 3 han 30 fu ron, through the JSON path."""
-    _require_score_hand()
     r = score_input(BASE)
     assert (r["han"], r["fu"]) == (1, 30)
     assert r["payments"] == {"tsumo_dealer": 500, "tsumo_nondealer": 300}
@@ -270,7 +262,6 @@ def test_worked_examples_through_io():
 
 
 def test_no_yaku_and_not_agari():
-    _require_score_hand()
     no_yaku = _with(BASE, melds=[{"type": "pon", "tiles": "999s"}])
     assert score_input(no_yaku) == {"valid": False, "error": "no_yaku"}
     not_agari = _with(RIICHI, closed="234567m234567p56s", win_tile="6s")
