@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine._numba import njit
+from engine.validation import ascii_digit_error, check_int
 
 N_KINDS = 34
 """Tile kinds."""
@@ -48,7 +49,7 @@ def red_ids(red_fives: Sequence[int] = (1, 1, 1)) -> tuple[int, ...]:
     """Physical ids that are red, given red fives per suit (m, p, s), each 0–4."""
     ids = []
     for suit, count in enumerate(red_fives):
-        if not 0 <= count <= 4:
+        if isinstance(count, bool) or not 0 <= count <= 4:
             raise ValueError(f"red fives per suit must be 0-4, got {tuple(red_fives)}")
         ids.extend(FIVES[suit] * 4 + k for k in range(count))
     return tuple(ids)
@@ -63,15 +64,13 @@ def red_mask136(red_fives: Sequence[int] = (1, 1, 1)) -> np.ndarray:
 
 def tile34_to_str(tile34: int) -> str:
     """One kind as mpsz, e.g. ``"5p"``, ``"7z"``."""
-    if not 0 <= tile34 < N_KINDS:
-        raise ValueError(f"tile34 must be 0-33, got {tile34}")
+    tile34 = check_int("tile34", tile34, 0, N_KINDS - 1)
     return f"{tile34 % 9 + 1}{SUITS[tile34 // 9]}"
 
 
 def tile136_to_str(tile136: int, red_fives: Sequence[int] = (1, 1, 1)) -> str:
     """One physical tile as mpsz, ``0`` for a red five."""
-    if not 0 <= tile136 < N_TILES:
-        raise ValueError(f"tile136 must be 0-135, got {tile136}")
+    tile136 = check_int("tile136", tile136, 0, N_TILES - 1)
     if tile136 in red_ids(red_fives):
         return f"0{SUITS[tile136 // 36]}"
     return tile34_to_str(tile136 // 4)
@@ -84,8 +83,10 @@ def _parse_groups(text: str) -> list[tuple[int, bool]]:
     tiles: list[tuple[int, bool]] = []
     digits = ""
     for pos, ch in enumerate(text):
-        if ch.isdigit():
+        if "0" <= ch <= "9":
             digits += ch
+        elif ch.isdigit() or ch.isdecimal() or ch.isnumeric():
+            raise ValueError(ascii_digit_error(text, ch, pos))
         elif ch in SUITS:
             if not digits:
                 raise ValueError(
@@ -206,8 +207,7 @@ def tiles136_to_str(tiles: Iterable[int], red_fives: Sequence[int] = (1, 1, 1)) 
     hand = np.zeros(N_KINDS, dtype=np.int64)
     n_red = [0, 0, 0]
     for t in tiles:
-        if not 0 <= t < N_TILES:
-            raise ValueError(f"tile136 must be 0-135, got {t}")
+        t = check_int("tile136", t, 0, N_TILES - 1)
         hand[t // 4] += 1
         if t in reds:
             n_red[t // 36] += 1
@@ -216,8 +216,7 @@ def tiles136_to_str(tiles: Iterable[int], red_fives: Sequence[int] = (1, 1, 1)) 
 
 def dora_from_indicator(indicator34: int) -> int:
     """The dora kind that an indicator kind points to (9 → 1, North → East, Chun → Haku)."""
-    if not 0 <= indicator34 < N_KINDS:
-        raise ValueError(f"tile34 must be 0-33, got {indicator34}")
+    indicator34 = check_int("tile34", indicator34, 0, N_KINDS - 1)
     return int(_dora_from_indicator(indicator34))
 
 
