@@ -1015,10 +1015,12 @@ def _parse_input(
 ) -> dict:
     """Every check of ``score_hand``'s arguments, in the order the hand-score format names them;
     the parsed pieces as a dict."""
+    if not isinstance(rules, (str, Rules)):
+        raise InputTypeError(
+            "rules", f"must be a preset name or an engine.rules.Rules, got {describe(rules)}"
+        )
     try:
         rules_obj = as_rules(rules)
-    except TypeError as exc:
-        raise InputTypeError("rules", str(exc)) from None
     except ValueError as exc:
         raise InputError("rules", str(exc)) from None
     closed_tiles = _tiles("closed", closed)

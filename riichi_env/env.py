@@ -51,7 +51,11 @@ action, such as the tsumogiri after riichi, automatically instead of asking).
 ``reset(seed=s)`` plays the game whose walls come from ``s`` (the same as ``engine.game.Game(seed=s)``).
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
 offender, out-of-space actions assert, and calls out of order raise. ``raw_env`` raises
-``ValueError`` naming the action and why it is illegal. ``view(agent)`` returns the seat's
+``ValueError`` naming the action and why it is illegal. Actions are Python or NumPy ints (``None``
+only for a terminated agent); a ``bool``, float or string raises ``TypeError`` in both. ``step`` /
+``last`` before ``reset()``, or after the game ended and every agent was stepped out (``agents``
+empty), raise ``ResetNeededError``. Seeds are ints with ``0 <= seed <= 2**63 - 1``, and every
+option is checked (type and range), never converted. ``view(agent)`` returns the seat's
 ``SeatView`` (what the baseline agents read); ``load_state(state)`` starts from any engine ``State``
 (for instance a hand built with ``engine.scenario.start_hand``).
 
@@ -185,7 +189,10 @@ class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):
 
 
 class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):
-    pass
+    def last(self, observe: bool = True):
+        if self._has_reset and not self._raw_env.agents:  # AECEnv.last would raise KeyError
+            self._raw_env._check_playing("last()")
+        return super().last(observe)
 
 
 for _name in _HOT:
