@@ -45,7 +45,14 @@ from engine.rules import (
     as_rules,
 )
 from engine.tiles import FIVES, N_KINDS, _dora_from_indicator, _parse_groups, tile34_to_str
-from engine.validation import InputError, InputTypeError, describe, is_int
+from engine.validation import (
+    InputError,
+    InputTypeError,
+    check_bool,
+    check_int,
+    describe,
+    is_int,
+)
 from engine.yaku import (
     N_YAKU,
     ONE,
@@ -1337,10 +1344,9 @@ def payment(
     if not yakuman:
         checks += [("han", han, 1, 1000), ("fu", fu, 20, 1000)]
     for name, value, low, high in checks:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, got {value!r}")
-        if not low <= value <= high:
-            raise ValueError(f"{name} must be {low}-{high}, got {value}")
+        check_int(name, value, low, high)
+    dealer = check_bool("dealer", dealer)
+    tsumo = check_bool("tsumo", tsumo)
     if not yakuman and fu != 25 and fu % 10:
         raise ValueError(f"fu must be 25 or a multiple of 10, got {fu}")
     _, rules_array = _rules_array(rules)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine._numba import njit
-from engine.validation import ascii_digit_error, check_int
+from engine.validation import ascii_digit_error, check_int, describe
 
 N_KINDS = 34
 """Tile kinds."""
@@ -47,10 +47,13 @@ def is_terminal_or_honor(tile34: int) -> bool:
 
 def red_ids(red_fives: Sequence[int] = (1, 1, 1)) -> tuple[int, ...]:
     """Physical ids that are red, given red fives per suit (m, p, s), each 0–4."""
+    if isinstance(red_fives, (str, bytes)) or not isinstance(red_fives, (Sequence, np.ndarray)):
+        raise TypeError(f"red_fives must be three ints 0-4 (m, p, s), got {describe(red_fives)}")
+    if len(red_fives) != 3:
+        raise ValueError(f"red_fives must be three ints 0-4 (m, p, s), got {tuple(red_fives)}")
     ids = []
     for suit, count in enumerate(red_fives):
-        if isinstance(count, bool) or not 0 <= count <= 4:
-            raise ValueError(f"red fives per suit must be 0-4, got {tuple(red_fives)}")
+        count = check_int(f"red_fives[{suit}] (red fives per suit)", count, 0, 4)
         ids.extend(FIVES[suit] * 4 + k for k in range(count))
     return tuple(ids)
 
@@ -182,6 +185,8 @@ def hand34_to_str(hand34: Sequence[int] | np.ndarray, n_red: Sequence[int] = (0,
     hand = np.asarray(hand34)
     if hand.shape != (N_KINDS,):
         raise ValueError(f"hand34 must have shape (34,), got {hand.shape}")
+    if not np.issubdtype(hand.dtype, np.integer):
+        raise TypeError(f"hand34 must hold integer counts, got dtype {hand.dtype}")
     out = []
     for suit in range(4):
         digits = []
@@ -203,6 +208,8 @@ def hand34_to_str(hand34: Sequence[int] | np.ndarray, n_red: Sequence[int] = (0,
 
 def tiles136_to_str(tiles: Iterable[int], red_fives: Sequence[int] = (1, 1, 1)) -> str:
     """Physical ids as sorted mpsz, red fives as ``0``."""
+    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+        raise TypeError(f"tiles must be an iterable of tile136 ids, got {describe(tiles)}")
     reds = set(red_ids(red_fives))
     hand = np.zeros(N_KINDS, dtype=np.int64)
     n_red = [0, 0, 0]

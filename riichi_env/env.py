@@ -315,7 +315,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game: from ``seed`` (an int, ``0 <= seed <= 2**63 - 1``), else from the
-        env's seed generator."""
+        env's seed generator. ``options`` must be ``None`` or empty: the env takes none."""
+        if options is not None and (not isinstance(options, dict) or options):
+            raise ValueError(
+                f"options: riichi_v0 takes no reset options (give rule options to the "
+                f"constructor), got {describe(options)}"
+            )
         if seed is not None:
             game_seed = check_seed(seed)
             self._rng = np.random.default_rng(game_seed)
@@ -484,6 +489,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         e.g. a slot of a batch buffer) or into a new array; the mask is not included."""
         if out is None:
             out = np.empty(self._obs_shape, dtype=np.float32)
+        elif not isinstance(out, np.ndarray):
+            raise TypeError(
+                f"out must be a float32{list(self._obs_shape)} array, got {describe(out)}"
+            )
         elif out.shape != self._obs_shape or out.dtype != np.float32:
             raise ValueError(
                 f"out must be float32{list(self._obs_shape)}, got {out.dtype}{list(out.shape)}"
@@ -543,6 +552,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         """The table as text from ``agent``'s seat (default: the agent to act)."""
         if not self._started:
             raise ResetNeededError("render_text() before reset(): call reset() first")
+        reveal = check_bool("reveal", reveal)
         agent = self.agent_selection if agent is None else agent
         seat = self._seat(agent) if agent is not None else None
         mask = self._mask if agent == self.agent_selection else None

@@ -329,3 +329,33 @@ def test_game_checks_max_events():
         with pytest.raises(error, match="max_events"):
             Game(seed=None, max_events=bad)
     assert engine.Game(seed=None, max_events=np.int64(64)).state.events.shape[1] == 64
+
+
+# -- found while trying the project as a new user -------------------------------------------------
+
+
+@pytest.mark.nojit
+def test_payment_flags_are_bools():
+    """``payment(..., dealer="yes", tsumo=None)`` was read as a dealer ron."""
+    with pytest.raises(TypeError, match="dealer must be True or False, got 'yes'"):
+        engine.payment(3, 30, dealer="yes", tsumo=False)
+    with pytest.raises(TypeError, match="tsumo must be True or False, got None"):
+        engine.payment(3, 30, dealer=True, tsumo=None)
+    with pytest.raises(TypeError, match="han must be an int"):
+        engine.payment("3", 30, dealer=True, tsumo=False)
+    assert engine.payment(3, 30, dealer=True, tsumo=False)["payments"] == {"ron": 5800}
+
+
+@pytest.mark.nojit
+def test_tile_helpers_check_their_arguments():
+    with pytest.raises(TypeError, match="red_fives must be three ints"):
+        parse_tile136("5m", red_fives=5)
+    with pytest.raises(ValueError, match="red_fives must be three ints"):
+        parse_tile136("5m", red_fives=(1,))
+    with pytest.raises(TypeError, match=r"red_fives\[0\]"):
+        parse_tile136("5m", red_fives=(1.5, 1, 1))
+    with pytest.raises(TypeError, match="hand34 must hold integer counts"):
+        engine.hand34_to_str([0.5] * 34)  # was "" (0.5 read as 0)
+    with pytest.raises(TypeError, match="tiles must be an iterable of tile136 ids"):
+        tiles136_to_str(5)
+    assert parse_tile136("0m", red_fives=np.array([1, 1, 1])).tolist() == [16]

@@ -323,3 +323,24 @@ def test_cli_tiles_name_the_field(capsys):
     assert "closed: malformed tile string" in err and "FULLWIDTH DIGIT ONE" in err
     assert main(["score", "123m456p789s1122z", "--win", "2z", "--dora", "1q"]) == 2
     assert "dora_indicators: malformed tile string" in capsys.readouterr().err
+
+
+# -- found while trying the project as a new user -------------------------------------------------
+
+
+def test_env_extras_check_their_arguments():
+    e = raw_env()
+    e.reset(seed=1)
+    for out in ([0.0], 3):
+        with pytest.raises(TypeError, match=r"out must be a float32\[\d+, 34\] array"):
+            e.encode("player_0", out=out)  # was AttributeError: no attribute 'shape'
+    with pytest.raises(TypeError, match="reveal must be True or False"):
+        e.render_text(reveal="yes")
+    for options in ({"seat": 1}, 5):
+        with pytest.raises(ValueError, match="options: riichi_v0 takes no reset options"):
+            e.reset(seed=1, options=options)  # was silently ignored
+    e.reset(seed=1, options={})
+    with pytest.raises(ValueError, match="takes no reset options"):
+        RiichiGymEnv().reset(seed=0, options={"x": 1})
+    with pytest.raises(TypeError, match="table index t must be an int"):
+        e.load_state(e.state_arrays, True)
