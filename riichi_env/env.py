@@ -315,12 +315,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game: from ``seed`` (an int, ``0 <= seed <= 2**63 - 1``), else from the
-        env's seed generator. ``options`` must be ``None`` or empty: the env takes none."""
-        if options is not None and (not isinstance(options, dict) or options):
-            raise ValueError(
-                f"options: riichi_v0 takes no reset options (give rule options to the "
-                f"constructor), got {describe(options)}"
-            )
+        env's seed generator. ``options`` (``None`` or a dict) is accepted and unused, as
+        PettingZoo's ``api_test`` expects; rule options go to the constructor."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be None or a dict, got {describe(options)}")
         if seed is not None:
             game_seed = check_seed(seed)
             self._rng = np.random.default_rng(game_seed)
