@@ -1783,19 +1783,20 @@ def _tables():
 
 
 def _check_table(state: State, t: int) -> int:
+    from engine.validation import check_int
+
     if not isinstance(state, State):
         raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")
     n = state.points.shape[0]
-    if not isinstance(t, (int, np.integer)) or not 0 <= t < n:
-        raise ValueError(f"table index must be 0-{n - 1}, got {t!r}")
-    return int(t)
+    return check_int("table index t", t, 0, n - 1)
 
 
 def reset(state: State, seed: int, t: int = 0) -> None:
-    """Start a new game on table ``t`` from ``seed`` (a non-negative int below 2**62)."""
+    """Start a new game on table ``t`` from ``seed`` (an int, ``0 <= seed <= 2**63 - 1``)."""
+    from engine.validation import check_seed
+
     t = _check_table(state, t)
-    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**62:
-        raise ValueError(f"seed must be an int in [0, 2**62), got {seed!r}")
+    seed = check_seed(seed)
     _reset(state, _tables(), t, np.int64(seed))
 
 
@@ -1809,21 +1810,23 @@ def legal_mask(state: State, t: int = 0) -> np.ndarray:
 
 def step(state: State, action: int, t: int = 0) -> None:
     """Apply ``action`` for the seat to act on table ``t``; raises ``ValueError`` if illegal."""
+    from engine.validation import check_action
+
     t = _check_table(state, t)
-    if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-        raise TypeError(f"action must be an int, got {type(action).__name__}")
-    if not 0 <= action < N_ACTIONS:
-        raise ValueError(f"action must be 0-{N_ACTIONS - 1}, got {action}")
+    action = check_action(action, N_ACTIONS)
     tables = _tables()
-    code = _step(state, tables, t, int(action))
+    code = _step(state, tables, t, action)
     if code != OK:
-        raise ValueError(explain_illegal(state, int(action), t) or ERR_NAMES[code])
+        raise ValueError(explain_illegal(state, action, t) or ERR_NAMES[code])
 
 
 def explain_illegal(state: State, action: int, t: int = 0) -> str:
     """Why ``action`` is illegal for the seat to act ("" if it is legal)."""
     from engine.tiles import tile34_to_str, tile136_to_str
+    from engine.validation import check_action
 
+    t = _check_table(state, t)
+    action = check_action(action, N_ACTIONS)
     tables = _tables()
     mask = np.zeros(N_ACTIONS, dtype=np.bool_)
     _legal_mask(state, tables, t, mask)
@@ -1907,12 +1910,23 @@ class Game:
     """One table: validates actions and raises clear errors, then calls the kernels.
 
     Args:
-        rules: The ruleset (``engine.rules.Rules``).
-        seed: Game seed; ``None`` leaves the table unstarted (for scenarios).
-        max_events: Event log capacity in rows.
+        rules: The ruleset: a preset name (``"mahjongsoul"``, ``"tenhou"``) or a
+            ``engine.rules.Rules``.
+        seed: Game seed, an int with ``0 <= seed <= 2**63 - 1``; ``None`` leaves the table
+            unstarted (for scenarios).
+        max_events: Event log capacity in rows (1 to ``engine.validation.MAX_EVENTS_LIMIT``).
     """
 
-    def __init__(self, rules: Rules = MAHJONGSOUL, seed: int | None = 0, max_events: int = 8192):
+    def __init__(
+        self, rules: Rules | str = MAHJONGSOUL, seed: int | None = 0, max_events: int = 8192
+    ):
+        from engine.rules import as_rules
+        from engine.validation import check_max_events, check_seed
+
+        rules = as_rules(rules)
+        max_events = check_max_events(max_events)
+        if seed is not None:
+            seed = check_seed(seed)
         self.rules = rules
         self.state = new_state(1, rules, max_events)
         self.tables = _tables()
@@ -1967,11 +1981,13 @@ class Game:
 
     def explain(self, action: int) -> str:
         """Why ``action`` is illegal now ("" if it is legal)."""
-        return explain_illegal(self.state, int(action), 0)
+        return explain_illegal(self.state, action, 0)
 
     def hand(self, seat: int) -> str:
-        """Concealed tiles of ``seat`` in mpsz."""
-        return _hand_str(self.state, 0, int(seat))
+        """Concealed tiles of ``seat`` (0-3, absolute; 0 is the starting dealer) in mpsz."""
+        from engine.validation import check_seat
+
+        return _hand_str(self.state, 0, check_seat(seat))
 
     def events(self) -> np.ndarray:
         """The event log as ``int32[n, 8]``."""

@@ -11,12 +11,34 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.validation import check_bool, check_choice, check_int, describe, is_int
+
 GAME_LENGTHS = {"tonpuusen": 1, "hanchan": 2}
 """Game length name → number of wind rounds played before any extension."""
 HONBA_ON_PASS = ("increment", "reset")
 """What honba does after a draw in which the deal passes."""
 PAO_HONBA = ("normal", "liable")
 """Who pays honba on a pao tsumo: everyone the normal way, or the liable player alone."""
+MAX_POINTS = 1_000_000
+"""Largest ``start_points`` / ``return_points`` (payments stay far inside int32)."""
+MAX_UMA = 1000
+"""Largest uma per place, in thousands of points."""
+
+
+def _int_tuple(name: str, value, n: int, low: int, high: int) -> tuple[int, ...]:
+    """``value`` (a tuple or list of ``n`` ints in ``[low, high]``) as a tuple of Python ints."""
+    what = f"rule {name} must be a tuple of {n} ints from {low} to {high}"
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{what}, got {describe(value)}")
+    if len(value) != n:
+        raise ValueError(f"{what}, got {len(value)} values {tuple(value)!r}")
+    for i, v in enumerate(value):
+        if not is_int(v):
+            raise TypeError(f"{what}, got {describe(v)} at position {i}")
+        if not low <= v <= high:
+            raise ValueError(f"{what}, got {int(v)} at position {i}")
+    return tuple(int(v) for v in value)
+
 
 (
     RULE_RED_M,
@@ -113,31 +135,28 @@ class Rules:
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
-        reds = tuple(self.red_fives)
-        if len(reds) != 3 or any(not isinstance(r, int) or not 0 <= r <= 4 for r in reds):
-            raise ValueError(f"red_fives must be three ints 0-4 (m, p, s), got {self.red_fives!r}")
-        object.__setattr__(self, "red_fives", reds)
-        if self.game_length not in GAME_LENGTHS:
-            raise ValueError(
-                f"game_length must be one of {sorted(GAME_LENGTHS)}, got {self.game_length!r}"
-            )
-        if self.honba_on_pass not in HONBA_ON_PASS:
-            raise ValueError(
-                f"honba_on_pass must be one of {HONBA_ON_PASS}, got {self.honba_on_pass!r}"
-            )
-        if self.pao_honba not in PAO_HONBA:
-            raise ValueError(f"pao_honba must be one of {PAO_HONBA}, got {self.pao_honba!r}")
-        uma = tuple(self.uma)
-        if len(uma) != 4 or sum(uma) != 0:
-            raise ValueError(f"uma must be four ints summing to 0, got {self.uma!r}")
-        object.__setattr__(self, "uma", uma)
-        if self.start_points <= 0 or self.return_points < self.start_points:
-            raise ValueError("need 0 < start_points <= return_points")
-        if not 0 <= self.extension_hands <= 4:
-            raise ValueError(f"extension_hands must be 0-4, got {self.extension_hands}")
         for f in dataclasses.fields(self):
-            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
-                raise TypeError(f"rule {f.name} must be a bool, got {getattr(self, f.name)!r}")
+            value = getattr(self, f.name)
+            if f.type == "bool":
+                object.__setattr__(self, f.name, check_bool(f"rule {f.name}", value))
+        object.__setattr__(self, "red_fives", _int_tuple("red_fives", self.red_fives, 3, 0, 4))
+        check_choice("rule game_length", self.game_length, tuple(GAME_LENGTHS))
+        check_choice("rule honba_on_pass", self.honba_on_pass, HONBA_ON_PASS)
+        check_choice("rule pao_honba", self.pao_honba, PAO_HONBA)
+        uma = _int_tuple("uma", self.uma, 4, -MAX_UMA, MAX_UMA)
+        if sum(uma) != 0:
+            raise ValueError(f"rule uma must be four ints summing to 0, got {self.uma!r}")
+        object.__setattr__(self, "uma", uma)
+        start = check_int("rule start_points", self.start_points, 1, MAX_POINTS)
+        object.__setattr__(self, "start_points", start)
+        ret = check_int("rule return_points", self.return_points, 1, MAX_POINTS)
+        if ret < start:
+            raise ValueError(f"rule return_points must be >= start_points ({start}), got {ret}")
+        object.__setattr__(self, "return_points", ret)
+        hands = check_int("rule extension_hands", self.extension_hands, 0, 4)
+        object.__setattr__(self, "extension_hands", hands)
+        if not isinstance(self.name, str):
+            raise TypeError(f"rule name must be a str, got {describe(self.name)}")
 
     @property
     def oka(self) -> float:
@@ -183,12 +202,26 @@ class Rules:
     @staticmethod
     def preset(name: str) -> Rules:
         """A named preset: ``"mahjongsoul"`` (default) or ``"tenhou"``."""
+        if not isinstance(name, str):
+            raise TypeError(f"rules preset must be a str, got {describe(name)}")
         try:
             return PRESETS[name]
         except KeyError:
             raise ValueError(
                 f"unknown rules preset {name!r}; choose from {sorted(PRESETS)}"
             ) from None
+
+
+def as_rules(rules: str | Rules, name: str = "rules") -> Rules:
+    """A ``Rules`` from a preset name or a ``Rules`` (what every ``rules=`` argument accepts)."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    raise TypeError(
+        f"{name} must be a preset name ({', '.join(repr(p) for p in sorted(PRESETS))}) or an "
+        f"engine.rules.Rules, got {describe(rules)}"
+    )
 
 
 MAHJONGSOUL = Rules(name="mahjongsoul")

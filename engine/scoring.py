@@ -41,10 +41,18 @@ from engine.rules import (
     RULE_KAZOE,
     RULE_KIRIAGE,
     RULE_OPEN_TANYAO,
-    RULE_RED_M,
     Rules,
+    as_rules,
 )
-from engine.tiles import N_KINDS, _dora_from_indicator, _parse_groups, tile34_to_str
+from engine.tiles import FIVES, N_KINDS, _dora_from_indicator, _parse_groups, tile34_to_str
+from engine.validation import (
+    InputError,
+    InputTypeError,
+    check_bool,
+    check_int,
+    describe,
+    is_int,
+)
 from engine.yaku import (
     N_YAKU,
     ONE,
@@ -805,55 +813,70 @@ class HandResult:
 
 
 def _rules_array(rules: Rules | str) -> tuple[Rules, np.ndarray]:
-    if isinstance(rules, str):
-        rules = Rules.preset(rules)
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules object or preset name, got {type(rules).__name__}")
+    rules = as_rules(rules)
     return rules, rules.to_array()
 
 
-def _parse_field_tiles(name: str, text) -> list[tuple[int, bool]]:
+def _tiles(name: str, text) -> list[tuple[int, bool]]:
+    """(tile34, is_red) of an mpsz string argument."""
+    if not isinstance(text, str):
+        raise InputTypeError(name, f"must be an mpsz string, got {describe(text)}")
+    if not text.strip():
+        raise InputError(name, "is empty")
     try:
         return _parse_groups(text)
     except (ValueError, TypeError) as exc:
-        raise type(exc)(f"{name}: {exc}") from None
+        raise InputError(name, str(exc)) from None
 
 
-def _parse_one_tile(name: str, text) -> int:
-    tiles = _parse_field_tiles(name, text)
+def _one_tile(name: str, text) -> tuple[int, bool]:
+    tiles = _tiles(name, text)
     if len(tiles) != 1:
-        raise ValueError(f"{name}: expected exactly one tile, got {text!r}")
-    return tiles[0][0]
+        raise InputError(name, f"must be exactly one tile, got {text!r}")
+    return tiles[0]
+
+
+def _tile_text(tile: tuple[int, bool]) -> str:
+    t, red = tile
+    return f"0{'mps'[t // 9]}" if red else tile34_to_str(t)
 
 
 def _parse_wind(name: str, wind) -> int:
     if isinstance(wind, str) and wind in WINDS and len(wind) == 1:
         return WINDS.index(wind)
-    if isinstance(wind, int) and not isinstance(wind, bool) and 0 <= wind <= 3:
-        return wind
-    raise ValueError(f"{name}: must be one of E, S, W, N, got {wind!r}")
+    if is_int(wind) and 0 <= wind <= 3:
+        return int(wind)
+    raise InputError(name, f"must be one of E, S, W, N (or 0-3), got {describe(wind)}")
 
 
-def _parse_melds(melds) -> list[tuple[int, int, str, list[tuple[int, bool]]]]:
-    if isinstance(melds, (str, bytes)) or not isinstance(melds, Iterable):
-        raise TypeError(f"melds: must be a list of melds, got {type(melds).__name__}")
+def _parse_melds(melds) -> list[tuple[int, int, str, str, list[tuple[int, bool]]]]:
+    """(meld type, lowest kind, type name, tiles text, parsed tiles) of each meld."""
+    if isinstance(melds, (str, bytes, Mapping)) or not isinstance(melds, Iterable):
+        raise InputTypeError("melds", f"must be a list of melds, got {describe(melds)}")
+    melds = list(melds)
+    if len(melds) > 4:
+        raise InputError("melds", f"has {len(melds)} melds, at most 4")
     parsed = []
     for i, meld in enumerate(melds):
         name = f"melds[{i}]"
         if isinstance(meld, Mapping):
-            if "type" not in meld or "tiles" not in meld:
-                raise ValueError(f"{name}: a meld needs 'type' and 'tiles'")
+            if "type" not in meld:
+                raise InputError(f"{name}.type", "is required")
+            if "tiles" not in meld:
+                raise InputError(f"{name}.tiles", "is required")
             kind, text = meld["type"], meld["tiles"]
         elif isinstance(meld, Sequence) and not isinstance(meld, str) and len(meld) == 2:
             kind, text = meld
         else:
-            raise TypeError(f"{name}: expected (type, tiles) or {{'type', 'tiles'}}, got {meld!r}")
-        if kind not in MELD_TYPES:
-            raise ValueError(
-                f"{name}.type: unknown meld type {kind!r}; choose from {sorted(MELD_TYPES)}"
+            raise InputTypeError(
+                name, f"must be (type, tiles) or {{'type', 'tiles'}}, got {describe(meld)}"
+            )
+        if not isinstance(kind, str) or kind not in MELD_TYPES:
+            raise InputError(
+                f"{name}.type", f"must be one of {', '.join(MELD_TYPES)}, got {describe(kind)}"
             )
         mt = MELD_TYPES[kind]
-        tiles = _parse_field_tiles(f"{name}.tiles", text)
+        tiles = _tiles(f"{name}.tiles", text)
         kinds = sorted(t for t, _ in tiles)
         if mt == MELD_CHI:
             ok = (
@@ -871,45 +894,194 @@ def _parse_melds(melds) -> list[tuple[int, int, str, list[tuple[int, bool]]]]:
             ok = len(kinds) == 4 and kinds[0] == kinds[3]
             what = "four identical tiles"
         if not ok:
-            raise ValueError(f"{name}: {kind} {text!r} is not a valid {kind}: needs {what}")
-        parsed.append((mt, kinds[0], kind, tiles))
-    if len(parsed) > 4:
-        raise ValueError(f"melds: at most 4 melds, got {len(parsed)}")
+            raise InputError(f"{name}.tiles", f"{text!r} is not a {kind}: needs {what}")
+        parsed.append((mt, kinds[0], kind, text, tiles))
     return parsed
 
 
-def _check_bool(name: str, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}: must be a bool, got {value!r}")
-    return bool(value)
-
-
 def _check_count(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}: must be an int, got {value!r}")
+    if not is_int(value):
+        raise InputTypeError(name, f"must be a whole number, got {describe(value)}")
     if not 0 <= value <= MAX_COUNTER:
-        raise ValueError(f"{name}: must be 0-{MAX_COUNTER}, got {value}")
+        raise InputError(name, f"must be 0-{MAX_COUNTER}, got {value}")
     return int(value)
 
 
-def _indicators(name: str, values) -> list[int]:
+def _indicators(name: str, values) -> list[tuple[int, bool]]:
     if isinstance(values, str):
-        out = [t for t, _ in _parse_field_tiles(name, values)]
+        out = _tiles(name, values) if values.strip() else []
+    elif isinstance(values, (bytes, Mapping)) or not isinstance(values, Iterable):
+        raise InputTypeError(name, f"must be a list of tiles, got {describe(values)}")
     else:
-        out = [_parse_one_tile(f"{name}[{i}]", v) for i, v in enumerate(values)]
+        out = [_one_tile(f"{name}[{i}]", v) for i, v in enumerate(values)]
     if len(out) > MAX_INDICATORS:
-        raise ValueError(f"{name}: at most {MAX_INDICATORS} indicators, got {len(out)}")
+        raise InputError(name, f"has {len(out)} indicators, at most {MAX_INDICATORS}")
     return out
 
 
-def score_hand(
+def _check_physical(closed, melds, dora, ura, rules: Rules) -> None:
+    """At most four of a kind and no more red (or plain) fives than the ruleset has, the dora
+    indicators included: the hand, the melds and the indicators are all tiles of one set."""
+    counts = [0] * N_KINDS
+    reds = [0, 0, 0]
+    plain = [0, 0, 0]
+    sources = [("closed", closed)] + [(f"melds[{i}].tiles", m[4]) for i, m in enumerate(melds)]
+    sources += [("dora_indicators", dora), ("ura_dora_indicators", ura)]
+    for name, tiles in sources:
+        for t, red in tiles:
+            counts[t] += 1
+            if counts[t] > 4:
+                raise InputError(
+                    name, f"makes a fifth copy of {tile34_to_str(t)} (hand, melds and indicators)"
+                )
+            if t not in FIVES:
+                continue
+            suit = t // 9
+            n_red = rules.red_fives[suit]
+            if red:
+                reds[suit] += 1
+                if reds[suit] > n_red:
+                    raise InputError(
+                        name,
+                        f"has red 0{'mps'[suit]} number {reds[suit]}; ruleset {rules.name} has "
+                        f"{n_red}",
+                    )
+            else:
+                plain[suit] += 1
+                if plain[suit] > 4 - n_red:
+                    raise InputError(
+                        name,
+                        f"has plain {tile34_to_str(t)} number {plain[suit]}, but ruleset "
+                        f"{rules.name} makes {n_red} of the four red; write it as 0{'mps'[suit]}",
+                    )
+
+
+def _check_situation(flags, melds, tsumo: bool, dealer: bool, kyotaku, rules: Rules) -> int:
+    """Situational yaku that cannot happen together (RULES.md, spec 003); the kyotaku to use."""
+    open_meld = next((kind for mt, _, kind, _, _ in melds if mt != MELD_ANKAN), None)
+    has_kan = any(mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN) for mt, *_ in melds)
+    riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
+    for f in ("riichi", "double_riichi", "open_riichi"):
+        if flags[f] and open_meld:
+            raise InputError(f, f"needs a closed hand, but melds has a {open_meld}")
+    if flags["open_riichi"] and not rules.open_riichi:
+        raise InputError("open_riichi", f"is not played in ruleset {rules.name}")
+    if kyotaku is None:
+        kyotaku = 1 if riichi else 0
+    elif riichi and kyotaku < 1:
+        raise InputError(
+            "kyotaku",
+            f"must be >= 1 with riichi (the winner's own stick is on the table), got {kyotaku}; "
+            "leave it out for the default 1",
+        )
+    if flags["ippatsu"] and not riichi:
+        raise InputError("ippatsu", "needs riichi")
+    if flags["ippatsu"] and flags["rinshan"]:
+        raise InputError("ippatsu", "is broken by the kan that rinshan follows")
+    if flags["rinshan"] and not (tsumo and has_kan):
+        raise InputError("rinshan", "needs win_type tsumo and a kan in melds")
+    if flags["chankan"] and tsumo:
+        raise InputError("chankan", "needs win_type ron")
+    if flags["haitei"] and (not tsumo or flags["rinshan"]):
+        raise InputError("haitei", "needs win_type tsumo on the last live-wall tile (not rinshan)")
+    if flags["houtei"] and (tsumo or flags["chankan"]):
+        raise InputError("houtei", "needs win_type ron on the last discard (not chankan)")
+    for f, need_dealer in (("tenhou", True), ("chiihou", False)):
+        if not flags[f]:
+            continue
+        if dealer != need_dealer:
+            raise InputError(
+                f, "needs seat_wind E" if need_dealer else "needs a seat_wind other than E"
+            )
+        if not tsumo:
+            raise InputError(f, "needs win_type tsumo")
+        if melds:
+            raise InputError(f, "is broken by any call, a closed kan included (melds not empty)")
+        if riichi:
+            raise InputError(f, "cannot follow a riichi")
+    if flags["yakuman_pay"] and (tsumo or not flags["open_riichi"]):
+        raise InputError(
+            "yakuman_pay", "only a ron (by a player not in riichi) into the winner's open riichi"
+        )
+    return kyotaku
+
+
+def _parse_input(
+    closed,
+    win_tile,
+    melds,
+    win_type,
+    seat_wind,
+    round_wind,
+    flags: dict,
+    dora_indicators,
+    ura_dora_indicators,
+    honba,
+    kyotaku,
+    rules,
+) -> dict:
+    """Every check of ``score_hand``'s arguments, in the order the hand-score format names them;
+    the parsed pieces as a dict."""
+    if not isinstance(rules, (str, Rules)):
+        raise InputTypeError(
+            "rules", f"must be a preset name or an engine.rules.Rules, got {describe(rules)}"
+        )
+    try:
+        rules_obj = as_rules(rules)
+    except ValueError as exc:
+        raise InputError("rules", str(exc)) from None
+    closed_tiles = _tiles("closed", closed)
+    win = _one_tile("win_tile", win_tile)
+    meld_list = _parse_melds(melds)
+    if win_type not in ("ron", "tsumo") or not isinstance(win_type, str):
+        raise InputError("win_type", f"must be 'ron' or 'tsumo', got {describe(win_type)}")
+    tsumo = win_type == "tsumo"
+    seat = _parse_wind("seat_wind", seat_wind)
+    round_ = _parse_wind("round_wind", round_wind)
+    for name in _BOOL_FLAGS:
+        if not isinstance(flags[name], (bool, np.bool_)):
+            raise InputTypeError(name, f"must be True or False, got {describe(flags[name])}")
+        flags[name] = bool(flags[name])
+    dora = _indicators("dora_indicators", dora_indicators)
+    ura = _indicators("ura_dora_indicators", ura_dora_indicators)
+    honba = _check_count("honba", honba)
+    if kyotaku is not None:
+        kyotaku = _check_count("kyotaku", kyotaku)
+    want = 14 - 3 * len(meld_list)
+    if len(closed_tiles) != want:
+        raise InputError(
+            "closed",
+            f"{len(closed_tiles)} tiles; with {len(meld_list)} meld(s) it must have {want} "
+            "(the winning tile included)",
+        )
+    if win not in closed_tiles:
+        raise InputError("win_tile", f"{_tile_text(win)} is not among the closed tiles {closed!r}")
+    _check_physical(closed_tiles, meld_list, dora, ura, rules_obj)
+    kyotaku = _check_situation(flags, meld_list, tsumo, seat == 0, kyotaku, rules_obj)
+    return {
+        "rules": rules_obj,
+        "closed": closed_tiles,
+        "win": win,
+        "melds": meld_list,
+        "tsumo": tsumo,
+        "seat": seat,
+        "round": round_,
+        "flags": flags,
+        "dora": dora,
+        "ura": ura,
+        "honba": honba,
+        "kyotaku": kyotaku,
+    }
+
+
+def check_hand_input(
     closed: str,
     win_tile: str,
     *,
     melds=(),
     win_type: str = "ron",
-    seat_wind: str = "E",
-    round_wind: str = "E",
+    seat_wind: str | int = "E",
+    round_wind: str | int = "E",
     riichi: bool = False,
     double_riichi: bool = False,
     open_riichi: bool = False,
@@ -923,45 +1095,23 @@ def score_hand(
     dora_indicators=(),
     ura_dora_indicators=(),
     honba: int = 0,
-    kyotaku: int = 0,
+    kyotaku: int | None = None,
     rules: Rules | str = MAHJONGSOUL,
     yakuman_pay: bool = False,
-) -> HandResult:
-    """Score a winning hand (hand-score format semantics).
+) -> dict:
+    """Check ``score_hand``'s arguments without scoring; the same arguments, normalized.
 
-    Args:
-        closed: Concealed tiles including the winning tile, mpsz (``0`` = red five).
-        win_tile: The winning tile (one of ``closed``).
-        melds: Called melds as ``(type, mpsz)`` pairs or ``{"type", "tiles"}`` dicts; types
-            ``chi``, ``pon``, ``daiminkan``, ``kakan``, ``ankan``.
-        win_type: ``"ron"`` or ``"tsumo"``.
-        seat_wind: ``E S W N``; the winner is the dealer when it is ``E``.
-        round_wind: ``E S W N``.
-        riichi, double_riichi, open_riichi, ippatsu, rinshan, chankan, haitei, houtei, tenhou,
-            chiihou: Situational yaku (double and open riichi imply riichi).
-        dora_indicators, ura_dora_indicators: Indicator tiles (lists of tiles or one mpsz
-            string); ura counts only with riichi.
-        honba: Repeat counters (+300 a ron, +100 per payer a tsumo).
-        kyotaku: Riichi sticks on the table, added to ``winner_gain``.
-        rules: A ``Rules`` object or preset name.
-        yakuman_pay: The winner is in open riichi and the discarder was not in riichi: the ron
-            pays at least a yakuman (needs ``open_riichi`` and ``win_type="ron"``).
-
-    Returns:
-        A ``HandResult`` (``valid=False`` with ``error`` ``"not_agari"`` or ``"no_yaku"``).
+    The one validation path of hand scoring: ``score_hand``, the hand-score JSON reader and the
+    ``riichi-env score`` command all go through it. The result has the same keys as
+    ``score_hand``'s parameters: ``riichi`` is True when any riichi flag is, ``kyotaku`` is
+    resolved (1 with riichi when not given), ``melds`` are ``(type, tiles)`` pairs, indicators are
+    tuples of one-tile strings and ``rules`` is a ``Rules``.
 
     Raises:
-        ValueError, TypeError: malformed input; the message names the field.
+        engine.validation.InputError: a ``ValueError`` (``InputTypeError``, also a ``TypeError``,
+            for a value of the wrong type) whose ``field`` names the argument; the message starts
+            with it.
     """
-    rules_obj, rules_arr = _rules_array(rules)
-    closed_tiles = _parse_field_tiles("closed", closed)
-    win = _parse_one_tile("win_tile", win_tile)
-    meld_list = _parse_melds(melds)
-    if win_type not in ("ron", "tsumo"):
-        raise ValueError(f"win_type: must be 'ron' or 'tsumo', got {win_type!r}")
-    tsumo = win_type == "tsumo"
-    seat = _parse_wind("seat_wind", seat_wind)
-    round_ = _parse_wind("round_wind", round_wind)
     flags = dict(
         riichi=riichi,
         double_riichi=double_riichi,
@@ -975,72 +1125,144 @@ def score_hand(
         chiihou=chiihou,
         yakuman_pay=yakuman_pay,
     )
-    for name in _BOOL_FLAGS:
-        flags[name] = _check_bool(name, flags[name])
-    honba = _check_count("honba", honba)
-    kyotaku = _check_count("kyotaku", kyotaku)
-    dora = _indicators("dora_indicators", dora_indicators)
-    ura = _indicators("ura_dora_indicators", ura_dora_indicators)
+    p = _parse_input(
+        closed,
+        win_tile,
+        melds,
+        win_type,
+        seat_wind,
+        round_wind,
+        flags,
+        dora_indicators,
+        ura_dora_indicators,
+        honba,
+        kyotaku,
+        rules,
+    )
+    flags = p["flags"]
+    return {
+        "closed": closed,
+        "win_tile": win_tile,
+        "melds": tuple((kind, text) for _, _, kind, text, _ in p["melds"]),
+        "win_type": "tsumo" if p["tsumo"] else "ron",
+        "seat_wind": WINDS[p["seat"]],
+        "round_wind": WINDS[p["round"]],
+        **{name: flags[name] for name in SITUATIONAL_FLAGS},
+        "riichi": flags["riichi"] or flags["double_riichi"] or flags["open_riichi"],
+        "dora_indicators": tuple(_tile_text(t) for t in p["dora"]),
+        "ura_dora_indicators": tuple(_tile_text(t) for t in p["ura"]),
+        "honba": p["honba"],
+        "kyotaku": p["kyotaku"],
+        "rules": p["rules"],
+        "yakuman_pay": flags["yakuman_pay"],
+    }
 
+
+def score_hand(
+    closed: str,
+    win_tile: str,
+    *,
+    melds=(),
+    win_type: str = "ron",
+    seat_wind: str | int = "E",
+    round_wind: str | int = "E",
+    riichi: bool = False,
+    double_riichi: bool = False,
+    open_riichi: bool = False,
+    ippatsu: bool = False,
+    rinshan: bool = False,
+    chankan: bool = False,
+    haitei: bool = False,
+    houtei: bool = False,
+    tenhou: bool = False,
+    chiihou: bool = False,
+    dora_indicators=(),
+    ura_dora_indicators=(),
+    honba: int = 0,
+    kyotaku: int | None = None,
+    rules: Rules | str = MAHJONGSOUL,
+    yakuman_pay: bool = False,
+) -> HandResult:
+    """Score a winning hand (hand-score format semantics).
+
+    Args:
+        closed: Concealed tiles including the winning tile, mpsz (``0`` = red five).
+        win_tile: The winning tile (one of ``closed``).
+        melds: Called melds as ``(type, mpsz)`` pairs or ``{"type", "tiles"}`` dicts; types
+            ``chi``, ``pon``, ``daiminkan``, ``kakan``, ``ankan``.
+        win_type: ``"ron"`` or ``"tsumo"``.
+        seat_wind: ``E S W N`` (or 0-3); the winner is the dealer when it is ``E``.
+        round_wind: ``E S W N`` (or 0-3).
+        riichi, double_riichi, open_riichi, ippatsu, rinshan, chankan, haitei, houtei, tenhou,
+            chiihou: Situational yaku (double and open riichi imply riichi).
+        dora_indicators, ura_dora_indicators: Indicator tiles (lists of tiles or one mpsz
+            string); ura counts only with riichi. They are tiles of the same set as the hand:
+            a fifth copy of a kind, or a red five the ruleset lacks, is refused.
+        honba: Repeat counters (+300 a ron, +100 per payer a tsumo).
+        kyotaku: Riichi sticks on the table, the winner's own included, added to
+            ``winner_gain``. ``None`` (not given): 1 with riichi, else 0; 0 with riichi is
+            refused.
+        rules: A ``Rules`` object or preset name.
+        yakuman_pay: The winner is in open riichi and the discarder was not in riichi: the ron
+            pays at least a yakuman (needs ``open_riichi`` and ``win_type="ron"``).
+
+    Returns:
+        A ``HandResult`` (``valid=False`` with ``error`` ``"not_agari"`` or ``"no_yaku"``).
+
+    Raises:
+        ValueError, TypeError: malformed input (``engine.validation.InputError``); the message
+            starts with the field's name. The checks are ``check_hand_input``'s.
+    """
+    flags = dict(
+        riichi=riichi,
+        double_riichi=double_riichi,
+        open_riichi=open_riichi,
+        ippatsu=ippatsu,
+        rinshan=rinshan,
+        chankan=chankan,
+        haitei=haitei,
+        houtei=houtei,
+        tenhou=tenhou,
+        chiihou=chiihou,
+        yakuman_pay=yakuman_pay,
+    )
+    p = _parse_input(
+        closed,
+        win_tile,
+        melds,
+        win_type,
+        seat_wind,
+        round_wind,
+        flags,
+        dora_indicators,
+        ura_dora_indicators,
+        honba,
+        kyotaku,
+        rules,
+    )
+    rules_arr = p["rules"].to_array()
+    flags = p["flags"]
+    meld_list = p["melds"]
+    tsumo = p["tsumo"]
+    win = p["win"][0]
+    honba = p["honba"]
+    kyotaku = p["kyotaku"]
+    dora = [t for t, _ in p["dora"]]
+    ura = [t for t, _ in p["ura"]]
+    seat, round_ = p["seat"], p["round"]
+    any_riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
     closed34 = np.zeros(N_KINDS, dtype=np.uint8)
-    full = np.zeros(N_KINDS, dtype=np.int64)
     red = [0, 0, 0]
-    for t, is_red in closed_tiles:
+    for t, is_red in p["closed"]:
         closed34[t] += 1
-        full[t] += 1
         if is_red:
             red[t // 9] += 1
     melds_arr = np.zeros((4, 2), dtype=np.int32)
-    n_kan = 0
-    for i, (mt, low, _, tiles) in enumerate(meld_list):
+    for i, (mt, low, _, _, tiles) in enumerate(meld_list):
         melds_arr[i] = mt, low
-        n_kan += mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN)
         for t, is_red in tiles:
-            full[t] += 1
             if is_red:
                 red[t // 9] += 1
-    n_tiles = len(closed_tiles) + 3 * len(meld_list)
-    if n_tiles != 14:
-        raise ValueError(
-            f"closed: {len(closed_tiles)} concealed tiles with {len(meld_list)} melds make "
-            f"{n_tiles} tiles, need 14 (closed = {14 - 3 * len(meld_list)})"
-        )
-    for t in range(N_KINDS):
-        if full[t] > 4:
-            raise ValueError(f"closed: {full[t]} copies of {tile34_to_str(t)} (hand and melds)")
-    for s in range(3):
-        if red[s] > rules_arr[RULE_RED_M + s]:
-            raise ValueError(
-                f"closed: {red[s]} red 5{'mps'[s]} but the ruleset has "
-                f"{int(rules_arr[RULE_RED_M + s])}"
-            )
-    if closed34[win] == 0:
-        raise ValueError(f"win_tile: {tile34_to_str(win)} is not among the closed tiles {closed!r}")
-    is_open = any(mt != MELD_ANKAN for mt, *_ in meld_list)
-    dealer = seat == 0
-    any_riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
-    if any_riichi and is_open:
-        raise ValueError("riichi: needs a closed hand (only ankan melds)")
-    if flags["open_riichi"] and not rules_obj.open_riichi:
-        raise ValueError("open_riichi: the ruleset does not allow open riichi")
-    if flags["ippatsu"] and not any_riichi:
-        raise ValueError("ippatsu: needs riichi")
-    if flags["haitei"] and not tsumo:
-        raise ValueError("haitei: needs win_type 'tsumo' (houtei is the ron on the last tile)")
-    if flags["houtei"] and tsumo:
-        raise ValueError("houtei: needs win_type 'ron'")
-    if flags["rinshan"] and (not tsumo or n_kan == 0):
-        raise ValueError("rinshan: needs win_type 'tsumo' and a kan")
-    if flags["chankan"] and tsumo:
-        raise ValueError("chankan: needs win_type 'ron'")
-    if flags["tenhou"] and (not dealer or not tsumo or meld_list):
-        raise ValueError("tenhou: needs the dealer (seat_wind E), tsumo and no melds")
-    if flags["chiihou"] and (dealer or not tsumo or meld_list):
-        raise ValueError("chiihou: needs a non-dealer, tsumo and no melds")
-    if flags["yakuman_pay"] and (tsumo or not flags["open_riichi"]):
-        raise ValueError(
-            "yakuman_pay: only a ron (by a player not in riichi) into the winner's open riichi"
-        )
 
     ctx = np.zeros(N_CTX, dtype=np.int32)
     ctx[CTX_TSUMO] = tsumo
@@ -1122,10 +1344,9 @@ def payment(
     if not yakuman:
         checks += [("han", han, 1, 1000), ("fu", fu, 20, 1000)]
     for name, value, low, high in checks:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, got {value!r}")
-        if not low <= value <= high:
-            raise ValueError(f"{name} must be {low}-{high}, got {value}")
+        check_int(name, value, low, high)
+    dealer = check_bool("dealer", dealer)
+    tsumo = check_bool("tsumo", tsumo)
     if not yakuman and fu != 25 and fu % 10:
         raise ValueError(f"fu must be 25 or a multiple of 10, got {fu}")
     _, rules_array = _rules_array(rules)

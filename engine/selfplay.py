@@ -18,10 +18,11 @@ from numba import literal_unroll
 from engine._numba import njit
 from engine.actions import DISCARD_RED, N_ACTIONS, N_DISCARD_ACTIONS, PASS, RIICHI, RON, TSUMO
 from engine.game import ERR_ILLEGAL, OK, _apply, _legal_mask, _rand_below, _reset, _rng_seed, _step
-from engine.rules import MAHJONGSOUL, Rules
+from engine.rules import MAHJONGSOUL, Rules, as_rules
 from engine.shanten import _shanten
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
 from engine.validate import VAL_MASKED_REFUSED, VAL_OK, VAL_UNMASKED_ACCEPTED, _validate
+from engine.validation import SEED_MAX, SEED_RANGE, check_int, check_max_events, check_seed
 
 POLICY_UNIFORM = 0
 """Every legal action equally likely."""
@@ -168,10 +169,23 @@ def _play_games(
     return seeds.shape[0]
 
 
+def _check_play_args(games, seed, rules, max_events) -> tuple[int, int, Rules, int]:
+    """The shared checks of ``selfplay`` and ``play_one``: seeds ``seed .. seed + games - 1`` must
+    all lie in the one seed range."""
+    games = check_int("games", games, 0)
+    seed = check_seed(seed)
+    if games and seed + games - 1 > SEED_MAX:
+        raise ValueError(
+            f"seed {seed} with {games} games: the last game's seed would pass 2**63 - 1 "
+            f"(seeds are {SEED_RANGE})"
+        )
+    return games, seed, as_rules(rules), check_max_events(max_events)
+
+
 def selfplay(
     games: int,
     seed: int = 0,
-    rules: Rules = MAHJONGSOUL,
+    rules: Rules | str = MAHJONGSOUL,
     threads: int = 1,
     check: int = 0,
     max_events: int = 8192,
@@ -186,14 +200,12 @@ def selfplay(
     """
     from engine.tables import load_tables
 
-    if not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be a non-negative int, got {games!r}")
-    if not isinstance(seed, int) or seed < 0 or seed + games >= 2**62:
-        raise ValueError(f"seed must be a non-negative int below 2**62 - games, got {seed!r}")
-    if not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, got {threads!r}")
+    games, seed, rules, max_events = _check_play_args(games, seed, rules, max_events)
+    threads = check_int("threads", threads, 1, 1024)
+    check = check_int("check", check, 0, 2)
+    policy = check_int("policy", policy, POLICY_UNIFORM, POLICY_GREEDY)
     tables = load_tables()
-    seeds = np.arange(seed, seed + games, dtype=np.int64)
+    seeds = np.int64(seed) + np.arange(games, dtype=np.int64)
     points = np.zeros((games, 4), dtype=np.int32)
     final = np.zeros((games, 4), dtype=np.float64)
     hands = np.zeros(games, dtype=np.int32)
@@ -280,10 +292,12 @@ def _message(code: int) -> str:
     return "not played (an earlier game failed)" if code < 0 else MESSAGES[code]
 
 
-def play_one(seed: int, rules: Rules = MAHJONGSOUL, max_events: int = 8192, policy: int = 0):
+def play_one(seed: int, rules: Rules | str = MAHJONGSOUL, max_events: int = 8192, policy: int = 0):
     """Play one random game with ``seed`` and return its N = 1 ``State`` (event log included)."""
     from engine.tables import load_tables
 
+    _, seed, rules, max_events = _check_play_args(1, seed, rules, max_events)
+    policy = check_int("policy", policy, POLICY_UNIFORM, POLICY_GREEDY)
     st = new_state(1, rules, max_events)
     out = np.zeros((1, 4), dtype=np.int32)
     final = np.zeros((1, 4), dtype=np.float64)

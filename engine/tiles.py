@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine._numba import njit
+from engine.validation import ascii_digit_error, check_int, describe
 
 N_KINDS = 34
 """Tile kinds."""
@@ -46,10 +47,13 @@ def is_terminal_or_honor(tile34: int) -> bool:
 
 def red_ids(red_fives: Sequence[int] = (1, 1, 1)) -> tuple[int, ...]:
     """Physical ids that are red, given red fives per suit (m, p, s), each 0–4."""
+    if isinstance(red_fives, (str, bytes)) or not isinstance(red_fives, (Sequence, np.ndarray)):
+        raise TypeError(f"red_fives must be three ints 0-4 (m, p, s), got {describe(red_fives)}")
+    if len(red_fives) != 3:
+        raise ValueError(f"red_fives must be three ints 0-4 (m, p, s), got {tuple(red_fives)}")
     ids = []
     for suit, count in enumerate(red_fives):
-        if not 0 <= count <= 4:
-            raise ValueError(f"red fives per suit must be 0-4, got {tuple(red_fives)}")
+        count = check_int(f"red_fives[{suit}] (red fives per suit)", count, 0, 4)
         ids.extend(FIVES[suit] * 4 + k for k in range(count))
     return tuple(ids)
 
@@ -63,15 +67,13 @@ def red_mask136(red_fives: Sequence[int] = (1, 1, 1)) -> np.ndarray:
 
 def tile34_to_str(tile34: int) -> str:
     """One kind as mpsz, e.g. ``"5p"``, ``"7z"``."""
-    if not 0 <= tile34 < N_KINDS:
-        raise ValueError(f"tile34 must be 0-33, got {tile34}")
+    tile34 = check_int("tile34", tile34, 0, N_KINDS - 1)
     return f"{tile34 % 9 + 1}{SUITS[tile34 // 9]}"
 
 
 def tile136_to_str(tile136: int, red_fives: Sequence[int] = (1, 1, 1)) -> str:
     """One physical tile as mpsz, ``0`` for a red five."""
-    if not 0 <= tile136 < N_TILES:
-        raise ValueError(f"tile136 must be 0-135, got {tile136}")
+    tile136 = check_int("tile136", tile136, 0, N_TILES - 1)
     if tile136 in red_ids(red_fives):
         return f"0{SUITS[tile136 // 36]}"
     return tile34_to_str(tile136 // 4)
@@ -84,8 +86,10 @@ def _parse_groups(text: str) -> list[tuple[int, bool]]:
     tiles: list[tuple[int, bool]] = []
     digits = ""
     for pos, ch in enumerate(text):
-        if ch.isdigit():
+        if "0" <= ch <= "9":
             digits += ch
+        elif ch.isdigit() or ch.isdecimal() or ch.isnumeric():
+            raise ValueError(ascii_digit_error(text, ch, pos))
         elif ch in SUITS:
             if not digits:
                 raise ValueError(
@@ -181,6 +185,8 @@ def hand34_to_str(hand34: Sequence[int] | np.ndarray, n_red: Sequence[int] = (0,
     hand = np.asarray(hand34)
     if hand.shape != (N_KINDS,):
         raise ValueError(f"hand34 must have shape (34,), got {hand.shape}")
+    if not np.issubdtype(hand.dtype, np.integer):
+        raise TypeError(f"hand34 must hold integer counts, got dtype {hand.dtype}")
     out = []
     for suit in range(4):
         digits = []
@@ -202,12 +208,13 @@ def hand34_to_str(hand34: Sequence[int] | np.ndarray, n_red: Sequence[int] = (0,
 
 def tiles136_to_str(tiles: Iterable[int], red_fives: Sequence[int] = (1, 1, 1)) -> str:
     """Physical ids as sorted mpsz, red fives as ``0``."""
+    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+        raise TypeError(f"tiles must be an iterable of tile136 ids, got {describe(tiles)}")
     reds = set(red_ids(red_fives))
     hand = np.zeros(N_KINDS, dtype=np.int64)
     n_red = [0, 0, 0]
     for t in tiles:
-        if not 0 <= t < N_TILES:
-            raise ValueError(f"tile136 must be 0-135, got {t}")
+        t = check_int("tile136", t, 0, N_TILES - 1)
         hand[t // 4] += 1
         if t in reds:
             n_red[t // 36] += 1
@@ -216,8 +223,7 @@ def tiles136_to_str(tiles: Iterable[int], red_fives: Sequence[int] = (1, 1, 1)) 
 
 def dora_from_indicator(indicator34: int) -> int:
     """The dora kind that an indicator kind points to (9 → 1, North → East, Chun → Haku)."""
-    if not 0 <= indicator34 < N_KINDS:
-        raise ValueError(f"tile34 must be 0-33, got {indicator34}")
+    indicator34 = check_int("tile34", indicator34, 0, N_KINDS - 1)
     return int(_dora_from_indicator(indicator34))
 
 

@@ -8,13 +8,37 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
+
+from engine.validation import SEED_RANGE, check_seed
 
 SUBCOMMANDS = ("demo", "score", "selfplay", "replay", "convert")
 """Subcommand names in help order; ``riichi_env.cli_<name>`` implements each."""
 
 KERNELS = {"demo": "env", "score": "score", "selfplay": "selfplay", "replay": "replay"}
 """The kernel group (``riichi_env.warmup.KINDS``) each subcommand compiles before it prints."""
+
+
+_INT = re.compile(r"-?[0-9]+")
+
+
+def int_arg(text: str) -> int:
+    """An ``argparse`` type: an integer written in ASCII digits (``int()`` would also read
+    full-width and other Unicode digits, ``1_000`` and surrounding spaces)."""
+    if not _INT.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {text!r}")
+    return int(text)
+
+
+def seed_arg(text: str) -> int:
+    """An ``argparse`` type for ``--seed``: the one seed range, checked before anything runs."""
+    try:
+        return check_seed(int_arg(text))
+    except (argparse.ArgumentTypeError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"expected an integer {SEED_RANGE}, got {text!r}"
+        ) from None
 
 
 def _load(name: str):

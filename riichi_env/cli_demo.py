@@ -5,12 +5,20 @@ from __future__ import annotations
 import argparse
 import time
 
+from engine.validation import SEED_MAX, SEED_RANGE
+from riichi_env.cli import int_arg, seed_arg
+
 HELP = "self-play demo through the PettingZoo env: prints each hand's result and the final scores"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--games", type=int_arg, default=1, help="games to play (default 1)")
+    parser.add_argument(
+        "--seed",
+        type=seed_arg,
+        default=0,
+        help=f"seed of the first game, {SEED_RANGE} (default 0)",
+    )
     parser.add_argument(
         "--agents",
         choices=("mixed", "efficiency", "random"),
@@ -52,6 +60,11 @@ def _hand_lines(st, start: int, stop: int, reds) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    if args.seed + args.games - 1 > SEED_MAX:
+        raise ValueError(
+            f"--seed {args.seed} with --games {args.games}: the last game's seed would pass "
+            f"2**63 - 1 (seeds are {SEED_RANGE})"
+        )
     t0 = time.perf_counter()
     from engine.events import EV_HAND_START
     from riichi_env.env import raw_env

@@ -10,6 +10,7 @@ from typing import Any
 from engine.melds import MELD_TYPES
 from engine.rules import PRESETS
 from engine.tiles import _parse_groups, hand34_to_str
+from riichi_env.cli import int_arg
 from riichi_env.hand_score import WINDS, score_input, score_lines
 
 HELP = "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl"
@@ -71,10 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ura", action="append", default=[], metavar="TILES", help="ura dora indicator(s)"
     )
-    parser.add_argument("--honba", type=int, default=0, help="honba counters (default 0)")
+    parser.add_argument("--honba", type=int_arg, default=0, help="honba counters (default 0)")
     parser.add_argument(
         "--kyotaku",
-        type=int,
+        type=int_arg,
         default=None,
         help="riichi sticks on the table, the winner's own included (default 1 with riichi, else 0)",
     )
@@ -82,11 +83,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result object as JSON")
 
 
-def _split_tiles(groups: list[str]) -> list[str]:
+def _split_tiles(groups: list[str], field: str) -> list[str]:
     """Each indicator argument may hold several tiles (``1m2p``); one mpsz tile per entry."""
     out = []
     for text in groups:
-        for t34, red in _parse_groups(text):
+        try:
+            tiles = _parse_groups(text)
+        except ValueError as exc:
+            raise ValueError(f"{field}: {exc}") from None
+        for t34, red in tiles:
             digit = "0" if red else str(t34 % 9 + 1)
             out.append(digit + "mpsz"[t34 // 9])
     return out
@@ -105,15 +110,15 @@ def input_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The hand-score input object described by the command-line options."""
     melds = [{"type": m, "tiles": t} for m in MELD_TYPES for t in getattr(args, m)]
     closed, win = args.closed, args.win
-    tiles = _split_tiles([closed])
+    tiles = _split_tiles([closed], "closed")
     if len(tiles) == 13 - 3 * len(melds):
         if win is None:
             raise ValueError("win: the hand is one tile short; name the winning tile with --win")
-        closed = _sorted_mpsz(tiles + _split_tiles([win]))
+        closed = _sorted_mpsz(tiles + _split_tiles([win], "win"))
     elif win is None and tiles:
         win = tiles[-1]
     riichi = args.riichi or args.double_riichi or args.open_riichi
-    return {
+    obj = {
         "closed": closed,
         "win_tile": win,
         "melds": melds,
@@ -130,12 +135,14 @@ def input_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "houtei": args.houtei,
         "tenhou": args.tenhou,
         "chiihou": args.chiihou,
-        "dora_indicators": _split_tiles(args.dora),
-        "ura_dora_indicators": _split_tiles(args.ura),
+        "dora_indicators": _split_tiles(args.dora, "dora_indicators"),
+        "ura_dora_indicators": _split_tiles(args.ura, "ura_dora_indicators"),
         "honba": args.honba,
-        "kyotaku": args.kyotaku if args.kyotaku is not None else int(riichi),
         "ruleset": args.rules,
     }
+    if args.kyotaku is not None:  # else the one default: 1 with riichi, 0 without
+        obj["kyotaku"] = args.kyotaku
+    return obj
 
 
 def format_result(result: dict[str, Any]) -> str:

@@ -5,17 +5,25 @@ from __future__ import annotations
 import argparse
 import json
 
+from engine.validation import SEED_RANGE
+from riichi_env.cli import int_arg, seed_arg
+
 HELP = "play N games with random legal actions entirely in compiled code and print rates"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the subcommand."""
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--games", type=int_arg, default=10, help="number of games (default 10)")
+    parser.add_argument(
+        "--seed",
+        type=seed_arg,
+        default=0,
+        help=f"seed of the first game, {SEED_RANGE} (default 0)",
+    )
     parser.add_argument(
         "--rules", default="mahjongsoul", help="rules preset: mahjongsoul (default) or tenhou"
     )
-    parser.add_argument("--threads", type=int, default=1, help="tables played in parallel")
+    parser.add_argument("--threads", type=int_arg, default=1, help="tables played in parallel")
     parser.add_argument(
         "--policy",
         choices=("uniform", "greedy"),

@@ -51,7 +51,11 @@ action, such as the tsumogiri after riichi, automatically instead of asking).
 ``reset(seed=s)`` plays the game whose walls come from ``s`` (the same as ``engine.game.Game(seed=s)``).
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
 offender, out-of-space actions assert, and calls out of order raise. ``raw_env`` raises
-``ValueError`` naming the action and why it is illegal. ``view(agent)`` returns the seat's
+``ValueError`` naming the action and why it is illegal. Actions are Python or NumPy ints (``None``
+only for a terminated agent); a ``bool``, float or string raises ``TypeError`` in both. ``step`` /
+``last`` before ``reset()``, or after the game ended and every agent was stepped out (``agents``
+empty), raise ``ResetNeededError``. Seeds are ints with ``0 <= seed <= 2**63 - 1``, and every
+option is checked (type and range), never converted. ``view(agent)`` returns the seat's
 ``SeatView`` (what the baseline agents read); ``load_state(state)`` starts from any engine ``State``
 (for instance a hand built with ``engine.scenario.start_hand``).
 
@@ -72,9 +76,20 @@ from pettingzoo.utils import wrappers
 
 from engine.actions import N_ACTIONS, action_name
 from engine.game import explain_illegal
-from engine.rules import Rules
+from engine.rules import Rules, as_rules
 from engine.state import DEFAULT_MAX_EVENTS, PHASE_GAME_OVER, State
 from engine.tables import load_tables
+from engine.validation import (
+    check_action,
+    check_bool,
+    check_choice,
+    check_int,
+    check_max_events,
+    check_number,
+    check_seed,
+    describe,
+    is_int,
+)
 from riichi_env._kernels import (
     GAME_OVER,
     _k_observe,
@@ -109,21 +124,28 @@ class SeatView(NamedTuple):
     """``int32[4]`` riichi state by absolute seat (0 none, 1 riichi, 2 double)."""
 
 
+class ResetNeededError(gymnasium.error.ResetNeeded, RuntimeError):
+    """A call that needs a game in progress: before the first ``reset()``, or after the game
+    ended and every agent was stepped out (``agents`` is empty). Also a ``RuntimeError``."""
+
+
 def _make_rules(rules: str | Rules, overrides: dict[str, Any]) -> Rules:
-    if isinstance(rules, str):
-        base = Rules.preset(rules)
-    elif isinstance(rules, Rules):
-        base = rules
-    else:
-        raise TypeError(f"rules must be a preset name or engine.rules.Rules, got {rules!r}")
+    base = as_rules(rules)
     if not overrides:
         return base
     known = {f.name for f in dataclasses.fields(Rules)} - {"name"}
     unknown = sorted(set(overrides) - known)
     if unknown:
         raise TypeError(f"unknown env option(s) {unknown}; rule options are {sorted(known)}")
-    changed = {k: v for k, v in overrides.items() if getattr(base, k) != v}
-    return base.replace(**changed) if changed else base
+    # every override is checked, also one equal to the preset's value (open_tanyao=1 is refused)
+    changed = base.replace(**overrides)
+    return base if changed == base else changed
+
+
+def _rank_points(value: Any) -> tuple[float, float, float, float]:
+    if not isinstance(value, (tuple, list)) or len(value) != 4:
+        raise ValueError(f"rank_points must be a tuple of four numbers, got {describe(value)}")
+    return tuple(check_number(f"rank_points[{i}]", x) for i, x in enumerate(value))
 
 
 def _direct(name: str, check_reset: bool) -> property:
@@ -162,11 +184,16 @@ class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):
         if type(action) is int and 0 <= action < N_ACTIONS:
             wrappers.BaseWrapper.step(self, action)  # in the space: skip Discrete.contains
         else:
-            super().step(action)
+            if action is not None and not is_int(action):  # bool, float, str: a TypeError
+                check_action(action, N_ACTIONS, self.agent_selection)
+            super().step(action)  # out-of-range ints assert, as PettingZoo's wrapper does
 
 
 class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):
-    pass
+    def last(self, observe: bool = True):
+        if self._has_reset and not self._raw_env.agents:  # AECEnv.last would raise KeyError
+            self._raw_env._check_playing("last()")
+        return super().last(observe)
 
 
 for _name in _HOT:
@@ -209,27 +236,23 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        if encoder not in ENCODER_IDS:
+        if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
             raise ValueError(f"unknown encoder {encoder!r}; choose from {list(ENCODERS)}")
-        if reward not in REWARDS:
+        if not isinstance(reward, str) or reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
-        if len(tuple(rank_points)) != 4:
-            raise ValueError(f"rank_points must be four numbers, got {rank_points!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.rules = _make_rules(rules, rule_options)
         self.encoder = encoder
         self.reward_mode = reward
-        self.reward_scale = float(reward_scale)
-        self.rank_points = tuple(float(x) for x in rank_points)
+        self.reward_scale = check_number("reward_scale", reward_scale)
+        self.rank_points = _rank_points(rank_points)
         self.render_mode = render_mode
         self._encoder_id = ENCODER_IDS[encoder]
-        self._seed = seed
-        self._rng = np.random.default_rng(seed)
-        self._max_events = int(max_events)
-        self.skip_forced = bool(skip_forced)
+        self._seed = None if seed is None else check_seed(seed)
+        self._rng = np.random.default_rng(self._seed)
+        self._max_events = check_max_events(max_events)
+        self.skip_forced = check_bool("skip_forced", skip_forced)
         self.possible_agents = list(AGENTS)
         self.agents = []
         low, high = bounds(encoder)
@@ -248,6 +271,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._setup_buffers()
         self._game_seed = 0
         self._started = False
+        self.agent_selection = None  # the AEC bookkeeping is empty until reset()
+        self.rewards, self._cumulative_rewards, self.infos = {}, {}, {}
+        self.terminations, self.truncations = {}, {}
         ensure_compiled("env")  # a cold cache: say so on stderr before compiling for a minute
 
     def _setup_buffers(self, buf: np.ndarray | None = None) -> None:
@@ -268,17 +294,36 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     # -------------------------------------------------------------------------------- spaces
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent_name(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent_name(agent)]
+
+    def _agent_name(self, agent: Any) -> str:
+        if agent not in self._seat_of:
+            raise ValueError(
+                f"agent must be one of {', '.join(self.possible_agents)}, got {describe(agent)}"
+            )
+        return agent
+
+    def _seat(self, agent: Any) -> int:
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):
+            self._agent_name(agent)
+            raise
 
     # -------------------------------------------------------------------------------- play
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game: from ``seed`` (an int, ``0 <= seed <= 2**63 - 1``), else from the
+        env's seed generator. ``options`` (``None`` or a dict) is accepted and unused, as
+        PettingZoo's ``api_test`` expects; rule options go to the constructor."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be None or a dict, got {describe(options)}")
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = int(seed)
+            game_seed = check_seed(seed)
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(2**62))
         self._game_seed = game_seed
@@ -299,8 +344,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         .state``) as a new episode at that state's decision; the rules must be this env's."""
         if not isinstance(state, State):
             raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")
-        if not 0 <= t < state.points.shape[0]:
-            raise ValueError(f"table {t} out of range for a state of {state.points.shape[0]}")
+        t = check_int("table index t", t, 0, state.points.shape[0] - 1)
         if not np.array_equal(state.rules[t], self._st.rules[0]):
             raise ValueError(
                 "the state's rules differ from this env's rules; build the env with them"
@@ -329,19 +373,49 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._started = True
         self.agent_selection = self.possible_agents[actor if actor >= 0 else 0]
 
-    def step(self, action) -> None:
+    def _check_playing(self, call: str) -> None:
+        if not self._started:
+            raise ResetNeededError(f"{call} before reset(): call reset() first")
+        if not self.agents:
+            raise ResetNeededError(
+                f"{call} after the game ended: every agent has been stepped out (agents is "
+                "empty); call reset() to start a new game"
+            )
+
+    def last(self, observe: bool = True):
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act;
+        ``ResetNeededError`` before ``reset()`` and once every agent has left a finished game."""
         agent = self.agent_selection
+        if agent not in self._cumulative_rewards:
+            self._check_playing("last()")
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action) -> None:
+        """Play ``action`` (an int 0-84, Python or NumPy) for the agent to act, or step a
+        terminated agent out with ``None``."""
+        agent = self.agent_selection
+        if agent not in self.terminations:
+            self._check_playing(f"step({action!r})")
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(
+                    f"{agent} is terminated (the game is over): step it with None, got "
+                    f"{describe(action)}"
+                )
             self._was_dead_step(action)
             return
-        if action is None:
+        if type(action) is int and 0 <= action < N_ACTIONS:
+            a = action
+        elif action is None:
             raise ValueError(f"{agent} must act (its game is not over); got action None")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise TypeError(f"action must be an int, got {action!r}") from None
-        if not 0 <= a < N_ACTIONS:
-            raise ValueError(f"action must be 0-{N_ACTIONS - 1}, got {a}")
+        else:
+            a = check_action(action, N_ACTIONS, agent)
         if not self._mask[a]:
             why = explain_illegal(self._st, a, 0) or "not legal now"
             raise ValueError(f"illegal action {a} ({action_name(a)}) for {agent}: {why}")
@@ -401,7 +475,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             cumulative[a] += x
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of[agent]
+        seat = self._seat(agent)
         obs = np.empty(self._obs_shape, dtype=np.float32)
         _k_observe(self._buf, 1, self._max_events, 0, seat, self._encoder_id, self._tables, obs)
         if agent == self.agent_selection and self._started:
@@ -415,6 +489,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         e.g. a slot of a batch buffer) or into a new array; the mask is not included."""
         if out is None:
             out = np.empty(self._obs_shape, dtype=np.float32)
+        elif not isinstance(out, np.ndarray):
+            raise TypeError(
+                f"out must be a float32{list(self._obs_shape)} array, got {describe(out)}"
+            )
         elif out.shape != self._obs_shape or out.dtype != np.float32:
             raise ValueError(
                 f"out must be float32{list(self._obs_shape)}, got {out.dtype}{list(out.shape)}"
@@ -426,7 +504,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             1,
             self._max_events,
             0,
-            self._seat_of[agent],
+            self._seat(agent),
             self._encoder_id,
             self._tables,
             out,
@@ -437,6 +515,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         """The legal-action mask (``int8[N_ACTIONS]``) of ``agent`` (default: the agent to act); a copy."""
         if agent is None or agent == self.agent_selection:
             return self._mask.copy()
+        self._agent_name(agent)
         return self._zero_mask.copy()
 
     # -------------------------------------------------------------------------------- extras
@@ -453,7 +532,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def view(self, agent: str) -> SeatView:
         """The ``SeatView`` of ``agent``: its concealed tiles and what it can see."""
-        seat = self._seat_of[agent]
+        seat = self._seat(agent)
         visible = np.zeros(34, dtype=np.uint8)
         _k_visible(self._buf, 1, self._max_events, 0, seat, visible)
         st = self._st
@@ -471,8 +550,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def render_text(self, agent: str | None = None, reveal: bool = False) -> str:
         """The table as text from ``agent``'s seat (default: the agent to act)."""
-        agent = agent or self.agent_selection
-        seat = self._seat_of[agent] if agent is not None else None
+        if not self._started:
+            raise ResetNeededError("render_text() before reset(): call reset() first")
+        reveal = check_bool("reveal", reveal)
+        agent = self.agent_selection if agent is None else agent
+        seat = self._seat(agent) if agent is not None else None
         mask = self._mask if agent == self.agent_selection else None
         return render_text(self._st, 0, seat, mask, reveal)
 

@@ -20,14 +20,23 @@ Gymnasium as ``riichi_env/Riichi-v0`` (``gymnasium.make("riichi_env/Riichi-v0", 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 from agents.random_agent import RandomAgent
-from riichi_env.env import raw_env
+from engine.validation import (
+    check_action,
+    check_choice,
+    check_number,
+    check_seat,
+    check_seed,
+    describe,
+    is_int,
+)
+from riichi_env.env import ResetNeededError, raw_env
 
 
 def _policy_fn(policy):
@@ -65,13 +74,18 @@ class RiichiGymEnv(gymnasium.Env):
         render_mode: str | None = None,
         **env_options: Any,
     ) -> None:
-        if seat != "random" and seat not in (0, 1, 2, 3):
-            raise ValueError(f"seat must be 0-3 or 'random', got {seat!r}")
-        if illegal_action not in ("penalty", "raise"):
-            raise ValueError(f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if not (isinstance(seat, str) and seat == "random"):
+            if not is_int(seat):
+                raise TypeError(f"seat must be an int 0-3 or 'random', got {describe(seat)}")
+            seat = check_seat(seat)
+        check_choice("illegal_action", illegal_action, ("penalty", "raise"))
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
         if opponents is not None:
+            if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Iterable):
+                raise TypeError(
+                    f"opponents must be a list of three policies (or None), got {describe(opponents)}"
+                )
             opponents = list(opponents)
             if len(opponents) != 3:
                 raise ValueError(f"opponents must be three policies, got {len(opponents)}")
@@ -80,7 +94,7 @@ class RiichiGymEnv(gymnasium.Env):
             self._opponent_fns = None
         self._seat_option = seat
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self.render_mode = render_mode
         self.aec = raw_env(**env_options)
         self.observation_space = self.aec.observation_space("player_0")
@@ -89,6 +103,7 @@ class RiichiGymEnv(gymnasium.Env):
         self._policies: list = [None] * 4
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)
         self._done = True
+        self._has_reset = False
 
     @property
     def agent(self) -> str:
@@ -98,6 +113,8 @@ class RiichiGymEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None:
+            seed = check_seed(seed)
         super().reset(seed=seed)
         rng = self.np_random
         if self._seat_option == "random":
@@ -112,6 +129,7 @@ class RiichiGymEnv(gymnasium.Env):
             self._policies[s] = fn
         self.aec.reset(seed=int(rng.integers(2**31)), options=options)
         self._done = False
+        self._has_reset = True
         reward = self._advance()
         obs = self.aec.observe(self.agent)
         self._mask = obs["action_mask"]
@@ -136,12 +154,17 @@ class RiichiGymEnv(gymnasium.Env):
         return total
 
     def step(self, action) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise ResetNeededError("step() before reset(): call reset() first")
         if self._done:
-            raise RuntimeError("step() called on a finished episode; call reset()")
-        a = int(action)
-        if not (0 <= a < self.action_space.n and self._mask[a]):
+            raise ResetNeededError("step() called on a finished episode; call reset()")
+        try:
+            a = check_action(action, self.action_space.n, self.agent)
+        except ValueError:  # an int outside the space: an illegal action like any other
+            a = -1
+        if not (a >= 0 and self._mask[a]):
             if self.illegal_action == "raise":
-                raise ValueError(f"illegal action {a} for seat {self.seat}")
+                raise ValueError(f"illegal action {action} for seat {self.seat}")
             self._done = True
             obs = self.aec.observe(self.agent)
             return obs, self.illegal_reward, True, False, {"illegal_action": True}
@@ -162,6 +185,8 @@ class RiichiGymEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
+        if not self._has_reset:
+            raise ResetNeededError("render() before reset(): call reset() first")
         text = self.aec.render_text(self.agent)
         if self.render_mode == "human":
             print(text)

@@ -94,7 +94,8 @@ def test_ron_completed_triplet_counts_open():
 
 def test_kan_fu():
     # Open: 20 + ankan 9m 32 + daiminkan 5p 8 + seat-wind pair 2 + tanki 2 = 64 → 70.
-    melds = [("ankan", "9999m"), ("daiminkan", "5555p")]
+    # (a kan of 5p holds the ruleset's red 5p: "0555p"; "5555p" is refused as impossible)
+    melds = [("ankan", "9999m"), ("daiminkan", "0555p")]
     assert fu_of("234s678s22z", "2z", melds=melds, seat_wind="S", houtei=True) == 70
 
 
@@ -113,7 +114,7 @@ def test_wait_reading_that_pays_more_wins():
     r = score_hand(
         "123345m99p",
         "3m",
-        melds=[("daiminkan", "5555p"), ("pon", "222s")],
+        melds=[("daiminkan", "0555p"), ("pon", "222s")],
         houtei=True,
     )
     assert r.fu == 40

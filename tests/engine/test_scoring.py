@@ -41,6 +41,7 @@ from engine.yaku import N_YAKU, Y_PINFU, Y_TANYAO
 RULES = MAHJONGSOUL.to_array()
 KIRIAGE = MAHJONGSOUL.replace(kiriage_mangan=True).to_array()
 NO_KAZOE = MAHJONGSOUL.replace(kazoe_yakuman=False).to_array()
+NO_RED = MAHJONGSOUL.replace(red_fives=(0, 0, 0))
 
 
 @pytest.mark.parametrize(
@@ -167,7 +168,7 @@ def test_to_dict_matches_the_format():
         "yakuman_multiplier": 0,
         "limit": "",
         "payments": {"ron": 11600},
-        "winner_gain": 11600,
+        "winner_gain": 12600,  # kyotaku not given: 1 with riichi (the winner's own stick)
     }
 
 
@@ -371,18 +372,25 @@ def _random_complete_hand(rng):
         else:
             closed += tiles
     win = rng.choice(closed)
-    return {
+    indicator = rng.randrange(34)
+    while counts[indicator] == 4:  # the indicator is a tile of the same set: no fifth copy
+        indicator = rng.randrange(34)
+    out = {
         "closed": "".join(tile34_to_str(x) for x in sorted(closed)),
         "win_tile": tile34_to_str(win),
         "melds": melds,
         "win_type": rng.choice(["ron", "tsumo"]),
         "seat_wind": rng.choice("ESWN"),
         "round_wind": rng.choice("ES"),
-        "dora_indicators": [tile34_to_str(rng.randrange(34))],
+        "dora_indicators": [tile34_to_str(indicator)],
         "honba": rng.randrange(3),
         "kyotaku": rng.randrange(3),
         "riichi": not melds and rng.random() < 0.5,
+        "rules": NO_RED,  # the hands are written with plain fives only (four 5p is possible)
     }
+    if out["riichi"]:
+        out["kyotaku"] = max(1, out["kyotaku"])  # the winner's own stick is on the table
+    return out
 
 
 def test_results_are_self_consistent_on_random_hands():

@@ -209,17 +209,19 @@ def test_stream_keeps_going_after_bad_lines(fake_scorer):
         json.dumps({"id": "x", "input": RIICHI, "expected": {}}),
     ]
     results = list(score_lines(lines))
-    assert len(results) == 6  # the blank line is skipped
+    assert len(results) == 7  # one per line, the blank one included: line N answers line N
     assert results[0] == {"valid": True, "closed": BASE["closed"]}
     assert results[1]["error"] == "invalid_input" and results[1]["message"].startswith("line: ")
-    assert results[2]["message"].startswith("win_type: ")
-    assert results[3]["message"].startswith("input: ")
-    assert results[4] == {
+    assert results[2]["error"] == "invalid_input"
+    assert results[2]["message"].startswith("line: blank line")
+    assert results[3]["message"].startswith("win_type: ")
+    assert results[4]["message"].startswith("input: ")
+    assert results[5] == {
         "valid": False,
         "error": "invalid_input",
         "message": "honba: the scorer refused it",
     }
-    assert results[5] == {"valid": True, "closed": RIICHI["closed"]}
+    assert results[6] == {"valid": True, "closed": RIICHI["closed"]}
     assert len(fake_scorer) == 3
 
 
