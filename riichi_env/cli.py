@@ -16,9 +16,6 @@ from engine.validation import SEED_RANGE, check_seed
 SUBCOMMANDS = ("demo", "score", "selfplay", "replay", "convert")
 """Subcommand names in help order; ``riichi_env.cli_<name>`` implements each."""
 
-KERNELS = {"demo": "env", "score": "score", "selfplay": "selfplay", "replay": "replay"}
-"""The kernel group (``riichi_env.warmup.KINDS``) each subcommand compiles before it prints."""
-
 
 _INT = re.compile(r"-?[0-9]+")
 
@@ -74,10 +71,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        if args.command in KERNELS:
-            from riichi_env.warmup import ensure_compiled
-
-            ensure_compiled(KERNELS[args.command])
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
         print(f"riichi-env {args.command}: interrupted", file=sys.stderr)

@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from riichi_env.records.convert import read_file
     from riichi_env.records.replay import explain_rules, replay_game
+    from riichi_env.warmup import ensure_compiled
 
     if args.walls is not None and not Path(args.walls).is_file():
         raise ValueError(f"--walls {args.walls}: no such file (expected a walls.jsonl)")
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             bad = True
             continue
         rules, which = explain_rules(game, args.rules)
+        ensure_compiled("replay")  # once, after the first readable record
         result = replay_game(game, rules)
         games += 1
         hands += result.hands

@@ -12,6 +12,7 @@ from engine.rules import PRESETS
 from engine.tiles import _parse_groups, hand34_to_str
 from riichi_env.cli import int_arg
 from riichi_env.hand_score import WINDS, score_input, score_lines
+from riichi_env.warmup import ensure_compiled
 
 HELP = "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl"
 
@@ -185,12 +186,14 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.closed is not None:
             raise ValueError("closed: give tiles or --jsonl, not both")
+        ensure_compiled("score")
         for result in score_lines(sys.stdin):
             sys.stdout.write(json.dumps(result) + "\n")
             sys.stdout.flush()
         return 0
     if args.closed is None:
         raise ValueError("closed: give the concealed tiles (or --jsonl to read stdin)")
+    ensure_compiled("score")
     result = score_input(input_from_args(args))
     print(json.dumps(result) if args.json else format_result(result))
     if result.get("valid"):

@@ -40,12 +40,14 @@ def run(args: argparse.Namespace) -> int:
     """Play and report; exit status 1 if a checked game broke an invariant."""
     from engine.rules import Rules
     from engine.selfplay import selfplay
+    from riichi_env.warmup import ensure_compiled
 
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, got {args.games}")
     rules = Rules.preset(args.rules)
     policy = 1 if args.policy == "greedy" else 0
     check = 1 if args.check else 0
+    ensure_compiled("selfplay")  # after the checks: a cold cache says so, then compiles
     out = selfplay(args.games, args.seed, rules, threads=args.threads, check=check, policy=policy)
     if args.json:
         doc = {k: out[k] for k in ("games", "hands", "decisions", "seconds")}
