@@ -2,10 +2,10 @@
 
 ``_play_games`` plays whole games on one table with uniformly random legal actions; the action
 stream of a game is keyed by its seed, so a game's result depends only on (seed, rules) and not
-on threads or order. With ``check`` it validates the state after every step, makes sure a random
-action outside the mask is refused and (``check >= 2``) that every masked action is accepted, on a
-scratch copy of the table.
-"""
+on threads or order. With ``check`` it validates the state after every step (the bookkeeping and
+the rule facts derived from the tiles, ``engine/validate.py``), makes sure a random action outside
+the mask is refused and (``check >= 2``) that every masked action is accepted, on a scratch copy
+of the table."""
 
 from __future__ import annotations
 
@@ -21,7 +21,13 @@ from engine.game import ERR_ILLEGAL, OK, _apply, _legal_mask, _rand_below, _rese
 from engine.rules import MAHJONGSOUL, Rules, as_rules
 from engine.shanten import _shanten
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
-from engine.validate import VAL_MASKED_REFUSED, VAL_OK, VAL_UNMASKED_ACCEPTED, _validate
+from engine.validate import (
+    VAL_MASKED_REFUSED,
+    VAL_OK,
+    VAL_UNMASKED_ACCEPTED,
+    _validate,
+    _validate_rules,
+)
 from engine.validation import SEED_MAX, SEED_RANGE, check_int, check_max_events, check_seed
 
 POLICY_UNIFORM = 0
@@ -103,6 +109,15 @@ def _greedy_action(st, tables, t, mask, rng_state):
 
 
 @njit
+def _check(st, tables, t, detail):
+    """Bookkeeping, then the rule facts derived from the tiles (``engine/validate.py``)."""
+    code = _validate(st, t, detail)
+    if code != VAL_OK:
+        return code
+    return _validate_rules(st, tables, t, detail)
+
+
+@njit
 def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_state):
     """One game of random legal play on table ``t``; returns ``VAL_OK`` or a ``VAL_*`` code.
 
@@ -115,7 +130,7 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
     while st.phase[t] != PHASE_GAME_OVER:
         n = _legal_mask(st, tables, t, mask)
         if check:
-            code = _validate(st, t, detail)
+            code = _check(st, tables, t, detail)
             if code != VAL_OK:
                 return code
             if n < N_ACTIONS:
@@ -133,7 +148,7 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
                         _copy_table(st, t, scratch)
                         if _step(st, tables, scratch, a) != OK:
                             return VAL_MASKED_REFUSED
-                        code = _validate(st, scratch, detail)
+                        code = _check(st, tables, scratch, detail)
                         if code != VAL_OK:
                             return code
         if policy == POLICY_GREEDY:
@@ -142,7 +157,7 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
             a = _nth_legal(mask, _rand_below(rng_state, n))
         _apply(st, tables, t, a)
     if check:
-        return _validate(st, t, detail)
+        return _check(st, tables, t, detail)
     return VAL_OK
 
 
@@ -155,7 +170,7 @@ def _play_games(
     Returns the number of games played (stops after the first failed check).
     """
     mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    detail = np.zeros(2, dtype=np.int64)
+    detail = np.zeros(3, dtype=np.int64)
     for i in range(seeds.shape[0]):
         code = _play_game(st, tables, t, seeds[i], check, policy, scratch, mask, detail, rng_state)
         for s in range(4):
