@@ -3,7 +3,7 @@
 A *reading* of the concealed part of a standard hand is one pair plus ``n`` sets, where ``n`` is
 four minus the called melds. Sets are coded as ints: a sequence is its lowest tile34 (0-26), a
 triplet is ``SET_TRIPLET + tile34``. Every distinct reading is listed, because the scorer keeps
-the one that pays most (RULES.md "Highest reading").
+the one that pays most (docs/rules.md "Highest reading").
 
 The search is over counts: the pair must sit in the one suit whose tile count is 2 mod 3; after
 taking it, a reading is fixed by which kinds (count >= 3) are read as triplets, and the rest must

@@ -1,4 +1,4 @@
-"""Fu: set, pair and wait fu, and the hand total (spec 000 fu tables, spec 003 summary).
+"""Fu: set, pair and wait fu, and the hand total (docs/rules.md, Scoring).
 
 20 base; +10 closed ron; +2 tsumo (not pinfu); sets 2/4/8/16/32 (triplet of simples open 2,
 doubled for terminals/honors, doubled when concealed, times four for a kan); a value pair 2 per

@@ -4,7 +4,7 @@ Kernels take ``(st, tables, t, ...)``: the ``State`` of ``engine/state.py``, the
 ``engine.tables.load_tables()`` and a table index. ``_step`` applies one action and advances to
 the next decision (claims that nobody can make are skipped, a finished hand is settled and the
 next one dealt), so a table always rests at a decision or at game over. Rules follow
-``/work/shared/RULES.md``; each rule's kernel names it.
+``docs/rules.md``; each rule's kernel names it.
 """
 
 from __future__ import annotations
@@ -318,7 +318,7 @@ def _update_waits(st, tables, t, s):
 
 @njit
 def _furiten(st, t, s):
-    """Any furiten (RULES.md: permanent, temporary, riichi): ron is blocked."""
+    """Any furiten (docs/rules.md: permanent, temporary, riichi): ron is blocked."""
     if st.furiten_temp[t, s] or st.furiten_riichi[t, s]:
         return True
     for k in range(34):  # noqa: SIM110 (a generator in any() is slow under Numba)
@@ -715,7 +715,7 @@ def _draw(st, t, s, rinshan):
 
 @njit
 def _riichi_ankan_ok(st, tables, t, s, k):
-    """Riichi ankan (RULES.md): only the drawn tile, waits unchanged, k a triplet in every reading."""
+    """Riichi ankan (docs/rules.md): only the drawn tile, waits unchanged, k a triplet in every reading."""
     d = st.drawn[t]
     if d < 0 or d // 4 != k:
         return False
@@ -755,7 +755,7 @@ def _kuikae_leaves_discard(hand34, k1, k2, forbid1, forbid2):
 
 @njit
 def _chi_forbid(x, shape):
-    """The kuikae kinds after chi: the called kind, and the far end for an end call (RULES.md)."""
+    """The kuikae kinds after chi: the called kind, and the far end for an end call (docs/rules.md)."""
     n = x % 9
     if shape == 0 and n <= 5:
         return x + 3
@@ -1029,7 +1029,7 @@ def _offer_discard(st, tables, t, d, tile):
                 m |= CLAIM_BIT_KAN
             if i == 1 and x < 27:
                 n = x % 9
-                # kuikae (RULES.md): a chi that would leave no legal discard is not offered
+                # kuikae (docs/rules.md): a chi that would leave no legal discard is not offered
                 if (
                     n <= 6
                     and hand[x + 1] > 0
@@ -1065,7 +1065,7 @@ def _offer_discard(st, tables, t, d, tile):
 
 @njit
 def _mark_passed_furiten(st, t, d, x):
-    """Temporary and riichi furiten for every seat whose wait ``x`` went by (RULES.md furiten)."""
+    """Temporary and riichi furiten for every seat whose wait ``x`` went by (docs/rules.md furiten)."""
     for s in range(4):
         if s != d and st.waits[t, s, x]:
             st.furiten_temp[t, s] = 1
@@ -1212,7 +1212,7 @@ def _log_meld(st, t, s, i):
 
 @njit
 def _check_pao(st, t, c, d, k):
-    """Pao (RULES.md): a pon/kan from a discard that completes the 3rd dragon / 4th wind set."""
+    """Pao (docs/rules.md): a pon/kan from a discard that completes the 3rd dragon / 4th wind set."""
     if not st.rules[t, RULE_PAO] or k < 27:
         return
     dragons = 0
@@ -1293,7 +1293,7 @@ def _call(st, tables, t, c, choice):
 def _own_kan(st, tables, t, s, k):
     """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it.
 
-    A pending open/added kan indicator is revealed here (RULES.md) or, with
+    A pending open/added kan indicator is revealed here (docs/rules.md) or, with
     ``kan_dora_on_declare`` off, once this kan is completed.
     """
     if st.pending_dora[t] > 0 and st.rules[t, RULE_KAN_DORA_ON_DECLARE]:
@@ -1454,7 +1454,7 @@ def _log_win(st, t, w, from_seat, win_tile, out, yaku, pao, delta, sticks):
 
 @njit
 def _pay_win(st, tables, t, w, from_seat, win_tile, chankan, first, total):
-    """Score one winner and add its payments to ``total``; pao per RULES.md (``pao_honba`` rule)."""
+    """Score one winner and add its payments to ``total``; pao per docs/rules.md (``pao_honba`` rule)."""
     dealer = _dealer(st, t)
     honba = st.honba[t] if first else 0
     sticks = st.kyotaku[t] if first else 0
@@ -1638,7 +1638,7 @@ def _exhaustive_draw(st, tables, t):
 
 @njit
 def _abort(st, tables, t, kind, seat):
-    """Abortive draw: the dealer keeps the seat, honba + 1 (RULES.md)."""
+    """Abortive draw: the dealer keeps the seat, honba + 1 (docs/rules.md)."""
     st.last_delta[t] = 0
     _log(st.events, st.n_events, st.ev_overflow, t, EV_RYUUKYOKU, seat, kind, 0, 0, 0, 0, 0)
     _log(st.events, st.n_events, st.ev_overflow, t, EV_DELTA, -1, 0, 0, 0, 0, 0, 0)

@@ -76,10 +76,10 @@ N_RULES = 28
 
 @dataclass(frozen=True)
 class Rules:
-    """One complete ruleset. Defaults are Mahjong Soul 4-player ranked (spec 003).
+    """One complete ruleset. Defaults are Mahjong Soul 4-player ranked (docs/rules.md).
 
     Attributes:
-        red_fives: Red fives per suit (m, p, s); spec 000 uses (1, 2, 1), no-aka play (0, 0, 0).
+        red_fives: Red fives per suit (m, p, s); the variant rules use (1, 2, 1), no-aka play (0, 0, 0).
         open_tanyao: Kuitan: tanyao counts in an open hand.
         kiriage_mangan: 4 han 30 fu and 3 han 60 fu pay mangan.
         nagashi_mangan: Nagashi mangan at an exhaustive draw.
@@ -99,10 +99,10 @@ class Rules:
         uma: Placement bonus in thousands of points, first to fourth.
         busting: The game ends at once when a player drops below 0.
         pao: Liability for daisangen and daisuushii.
-        pao_honba: ``"normal"`` (RULES.md: every payer pays honba on a pao tsumo) or ``"liable"``
+        pao_honba: ``"normal"`` (docs/rules.md: every payer pays honba on a pao tsumo) or ``"liable"``
             (Tenhou: the liable player pays all of it).
         kan_dora_on_declare: A pending open/added kan indicator is revealed when a further kan is
-            declared (RULES.md, before any chankan); off (Tenhou): only once that kan is completed.
+            declared (docs/rules.md, before any chankan); off (Tenhou): only once that kan is completed.
         rinshan_kan_dora: A tsumo on the replacement tile of an open or added kan reveals that kan's
             indicator first, so the win counts it (Mahjong Soul); off (Tenhou): the indicator
             would come with the replacement tile's discard, so the win does not count it.
@@ -225,7 +225,7 @@ def as_rules(rules: str | Rules, name: str = "rules") -> Rules:
 
 
 MAHJONGSOUL = Rules(name="mahjongsoul")
-"""Mahjong Soul 4-player ranked (spec 003), the default."""
+"""Mahjong Soul 4-player ranked (docs/rules.md), the default."""
 TENHOU = Rules(
     double_yakuman=False,
     sanchahou=True,
@@ -236,7 +236,7 @@ TENHOU = Rules(
     rinshan_kan_dora=False,
     name="tenhou",
 )
-"""Tenhou ranked, for replaying Tenhou records (RULES.md): single yakuman only, triple ron aborts.
+"""Tenhou ranked, for replaying Tenhou records (docs/rules.md): single yakuman only, triple ron aborts.
 
 Its records also show no tenpai-yame, pao honba paid by the liable player alone, and a pending
 kan indicator revealed only once a further kan is completed, and a rinshan tsumo right after an

@@ -1,7 +1,7 @@
 """Scoring: han, fu, limits and payments of a winning hand (the ``_score_hand`` kernel).
 
 Every reading of the hand (``engine/agari.py``) and every place the winning tile can sit in it
-is scored; the one that pays most wins, then more han, then more fu (RULES.md "Highest
+is scored; the one that pays most wins, then more han, then more fu (docs/rules.md "Highest
 reading"; a yakuman beats a kazoe yakuman of the same value, as the hand-score samples show).
 Yakuman stack and drop every other yaku and dora; 13+ han without yakuman is kazoe yakuman when
 ``RULE_KAZOE`` is on. Payments round up to 100 and include honba, not sticks. Open riichi is
@@ -957,7 +957,7 @@ def _check_physical(closed, melds, dora, ura, rules: Rules) -> None:
 
 
 def _check_situation(flags, melds, tsumo: bool, dealer: bool, kyotaku, rules: Rules) -> int:
-    """Situational yaku that cannot happen together (RULES.md, spec 003); the kyotaku to use."""
+    """Situational yaku that cannot happen together (docs/rules.md, Mahjong Soul rules); the kyotaku to use."""
     open_meld = next((kind for mt, _, kind, _, _ in melds if mt != MELD_ANKAN), None)
     has_kan = any(mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN) for mt, *_ in melds)
     riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
@@ -1335,7 +1335,7 @@ def payment(
     yakuman: int = 0,
     rules: Rules | str = MAHJONGSOUL,
 ) -> dict:
-    """What a win of ``han``/``fu`` pays (the spec 004 tables), honba included, sticks excluded.
+    """What a win of ``han``/``fu`` pays (the scoring reference tables), honba included, sticks excluded.
 
     Returns ``{"limit", "base", "payments", "total"}``; ``payments`` as in the hand-score format.
     ``yakuman`` > 0 is a yakuman of that multiplier (han and fu are then ignored).

@@ -350,7 +350,7 @@ def _plus_workspace(hand34, suit_table, honor_table):
 def _waits(hand34, suit_table, honor_table, out_bool34):
     """Mark in ``out_bool34`` the kinds ``t`` with ``hand34[t] < 4`` that complete a 3n+1 hand.
 
-    Returns how many; a kind held four times is never a wait (RULES.md: formal tenpai).
+    Returns how many; a kind held four times is never a wait (docs/rules.md: formal tenpai).
     """
     for t in range(34):
         out_bool34[t] = False

@@ -5,7 +5,7 @@ place (wall, a hand, a meld, a river), hand counts agree with the held ids, hand
 for the seat on turn), points + sticks constant, kan/dora counters consistent, riichi hands
 closed, waits counts, a seat asked for a claim has one, fields within their documented ranges,
 final scores summing to zero. ``_validate_rules(st, tables, t, detail)`` checks the rule facts
-derived from the tiles (RULES.md): a riichi hand is tenpai; the stored waits are the waits of the
+derived from the tiles (docs/rules.md): a riichi hand is tenpai; the stored waits are the waits of the
 hand; the discarded-kinds table agrees with the river; the temporary and riichi furiten flags
 agree with the tiles passed this hand (replayed from the event log); the claim masks agree with
 the hands (no bit a hand cannot make, every pon, daiminkan and chi a hand can make, the asked seats
@@ -277,7 +277,7 @@ def _leaves_discard(hand34, k1, k2, forbid1, forbid2):
 def _calls_possible(st, t, s, x, d, live):
     """CLAIM_BIT_* of the pon, daiminkan and chi seat ``s`` can make on a discard of kind ``x``.
 
-    RULES.md: no calls in riichi or on the last tile (houtei), chi only from the seat on the left,
+    docs/rules.md: no calls in riichi or on the last tile (houtei), chi only from the seat on the left,
     no fifth kan, kuikae (a call that would leave no legal discard is not offered: after
     chi from an end, the kind beyond the other end is forbidden too).
     """
@@ -347,7 +347,7 @@ def _hand_at(st, t, s, i, out):
 def _replay_furiten(st, t, temp, rfur):
     """Temporary and riichi furiten of every seat replayed from this hand's event log.
 
-    RULES.md furiten: a seat passed a winning tile (a wait of its stored waits, yaku or not) when
+    docs/rules.md furiten: a seat passed a winning tile (a wait of its stored waits, yaku or not) when
     another seat's discard or added-kan tile went by without a win; a closed-kan tile only counts
     for a seat that could rob it (its hand then kokushi tenpai on it, not furiten). Temporary furiten clears on the
     seat's own discard; riichi furiten, for a pass after the seat's riichi, lasts the hand. The

@@ -36,7 +36,7 @@ default, ``rich_v0``, ``oracle_v0`` with hidden information); their row tables a
 - ``"hand"`` (default): each hand's point change (riichi sticks, honba and payments included;
   leftover sticks at the end go to first place) times ``reward_scale`` (default 1/1000).
 - ``"placement"``: at the end only, the final score ``(points - return_points) / 1000 + uma + oka``
-  (RULES.md, unrounded).
+  (docs/rules.md, unrounded).
 - ``"rank"``: at the end only, ``rank_points[placement]`` (default ``(0.9, 0.45, 0.0, -1.35)``,
   Tenhou's houou-room rank points / 100).
 

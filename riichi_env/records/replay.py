@@ -160,7 +160,7 @@ def record_uma(game: Game, rules: Rules) -> tuple[int, int, int, int] | None:
 
 
 def placement_scores(points: list[int], rules: Rules) -> list[float]:
-    """Final scores without rounding: (points − return) / 1000 + uma, oka to first (RULES.md)."""
+    """Final scores without rounding: (points − return) / 1000 + uma, oka to first (docs/rules.md)."""
     order = sorted(range(4), key=lambda s: (-points[s], s))
     out = [0.0] * 4
     for rank, s in enumerate(order):

@@ -529,7 +529,7 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
                 )
                 if pon is None:
                     miss(f"kakan {d!r} without a pon of that tile")
-                # An earlier open kan's indicator shows before a further kan (RULES.md) when the
+                # An earlier open kan's indicator shows before a further kan (docs/rules.md) when the
                 # record has it; Tenhou shows none when that further kakan is robbed.
                 while pending_dora and len(doras) < len(dora_codes):
                     reveal()
@@ -626,7 +626,7 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
         if ti[s] < len(takes[s]) or di[s] < len(discards[s]):
             miss(f"seat {s} has takes or discards left over when the hand ends")
     if events[-1].type != "kakan":
-        # An open kan's indicator comes before a rinshan tsumo when the record has it (RULES.md);
+        # An open kan's indicator comes before a rinshan tsumo when the record has it (docs/rules.md);
         # Tenhou (and RiichiEnv) show none there, and none for a robbed kakan.
         while pending_dora and len(doras) < len(dora_codes):
             reveal()

@@ -1,6 +1,6 @@
 """Walls for replaying a recorded hand: check a known wall, or build one that fits the record.
 
-Tenhou layout (``/work/shared/logs/INDEX.md``): the 136-tile array is dealt from its end (dealer
+Tenhou layout (``tests/data/logs/INDEX.md``): the 136-tile array is dealt from its end (dealer
 first, 4-4-4-1), live draws continue downward from index 83; the dead wall is indices 0–13. For
 ``"tenhou"`` (current seeds) dora indicators are at 5, 7, 9, 11, 13, ura at 4, 6, 8, 10, 12 and
 replacement draws at 1, 0, 3, 2; for ``"tenhou_old"`` dora at 4, 6, …, ura at 5, 7, … and

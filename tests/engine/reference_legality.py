@@ -3,7 +3,7 @@
 ``engine.game._legal_mask`` decides legality for the step and for every check built on the step
 (``selfplay(check=2)``: "every masked action is accepted" compares the mask with itself). This
 module lists the legal actions of a state again, from the rule text: the rule decisions
-(RULES.md, quoted where each rule is used below), the rule options of ``engine/rules.py``, the
+(docs/rules.md, quoted where each rule is used below), the rule options of ``engine/rules.py``, the
 action table of ``engine/actions.py`` and ``docs/environment.md``. It never calls ``_legal_mask``
 or any of its helpers (nothing of ``engine.game``); it reads the state arrays and the event log of
 the hand, and uses only public functions: ``engine.shanten.shanten`` / ``waits`` for tenpai and
@@ -87,7 +87,7 @@ def _kokushi(hand: list[int]) -> bool:
 
 
 def _is_red(rules: Rules, tile: int) -> bool:
-    """RULES.md: red fives are the copies with the lowest ids of 5m, 5p, 5s (id % 4 below the count)."""
+    """docs/rules.md: red fives are the copies with the lowest ids of 5m, 5p, 5s (id % 4 below the count)."""
     k = tile // 4
     if k in (4, 13, 22):
         return tile % 4 < rules.red_fives[k // 9]
@@ -222,7 +222,7 @@ def seat_waits(tb: Table, s: int) -> frozenset[int]:
 
 
 def _passed_tiles(tb: Table, s: int, since: int) -> set[int]:
-    """Kinds that went by seat ``s`` after log row ``since`` (RULES.md furiten: "passed").
+    """Kinds that went by seat ``s`` after log row ``since`` (docs/rules.md furiten: "passed").
 
     A discard by another seat that was not won on (a later draw or call shows it was passed), an
     added-kan tile (robbable or not), and a closed-kan tile the seat could have robbed (kokushi).
@@ -246,7 +246,7 @@ def _passed_tiles(tb: Table, s: int, since: int) -> set[int]:
 
 
 def furiten(tb: Table, s: int) -> str:
-    """Why seat ``s`` may not ron ("" if it may): RULES.md furiten, from rivers and the log.
+    """Why seat ``s`` may not ron ("" if it may): docs/rules.md furiten, from rivers and the log.
 
     Permanent: a wait is among the seat's own discards (called ones included). Temporary: the
     seat passed a winning tile since its last discard (even one with no yaku). Riichi: it passed
@@ -318,7 +318,7 @@ def has_yaku(tb: Table, s: int, closed: list[int], win: int, tsumo: bool, **situ
 def claim_options(tb: Table, s: int, tile: int, d: int, kind: str) -> set[int]:
     """What seat ``s`` may do (besides pass) about ``tile`` offered by seat ``d``.
 
-    RULES.md: houtei (no live tile left) offers only ron; chankan robs any added kan; a closed
+    docs/rules.md: houtei (no live tile left) offers only ron; chankan robs any added kan; a closed
     kan only by kokushi musou; kuikae: a call that would leave no legal discard is not offered.
     Chi only from the seat on the left; no calls in riichi; daiminkan needs a live tile and fewer
     than four kans.
@@ -412,13 +412,13 @@ def _last_draw(tb: Table, s: int) -> tuple | None:
 
 
 def turn_actions(tb: Table, s: int) -> set[int]:
-    """Seat ``s``'s own-turn actions (RULES.md, engine/actions.py)."""
+    """Seat ``s``'s own-turn actions (docs/rules.md, engine/actions.py)."""
     rules = tb.rules
     h = tb.hand[s]
     out: set[int] = set()
     draw = _last_draw(tb, s)
     if draw is None:
-        # right after chi or pon: discard only; kuikae (RULES.md) forbids the called kind, and
+        # right after chi or pon: discard only; kuikae (docs/rules.md) forbids the called kind, and
         # after chi from an end, the kind beyond the other end
         last = _last_play_row(tb.log)
         forbidden: set[int] = set()
@@ -484,7 +484,7 @@ def _minus(h: list[int], k: int, n: int = 1) -> tuple[int, ...]:
 
 
 def riichi_ankan_ok(h: list[int], drawn_kind: int, k: int) -> bool:
-    """RULES.md: a riichi hand may ankan only with the tile just drawn, only if the waits do not
+    """docs/rules.md: a riichi hand may ankan only with the tile just drawn, only if the waits do not
     change, and only if every reading of the hand has that tile as a triplet."""
     if drawn_kind != k:
         return False

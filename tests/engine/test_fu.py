@@ -1,4 +1,4 @@
-"""Fu: the spec 000 tables and the spec 003 summary, through whole hands and the helpers."""
+"""Fu: the fu tables of docs/rules.md (Scoring), through whole hands and the helpers."""
 
 import pytest
 

@@ -199,7 +199,7 @@ def test_suukaikan_aborts_after_the_fourth_kans_discard():
 
 
 def test_houtei_discard_can_only_be_ronned():
-    """Seat 1 discards the last tile, a 4m seat 2 could pon: no pon is offered (RULES.md)."""
+    """Seat 1 discards the last tile, a 4m seat 2 could pon: no pon is offered (docs/rules.md)."""
     hands = ["1359m1359p1359s7z", S1_FILL, S2_FILL, S3_FILL]
     g = start_hand(hands=hands, draws=["?"] * 69 + ["4m"], seed=8)
     while _live(g) > 0:

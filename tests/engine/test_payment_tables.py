@@ -1,4 +1,4 @@
-"""Every number of spec 004's scoring tables (and spec 000/003's payment rules) comes out of ours.
+"""Every number of the scoring reference's tables (and the rule texts' payment rules) comes out of ours.
 
 The han × fu grids and the limits table go through ``engine.scoring.payment`` (the payment
 kernels); the worked examples and one hand per limit row also go through ``score_hand`` on
@@ -22,7 +22,7 @@ def pay(han, fu, *, dealer, tsumo, honba=0, yakuman=0, rules=MAHJONGSOUL):
     return r["limit"], r["base"], r["payments"], r["total"]
 
 
-# -- spec 004 "Quick reference: ron payments" ----------------------------------------------------
+# -- the scoring reference "Quick reference: ron payments" ----------------------------------------------------
 
 FU_COLUMNS = (30, 40, 50, 60, 70)
 NONDEALER_RON = {
@@ -58,7 +58,7 @@ def test_grid_cells_above_2000_base_are_mangan():
         assert pay(han, fu, dealer=False, tsumo=False)[:2] == ("", 1920)
 
 
-# -- spec 004 "Limits" ------------------------------------------------------------------------------
+# -- the scoring reference "Limits" ------------------------------------------------------------------------------
 
 LIMITS = [
     # name, han that reach it, non-dealer ron, dealer ron, (each non-dealer, dealer), dealer tsumo
@@ -124,7 +124,7 @@ def test_kazoe_option_off_caps_at_sanbaiman():
     assert pay(20, 30, dealer=True, tsumo=True, rules=NO_KAZOE)[2] == {"tsumo_all": 12000}
 
 
-# -- spec 004 "The formula" and worked examples -----------------------------------------------------
+# -- the scoring reference "The formula" and worked examples -----------------------------------------------------
 
 
 def test_formula_and_rounding():
@@ -158,7 +158,7 @@ def test_worked_example_4_han_30_fu_and_kiriage():
         2000,
         {"ron": 8000},
     )
-    # spec 003: without kiriage 60 fu 3 han is 7,700 too; spec 000 roundUpMangan makes it mangan
+    # Mahjong Soul rules: without kiriage 60 fu 3 han is 7,700 too; the variant rules roundUpMangan makes it mangan
     assert pay(3, 60, dealer=False, tsumo=False)[2] == {"ron": 7700}
     assert pay(3, 60, dealer=False, tsumo=False, rules=KIRIAGE)[2] == {"ron": 8000}
     assert pay(3, 50, dealer=False, tsumo=False, rules=KIRIAGE)[2] == {"ron": 6400}

@@ -1,6 +1,6 @@
 """Scenario tests for calls: chi, pon, daiminkan, claim priority, kuikae and red fives.
 
-Rules (spec 003 "Calls", RULES.md "Kuikae", docs/internals.md "Actions"): chi only from the player
+Rules (Mahjong Soul rules "Calls", docs/rules.md "Kuikae", docs/internals.md "Actions"): chi only from the player
 on your left; ron > pon/kan > chi; kuikae forbids the called kind and, after chi from an end, the
 tile at the other end; a call that would leave no legal discard is not offered; chi and pon use a
 held red five whenever they can (engine rule), and the ``*_PLAIN`` ids make the same call with plain
@@ -150,7 +150,7 @@ def test_pass_on_a_lower_claim_lets_the_chi_happen():
 
 # ------------------------------------------------------------------------------------- kuikae
 
-# (called tile, call, seat-1 tiles besides the filler, forbidden kinds, allowed kinds): spec 000's
+# (called tile, call, seat-1 tiles besides the filler, forbidden kinds, allowed kinds): the variant rules'
 # and 003's kuikae examples plus a chi from the high end.
 KUIKAE_CASES = [
     ("3p", A.CHI_LOW, "3456p9m9s", {"3p", "6p"}, {"9m", "1z"}),  # 000: chi 3p with 45p

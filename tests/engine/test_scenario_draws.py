@@ -1,7 +1,7 @@
 """Scenario tests for draws: exhaustive draw payments, formal tenpai, nagashi mangan and the
 abortive draws (kyuushu kyuuhai, suufon renda, suucha riichi).
 
-Rules (spec 000 "Exhaustive Draw" table, spec 003 "Draws", RULES.md "Tenpai at an exhaustive draw",
+Rules (the variant rules "Exhaustive Draw" table, Mahjong Soul rules "Draws", docs/rules.md "Tenpai at an exhaustive draw",
 "Nagashi mangan", "Abortive draws", "Riichi stick"): tenpai players split 3,000 from the noten
 players (1: 3000 / 1000 each, 2: 1500 each, 3: 1000 each / 3000, 0 or 4: nothing); tenpai is
 formal (furiten counts) except a wait only on a kind held four times; nagashi mangan is paid like

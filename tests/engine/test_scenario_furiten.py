@@ -1,6 +1,6 @@
 """Scenario tests for furiten.
 
-Rules (spec 003 "Furiten", RULES.md "Furiten"): permanent furiten when a wait is among your own
+Rules (Mahjong Soul rules "Furiten", docs/rules.md "Furiten"): permanent furiten when a wait is among your own
 discards (called-away ones included); temporary furiten when you pass a winning tile, even one with
 no yaku, cleared by your next discard; riichi furiten when you pass a winning tile after riichi,
 for the rest of the hand. Furiten blocks ron only: tsumo stays legal.

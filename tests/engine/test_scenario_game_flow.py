@@ -1,7 +1,7 @@
 """Scenario tests for the game flow: renchan and honba, game length, the extension round,
 agari-yame / tenpai-yame, busting and the final scores.
 
-Rules (spec 003 "Game length and ending", "Setup and scoring", RULES.md options table and
+Rules (Mahjong Soul rules "Game length and ending", "Setup and scoring", docs/rules.md options table and
 "Abortive draws", "Placement ties"): the dealer keeps the seat after a dealer win, a tenpai
 exhaustive draw or an abortive draw; honba goes up on renchan and on any draw (or resets on a
 passing draw under ``honba_on_pass="reset"``), and resets after a non-dealer win; if nobody has

@@ -1,6 +1,6 @@
 """Rule invariants checked at every decision of seeded self-play games (a net under the directed
 scenarios): the legal mask never offers what the rules forbid, points are conserved and draws pay
-per spec 000's table.
+per the variant rules' table.
 
 Checked: no call but ron on the last discard (houtei) or by a seat in riichi; chi only from the
 left; ron only on a wait and never in permanent furiten; after riichi only the drawn tile is

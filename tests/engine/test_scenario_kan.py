@@ -1,6 +1,6 @@
 """Scenario tests for kans: dora timing, rinshan kaihou, chankan, the kan limit and suukaikan.
 
-Rules (spec 003 "Calls", RULES.md "Kan dora", "Chankan", "Live wall", "Abortive draws"): a closed
+Rules (Mahjong Soul rules "Calls", docs/rules.md "Kan dora", "Chankan", "Live wall", "Abortive draws"): a closed
 kan reveals its indicator at once; an open or added kan reveals it when the replacement draw's
 discard is made (a ron on that discard counts it) or before a further kan or a rinshan tsumo by
 the same player; any added kan can be robbed, a closed kan only by kokushi musou; no fifth kan;
@@ -274,7 +274,7 @@ def _daiminkan_then_kakan(rules):
 
 
 def test_pending_open_kan_dora_revealed_before_a_robbed_kakan():
-    """RULES.md: declaring the kakan first turns the daiminkan's 3m up, so the chankan has dora 1."""
+    """docs/rules.md: declaring the kakan first turns the daiminkan's 3m up, so the chankan has dora 1."""
     g = _daiminkan_then_kakan(MAHJONGSOUL)
     assert n_dora(g) == 2 and dora_indicators(g) == ["6z", "3m"], describe(
         g, "the pending indicator shows when the kakan is declared"

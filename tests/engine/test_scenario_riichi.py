@@ -1,7 +1,7 @@
 """Scenario tests for riichi: conditions, the stick, forced tsumogiri, ankan, ippatsu, double and
 open riichi.
 
-Rules (spec 003 "Riichi", RULES.md "Riichi stick", "Riichi and ankan", "Ippatsu, double riichi"):
+Rules (Mahjong Soul rules "Riichi", docs/rules.md "Riichi stick", "Riichi and ankan", "Ippatsu, double riichi"):
 riichi needs a closed hand, tenpai after the discard, 1,000+ points and 4+ live tiles; the stick is
 paid once the declaration tile passes without ron, a ronned declaration is void and pays no stick;
 after riichi every discard is the drawn tile; an ankan is allowed only with the drawn tile, waits
@@ -347,7 +347,7 @@ def test_open_riichi_deal_in_by_a_riichi_player_pays_normally():
     """S1, itself in riichi, is forced to discard S0's winning 3p: an ordinary ron, no yakuman.
 
     The exception for a riichi discarder is docs/internals.md's (CTX_YAKUMAN_PAY: "by a non-riichi
-    player"); spec 000 and RULES.md only say that dealing into an open riichi pays yakuman.
+    player"); the variant rules and docs/rules.md only say that dealing into an open riichi pays yakuman.
     """
     rules = MAHJONGSOUL.replace(open_riichi=True)
     g = riichi_table(
@@ -374,7 +374,7 @@ def test_open_riichi_deal_in_by_a_riichi_player_pays_normally():
 )
 def test_riichi_ankan_refused_when_a_reading_breaks_the_triplet(hand, waits_):
     """Waits stay the same after an ankan of 1m, but some winning reading uses 1m as a pair or a
-    run (11m + 123m ...): RULES.md allows the riichi ankan only if every reading has 111m."""
+    run (11m + 123m ...): docs/rules.md allows the riichi ankan only if every reading has 111m."""
     assert waits(hand) == [t34(w) for w in waits_.split()]
     g = table({**NO_1M, 0: hand}, draws="7z 1z 2z 3z 1m", dora="9p")
     act(g, 0, A.RIICHI)

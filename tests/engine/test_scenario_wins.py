@@ -1,7 +1,7 @@
 """Scenario tests for wins: yaku requirement, haitei/houtei, tenhou/chiihou, multiple ron, sanchahou
 and pao.
 
-Rules (spec 003, RULES.md "Multiple ron", "Houtei", "Pao", "Ippatsu, double riichi, tenhou,
+Rules (Mahjong Soul rules, docs/rules.md "Multiple ron", "Houtei", "Pao", "Ippatsu, double riichi, tenhou,
 chiihou"): a win needs a yaku; on the last discard only ron is offered; chiihou is broken by any
 call; every ron winner is paid in full by the discarder, honba and sticks go to the first winner in
 turn order after the discarder; a triple ron aborts only under the sanchahou rule (Tenhou preset);
@@ -529,7 +529,7 @@ def test_pao_ron_other_yakuman_paid_by_the_discarder():
 
 
 def test_two_red_5p_under_red_fives_121():
-    """red_fives=(1, 2, 1) (spec 000): both red 5p in the winning hand count as aka dora."""
+    """red_fives=(1, 2, 1) (the variant rules): both red 5p in the winning hand count as aka dora."""
     rules = MAHJONGSOUL.replace(red_fives=(1, 2, 1))
     hands = ["2p147m147s123456z", "3400p234m567m234s", QUIET_X, "258m147p258s4567z"]
     g = start_hand(hands=hands, draws="9p", dora="9s", rules=rules)

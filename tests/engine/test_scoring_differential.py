@@ -40,7 +40,7 @@ VARIANT = MAHJONGSOUL.replace(
     open_riichi=True,
     name="variant",
 )
-"""Every scoring option flipped from Mahjong Soul (spec 000 options), checked on fewer hands."""
+"""Every scoring option flipped from Mahjong Soul (the variant rules options), checked on fewer hands."""
 VARIANT_HANDS = 5_000
 WINDS = "ESWN"
 FIVES = (4, 13, 22)
@@ -648,11 +648,11 @@ WIND_NAMES = {"E": "east", "S": "south", "W": "west", "N": "north"}
 
 
 def mahjong_options(preset: str) -> OptionalRules:
-    """The ``mahjong`` options matching a preset (RULES.md options table).
+    """The ``mahjong`` options matching a preset (docs/rules.md options table).
 
     Both presets: open tanyao on, red fives on (one per suit, the package's ids 16/52/88), kazoe
     yakuman at 13+ han (limited to one yakuman), kiriage off, open-pinfu ron 30 fu, pinfu tsumo
-    20 fu, renhou off (spec 003: "Renhou isn't used"), no local yakuman. Double yakuman on for
+    20 fu, renhou off (Mahjong Soul rules: "Renhou isn't used"), no local yakuman. Double yakuman on for
     Mahjong Soul, off for Tenhou. ``"variant"`` flips them as ``VARIANT`` does.
     """
     variant = preset == "variant"
@@ -867,7 +867,7 @@ def our_score(case: Case) -> dict:
 
 
 def package_reading_not_best_paying(theirs: dict) -> bool:
-    """RULES.md "Highest reading": the reading that *pays* most wins (then han, then fu).
+    """docs/rules.md "Highest reading": the reading that *pays* most wins (then han, then fu).
 
     The package keeps the reading with the most han, then fu. When a reading with fewer han pays
     more (e.g. 2 han 70 fu 4,500 over 3 han 30 fu 3,900), the package's choice is not ours: we
@@ -1114,7 +1114,7 @@ def test_batch_kernel_matches_score_hand():
 
 
 def test_mahjong_adapter_on_worked_examples():
-    """The adapter reads the package right on spec 004's worked examples."""
+    """The adapter reads the package right on the scoring reference's worked examples."""
     # Closed ron, riichi + tanyao, kanchan on 4p between 3p-5p, concealed 777p: 40 fu, 2,600.
     case = _case("234m345s345777p22p", "4p", "ron", riichi=True)
     r = mahjong_score(case)

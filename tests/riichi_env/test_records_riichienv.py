@@ -30,7 +30,7 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
         "E2-1": (
             "kan dora: seat 3 calls daiminkan on 8p and wins by tsumo on the replacement tile "
             "(rinshan kaihou); under the Mahjong Soul preset the open kan's indicator is revealed "
-            "before a rinshan tsumo and counts (RULES.md, Kan dora), RiichiEnv's default_mjsoul "
+            "before a rinshan tsumo and counts (docs/rules.md, Kan dora), RiichiEnv's default_mjsoul "
             "reveals none, so the record has one indicator and a smaller win",
             "dora indicators: record 1, engine 2",
         ),

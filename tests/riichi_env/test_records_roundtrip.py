@@ -121,7 +121,7 @@ def test_engine_games_round_trip(rules):
         check_convlog_structure(json.loads(text))
         got = read_text(text, fmt="tenhou6")
         # tenhou.net/6 has no dora timing: the reader puts a pending open-kan indicator before a
-        # further kan (RULES.md); with kan_dora_on_declare off the engine turns it after that kan.
+        # further kan (docs/rules.md); with kan_dora_on_declare off the engine turns it after that kan.
         positions = rules.kan_dora_on_declare
         assert _full(got, dora_positions=positions) == _full(game, dora_positions=positions), (
             f"tenhou.net/6, seed {seed}"
