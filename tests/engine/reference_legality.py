@@ -291,11 +291,17 @@ def _meld_args(tb: Table, s: int) -> list[tuple[str, str]]:
     return out
 
 
+@functools.cache
+def _without_red_fives(rules: Rules) -> Rules:
+    return rules.replace(red_fives=(0, 0, 0))
+
+
 def has_yaku(tb: Table, s: int, closed: list[int], win: int, tsumo: bool, **situation) -> bool:
     """``engine.scoring.score_hand`` says the win of ``s`` on ``win`` is valid (has a yaku).
 
-    Dora, red fives, honba and ippatsu never make a hand valid, so they are left out; riichi
-    (any kind) counts as riichi.
+    Dora, red fives, honba and ippatsu never make a hand valid, so they are left out (the hand is
+    scored under the same rules without red fives, as plain tiles); riichi (any kind) counts as
+    riichi.
     """
     dealer = tb.dealer
     result = score_hand(
@@ -306,7 +312,7 @@ def has_yaku(tb: Table, s: int, closed: list[int], win: int, tsumo: bool, **situ
         seat_wind=WINDS[(s - dealer) % 4],
         round_wind=WINDS[min(tb.kyoku // 4, 3)],
         riichi=tb.riichi[s] > 0,
-        rules=tb.rules,
+        rules=_without_red_fives(tb.rules),
         **situation,
     )
     return result.valid

@@ -1,5 +1,6 @@
 """Shanten tables, shanten, agari, waits and ukeire."""
 
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -115,6 +116,7 @@ def test_tables_go_to_the_user_cache_never_into_the_package(tmp_path, monkeypatc
     package = Path(tmod.__file__).resolve().parent
     monkeypatch.delenv("RIICHI_ENV_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # the last-resort root
     dirs = tmod.cache_dirs()
     assert dirs[0] == tmp_path / "xdg" / "riichi_env"
     assert all(package not in (d, *d.parents) for d in dirs), dirs
