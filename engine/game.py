@@ -70,6 +70,7 @@ from engine.rules import (
     RULE_BUSTING,
     RULE_EXTENSION,
     RULE_EXTENSION_HANDS,
+    RULE_EXTENSION_RENCHAN,
     RULE_HONBA_RESET_ON_PASS,
     RULE_KAN_DORA_ON_DECLARE,
     RULE_N_WINDS,
@@ -1661,7 +1662,9 @@ def _end_hand(st, tables, t, renchan, yame_ok, honba_up):
 
     ``yame_ok`` is True when the hand allows agari-yame or tenpai-yame under the rules (a dealer
     win, or dealer tenpai at an exhaustive draw). ``honba_up`` is True for a dealer win and every
-    draw; a non-dealer win resets honba.
+    draw; a non-dealer win resets honba. With ``extension_renchan`` a renchan in the extension is
+    treated like one in the last regular hand: only busting or agari/tenpai-yame end the game
+    (docs/rules.md, End of the game).
     """
     rules = st.rules[t]
     dealer = _dealer(st, t)
@@ -1699,15 +1702,19 @@ def _end_hand(st, tables, t, renchan, yame_ok, honba_up):
         for s in range(4):
             if p[s] < 0:
                 over = True
+    yame = yame_ok and _top_seat(p) == dealer and p[dealer] >= ret
     if not over:
         if k > last:
-            # extension: ends once someone has the return points, or after its last hand
-            if anyone or k >= last + rules[RULE_EXTENSION_HANDS]:
+            if renchan and rules[RULE_EXTENSION_RENCHAN]:
+                # extension_renchan (Tenhou): the dealer's renchan takes priority over someone
+                # having the return points and over the extension's last hand; only yame ends it
+                over = yame
+            elif anyone or k >= last + rules[RULE_EXTENSION_HANDS]:
+                # extension: ends once someone has the return points, or after its last hand
                 over = True
         elif k == last:
             if renchan:
-                if yame_ok and _top_seat(p) == dealer and p[dealer] >= ret:
-                    over = True
+                over = yame
             elif anyone or not rules[RULE_EXTENSION] or rules[RULE_EXTENSION_HANDS] == 0:
                 over = True
     if over:

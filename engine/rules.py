@@ -69,8 +69,9 @@ def _int_tuple(name: str, value, n: int, low: int, high: int) -> tuple[int, ...]
     RULE_PAO_HONBA_LIABLE,
     RULE_KAN_DORA_ON_DECLARE,
     RULE_RINSHAN_KAN_DORA,
-) = range(28)
-N_RULES = 28
+    RULE_EXTENSION_RENCHAN,
+) = range(29)
+N_RULES = 29
 """Length of ``Rules.to_array()``."""
 
 
@@ -90,6 +91,11 @@ class Rules:
         game_length: ``"hanchan"`` (East + South) or ``"tonpuusen"`` (East only).
         extension_round: Play one more wind while nobody has ``return_points`` (sudden death).
         extension_hands: Hands played at most in the extension wind.
+        extension_renchan: In the extension a hand in which the dealer keeps the deal does not
+            end the game, even when someone has ``return_points`` or it is the extension's last
+            hand; only busting, agari-yame and tenpai-yame end it (Tenhou: "a dealer renchan takes
+            priority"). Off (Mahjong Soul): the extension ends as soon as someone has
+            ``return_points``.
         agari_yame: The game ends when the dealer wins the last hand and is first with
             ``return_points``.
         tenpai_yame: The same when the dealer is tenpai at an exhaustive draw of the last hand.
@@ -120,6 +126,7 @@ class Rules:
     game_length: str = "hanchan"
     extension_round: bool = True
     extension_hands: int = 4
+    extension_renchan: bool = False
     agari_yame: bool = True
     tenpai_yame: bool = True
     honba_on_pass: str = "increment"
@@ -197,6 +204,7 @@ class Rules:
         a[RULE_PAO_HONBA_LIABLE] = self.pao_honba == "liable"
         a[RULE_KAN_DORA_ON_DECLARE] = self.kan_dora_on_declare
         a[RULE_RINSHAN_KAN_DORA] = self.rinshan_kan_dora
+        a[RULE_EXTENSION_RENCHAN] = self.extension_renchan
         return a
 
     @staticmethod
@@ -234,12 +242,14 @@ TENHOU = Rules(
     pao_honba="liable",
     kan_dora_on_declare=False,
     rinshan_kan_dora=False,
+    extension_renchan=True,
     name="tenhou",
 )
 """Tenhou ranked, for replaying Tenhou records (docs/rules.md): single yakuman only, triple ron aborts.
 
 Its records also show no tenpai-yame, pao honba paid by the liable player alone, and a pending
 kan indicator revealed only once a further kan is completed, and a rinshan tsumo right after an
-open or added kan that does not count that kan's indicator.
+open or added kan that does not count that kan's indicator. Its manual: in the extension a dealer
+renchan takes priority over someone having 30,000.
 """
 PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU}

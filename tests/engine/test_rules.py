@@ -4,6 +4,7 @@ from engine.rules import (
     MAHJONGSOUL,
     N_RULES,
     RULE_DOUBLE_YAKUMAN,
+    RULE_EXTENSION_RENCHAN,
     RULE_KAN_DORA_ON_DECLARE,
     RULE_N_WINDS,
     RULE_PAO_HONBA_LIABLE,
@@ -39,6 +40,17 @@ def test_tenhou_preset_follows_its_records():
     a = TENHOU.to_array()
     assert (a[RULE_TENPAI_YAME], a[RULE_PAO_HONBA_LIABLE], a[RULE_KAN_DORA_ON_DECLARE]) == (0, 1, 0)
     assert a[RULE_RINSHAN_KAN_DORA] == 0 and MAHJONGSOUL.to_array()[RULE_RINSHAN_KAN_DORA] == 1
+
+
+def test_extension_renchan_is_tenhou_only():
+    """Tenhou's manual: in the extension a dealer renchan takes priority; Mahjong Soul (docs/rules.md)
+    ends the extension as soon as someone has 30,000."""
+    assert TENHOU.extension_renchan and not MAHJONGSOUL.extension_renchan
+    assert not Rules().extension_renchan
+    assert TENHOU.to_array()[RULE_EXTENSION_RENCHAN] == 1
+    assert MAHJONGSOUL.to_array()[RULE_EXTENSION_RENCHAN] == 0
+    with pytest.raises(TypeError, match="extension_renchan"):
+        MAHJONGSOUL.replace(extension_renchan=1)
 
 
 def test_to_array_is_what_kernels_read():

@@ -6,7 +6,9 @@ Rules (Mahjong Soul rules "Game length and ending", "Setup and scoring", docs/ru
 exhaustive draw or an abortive draw; honba goes up on renchan and on any draw (or resets on a
 passing draw under ``honba_on_pass="reset"``), and resets after a non-dealer win; if nobody has
 30,000 after the last hand, play extends one wind and ends as soon as someone has 30,000, at the
-latest after its 4th hand; agari-yame / tenpai-yame end the game when the last hand's dealer wins
+latest after its 4th hand (``extension_renchan``, Tenhou: a hand in which the dealer keeps the
+deal goes on in the extension, even past 30,000 and in its 4th hand, unless agari-yame /
+tenpai-yame end it); agari-yame / tenpai-yame end the game when the last hand's dealer wins
 or is tenpai in first place with 30,000+; the game ends when a player drops below 0 (0 is fine);
 final score = (points − 30,000)/1000 + uma (+ oka 20 to first), ties go to the seat closer to the
 starting dealer, leftover sticks to first place.
@@ -27,7 +29,7 @@ from scenario_helpers import (
 )
 
 from engine.events import EV_GAME_END
-from engine.rules import MAHJONGSOUL
+from engine.rules import MAHJONGSOUL, TENHOU
 
 PINFU_TANYAO_3P = "45p234m567m234s88s"  # ron 3p: 2 han 30 fu (2000, dealer 2900)
 DISCARDS_3P = "3p147m147s123456z"
@@ -182,6 +184,114 @@ def test_no_extension_when_rule_off():
     rules = MAHJONGSOUL.replace(extension_round=False)
     g = nondealer_ron(7, rules=rules)
     assert g.done, describe(g, "extension off: the game ends after South 4")
+
+
+# ------------------------------------------------ extension renchan (docs/rules.md, End of the game)
+
+RENCHAN_FIRST = MAHJONGSOUL.replace(extension_renchan=True, name="renchan-first")
+"""Mahjong Soul with Tenhou's extension rule: a dealer renchan takes priority."""
+KYUUSHU_HAND = "19m19p19s123z258m5p"
+
+
+def kyuushu(kyoku: int, **kwargs):
+    """The dealer (seat 0) declares kyuushu kyuuhai on the first draw: an abortive draw."""
+    hands = [KYUUSHU_HAND, N2, N3, "147m147p147s2358s"]
+    g = start_hand(hands=hands, draws="6p", dora="8p", kyoku=kyoku, **kwargs)
+    act(g, 0, A.KYUUSHU)
+    return g
+
+
+@pytest.mark.nojit
+def test_extension_dealer_tenpai_while_another_seat_has_30000():
+    """West 1, exhaustive draw, only the dealer tenpai (+3000); seat 1 ends at 31,000 (RiichiEnv
+    tenhou_seed288 W1-0 is this case)."""
+    points = [20000, 32000, 24000, 24000]
+    g = exhaustive([TA, N1, N2, N3], kyoku=8, points=points)
+    assert g.points == [23000, 31000, 23000, 23000], describe(g)
+    assert g.done, describe(g, "Mahjong Soul: someone has 30,000 in the extension: game over")
+    for rules in (RENCHAN_FIRST, TENHOU):
+        g = exhaustive([TA, N1, N2, N3], kyoku=8, points=points, rules=rules)
+        assert not g.done and kyoku_honba(g) == (8, 1), describe(
+            g, f"{rules.name}: the dealer's renchan takes priority: West 1, 1 honba"
+        )
+
+
+def test_extension_dealer_win_while_another_seat_has_30000():
+    points = [20000, 24000, 32000, 24000]
+    g = dealer_ron(8, points=points)
+    assert g.points == [22900, 21100, 32000, 24000], describe(g)
+    assert g.done, describe(g, "Mahjong Soul: someone has 30,000 in the extension: game over")
+    g = dealer_ron(8, points=points, rules=RENCHAN_FIRST)
+    assert not g.done and kyoku_honba(g) == (8, 1), describe(g, "renchan first: West 1-1")
+
+
+def test_extension_abortive_draw_while_someone_has_30000():
+    points = [20000, 31000, 24000, 25000]
+    assert kyuushu(8, points=points).done
+    g = kyuushu(8, points=points, rules=RENCHAN_FIRST)
+    assert not g.done and kyoku_honba(g) == (8, 1), describe(g, "abortive draw: renchan first")
+
+
+def test_extension_last_hand_renchan():
+    """West 4, dealer (seat 3) tenpai at the draw, nobody at 30,000."""
+    hands = [N1, N2, N3, TA]
+    g = exhaustive(hands, kyoku=11)
+    assert g.points == [24000, 24000, 24000, 28000] and g.done, describe(
+        g, "Mahjong Soul: West 4 is the last hand whatever happens"
+    )
+    g = exhaustive(hands, kyoku=11, rules=RENCHAN_FIRST)
+    assert not g.done and kyoku_honba(g) == (11, 1), describe(g, "renchan first: West 4-1")
+    g = dealer_ron(11, rules=RENCHAN_FIRST)
+    assert not g.done and kyoku_honba(g) == (11, 1), describe(g, "a dealer win too: West 4-1")
+
+
+def test_extension_renchan_still_ends_by_agari_yame():
+    """West 1: the dealer wins and is first with 30,900."""
+    points = [28000, 24000, 24000, 24000]
+    for rules in (MAHJONGSOUL, RENCHAN_FIRST, TENHOU):
+        assert dealer_ron(8, points=points, rules=rules).done, rules.name
+    g = dealer_ron(8, points=points, rules=RENCHAN_FIRST.replace(agari_yame=False))
+    assert not g.done and kyoku_honba(g) == (8, 1), describe(g, "no agari-yame: renchan first")
+    g = dealer_ron(8, points=points, rules=MAHJONGSOUL.replace(agari_yame=False))
+    assert g.done, describe(g, "Mahjong Soul: the dealer has 30,000 in the extension: game over")
+
+
+def test_extension_renchan_and_tenpai_yame():
+    """West 1: the dealer is tenpai at the draw and first with 31,000."""
+    points = [28000, 24000, 24000, 24000]
+    hands = [TA, N1, N2, N3]
+    assert exhaustive(hands, kyoku=8, points=points, rules=RENCHAN_FIRST).done
+    g = exhaustive(hands, kyoku=8, points=points, rules=TENHOU)
+    assert g.points == [31000, 23000, 23000, 23000], describe(g)
+    assert not g.done and kyoku_honba(g) == (8, 1), describe(
+        g, "Tenhou preset: no tenpai-yame, so the dealer's renchan goes on"
+    )
+
+
+def test_extension_renchan_still_ends_by_busting():
+    g = dealer_tenhou(8, points=[20100, 15900, 48000, 16000], rules=RENCHAN_FIRST)
+    assert g.points == [68100, -100, 32000, 0] and g.done, describe(g, "busting ends it")
+
+
+@pytest.mark.parametrize("rules", [MAHJONGSOUL, RENCHAN_FIRST], ids=["off", "on"])
+def test_extension_without_renchan_ends_either_way(rules):
+    """The deal passes: the extension ends once someone has 30,000, and after West 4."""
+    g = nondealer_ron(8, points=[25000, 28500, 23000, 23500], rules=rules)
+    assert g.points[1] == 30500 and g.done, describe(g, "30,000 reached with the deal passing")
+    g = nondealer_ron(9, rules=rules)
+    assert not g.done and kyoku_honba(g) == (10, 0), describe(g, "nobody at 30,000: West 3")
+    g = nondealer_ron(11, rules=rules)
+    assert max(g.points) < 30000 and g.done, describe(g, "West 4 passed: game over")
+    g = exhaustive([N1, N2, N3, QUIET_X], kyoku=11, rules=rules)
+    assert g.done, describe(g, "West 4 draw, dealer noten: game over")
+
+
+def test_south_4_renchan_is_unchanged_by_the_option():
+    """The last regular hand already lets a dealer renchan go on past someone else's 30,000."""
+    points = [40000, 30000, 20000, 10000]
+    for rules in (MAHJONGSOUL, RENCHAN_FIRST):
+        g = dealer_ron(7, points=points, rules=rules)
+        assert not g.done and kyoku_honba(g) == (7, 1), describe(g, rules.name)
 
 
 # ---------------------------------------------------------------------- agari-yame, tenpai-yame

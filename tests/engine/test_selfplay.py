@@ -105,6 +105,7 @@ VARIANTS = {
         sanchahou=True,
         game_length="tonpuusen",
         extension_round=False,
+        extension_renchan=True,
         agari_yame=False,
         tenpai_yame=False,
         honba_on_pass="reset",

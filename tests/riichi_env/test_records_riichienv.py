@@ -13,6 +13,8 @@ import pytest
 from test_records_helpers import LOGS, index_rows
 
 from engine.rules import MAHJONGSOUL, TENHOU
+from engine.shanten import waits
+from engine.tiles import tile136_to_str
 from riichi_env.records.convert import read_file, read_text
 from riichi_env.records.mjai import REASON_SPELLINGS, REASONS
 from riichi_env.records.model import DRAW_KINDS, RecordError
@@ -36,6 +38,18 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "E3-0": (
             "follows from E2-1: the engine's larger win changes the points this hand starts with",
+            "hand start:",
+        ),
+    },
+    "riichienv/mjsoul_seed250.jsonl": {
+        "S3-0": (
+            "karaten: RiichiEnv pays a wait on a kind held four times counting melds as tenpai; "
+            "docs/rules.md Draws. Seat 3 holds 8m8m4s6s with a kakan of 5s (0s555s), so its only "
+            "wait, 5s, is a kind it holds all four of: the engine pays it as noten",
+            "tenpai seats: record [0, 2, 3], engine [0, 2]",
+        ),
+        "S3-1": (
+            "follows from S3-0: the tenpai payments change the points this hand starts with",
             "hand start:",
         ),
     },
@@ -81,6 +95,62 @@ def test_tenpai_yame_decides_how_riichienv_tenhou_games_end():
     assert [str(m) for m in result.mismatches] == [
         f"{game.source}: hand {game.hands[-1].label}: "
         "the record ends the game here but the engine goes on"
+    ]
+
+
+def _tiles_at_the_end(hand, seat):
+    """(concealed tile136 ids, meld tile136 ids) of a seat when the hand ends."""
+    concealed, melds = list(hand.haipai[seat]), []
+    for e in hand.events:
+        if e.seat != seat:
+            continue
+        if e.type == "draw":
+            concealed.append(e.tile)
+        elif e.type == "discard":
+            concealed.remove(e.tile)
+        elif e.type in ("chi", "pon", "daiminkan", "ankan"):
+            for x in e.consumed:
+                concealed.remove(x)
+            melds += [*e.consumed] if e.type == "ankan" else [*e.consumed, e.tile]
+        elif e.type == "kakan":
+            concealed.remove(e.tile)
+            melds.append(e.tile)
+    return concealed, melds
+
+
+def test_karaten_is_the_only_difference_and_exactly_that_seat():
+    """mjsoul_seed250 S3-0: seat 3's only wait is a kind it holds all four of, one concealed
+    pair of neighbours and the kakan; RiichiEnv pays it as tenpai, the engine as noten, and the
+    two engines agree on every other seat."""
+    game = read_file(LOGS / "riichienv" / "mjsoul_seed250.jsonl")
+    hand = next(h for h in game.hands if h.label == "S3-0")
+    assert hand.draw.kind == "exhaustive" and hand.draw.deltas == (1000, -3000, 1000, 1000)
+    concealed, melds = _tiles_at_the_end(hand, 3)
+    assert sorted(tile136_to_str(x) for x in concealed) == ["4s", "6s", "8m", "8m"]
+    hand34 = [0] * 34
+    for x in concealed:
+        hand34[x // 4] += 1
+    assert waits(hand34) == [22]  # 5s
+    assert sum(1 for x in concealed + melds if x // 4 == 22) == 4
+    result = replay_game(game, MAHJONGSOUL)
+    assert sorted(m.what for m in result.mismatches if m.hand == "S3-0") == [
+        "draw payments: record [1000, -3000, 1000, 1000], engine [1500, -1500, 1500, -1500]",
+        "tenpai seats: record [0, 2, 3], engine [0, 2]",
+    ]
+
+
+def test_extension_renchan_decides_how_riichienv_tenhou_seed288_ends():
+    """tenhou_seed288 W1-0: exhaustive draw, the dealer tenpai, seat 3 at 30,300. RiichiEnv plays
+    W1-1 (its Tenhou mode lets the dealer's renchan go on); so does the Tenhou preset
+    (``extension_renchan``), while without it the engine ends the game after W1-0."""
+    game = read_file(LOGS / "riichienv" / "tenhou_seed288.jsonl")
+    labels = [h.label for h in game.hands]
+    assert labels[-2:] == ["W1-0", "W1-1"] and max(game.hands[-1].scores) >= 30000
+    assert RIICHIENV_TENHOU.extension_renchan
+    assert replay_game(game, RIICHIENV_TENHOU).ok
+    result = replay_game(game, RIICHIENV_TENHOU.replace(extension_renchan=False))
+    assert [str(m) for m in result.mismatches] == [
+        f"{game.source}: hand W1-1: the engine ended the game before this hand"
     ]
 
 
