@@ -39,6 +39,7 @@ __all__ = [
     "last_draw_kind",
     "last_wins",
     "pass_claims",
+    "play_out",
     "river",
     "start_hand",
     "t34",
@@ -156,6 +157,19 @@ def pass_claims(g) -> None:
     """Every seat asked about the offered tile passes."""
     while not g.done and g.phase == "claim":
         act(g, g.actor, A.PASS)
+
+
+def play_out(g, max_steps: int = 400) -> None:
+    """Everyone tsumogiris and passes until the hand ends."""
+    start = int(g.state.hand_index[0])
+    for _ in range(max_steps):
+        if g.done or int(g.state.hand_index[0]) != start:
+            return
+        if g.phase == "claim":
+            pass_claims(g)
+        else:
+            tsumogiri(g)
+    raise AssertionError(describe(g, "the hand did not end"))
 
 
 def advance_to(g, seat: int, max_discards: int = 200) -> None:

@@ -23,6 +23,7 @@ from scenario_helpers import (
     hand_deltas,
     last_draw_kind,
     pass_claims,
+    play_out,
     ryuukyoku_row,
     start_hand,
     t34,
@@ -41,19 +42,6 @@ N1 = "147m258p369s1357z"  # far from tenpai
 N2 = "258m369p147s2467z"
 N3 = "369m147p258s1346z"
 N4 = "147m147p147s2358s"
-
-
-def play_out(g, max_steps: int = 400) -> None:
-    """Everyone tsumogiris and passes until the hand ends."""
-    start = int(g.state.hand_index[0])
-    for _ in range(max_steps):
-        if g.done or int(g.state.hand_index[0]) != start:
-            return
-        if g.phase == "claim":
-            pass_claims(g)
-        else:
-            tsumogiri(g)
-    raise AssertionError(describe(g, "the hand did not end"))
 
 
 @pytest.mark.parametrize(

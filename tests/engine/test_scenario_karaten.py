@@ -21,6 +21,7 @@ from scenario_helpers import (
     hand_deltas,
     last_draw_kind,
     pass_claims,
+    play_out,
     ryuukyoku_row,
     start_hand,
     t34,
@@ -38,18 +39,6 @@ S2_PLAIN = "258m369p147s2467z"
 TB = "123p456p789p33z44z"  # S3: tenpai on 3z-4z
 PON_HAND = "789m123p88899s12z"  # pons 9s and 8s: 789m123p8s + pon 999s + pon 888s
 KAN_HAND = "789m123p11p79s888s"  # kans 8s: 789m123p11p79s + kan 8888s (kanchan 8s only)
-
-
-def _play_out(g, max_steps: int = 400) -> None:
-    start = int(g.state.hand_index[0])
-    for _ in range(max_steps):
-        if g.done or int(g.state.hand_index[0]) != start:
-            return
-        if g.phase == "claim":
-            pass_claims(g)
-        else:
-            tsumogiri(g)
-    raise AssertionError(describe(g, "the hand did not end"))
 
 
 def _claim(g, seat: int, action: int) -> None:
@@ -142,7 +131,7 @@ def test_karaten_with_melded_copies_is_noten(kind, dealer_is_karaten):
     g = _build(kind, dealer_is_karaten)
     closed = g.hand(1)
     assert waits(closed) == [t34("8s")], describe(g, f"S1's concealed {closed} waits on 8s only")
-    _play_out(g)
+    play_out(g)
     assert last_draw_kind(g) == DRAW_EXHAUSTIVE, describe(g, "expected an exhaustive draw")
     assert int(ryuukyoku_row(g)[3]) == 0b1000, describe(g, "only S3 is tenpai (tenpai mask)")
     assert hand_deltas(g) == [-1000, -1000, -1000, 3000], describe(
