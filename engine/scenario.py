@@ -32,7 +32,7 @@ from engine.actions import (
     action_name,
 )
 from engine.game import Game, _start_game_at
-from engine.rules import MAHJONGSOUL, Rules
+from engine.rules import MAHJONGSOUL, Rules, as_rules
 from engine.state import DORA_START, LIVE_START, N_LIVE, RINSHAN_START, URA_START, WALL_SIZE
 from engine.tiles import _parse_groups, parse_tile, red_ids, tile34_to_str
 
@@ -61,10 +61,11 @@ def build_wall(
     ura: str = "",
     rinshan: str = "",
     dealer: int = 0,
-    rules: Rules = MAHJONGSOUL,
+    rules: Rules | str = MAHJONGSOUL,
     seed: int = 0,
 ) -> np.ndarray:
     """The ``int32[136]`` wall for these hands, draws and dead wall (module doc)."""
+    rules = as_rules(rules)
     if isinstance(hands, str) or len(hands) != 4:
         raise ValueError("hands must be four mpsz strings, one per seat (seat 0 first)")
     if not 0 <= dealer <= 3:
@@ -123,7 +124,7 @@ def start_hand(
     honba: int = 0,
     kyotaku: int = 0,
     points: Sequence[int] | None = None,
-    rules: Rules = MAHJONGSOUL,
+    rules: Rules | str = MAHJONGSOUL,
     seed: int = 0,
     wall: Sequence[int] | np.ndarray | None = None,
 ) -> Game:
@@ -134,6 +135,7 @@ def start_hand(
     1000 x ``kyotaku`` must equal 4 x start points. ``wall`` (136 tile136 ids in the layout) may
     replace ``hands``/``draws``/``dora``/``ura``/``rinshan``. Later hands are shuffled from ``seed``.
     """
+    rules = as_rules(rules)
     if kyoku is None:
         kyoku = dealer
     if not isinstance(kyoku, int) or kyoku < 0:

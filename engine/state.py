@@ -168,8 +168,11 @@ def new_state(
     n: int = 1, rules: Rules = MAHJONGSOUL, max_events: int = DEFAULT_MAX_EVENTS
 ) -> State:
     """Zeroed state for ``n`` tables under ``rules``; call ``engine.game.reset`` before play."""
-    if not isinstance(n, int) or n < 1:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"number of tables must be an int, got {type(n).__name__} {n!r}")
+    if n < 1:
         raise ValueError(f"number of tables must be a positive int, got {n!r}")
+    n = int(n)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be an engine.rules.Rules, got {type(rules).__name__}")
     if not isinstance(max_events, int) or max_events < 1:

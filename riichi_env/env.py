@@ -28,7 +28,8 @@ pon made with plain fives while a red five is held (41-44 use the red one). ``ac
 legal set of the agent to act, all zeros for the others.
 
 **Observations**: ``encoder=`` picks a versioned encoder of ``riichi_env.encoders`` (``basic_v0``
-default, ``rich_v0``, ``oracle_v0`` with hidden information); their row tables are in
+default, ``rich_v0``, ``basic_v1`` and ``rich_v1`` (which also show open riichi hands), ``oracle_v0``
+with hidden information); their row tables are in
 ``docs/environment.md``. An observation is a fresh array (safe to keep).
 
 **Rewards** (``reward=``), given to all four agents at the step that ends a hand or the game:

@@ -359,3 +359,21 @@ def test_tile_helpers_check_their_arguments():
     with pytest.raises(TypeError, match="tiles must be an iterable of tile136 ids"):
         tiles136_to_str(5)
     assert parse_tile136("0m", red_fives=np.array([1, 1, 1])).tolist() == [16]
+
+
+def test_scenario_takes_a_preset_name_like_every_rules_argument():
+    from engine.scenario import start_hand
+
+    hands = ["123m456p789s1122z", "147m258p369s1234z", "258m369p147s1567z", "369m147p258s2347z"]
+    g = start_hand(hands=hands, rules="tenhou")
+    assert g.rules.name == "tenhou"
+    with pytest.raises(ValueError, match="tenhuo"):
+        start_hand(hands=hands, rules="tenhuo")
+
+
+@pytest.mark.parametrize("n", [True, 1.0, "2"])
+def test_new_state_refuses_a_non_int_table_count(n):
+    from engine.state import new_state
+
+    with pytest.raises(TypeError, match="number of tables must be an int"):
+        new_state(n)

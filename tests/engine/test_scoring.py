@@ -198,7 +198,8 @@ def test_to_dict_matches_the_format():
         (dict(closed="456p789s11122z", win_tile="4p", melds=[("ankan", "111m")]), "melds\\[0\\]"),
         (dict(closed="456p789s11122z", win_tile="4p", melds=[("chi", "789m9m")]), "melds\\[0\\]"),
         (dict(closed="456p789s11122z", win_tile="4p", melds=[{"tiles": "123m"}]), "melds\\[0\\]"),
-        (dict(closed="11112m456p789s22z", win_tile="2m"), "closed"),
+        (dict(closed="11112m456p789s22z", win_tile="2m"), "closed"),  # 13 tiles
+        (dict(closed="11111m456p789s22z", win_tile="1m"), "closed"),  # a fifth 1m
         (dict(closed="00m345m456p789s222z", win_tile="3m"), "red"),
         (
             dict(closed="456p789s11122z", win_tile="4p", melds=[("chi", "123m")], riichi=True),
