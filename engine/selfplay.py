@@ -151,14 +151,49 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
                         code = _check(st, tables, scratch, detail)
                         if code != VAL_OK:
                             return code
-        if policy == POLICY_GREEDY:
-            a = _greedy_action(st, tables, t, mask, rng_state)
-        else:
-            a = _nth_legal(mask, _rand_below(rng_state, n))
-        _apply(st, tables, t, a)
+        _apply(st, tables, t, _choose(st, tables, t, mask, n, policy, rng_state))
     if check:
         return _check(st, tables, t, detail)
     return VAL_OK
+
+
+@njit
+def _choose(st, tables, t, mask, n, policy, rng_state):
+    """The policy's action among the ``n`` legal ones of ``mask``."""
+    if policy == POLICY_GREEDY:
+        return _greedy_action(st, tables, t, mask, rng_state)
+    return _nth_legal(mask, _rand_below(rng_state, n))
+
+
+@njit
+def _play_game_unchecked(st, tables, t, seed, policy, mask, rng_state):
+    """``_play_game`` with ``check=0``, compiled apart so plain self-play never compiles the checks.
+
+    The same seed plays the same game as ``_play_game`` (the checks use their own stream)."""
+    _rng_seed(rng_state, seed, ACTION_STREAM)
+    _reset(st, tables, t, seed)
+    while st.phase[t] != PHASE_GAME_OVER:
+        n = _legal_mask(st, tables, t, mask)
+        _apply(st, tables, t, _choose(st, tables, t, mask, n, policy, rng_state))
+
+
+@njit
+def _store_result(st, t, i, points, final, hands, decisions):
+    for s in range(4):
+        points[i, s] = st.points[t, s]
+        final[i, s] = st.final_scores[t, s]
+    hands[i] = st.hand_index[t]
+    decisions[i] = st.n_decisions[t]
+
+
+@njit
+def _play_games_unchecked(st, tables, t, seeds, policy, points, final, hands, decisions, rng_state):
+    """``_play_games`` without checks: every game is played; results into the output arrays."""
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    for i in range(seeds.shape[0]):
+        _play_game_unchecked(st, tables, t, seeds[i], policy, mask, rng_state)
+        _store_result(st, t, i, points, final, hands, decisions)
+    return seeds.shape[0]
 
 
 @njit
@@ -173,11 +208,7 @@ def _play_games(
     detail = np.zeros(3, dtype=np.int64)
     for i in range(seeds.shape[0]):
         code = _play_game(st, tables, t, seeds[i], check, policy, scratch, mask, detail, rng_state)
-        for s in range(4):
-            points[i, s] = st.points[t, s]
-            final[i, s] = st.final_scores[t, s]
-        hands[i] = st.hand_index[t]
-        decisions[i] = st.n_decisions[t]
+        _store_result(st, t, i, points, final, hands, decisions)
         errors[i] = code
         if code != VAL_OK:
             return i + 1
@@ -230,46 +261,26 @@ def selfplay(
     st = new_state(n_tables, rules, max_events)
     chunks = np.array_split(np.arange(games), threads)
 
+    def play(i: int, lo: int, hi: int) -> int:
+        rng = np.zeros(2, dtype=np.int64)
+        out = (points[lo:hi], final[lo:hi], hands[lo:hi], decisions[lo:hi])
+        if not check:
+            return _play_games_unchecked(st, tables, i, seeds[lo:hi], policy, *out, rng)
+        scratch = threads + i if check >= 2 and hi > lo else -1
+        return _play_games(
+            st, tables, i, seeds[lo:hi], check, policy, scratch, *out, errors[lo:hi], rng
+        )
+
     def work(i: int) -> int:
         idx = chunks[i]
         if idx.size == 0:
             return 0
         lo, hi = int(idx[0]), int(idx[-1]) + 1
-        scratch = threads + i if check >= 2 else -1
-        played = _play_games(
-            st,
-            tables,
-            i,
-            seeds[lo:hi],
-            check,
-            policy,
-            scratch,
-            points[lo:hi],
-            final[lo:hi],
-            hands[lo:hi],
-            decisions[lo:hi],
-            errors[lo:hi],
-            np.zeros(2, dtype=np.int64),
-        )
+        played = play(i, lo, hi)
         errors[lo + played : hi] = -1
         return played
 
-    # compile or load the kernels before the clock starts (a zero-game call has the same types)
-    _play_games(
-        st,
-        tables,
-        0,
-        seeds[:0],
-        check,
-        policy,
-        -1,
-        points[:0],
-        final[:0],
-        hands[:0],
-        decisions[:0],
-        errors[:0],
-        np.zeros(2, dtype=np.int64),
-    )
+    play(0, 0, 0)  # compile or load the kernels before the clock starts (same types, no game)
     start = time.perf_counter()
     if threads == 1:
         work(0)
@@ -317,19 +328,16 @@ def play_one(seed: int, rules: Rules | str = MAHJONGSOUL, max_events: int = 8192
     out = np.zeros((1, 4), dtype=np.int32)
     final = np.zeros((1, 4), dtype=np.float64)
     ints = np.zeros(1, dtype=np.int32)
-    _play_games(
+    _play_games_unchecked(
         st,
         load_tables(),
         0,
         np.array([seed], dtype=np.int64),
-        0,
         policy,
-        -1,
         out,
         final,
         ints,
         np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int32),
         np.zeros(2, dtype=np.int64),
     )
     return st
