@@ -25,12 +25,16 @@ import numba
 from engine._numba import cache_roots, jit_disabled
 
 KINDS: dict[str, tuple[str, str]] = {
-    "env": ("the environment's kernels (reset, masks, step, encoders)", "1-2 minutes"),
-    "selfplay": ("the compiled self-play loop", "about 30 s"),
+    "env": ("the environment's kernels (reset, masks, step, encoders)", "about 3.5 minutes"),
+    "selfplay": ("the compiled self-play loop", "about 3 minutes, 1 after the env's"),
     "score": ("the hand-scoring kernels", "about 10 s"),
-    "replay": ("the game kernels records replay through", "about 20 s"),
+    "replay": (
+        "the game kernels records replay through",
+        "up to 3 minutes, seconds after the env's",
+    ),
 }
-"""Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores."""
+"""Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
+from an empty cache; the groups share the engine's kernels, so the first one pays most)."""
 
 PROGRESS_EVERY = 10.0
 """Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)."""
