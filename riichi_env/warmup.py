@@ -26,11 +26,11 @@ from engine._numba import cache_roots, jit_disabled
 
 KINDS: dict[str, tuple[str, str]] = {
     "env": ("the environment's kernels (reset, masks, step, encoders)", "about 3.5 minutes"),
-    "selfplay": ("the compiled self-play loop", "about 3 minutes, 1 after the env's"),
+    "selfplay": ("the compiled self-play loop", "about 3 minutes, or 30 s after the env's"),
     "score": ("the hand-scoring kernels", "about 10 s"),
     "replay": (
         "the game kernels records replay through",
-        "up to 3 minutes, seconds after the env's",
+        "up to 3 minutes, or seconds after the env's",
     ),
 }
 """Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
@@ -114,7 +114,7 @@ def ensure_compiled(kind: str, stream=None) -> float:
     stream = sys.stderr if stream is None else stream
     what, how_long = KINDS[kind]
     stream.write(
-        f"riichi_env: compiling {what} for this machine, once ({how_long} on 2 cores; "
+        f"riichi_env: compiling {what} for this machine, once ({how_long}, on 2 cores; "
         "later runs load them from the cache in about a second)\n"
     )
     stream.flush()
