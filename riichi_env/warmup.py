@@ -12,6 +12,7 @@ the encoders), ``"selfplay"`` (compiled self-play), ``"score"`` (hand scoring), 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import sys
@@ -71,7 +72,9 @@ def _progress(stream, label: str) -> Iterator[None]:
             stream.write("\r")
 
 
+@functools.cache
 def _sources_digest() -> str:
+    """Hash of numba's version and every project source (read once per process)."""
     digest = hashlib.sha256(numba.__version__.encode())
     for package in ("engine", "riichi_env", "agents"):
         for path in sorted((_ROOT / package).rglob("*.py")):
