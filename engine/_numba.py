@@ -31,19 +31,29 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("engine", "riichi_env", "agents")
 
 
+def _widen(ty):
+    """The argument type a kernel is compiled for: constants as their type, every integer as int64."""
+    ty = types.unliteral(ty)
+    if isinstance(ty, types.Integer):
+        return types.int64
+    return ty
+
+
 class UnliteralDispatcher(CPUDispatcher):
-    """A dispatcher that compiles a call from another kernel once per argument *type*.
+    """A dispatcher that compiles a call from another kernel once per argument *kind*.
 
     Numba otherwise compiles a separate copy of the callee for every constant value passed at a
-    call site (``Literal[int](0)``, ``Literal[int](31)``, ...), which multiplied the cold compile
-    time of the engine. Falls back to literal typing for a callee that needs it.
+    call site (``Literal[int](0)``, ``Literal[int](31)``, ...) and for every integer width (a seat
+    read from the state is int32, a loop index int64); each copy also relinks everything the
+    callee calls, which multiplied the engine's cold compile time. Integer arguments are passed
+    as int64. Falls back to the exact types for a callee that needs them.
     """
 
     def get_call_template(self, args, kws):
         try:
             return super().get_call_template(
-                tuple(types.unliteral(a) for a in args),
-                {k: types.unliteral(v) for k, v in kws.items()},
+                tuple(_widen(a) for a in args),
+                {k: _widen(v) for k, v in kws.items()},
             )
         except errors.TypingError:
             return super().get_call_template(args, kws)

@@ -31,7 +31,8 @@ from engine.actions import (
     TSUMO,
     action_name,
 )
-from engine.game import Game, _start_game_at
+from engine.deal import deal_hand
+from engine.game import Game
 from engine.rules import MAHJONGSOUL, Rules, as_rules
 from engine.state import DORA_START, LIVE_START, N_LIVE, RINSHAN_START, URA_START, WALL_SIZE
 from engine.tiles import _parse_groups, parse_tile, red_ids, tile34_to_str
@@ -140,38 +141,19 @@ def start_hand(
         kyoku = dealer
     if not isinstance(kyoku, int) or kyoku < 0:
         raise ValueError(f"kyoku must be a non-negative int, got {kyoku!r}")
-    dealer = kyoku % 4
-    if points is None:
-        points = [rules.start_points] * 4
-        points[0] -= 1000 * kyotaku
-    points = [int(p) for p in points]
-    if len(points) != 4:
-        raise ValueError(f"points must be four ints, got {points}")
-    if sum(points) + 1000 * kyotaku != 4 * rules.start_points:
-        raise ValueError(
-            f"points {points} plus {kyotaku} sticks must add up to {4 * rules.start_points}"
-        )
-    if honba < 0 or kyotaku < 0:
-        raise ValueError("honba and kyotaku must be non-negative")
     if wall is None:
         if hands is None:
             raise ValueError("give hands (four mpsz strings) or a 136-tile wall")
-        wall = build_wall(hands, draws, dora, ura, rinshan, dealer, rules, seed)
-    else:
-        wall = np.asarray(wall, dtype=np.int32)
-        if wall.shape != (WALL_SIZE,) or sorted(wall.tolist()) != list(range(WALL_SIZE)):
-            raise ValueError("wall must hold each tile136 id 0-135 exactly once")
+        wall = build_wall(hands, draws, dora, ura, rinshan, kyoku % 4, rules, seed)
     game = Game(rules, seed=None)
-    _start_game_at(
+    deal_hand(
         game.state,
-        game.tables,
-        0,
-        np.int64(seed),
         wall,
-        kyoku,
-        honba,
-        kyotaku,
-        np.array(points, dtype=np.int32),
+        kyoku=kyoku,
+        honba=honba,
+        kyotaku=kyotaku,
+        points=points,
+        seed=seed,
     )
     return game
 

@@ -13,14 +13,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import literal_unroll
 
 from engine._numba import njit
 from engine.actions import DISCARD_RED, N_ACTIONS, N_DISCARD_ACTIONS, PASS, RIICHI, RON, TSUMO
-from engine.game import ERR_ILLEGAL, OK, _apply, _legal_mask, _rand_below, _reset, _rng_seed, _step
+from engine.deal import _reset
+from engine.legality import _legal_mask
 from engine.rules import MAHJONGSOUL, Rules, as_rules
 from engine.shanten import _shanten
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
+from engine.turn import ERR_ILLEGAL, OK, _apply, _step
 from engine.validate import (
     VAL_MASKED_REFUSED,
     VAL_OK,
@@ -29,6 +30,7 @@ from engine.validate import (
     _validate_rules,
 )
 from engine.validation import SEED_MAX, SEED_RANGE, check_int, check_max_events, check_seed
+from engine.wall import _rand_below, _rng_seed
 
 POLICY_UNIFORM = 0
 """Every legal action equally likely."""
@@ -41,10 +43,10 @@ CHECK_STREAM = 0x3FFFFFFE
 
 
 @njit
-def _copy_table(st, src, dst):
-    """Copy every field of table ``src`` onto table ``dst``."""
-    for arr in literal_unroll(st):
-        arr[dst] = arr[src]
+def _copy_table(st, ev, src, dst):
+    """Copy table ``src`` (its record and its event log) onto table ``dst``."""
+    st[dst] = st[src]
+    ev[dst] = ev[src]
 
 
 @njit
@@ -59,13 +61,14 @@ def _nth_legal(mask, k):
 
 
 @njit
-def _greedy_action(st, tables, t, mask, rng_state):
+def _greedy_action(st, t, tables, mask, rng_state):
     """A random legal action biased to play the hand: win, riichi, keep shanten low, few calls."""
+    rec = st[t]
     if mask[TSUMO]:
         return TSUMO
     if mask[RON]:
         return RON
-    if st.phase[t] == PHASE_CLAIM:
+    if rec.phase == PHASE_CLAIM:
         if _rand_below(rng_state, 4) == 0:
             n = 0
             for a in range(N_ACTIONS):
@@ -74,10 +77,10 @@ def _greedy_action(st, tables, t, mask, rng_state):
         return PASS
     if mask[RIICHI] and _rand_below(rng_state, 4) != 0:
         return RIICHI
-    s = st.actor[t]
+    s = rec.actor
     best = 99
     n_best = 0
-    h = st.closed34[t, s].copy()
+    h = rec.closed34[s].copy()
     for a in range(N_DISCARD_ACTIONS):
         if mask[a]:
             k = a if a < DISCARD_RED else 4 + 9 * (a - DISCARD_RED)
@@ -109,16 +112,16 @@ def _greedy_action(st, tables, t, mask, rng_state):
 
 
 @njit
-def _check(st, tables, t, detail):
+def _check(st, t, ev, tables, detail):
     """Bookkeeping, then the rule facts derived from the tiles (``engine/validate.py``)."""
     code = _validate(st, t, detail)
     if code != VAL_OK:
         return code
-    return _validate_rules(st, tables, t, detail)
+    return _validate_rules(st, t, ev, tables, detail)
 
 
 @njit
-def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_state):
+def _play_game(st, t, ev, tables, seed, check, policy, scratch, mask, detail, rng_state):
     """One game of random legal play on table ``t``; returns ``VAL_OK`` or a ``VAL_*`` code.
 
     ``scratch`` is a second table index used by ``check >= 2`` (-1 when unused).
@@ -126,11 +129,11 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
     _rng_seed(rng_state, seed, ACTION_STREAM)
     check_rng = np.zeros(2, dtype=np.int64)
     _rng_seed(check_rng, seed, CHECK_STREAM)
-    _reset(st, tables, t, seed)
-    while st.phase[t] != PHASE_GAME_OVER:
-        n = _legal_mask(st, tables, t, mask)
+    _reset(st, t, ev, tables, seed)
+    while st[t].phase != PHASE_GAME_OVER:
+        n = _legal_mask(st, t, tables, mask)
         if check:
-            code = _check(st, tables, t, detail)
+            code = _check(st, t, ev, tables, detail)
             if code != VAL_OK:
                 return code
             if n < N_ACTIONS:
@@ -138,67 +141,83 @@ def _play_game(st, tables, t, seed, check, policy, scratch, mask, detail, rng_st
                 for a in range(N_ACTIONS):
                     if not mask[a]:
                         if j == 0:
-                            if _step(st, tables, t, a) != ERR_ILLEGAL:
+                            if _step(st, t, ev, tables, a) != ERR_ILLEGAL:
                                 return VAL_UNMASKED_ACCEPTED
                             break
                         j -= 1
             if check >= 2 and scratch >= 0:
                 for a in range(N_ACTIONS):
                     if mask[a]:
-                        _copy_table(st, t, scratch)
-                        if _step(st, tables, scratch, a) != OK:
+                        _copy_table(st, ev, t, scratch)
+                        if _step(st, scratch, ev, tables, a) != OK:
                             return VAL_MASKED_REFUSED
-                        code = _check(st, tables, scratch, detail)
+                        code = _check(st, scratch, ev, tables, detail)
                         if code != VAL_OK:
                             return code
-        _apply(st, tables, t, _choose(st, tables, t, mask, n, policy, rng_state))
+        _apply(st, t, ev, tables, _choose(st, t, tables, mask, n, policy, rng_state))
     if check:
-        return _check(st, tables, t, detail)
+        return _check(st, t, ev, tables, detail)
     return VAL_OK
 
 
 @njit
-def _choose(st, tables, t, mask, n, policy, rng_state):
+def _choose(st, t, tables, mask, n, policy, rng_state):
     """The policy's action among the ``n`` legal ones of ``mask``."""
     if policy == POLICY_GREEDY:
-        return _greedy_action(st, tables, t, mask, rng_state)
+        return _greedy_action(st, t, tables, mask, rng_state)
     return _nth_legal(mask, _rand_below(rng_state, n))
 
 
 @njit
-def _play_game_unchecked(st, tables, t, seed, policy, mask, rng_state):
+def _play_game_unchecked(st, t, ev, tables, seed, policy, mask, rng_state):
     """``_play_game`` with ``check=0``, compiled apart so plain self-play never compiles the checks.
 
     The same seed plays the same game as ``_play_game`` (the checks use their own stream)."""
     _rng_seed(rng_state, seed, ACTION_STREAM)
-    _reset(st, tables, t, seed)
-    while st.phase[t] != PHASE_GAME_OVER:
-        n = _legal_mask(st, tables, t, mask)
-        _apply(st, tables, t, _choose(st, tables, t, mask, n, policy, rng_state))
+    _reset(st, t, ev, tables, seed)
+    while st[t].phase != PHASE_GAME_OVER:
+        n = _legal_mask(st, t, tables, mask)
+        _apply(st, t, ev, tables, _choose(st, t, tables, mask, n, policy, rng_state))
 
 
 @njit
 def _store_result(st, t, i, points, final, hands, decisions):
+    rec = st[t]
     for s in range(4):
-        points[i, s] = st.points[t, s]
-        final[i, s] = st.final_scores[t, s]
-    hands[i] = st.hand_index[t]
-    decisions[i] = st.n_decisions[t]
+        points[i, s] = rec.points[s]
+        final[i, s] = rec.final_scores[s]
+    hands[i] = rec.hand_index
+    decisions[i] = rec.n_decisions
 
 
 @njit
-def _play_games_unchecked(st, tables, t, seeds, policy, points, final, hands, decisions, rng_state):
+def _play_games_unchecked(
+    st, t, ev, tables, seeds, policy, points, final, hands, decisions, rng_state
+):
     """``_play_games`` without checks: every game is played; results into the output arrays."""
     mask = np.zeros(N_ACTIONS, dtype=np.bool_)
     for i in range(seeds.shape[0]):
-        _play_game_unchecked(st, tables, t, seeds[i], policy, mask, rng_state)
+        _play_game_unchecked(st, t, ev, tables, seeds[i], policy, mask, rng_state)
         _store_result(st, t, i, points, final, hands, decisions)
     return seeds.shape[0]
 
 
 @njit
 def _play_games(
-    st, tables, t, seeds, check, policy, scratch, points, final, hands, decisions, errors, rng_state
+    st,
+    t,
+    ev,
+    tables,
+    seeds,
+    check,
+    policy,
+    scratch,
+    points,
+    final,
+    hands,
+    decisions,
+    errors,
+    rng_state,
 ):
     """Play ``seeds.shape[0]`` games on table ``t``; per-game results into the output arrays.
 
@@ -207,7 +226,9 @@ def _play_games(
     mask = np.zeros(N_ACTIONS, dtype=np.bool_)
     detail = np.zeros(3, dtype=np.int64)
     for i in range(seeds.shape[0]):
-        code = _play_game(st, tables, t, seeds[i], check, policy, scratch, mask, detail, rng_state)
+        code = _play_game(
+            st, t, ev, tables, seeds[i], check, policy, scratch, mask, detail, rng_state
+        )
         _store_result(st, t, i, points, final, hands, decisions)
         errors[i] = code
         if code != VAL_OK:
@@ -241,7 +262,9 @@ def selfplay(
 
     Returns ``{"games", "hands", "decisions", "seconds", "results": [...], "errors": [...]}``;
     each result is ``{"seed", "points", "final_scores", "hands", "decisions"}``. ``threads``
-    tables run in parallel (the kernels release the GIL). ``check`` as in ``_play_game``;
+    tables run in parallel (the kernels release the GIL). ``check`` as in ``_play_game``
+    (checked play logs up to ``max_events`` rows per table, which the furiten checks replay;
+    unchecked play keeps no log);
     ``policy`` is ``POLICY_UNIFORM`` (uniform over legal actions) or ``POLICY_GREEDY``.
     """
     from engine.tables import load_tables
@@ -258,17 +281,18 @@ def selfplay(
     decisions = np.zeros(games, dtype=np.int64)
     errors = np.zeros(games, dtype=np.int32)
     n_tables = 2 * threads if check >= 2 else threads
-    st = new_state(n_tables, rules, max_events)
+    state = new_state(n_tables, rules, max_events if check else 0)
+    st, ev = state.records, state.events
     chunks = np.array_split(np.arange(games), threads)
 
     def play(i: int, lo: int, hi: int) -> int:
         rng = np.zeros(2, dtype=np.int64)
         out = (points[lo:hi], final[lo:hi], hands[lo:hi], decisions[lo:hi])
         if not check:
-            return _play_games_unchecked(st, tables, i, seeds[lo:hi], policy, *out, rng)
+            return _play_games_unchecked(st, i, ev, tables, seeds[lo:hi], policy, *out, rng)
         scratch = threads + i if check >= 2 and hi > lo else -1
         return _play_games(
-            st, tables, i, seeds[lo:hi], check, policy, scratch, *out, errors[lo:hi], rng
+            st, i, ev, tables, seeds[lo:hi], check, policy, scratch, *out, errors[lo:hi], rng
         )
 
     def work(i: int) -> int:
@@ -324,14 +348,15 @@ def play_one(seed: int, rules: Rules | str = MAHJONGSOUL, max_events: int = 8192
 
     _, seed, rules, max_events = _check_play_args(1, seed, rules, max_events)
     policy = check_int("policy", policy, POLICY_UNIFORM, POLICY_GREEDY)
-    st = new_state(1, rules, max_events)
+    state = new_state(1, rules, max_events)
     out = np.zeros((1, 4), dtype=np.int32)
     final = np.zeros((1, 4), dtype=np.float64)
     ints = np.zeros(1, dtype=np.int32)
     _play_games_unchecked(
-        st,
-        load_tables(),
+        state.records,
         0,
+        state.events,
+        load_tables(),
         np.array([seed], dtype=np.int64),
         policy,
         out,
@@ -340,4 +365,4 @@ def play_one(seed: int, rules: Rules | str = MAHJONGSOUL, max_events: int = 8192
         np.zeros(1, dtype=np.int64),
         np.zeros(2, dtype=np.int64),
     )
-    return st
+    return state

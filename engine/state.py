@@ -1,8 +1,13 @@
-"""The game state: one NamedTuple of fixed-shape NumPy arrays with a leading table axis ``N``.
+"""The game state: one record per table in a NumPy structured array, and a separate event log.
 
-Every field is declared once in ``FIELDS`` with its shape (after the table axis), dtype and
-meaning. Kernels in ``engine/game.py`` take the whole tuple and a table index ``t``. Copying a
-state is ``copy_state(state)``; pickling works as for any tuple of arrays.
+Every field is declared once in ``FIELDS`` with its shape, dtype and meaning; ``STATE_DTYPE`` is
+the record built from it (``align=True``: each field on its natural boundary). A batch of N tables
+is ``records``, an array of shape ``(N,)`` and that dtype: one buffer to copy, pickle or share
+between processes. Kernels take ``(st, t, ...)`` and read ``st[t].points[s]``, ``st[t].kyoku``;
+``st[t].closed34[s]`` is a contiguous hand34 view. The event log is its own array
+``events``, ``int32[N, E, EV_WIDTH]``; ``E = 0`` turns logging off (self-play at scale). The
+Python ``State`` holds both and reads fields by name (``state.points[t, s]``) for tests and tools.
+See ``docs/internals.md`` for why this layout.
 
 Wall layout (``wall[t]``, 136 tile136 ids, the same for dealt and scenario walls):
 
@@ -20,10 +25,9 @@ Each kan moves one tile from the live wall to the dead wall: the live wall ends 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
+from engine._numba import jit_disabled
 from engine.rules import MAHJONGSOUL, N_RULES, Rules
 
 N_SEATS = 4
@@ -88,7 +92,7 @@ PAO_NONE = 0
 PAO_DAISANGEN = 1
 PAO_DAISUUSHII = 2
 
-# (name, shape after the table axis, dtype, meaning); "E" in a shape is the event capacity.
+# (name, shape of the field in one table's record, dtype, meaning)
 FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     # the rules and the game
     ("rules", (N_RULES,), np.int32, "rules.to_array() of this table, indexed by RULE_*"),
@@ -153,21 +157,82 @@ FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     ("claim_n", (), np.int32, "seats in the queue"),
     ("claim_pos", (), np.int32, "index in the queue of the seat being asked"),
     # event log
-    ("events", ("E", EV_WIDTH), np.int32, "event rows (engine/events.py)"),
-    ("n_events", (), np.int32, "rows used"),
+    ("n_events", (), np.int32, "rows used in this table's event log"),
     ("ev_overflow", (), np.int32, "1 if rows were dropped because the log was full"),
 )
 
-FIELD_NAMES = tuple(f[0] for f in FIELDS)
+FIELD_NAMES = tuple(f[0] for f in FIELDS) + ("events",)
+"""Every field of a ``State``: the record's fields, then the event log."""
 
-State = NamedTuple("State", [(name, np.ndarray) for name in FIELD_NAMES])  # noqa: UP014
-State.__doc__ = "Game state of N tables: one array per field of ``FIELDS``, leading axis N."
+STATE_DTYPE = np.dtype([(name, dtype, shape) for name, shape, dtype, _ in FIELDS], align=True)
+"""One table's record (about 4 KB)."""
+
+_RECORD_FIELDS = frozenset(f[0] for f in FIELDS)
+
+
+def _kernel_view(records: np.ndarray) -> np.ndarray:
+    """The array kernels are called with: the plain array, or under ``NUMBA_DISABLE_JIT`` a
+    ``np.recarray`` view (NumPy's records then read fields as attributes, like Numba's)."""
+    if jit_disabled():
+        return records.view(np.recarray)
+    return records.view(np.ndarray)
+
+
+class State:
+    """Game state of N tables: ``records`` (``STATE_DTYPE[N]``) and ``events`` (``int32[N, E, 8]``).
+
+    ``state.points``, ``state.kyoku``, ... are views of that field over all tables (leading axis
+    N), so ``state.points[t, s]`` reads and writes table ``t``. Iterating yields the field arrays
+    in ``FIELD_NAMES`` order.
+    """
+
+    __slots__ = ("records", "events")
+
+    def __init__(self, records: np.ndarray, events: np.ndarray):
+        if not isinstance(records, np.ndarray) or records.dtype != STATE_DTYPE or records.ndim != 1:
+            raise TypeError("records must be a 1-d array of engine.state.STATE_DTYPE")
+        if (
+            not isinstance(events, np.ndarray)
+            or events.dtype != np.int32
+            or events.ndim != 3
+            or events.shape[0] != records.shape[0]
+            or events.shape[2] != EV_WIDTH
+        ):
+            raise TypeError(f"events must be int32[{records.shape[0]}, E, {EV_WIDTH}]")
+        object.__setattr__(self, "records", _kernel_view(records))
+        object.__setattr__(self, "events", events)
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name in _RECORD_FIELDS:
+            return self.records[name]
+        raise AttributeError(f"State has no field {name!r}")
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"State fields are arrays: write into them (state.{name}[t] = ...)")
+
+    def __iter__(self):
+        return (getattr(self, name) for name in FIELD_NAMES)
+
+    def __len__(self) -> int:
+        return len(FIELD_NAMES)
+
+    def __getstate__(self):
+        return (self.records.view(np.ndarray), self.events)
+
+    def __setstate__(self, value) -> None:
+        State.__init__(self, *value)
+
+    def __repr__(self) -> str:
+        return f"State(n={self.records.shape[0]}, max_events={self.events.shape[1]})"
 
 
 def new_state(
     n: int = 1, rules: Rules = MAHJONGSOUL, max_events: int = DEFAULT_MAX_EVENTS
 ) -> State:
-    """Zeroed state for ``n`` tables under ``rules``; call ``engine.game.reset`` before play."""
+    """Zeroed state for ``n`` tables under ``rules``; call ``engine.game.reset`` before play.
+
+    ``max_events`` is the event log's capacity in rows per table; 0 keeps no log.
+    """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"number of tables must be an int, got {type(n).__name__} {n!r}")
     if n < 1:
@@ -175,23 +240,28 @@ def new_state(
     n = int(n)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be an engine.rules.Rules, got {type(rules).__name__}")
-    if not isinstance(max_events, int) or max_events < 1:
-        raise ValueError(f"max_events must be a positive int, got {max_events!r}")
-    arrays = []
-    for _name, shape, dtype, _doc in FIELDS:
-        full = (n,) + tuple(max_events if d == "E" else d for d in shape)
-        arrays.append(np.zeros(full, dtype=dtype))
-    state = State(*arrays)
-    state.rules[:] = rules.to_array()
-    state.phase[:] = PHASE_GAME_OVER
-    return state
+    if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 0:
+        raise ValueError(f"max_events must be a non-negative int, got {max_events!r}")
+    records = np.zeros(n, dtype=STATE_DTYPE)
+    records["rules"] = rules.to_array()
+    records["phase"] = PHASE_GAME_OVER
+    return State(records, np.zeros((n, max_events, EV_WIDTH), dtype=np.int32))
 
 
 def copy_state(state: State) -> State:
-    """A deep copy (every array copied)."""
-    return State(*(a.copy() for a in state))
+    """A deep copy (both buffers copied)."""
+    return State(state.records.copy(), state.events.copy())
 
 
 def n_tables(state: State) -> int:
     """The number of tables N."""
-    return int(state.points.shape[0])
+    return int(state.records.shape[0])
+
+
+def check_table(state: State, t) -> int:
+    """``t`` as a valid table index of ``state``; ``TypeError``/``ValueError`` otherwise."""
+    from engine.validation import check_int
+
+    if not isinstance(state, State):
+        raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")
+    return check_int("table index t", t, 0, n_tables(state) - 1)

@@ -4,7 +4,7 @@ Two kernels. ``_validate(st, t, detail)`` checks the bookkeeping: all 136 tiles 
 place (wall, a hand, a meld, a river), hand counts agree with the held ids, hand sizes (13, or 14
 for the seat on turn), points + sticks constant, kan/dora counters consistent, riichi hands
 closed, waits counts, a seat asked for a claim has one, fields within their documented ranges,
-final scores summing to zero. ``_validate_rules(st, tables, t, detail)`` checks the rule facts
+final scores summing to zero. ``_validate_rules(st, t, ev, tables, detail)`` checks the rule facts
 derived from the tiles (docs/rules.md): a riichi hand is tenpai; the stored waits are the waits of the
 hand; the discarded-kinds table agrees with the river; the temporary and riichi furiten flags
 agree with the tiles passed this hand (replayed from the event log); the claim masks agree with
@@ -112,42 +112,43 @@ MESSAGES = (
 @njit
 def _validate(st, t, detail):
     """Check table ``t``; returns ``VAL_OK`` or a ``VAL_*`` code, ``detail[0:2]`` = seat, tile."""
+    rec = st[t]
     detail[0] = -1
     detail[1] = -1
-    rules = st.rules[t]
+    rules = rec.rules
     total = 0
     for s in range(4):
-        total += st.points[t, s]
-    if total + 1000 * st.kyotaku[t] != 4 * rules[RULE_START_POINTS]:
+        total += rec.points[s]
+    if total + 1000 * rec.kyotaku != 4 * rules[RULE_START_POINTS]:
         return VAL_POINTS
-    if st.kyotaku[t] < 0 or st.honba[t] < 0 or st.kyoku[t] < 0:
+    if rec.kyotaku < 0 or rec.honba < 0 or rec.kyoku < 0:
         return VAL_RANGE
-    if st.kyoku[t] >= 4 * rules[RULE_N_WINDS] + rules[RULE_EXTENSION_HANDS]:
+    if rec.kyoku >= 4 * rules[RULE_N_WINDS] + rules[RULE_EXTENSION_HANDS]:
         return VAL_RANGE
-    phase = st.phase[t]
+    phase = rec.phase
     if phase < 0 or phase > PHASE_GAME_OVER:
         return VAL_PHASE
-    if st.game_over[t]:
+    if rec.game_over:
         if phase != PHASE_GAME_OVER:
             return VAL_PHASE
         f = 0.0
         for s in range(4):
-            f += st.final_scores[t, s]
+            f += rec.final_scores[s]
         if abs(f) > 1e-6:
             return VAL_FINAL
-    n_kans = st.n_kans[t]
+    n_kans = rec.n_kans
     if n_kans < 0 or n_kans > 4:
         return VAL_RANGE
-    pos = st.wall_pos[t]
+    pos = rec.wall_pos
     if pos < LIVE_START or pos > LIVE_END - n_kans:
         return VAL_WALL_POS
-    if st.n_dora[t] < 1 or st.n_dora[t] > 5 or st.n_dora[t] + st.pending_dora[t] != 1 + n_kans:
+    if rec.n_dora < 1 or rec.n_dora > 5 or rec.n_dora + rec.pending_dora != 1 + n_kans:
         return VAL_DORA
     count = np.zeros(WALL_SIZE, dtype=np.int32)
     for i in range(pos, LIVE_END):
-        count[st.wall[t, i]] += 1
+        count[rec.wall[i]] += 1
     for i in range(RINSHAN_START + n_kans, WALL_SIZE):
-        count[st.wall[t, i]] += 1
+        count[rec.wall[i]] += 1
     kan_melds = 0
     h34 = np.zeros(34, dtype=np.int32)
     for s in range(4):
@@ -155,26 +156,26 @@ def _validate(st, t, detail):
         h34[:] = 0
         n_closed = 0
         for tile in range(WALL_SIZE):
-            if st.closed[t, s, tile]:
+            if rec.closed[s, tile]:
                 count[tile] += 1
                 h34[tile // 4] += 1
                 n_closed += 1
         for k in range(34):
-            if h34[k] != st.closed34[t, s, k]:
+            if h34[k] != rec.closed34[s, k]:
                 return VAL_HAND34
-        nm = st.n_melds[t, s]
+        nm = rec.n_melds[s]
         if nm < 0 or nm > MAX_MELDS:
             return VAL_RANGE
         for i in range(nm):
-            mt = st.meld_type[t, s, i]
-            k = st.meld_tile34[t, s, i]
+            mt = rec.meld_type[s, i]
+            k = rec.meld_tile34[s, i]
             size = 4 if (mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN)) else 3
             if mt == MELD_NONE or mt > MELD_ANKAN:
                 return VAL_MELD
             if size == 4:
                 kan_melds += 1
             for j in range(4):
-                x = st.meld_tiles[t, s, i, j]
+                x = rec.meld_tiles[s, i, j]
                 if j >= size:
                     if x != -1:
                         return VAL_MELD
@@ -186,41 +187,41 @@ def _validate(st, t, detail):
                 if x // 4 != want:
                     detail[1] = x
                     return VAL_MELD
-            if mt != MELD_ANKAN and st.riichi[t, s] > 0:
+            if mt != MELD_ANKAN and rec.riichi[s] > 0:
                 return VAL_RIICHI_OPEN
             if mt == MELD_CHI and (k >= 27 or k % 9 > 6):
                 return VAL_MELD
-            if mt == MELD_PON and st.meld_from[t, s, i] == s:
+            if mt == MELD_PON and rec.meld_from[s, i] == s:
                 return VAL_MELD
-        nr = st.n_river[t, s]
+        nr = rec.n_river[s]
         if nr < 0 or nr > MAX_RIVER:
             return VAL_RANGE
         for i in range(nr):
-            x = st.river[t, s, i]
+            x = rec.river[s, i]
             if x < 0 or x >= WALL_SIZE:
                 return VAL_RANGE
-            if not (st.river_flags[t, s, i] & RIVER_CALLED):
+            if not (rec.river_flags[s, i] & RIVER_CALLED):
                 count[x] += 1
         size = n_closed + 3 * nm
         want = 13
-        if (phase in (PHASE_TURN, PHASE_RIICHI_DISCARD)) and s == st.turn[t]:
+        if (phase in (PHASE_TURN, PHASE_RIICHI_DISCARD)) and s == rec.turn:
             want = 14
         if phase != PHASE_GAME_OVER and size != want:
             return VAL_HAND_SIZE
         nw = 0
         for k in range(34):
-            if st.waits[t, s, k] > 1:
+            if rec.waits[s, k] > 1:
                 return VAL_RANGE
-            nw += st.waits[t, s, k]
-        if nw != st.n_waits[t, s]:
+            nw += rec.waits[s, k]
+        if nw != rec.n_waits[s]:
             return VAL_WAITS
-        if st.riichi[t, s] < 0 or st.riichi[t, s] > 2:
+        if rec.riichi[s] < 0 or rec.riichi[s] > 2:
             return VAL_RANGE
         for v in (
-            st.ippatsu[t, s],
-            st.furiten_temp[t, s],
-            st.furiten_riichi[t, s],
-            st.nagashi[t, s],
+            rec.ippatsu[s],
+            rec.furiten_temp[s],
+            rec.furiten_riichi[s],
+            rec.nagashi[s],
         ):
             if v < 0 or v > 1:
                 return VAL_RANGE
@@ -229,16 +230,16 @@ def _validate(st, t, detail):
         if count[tile] != 1:
             detail[1] = tile
             return VAL_TILE_COUNT
-    in_kan_claim = phase == PHASE_CLAIM and st.claim_kind[t] != CLAIM_DISCARD
+    in_kan_claim = phase == PHASE_CLAIM and rec.claim_kind != CLAIM_DISCARD
     if kan_melds != n_kans + (1 if in_kan_claim else 0):
         return VAL_KANS
     if phase != PHASE_GAME_OVER:
-        if st.turn[t] < 0 or st.turn[t] > 3 or st.actor[t] < 0 or st.actor[t] > 3:
+        if rec.turn < 0 or rec.turn > 3 or rec.actor < 0 or rec.actor > 3:
             return VAL_PHASE
         if phase == PHASE_CLAIM:
-            if st.claim_mask[t, st.actor[t]] == 0 or st.actor[t] == st.claim_from[t]:
+            if rec.claim_mask[rec.actor] == 0 or rec.actor == rec.claim_from:
                 return VAL_CLAIM
-        elif st.actor[t] != st.turn[t]:
+        elif rec.actor != rec.turn:
             return VAL_PHASE
     return VAL_OK
 
@@ -281,13 +282,14 @@ def _calls_possible(st, t, s, x, d, live):
     no fifth kan, kuikae (a call that would leave no legal discard is not offered: after
     chi from an end, the kind beyond the other end is forbidden too).
     """
+    rec = st[t]
     m = 0
-    if live <= 0 or st.riichi[t, s] > 0:
+    if live <= 0 or rec.riichi[s] > 0:
         return m
-    h = st.closed34[t, s]
+    h = rec.closed34[s]
     if h[x] >= 2 and _leaves_discard(h, x, x, x, -1):
         m |= CLAIM_BIT_PON
-    if h[x] == 3 and st.n_kans[t] < 4:
+    if h[x] == 3 and rec.n_kans < 4:
         m |= CLAIM_BIT_KAN
     if s == (d + 1) % 4 and x < 27:
         n = x % 9
@@ -309,34 +311,36 @@ def _calls_possible(st, t, s, x, d, live):
 
 @njit
 def _permanent_furiten(st, t, s):
+    rec = st[t]
     for k in range(34):  # noqa: SIM110 (a generator in any() is slow under Numba)
-        if st.waits[t, s, k] and st.discarded34[t, s, k]:
+        if rec.waits[s, k] and rec.discarded34[s, k]:
             return True
     return False
 
 
 @njit
-def _hand_at(st, t, s, i, out):
+def _hand_at(st, t, ev, s, i, out):
     """Seat ``s``'s concealed counts just after event row ``i``: its later rows undone."""
+    rec = st[t]
     for k in range(34):
-        out[k] = st.closed34[t, s, k]
-    for j in range(i + 1, st.n_events[t]):
-        if st.events[t, j, 1] != s:
+        out[k] = rec.closed34[s, k]
+    for j in range(i + 1, rec.n_events):
+        if ev[t, j, 1] != s:
             continue
-        e = st.events[t, j, 0]
+        e = ev[t, j, 0]
         if e == EV_DRAW:
-            out[st.events[t, j, 2] // 4] -= 1
+            out[ev[t, j, 2] // 4] -= 1
         elif e == EV_DISCARD:
-            out[st.events[t, j, 2] // 4] += 1
+            out[ev[t, j, 2] // 4] += 1
         elif e == EV_CALL:
-            mtype = st.events[t, j, 2]
+            mtype = ev[t, j, 2]
             if mtype == MELD_ANKAN:
-                out[st.events[t, j, 6]] += 4
+                out[ev[t, j, 6]] += 4
             elif mtype == MELD_KAKAN:
-                out[st.events[t, j, 4] // 4] += 1
+                out[ev[t, j, 4] // 4] += 1
             else:
-                called = st.events[t, j, 4]
-                packed = np.int64(st.events[t, j, 5]) & 0xFFFFFFFF
+                called = ev[t, j, 4]
+                packed = np.int64(ev[t, j, 5]) & 0xFFFFFFFF
                 for b in range(4):
                     tile = (packed >> (8 * b)) & 255
                     if tile != 255 and tile != called:
@@ -344,7 +348,7 @@ def _hand_at(st, t, s, i, out):
 
 
 @njit
-def _replay_furiten(st, t, temp, rfur):
+def _replay_furiten(st, t, ev, temp, rfur):
     """Temporary and riichi furiten of every seat replayed from this hand's event log.
 
     docs/rules.md furiten: a seat passed a winning tile (a wait of its stored waits, yaku or not) when
@@ -355,19 +359,20 @@ def _replay_furiten(st, t, temp, rfur):
     which clears the temporary flag, and a riichi hand's waits never change. Returns False when the
     log does not hold the whole hand (it overflowed).
     """
-    n = st.n_events[t]
-    if st.ev_overflow[t]:
+    rec = st[t]
+    n = rec.n_events
+    if rec.ev_overflow:
         return False
     start = -1
     for i in range(n - 1, -1, -1):
-        if st.events[t, i, 0] == EV_HAND_START:
+        if ev[t, i, 0] == EV_HAND_START:
             start = i
             break
     if start < 0:
         return False
     last_progress = start
     for i in range(start, n):
-        e = st.events[t, i, 0]
+        e = ev[t, i, 0]
         if e in (EV_DRAW, EV_CALL, EV_RIICHI_ACCEPTED):
             last_progress = i
     own = np.zeros((4, 34), dtype=np.uint8)
@@ -377,38 +382,38 @@ def _replay_furiten(st, t, temp, rfur):
         temp[s] = 0
         rfur[s] = 0
     for i in range(start, n):
-        e = st.events[t, i, 0]
-        d = st.events[t, i, 1]
+        e = ev[t, i, 0]
+        d = ev[t, i, 1]
         if e == EV_RIICHI:
             in_riichi[d] = 1
             continue
         if e == EV_DISCARD:
             temp[d] = 0
-            own[d, st.events[t, i, 2] // 4] = 1
+            own[d, ev[t, i, 2] // 4] = 1
         if i >= last_progress:
             continue  # the tile is still on offer (or nothing was offered)
         if e == EV_DISCARD:
-            k = st.events[t, i, 2] // 4
+            k = ev[t, i, 2] // 4
             ankan = False
-        elif e == EV_CALL and st.events[t, i, 2] == MELD_KAKAN:
-            k = st.events[t, i, 4] // 4
+        elif e == EV_CALL and ev[t, i, 2] == MELD_KAKAN:
+            k = ev[t, i, 4] // 4
             ankan = False
-        elif e == EV_CALL and st.events[t, i, 2] == MELD_ANKAN:
-            k = st.events[t, i, 6]
+        elif e == EV_CALL and ev[t, i, 2] == MELD_ANKAN:
+            k = ev[t, i, 6]
             ankan = True
         else:
             continue
         for s in range(4):
-            if s == d or not st.waits[t, s, k]:
+            if s == d or not rec.waits[s, k]:
                 continue
             if ankan:
                 furiten = temp[s] != 0 or rfur[s] != 0
                 for j in range(34):
-                    if st.waits[t, s, j] and own[s, j]:
+                    if rec.waits[s, j] and own[s, j]:
                         furiten = True
                 if furiten:
                     continue
-                _hand_at(st, t, s, i, then)
+                _hand_at(st, t, ev, s, i, then)
                 if not _kokushi_with(then, k):
                     continue
             temp[s] = 1
@@ -418,94 +423,95 @@ def _replay_furiten(st, t, temp, rfur):
 
 
 @njit
-def _validate_rules(st, tables, t, detail):
+def _validate_rules(st, t, ev, tables, detail):
     """Rule facts of table ``t`` (module doc); ``VAL_OK`` or a ``VAL_*`` code.
 
     ``detail[0:3]`` = seat, tile136, tile34 where they apply (-1 otherwise). Call it on a state
     that passes ``_validate``; a finished game is not checked.
     """
+    rec = st[t]
     detail[0] = -1
     detail[1] = -1
     detail[2] = -1
-    phase = st.phase[t]
+    phase = rec.phase
     if phase == PHASE_GAME_OVER:
         return VAL_OK
     suit = tables.shanten_suit
     honor = tables.shanten_honor
-    turn = st.turn[t]
+    turn = rec.turn
     on_turn = phase in (PHASE_TURN, PHASE_RIICHI_DISCARD)
-    kan_offer = phase == PHASE_CLAIM and st.claim_kind[t] != CLAIM_DISCARD
+    kan_offer = phase == PHASE_CLAIM and rec.claim_kind != CLAIM_DISCARD
     w = np.zeros(34, dtype=np.uint8)
     for s in range(4):
         detail[0] = s
-        h = st.closed34[t, s]
+        h = rec.closed34[s]
         n = 0
         for k in range(34):
             n += h[k]
-        if st.riichi[t, s] > 0:
+        if rec.riichi[s] > 0:
             sh = _shanten(h, suit, honor)
             if (n % 3 == 1 and sh != 0) or (n % 3 == 2 and sh > 0):
                 return VAL_RIICHI_NOT_TENPAI
         # the seat on turn holds 3n+2 (its waits are those of its last discard); a kan being
         # offered for chankan leaves its owner's waits stale until its next discard
-        if not (on_turn and s == turn) and not (kan_offer and s == st.claim_from[t]):
+        if not (on_turn and s == turn) and not (kan_offer and s == rec.claim_from):
             _waits(h, suit, honor, w)
             for k in range(34):
-                if w[k] != st.waits[t, s, k]:
+                if w[k] != rec.waits[s, k]:
                     detail[2] = k
                     return VAL_WAITS_WRONG
         for k in range(34):
             w[k] = 0
-        for i in range(st.n_river[t, s]):
-            w[st.river[t, s, i] // 4] = 1
+        for i in range(rec.n_river[s]):
+            w[rec.river[s, i] // 4] = 1
         for k in range(34):
-            if w[k] != st.discarded34[t, s, k]:
+            if w[k] != rec.discarded34[s, k]:
                 detail[2] = k
                 return VAL_DISCARDED
     temp = np.zeros(4, dtype=np.int32)
     rfur = np.zeros(4, dtype=np.int32)
-    if _replay_furiten(st, t, temp, rfur):
+    if _replay_furiten(st, t, ev, temp, rfur):
         for s in range(4):
             detail[0] = s
-            if st.furiten_temp[t, s] != temp[s]:
+            if rec.furiten_temp[s] != temp[s]:
                 return VAL_FURITEN_TEMP
-            if st.furiten_riichi[t, s] != rfur[s]:
+            if rec.furiten_riichi[s] != rfur[s]:
                 return VAL_FURITEN_RIICHI
     detail[0] = -1
     if phase != PHASE_CLAIM:
         return VAL_OK
-    d = st.claim_from[t]
-    tile = st.claim_tile[t]
+    d = rec.claim_from
+    tile = rec.claim_tile
     detail[1] = tile
     x = tile // 4
-    live = LIVE_END - st.n_kans[t] - st.wall_pos[t]
+    live = LIVE_END - rec.n_kans - rec.wall_pos
     expected = 0
     for j in range(1, 4):
         s = (d + j) % 4
         detail[0] = s
-        m = st.claim_mask[t, s]
+        m = rec.claim_mask[s]
         if m & CLAIM_BIT_RON:
-            if st.claim_kind[t] == CLAIM_ANKAN:
-                can = _kokushi_with(st.closed34[t, s], x)
+            if rec.claim_kind == CLAIM_ANKAN:
+                can = _kokushi_with(rec.closed34[s], x)
             else:
-                can = st.waits[t, s, x] == 1
-            if not can or st.furiten_temp[t, s] or st.furiten_riichi[t, s]:
+                can = rec.waits[s, x] == 1
+            if not can or rec.furiten_temp[s] or rec.furiten_riichi[s]:
                 return VAL_CLAIM_BIT
             if _permanent_furiten(st, t, s):
                 return VAL_CLAIM_BIT
         calls = 0
-        if st.claim_kind[t] == CLAIM_DISCARD:
+        if rec.claim_kind == CLAIM_DISCARD:
             calls = _calls_possible(st, t, s, x, d, live)
         if (m & ~CLAIM_BIT_RON) & ~calls:
             return VAL_CLAIM_BIT
         if calls & ~m:
             return VAL_CLAIM_MISSING
         if m:
-            if expected >= st.claim_n[t] or st.claim_queue[t, expected] != s:
+            if expected >= rec.claim_n or rec.claim_queue[expected] != s:
                 return VAL_CLAIM_QUEUE
             expected += 1
     detail[0] = d
-    if st.claim_mask[t, d] != 0 or expected != st.claim_n[t]:
+    if rec.claim_mask[d] != 0 or expected != rec.claim_n:
         return VAL_CLAIM_QUEUE
     return VAL_OK
 
@@ -528,9 +534,9 @@ def validate(state: State, t: int | None = None) -> None:
     tables = load_tables()
     detail = np.zeros(3, dtype=np.int64)
     for i in range(n) if t is None else [int(t)]:
-        code = _validate(state, i, detail)
+        code = _validate(state.records, i, detail)
         if code == VAL_OK:
-            code = _validate_rules(state, tables, i, detail)
+            code = _validate_rules(state.records, i, state.events, tables, detail)
         else:
             detail[2] = -1
         if code != VAL_OK:

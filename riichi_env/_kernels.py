@@ -1,115 +1,73 @@
-"""The env's compiled entry points (``_k_reset``, ``_k_refresh``, ``_k_step``, ``_k_observe``, ...).
+"""The env's compiled entry points: one Numba call per reset, step and observation.
 
-``riichi_env/_drivers.py`` holds their source; this module writes that source and the generated
-``state_view`` (``riichi_env._state_buffer``) into one module in a cache directory and compiles it
-with the project's Numba options. The module's text ends with a hash of every source file its
-machine code depends on (``engine/*.py``, the encoders, the drivers), so any change to the engine
-rewrites the file and Numba's cache, keyed on that file, is rebuilt instead of running stale code.
-The directory is ``$RIICHI_ENV_CACHE``, else ``$XDG_CACHE_HOME/riichi_env`` (``~/.cache``), else
-the system temp dir. Under ``NUMBA_DISABLE_JIT=1`` the plain functions of ``_drivers`` are used.
+Each takes the record array and event log of an ``engine.state.State`` (``st``, ``ev``), a table
+index and the lookup tables, and calls the engine's kernels (``engine.kernels``) and the
+encoders. They are ordinary ``@njit`` functions, cached like every other kernel.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
-import sys
-import tempfile
-from pathlib import Path
+from engine._numba import njit
+from engine.kernels import _apply, _legal_mask, _reset
+from riichi_env.encoders import _encode
 
-import numpy as np
-
-import riichi_env._drivers as drivers
-from engine._numba import jit_disabled
-from engine.tables import Tables
-from riichi_env._state_buffer import state_view_source, views
-
-GAME_OVER = drivers.GAME_OVER
-HAND_ENDED = drivers.HAND_ENDED
-MODULE_NAME = "_riichi_env_kernels"
-
-_PACKAGE = Path(__file__).resolve().parent
-_ENGINE = _PACKAGE.parent / "engine"
+HAND_ENDED = 4
+"""Bit of ``_k_step``'s result: a hand was settled by this action."""
+GAME_OVER = -1
+"""``_k_reset`` / ``_k_step`` result at game over."""
 
 
-def _dependencies() -> list[Path]:
-    return sorted(_ENGINE.glob("*.py")) + [
-        _PACKAGE / "encoders.py",
-        _PACKAGE / "_drivers.py",
-        _PACKAGE / "_state_buffer.py",
-    ]
+@njit
+def _k_reset(st, t, ev, tables, seed, mask, hand_points):
+    """Start a game; the seat to act (its mask in ``mask``), or ``GAME_OVER``."""
+    _reset(st, t, ev, tables, seed)
+    return _k_refresh(st, t, tables, mask, hand_points)
 
 
-def module_source() -> str:
-    """The generated module's text: the drivers, ``state_view``, the jit wrapping, a hash."""
-    drivers_src = (_PACKAGE / "_drivers.py").read_text()
-    drivers_src = drivers_src.replace("from __future__ import annotations\n", "")
-    digest = hashlib.sha256()
-    for path in _dependencies():
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    parts = [
-        drivers_src,
-        "import numba",
-        "import numpy as np",
-        "from engine._numba import njit",
-        "from engine.state import State",
-        "from riichi_env._state_buffer import address_as_voidptr",
-        "",
-        "",
-        state_view_source(),
-        "state_view = njit(state_view)",
-    ]
-    parts += [f"{name} = njit({name})" for name in drivers.KERNELS]
-    parts.append(f"# dependencies sha256 {digest.hexdigest()}")
-    return "\n".join(parts) + "\n"
+@njit
+def _k_refresh(st, t, tables, mask, hand_points):
+    """After the state was loaded from elsewhere: the seat to act and its mask, or ``GAME_OVER``."""
+    rec = st[t]
+    for s in range(4):
+        hand_points[s] = rec.points[s]
+    if rec.game_over:
+        mask[:] = 0
+        return GAME_OVER
+    _legal_mask(st, t, tables, mask)
+    return rec.actor
 
 
-def _cache_dirs() -> list[Path]:
-    override = os.environ.get("RIICHI_ENV_CACHE")
-    if override:
-        return [Path(override).expanduser()]
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return [Path(xdg) / "riichi_env", Path(tempfile.gettempdir()) / "riichi_env_cache"]
+@njit
+def _k_step(st, t, ev, tables, action, mask, hand_points, delta, skip_forced):
+    """Apply a legal ``action``; the next actor (``| HAND_ENDED`` if a hand ended) or ``GAME_OVER``.
+
+    ``delta`` receives each seat's point change over the hands that ended (zeros if none). With
+    ``skip_forced``, a following decision with exactly one legal action is applied here too.
+    """
+    rec = st[t]
+    ended = 0
+    for s in range(4):
+        delta[s] = 0
+    while True:
+        hand = rec.hand_index
+        _apply(st, t, ev, tables, action)
+        if rec.game_over or rec.hand_index != hand:
+            ended = HAND_ENDED
+            for s in range(4):
+                delta[s] += rec.points[s] - hand_points[s]
+                hand_points[s] = rec.points[s]
+        if rec.game_over:
+            mask[:] = 0
+            return GAME_OVER
+        count = _legal_mask(st, t, tables, mask)
+        if not skip_forced or count != 1:
+            return rec.actor | ended
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                action = a
 
 
-def _load():
-    if MODULE_NAME in sys.modules:
-        return sys.modules[MODULE_NAME]
-    source = module_source()
-    for directory in _cache_dirs():
-        path = directory / f"{MODULE_NAME}.py"
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            if not path.exists() or path.read_text() != source:
-                fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-                with os.fdopen(fd, "w") as fh:
-                    fh.write(source)
-                os.replace(tmp, path)
-        except OSError:
-            continue
-        spec = importlib.util.spec_from_file_location(MODULE_NAME, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[MODULE_NAME] = module
-        spec.loader.exec_module(module)
-        return module
-    raise OSError(f"no writable cache directory for the env kernels among {_cache_dirs()}")
-
-
-if jit_disabled():
-    drivers.state_view = views
-    _module = drivers
-else:
-    _module = _load()
-
-_k_reset = _module._k_reset
-_k_refresh = _module._k_refresh
-_k_step = _module._k_step
-_k_observe = _module._k_observe
-_k_visible = _module._k_visible
-
-
-def tables_tuple(tables: Tables) -> tuple[np.ndarray, ...]:
-    """The tables as a plain tuple (cheap to pass to a kernel; rebuilt as ``Tables`` inside)."""
-    return tuple(tables)
+@njit
+def _k_observe(st, t, seat, encoder, tables, out):
+    """Encoder ``encoder`` of ``seat`` into ``out``."""
+    _encode(st, t, seat, encoder, tables.shanten_suit, tables.shanten_honor, out)

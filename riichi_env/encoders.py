@@ -31,7 +31,6 @@ from engine.state import (
     DORA_START,
     LIVE_END,
     PHASE_CLAIM,
-    PHASE_GAME_OVER,
     PHASE_RIICHI_DISCARD,
     PHASE_TURN,
     RIVER_CALLED,
@@ -39,6 +38,8 @@ from engine.state import (
     RIVER_TSUMOGIRI,
     URA_START,
 )
+from engine.tiles import _dora_from_indicator
+from engine.visibility import _open_hand, _open_hand_shown, _seen34
 
 RIVER_SLOTS = 24
 """Discards kept in order per seat; later ones appear only in the river-kinds rows."""
@@ -231,20 +232,12 @@ def _clip(x, lo, hi):
 
 
 @njit
-def _dora_of(indicator):
-    if indicator < 27:
-        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
-    if indicator < 31:
-        return 27 + (indicator - 27 + 1) % 4
-    return 31 + (indicator - 31 + 1) % 3
-
-
-@njit
 def _encode_basic(st, t, seat, out):
     """Rows 0..156 (``basic_v0``): only what ``seat`` may see."""
+    rec = st[t]
     out[:N_BASIC, :] = 0.0
-    rules = st.rules[t]
-    hand = st.closed34[t, seat]
+    rules = rec.rules
+    hand = rec.closed34[seat]
     for k in range(34):
         c = hand[k]
         for j in range(4):
@@ -255,33 +248,33 @@ def _encode_basic(st, t, seat, out):
         n_red = rules[suit]
         held = 0
         for j in range(n_red):
-            held += st.closed[t, seat, five * 4 + j]
+            held += rec.closed[seat, five * 4 + j]
         out[HAND_RED, five] = held / 4.0
-    phase = st.phase[t]
-    my_decision = st.actor[t] == seat
-    own_turn = phase <= PHASE_RIICHI_DISCARD and st.turn[t] == seat
-    if own_turn and st.drawn[t] >= 0:
-        out[DRAWN, st.drawn[t] // 4] = 1.0
-    if my_decision and phase == PHASE_CLAIM and st.claim_tile[t] >= 0:
-        out[OFFERED, st.claim_tile[t] // 4] = 1.0
+    phase = rec.phase
+    my_decision = rec.actor == seat
+    own_turn = phase <= PHASE_RIICHI_DISCARD and rec.turn == seat
+    if own_turn and rec.drawn >= 0:
+        out[DRAWN, rec.drawn // 4] = 1.0
+    if my_decision and phase == PHASE_CLAIM and rec.claim_tile >= 0:
+        out[OFFERED, rec.claim_tile // 4] = 1.0
     for r in range(4):
         s = (seat + r) % 4
         cnt = np.zeros(34, dtype=np.int32)
-        for m in range(st.n_melds[t, s]):
+        for m in range(rec.n_melds[s]):
             for j in range(4):
-                tile = st.meld_tiles[t, s, m, j]
+                tile = rec.meld_tiles[s, m, j]
                 if tile >= 0:
                     cnt[tile // 4] += 1
-            if st.meld_type[t, s, m] == MELD_ANKAN:
-                out[ANKAN + r, st.meld_tile34[t, s, m]] = 1.0
+            if rec.meld_type[s, m] == MELD_ANKAN:
+                out[ANKAN + r, rec.meld_tile34[s, m]] = 1.0
         kinds = np.zeros(34, dtype=np.int32)
-        n_river = st.n_river[t, s]
+        n_river = rec.n_river[s]
         for i in range(n_river):
-            k = st.river[t, s, i] // 4
+            k = rec.river[s, i] // 4
             kinds[k] += 1
             if i < RIVER_SLOTS:
                 out[RIVER + RIVER_SLOTS * r + i, k] = 1.0
-                flags = st.river_flags[t, s, i]
+                flags = rec.river_flags[s, i]
                 if flags & RIVER_TSUMOGIRI:
                     out[RIVER_FLAGS + 3 * r, i] = 1.0
                 if flags & RIVER_RIICHI:
@@ -294,20 +287,20 @@ def _encode_basic(st, t, seat, out):
                 if c > j:
                     out[MELDS + 4 * r + j, k] = 1.0
             out[RIVER_KINDS + r, k] = _clip(kinds[k] / 4.0, 0.0, 1.0)
-        _fill(out, SCORES + r, _clip(st.points[t, s] / 100000.0, -2.0, 2.0))
-        if st.riichi[t, s] > 0:
+        _fill(out, SCORES + r, _clip(rec.points[s] / 100000.0, -2.0, 2.0))
+        if rec.riichi[s] > 0:
             _fill(out, RIICHI + r, 1.0)
-    for d in range(st.n_dora[t]):
-        ind = st.wall[t, DORA_START + d] // 4
+    for d in range(rec.n_dora):
+        ind = rec.wall[DORA_START + d] // 4
         out[DORA_INDICATORS, ind] += 0.25
-        out[DORA, _dora_of(ind)] += 0.25
-    kyoku = st.kyoku[t]
+        out[DORA, _dora_from_indicator(ind)] += 0.25
+    kyoku = rec.kyoku
     dealer = kyoku % 4
     out[ROUND_WIND, 27 + (kyoku // 4) % 4] = 1.0
     out[SEAT_WIND, 27 + (seat - dealer) % 4] = 1.0
-    _fill(out, KYOTAKU, _clip(st.kyotaku[t] / 10.0, 0.0, 1.0))
-    _fill(out, HONBA, _clip(st.honba[t] / 10.0, 0.0, 1.0))
-    left = LIVE_END - st.n_kans[t] - st.wall_pos[t]
+    _fill(out, KYOTAKU, _clip(rec.kyotaku / 10.0, 0.0, 1.0))
+    _fill(out, HONBA, _clip(rec.honba / 10.0, 0.0, 1.0))
+    left = LIVE_END - rec.n_kans - rec.wall_pos
     _fill(out, TILES_LEFT, _clip(left / 70.0, 0.0, 1.0))
     out[KYOKU, min(kyoku, 33)] = 1.0
     out[SEAT, seat] = 1.0
@@ -321,31 +314,14 @@ def _encode_basic(st, t, seat, out):
 
 
 @njit
-def _open_hand_shown(st, t, s):
-    """True while seat ``s``'s open riichi hand is public: from its declaration discard on."""
-    if st.riichi[t, s] == 0 or st.open_riichi[t, s] == 0 or st.phase[t] == PHASE_GAME_OVER:
-        return False
-    return not (st.phase[t] == PHASE_RIICHI_DISCARD and st.turn[t] == s)
-
-
-@njit
-def _open_hand(st, t, s, cnt):
-    """Counts of seat ``s``'s open riichi hand as others see it: without the tile it just drew."""
-    for k in range(34):
-        cnt[k] = st.closed34[t, s, k]
-    d = st.drawn[t]
-    if st.phase[t] == PHASE_TURN and st.turn[t] == s and d >= 0 and st.closed[t, s, d]:
-        cnt[d // 4] -= 1
-
-
-@njit
 def _encode_open(st, t, seat, base, out):
     """The open-riichi block (``basic_v1`` at ``N_BASIC``, ``rich_v1`` at ``N_RICH``)."""
+    rec = st[t]
     out[base : base + N_OPEN, :] = 0.0
     cnt = np.zeros(34, dtype=np.int32)
     for r in range(4):
         s = (seat + r) % 4
-        if st.riichi[t, s] > 0 and st.open_riichi[t, s]:
+        if rec.riichi[s] > 0 and rec.open_riichi[s]:
             _fill(out, base + OPEN_RIICHI + r, 1.0)
         if r == 0 or not _open_hand_shown(st, t, s):
             continue
@@ -362,8 +338,9 @@ def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
 
     With ``open_seen`` (``rich_v1``) the open riichi hands of the other seats count as seen.
     """
+    rec = st[t]
     out[N_BASIC:N_RICH, :] = 0.0
-    hand = st.closed34[t, seat].copy()
+    hand = rec.closed34[seat].copy()
     n = 0
     for k in range(34):
         n += hand[k]
@@ -371,24 +348,7 @@ def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
         s = _shanten(hand, suit_table, honor_table)
         _fill(out, SHANTEN, _clip((s + 1) / 7.0, 0.0, 1.0))
     seen = np.zeros(34, dtype=np.int32)
-    for s in range(4):
-        for m in range(st.n_melds[t, s]):
-            for j in range(4):
-                tile = st.meld_tiles[t, s, m, j]
-                if tile >= 0:
-                    seen[tile // 4] += 1
-        for i in range(st.n_river[t, s]):
-            if not st.river_flags[t, s, i] & RIVER_CALLED:
-                seen[st.river[t, s, i] // 4] += 1
-    for d in range(st.n_dora[t]):
-        seen[st.wall[t, DORA_START + d] // 4] += 1
-    if open_seen:
-        cnt = np.zeros(34, dtype=np.int32)
-        for s in range(4):
-            if s != seat and _open_hand_shown(st, t, s):
-                _open_hand(st, t, s, cnt)
-                for k in range(34):
-                    seen[k] += cnt[k]
+    _seen34(st, t, seat, open_seen, seen)
     visible = np.zeros(34, dtype=np.uint8)
     for k in range(34):
         v = seen[k]
@@ -399,11 +359,11 @@ def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
     if n % 3 == 1:
         waits = np.zeros(34, dtype=np.bool_)
         if _waits(hand, suit_table, honor_table, waits) > 0:
-            furiten = st.furiten_temp[t, seat] != 0 or st.furiten_riichi[t, seat] != 0
+            furiten = rec.furiten_temp[seat] != 0 or rec.furiten_riichi[seat] != 0
             for k in range(34):
                 if waits[k]:
                     out[WAITS, k] = 1.0
-                    if st.discarded34[t, seat, k]:
+                    if rec.discarded34[seat, k]:
                         furiten = True
             if furiten:
                 _fill(out, FURITEN, 1.0)
@@ -432,28 +392,29 @@ def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
 @njit
 def _encode_oracle(st, t, seat, out):
     """Rows 163..183 (``oracle_v0``): the hidden information."""
+    rec = st[t]
     out[N_RICH:N_ORACLE, :] = 0.0
     for r in range(1, 4):
         s = (seat + r) % 4
         for k in range(34):
-            c = st.closed34[t, s, k]
+            c = rec.closed34[s, k]
             for j in range(4):
                 if c > j:
                     out[HIDDEN_HANDS + 4 * (r - 1) + j, k] = 1.0
-    end = LIVE_END - st.n_kans[t]
+    end = LIVE_END - rec.n_kans
     cnt = np.zeros(34, dtype=np.int32)
-    for i in range(st.wall_pos[t], end):
-        cnt[st.wall[t, i] // 4] += 1
+    for i in range(rec.wall_pos, end):
+        cnt[rec.wall[i] // 4] += 1
     for k in range(34):
         for j in range(4):
             if cnt[k] > j:
                 out[WALL_KINDS + j, k] = 1.0
     for j in range(4):
-        i = st.wall_pos[t] + j
+        i = rec.wall_pos + j
         if i < end:
-            out[NEXT_DRAWS + j, st.wall[t, i] // 4] = 1.0
-    for d in range(st.n_dora[t]):
-        out[URA_INDICATORS, st.wall[t, URA_START + d] // 4] += 0.25
+            out[NEXT_DRAWS + j, rec.wall[i] // 4] = 1.0
+    for d in range(rec.n_dora):
+        out[URA_INDICATORS, rec.wall[URA_START + d] // 4] += 0.25
 
 
 @njit

@@ -67,7 +67,7 @@ space grew from 81 to 85 ids: the plain-five chi/pon ids 81-84).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, NamedTuple
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -76,9 +76,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from engine.actions import N_ACTIONS, action_name
-from engine.game import explain_illegal
+from engine.legality import explain_illegal
 from engine.rules import Rules, as_rules
-from engine.state import DEFAULT_MAX_EVENTS, PHASE_GAME_OVER, State
+from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
 from engine.tables import load_tables
 from engine.validation import (
     check_action,
@@ -91,16 +91,8 @@ from engine.validation import (
     describe,
     is_int,
 )
-from riichi_env._kernels import (
-    GAME_OVER,
-    _k_observe,
-    _k_refresh,
-    _k_reset,
-    _k_step,
-    _k_visible,
-    tables_tuple,
-)
-from riichi_env._state_buffer import alloc, views
+from engine.visibility import SeatView, seat_view
+from riichi_env._kernels import GAME_OVER, _k_observe, _k_refresh, _k_reset, _k_step
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, N_ROWS, bounds
 from riichi_env.render import render_text
 from riichi_env.warmup import ensure_compiled
@@ -109,20 +101,6 @@ ENV_NAME = "riichi_v0"
 REWARDS = ("hand", "placement", "rank")
 DEFAULT_RANK_POINTS = (0.9, 0.45, 0.0, -1.35)
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
-
-
-class SeatView(NamedTuple):
-    """What one seat knows, as arrays for agents (copies, safe to keep)."""
-
-    seat: int
-    hand34: np.ndarray
-    """``uint8[34]`` concealed tiles, the drawn tile included."""
-    visible34: np.ndarray
-    """``uint8[34]`` other tiles the seat can see: rivers (uncalled), melds, dora indicators."""
-    points: np.ndarray
-    """``int32[4]`` points by absolute seat."""
-    riichi: np.ndarray
-    """``int32[4]`` riichi state by absolute seat (0 none, 1 riichi, 2 double)."""
 
 
 class ResetNeededError(gymnasium.error.ResetNeeded, RuntimeError):
@@ -277,15 +255,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.terminations, self.truncations = {}, {}
         ensure_compiled("env")  # a cold cache: say so on stderr before compiling for a minute
 
-    def _setup_buffers(self, buf: np.ndarray | None = None) -> None:
-        if buf is None:
-            self._buf, self._st = alloc(1, self._max_events)
-            self._st.rules[0] = self.rules.to_array()
-            self._st.phase[0] = PHASE_GAME_OVER
-        else:
-            self._buf = buf
-            self._st = views(buf, 1, self._max_events)
-        self._tables = tables_tuple(load_tables())
+    def _setup_buffers(self, state: State | None = None) -> None:
+        if state is None:
+            state = new_state(1, self.rules, self._max_events)
+        self._st = state
+        self._rec = state.records
+        self._ev = state.events
+        self._tables = load_tables()
         if not hasattr(self, "_mask"):
             self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
             self._hand_points = np.zeros(4, dtype=np.int32)
@@ -329,14 +305,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             game_seed = int(self._rng.integers(2**62))
         self._game_seed = game_seed
         actor = _k_reset(
-            self._buf,
-            1,
-            self._max_events,
-            0,
-            game_seed,
-            self._tables,
-            self._mask,
-            self._hand_points,
+            self._rec, 0, self._ev, self._tables, game_seed, self._mask, self._hand_points
         )
         self._start_episode(actor)
 
@@ -350,17 +319,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             raise ValueError(
                 "the state's rules differ from this env's rules; build the env with them"
             )
-        for dst, src in zip(self._st, state, strict=True):
-            if dst.ndim >= 2 and dst.shape[1:] != src.shape[1:]:  # the event log's capacity
-                rows = min(dst.shape[1], src.shape[1])
-                dst[0, :rows] = src[t, :rows]
-            else:
-                dst[0] = src[t]
+        self._rec[0] = state.records[t]
+        rows = min(self._ev.shape[1], state.events.shape[1])  # the logs' capacities may differ
+        self._ev[0] = 0
+        self._ev[0, :rows] = state.events[t, :rows]
         self._st.n_events[0] = min(int(state.n_events[t]), self._max_events)
         self._game_seed = int(state.seed[t])
-        actor = _k_refresh(
-            self._buf, 1, self._max_events, 0, self._tables, self._mask, self._hand_points
-        )
+        actor = _k_refresh(self._rec, 0, self._tables, self._mask, self._hand_points)
         self._start_episode(actor)
 
     def _start_episode(self, actor: int) -> None:
@@ -427,12 +392,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                 rewards[k] = 0.0
             self._rewards_set = False
         r = _k_step(
-            self._buf,
-            1,
-            self._max_events,
+            self._rec,
             0,
-            a,
+            self._ev,
             self._tables,
+            a,
             self._mask,
             self._hand_points,
             self._delta,
@@ -478,7 +442,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         obs = np.empty(self._obs_shape, dtype=np.float32)
-        _k_observe(self._buf, 1, self._max_events, 0, seat, self._encoder_id, self._tables, obs)
+        _k_observe(self._rec, 0, seat, self._encoder_id, self._tables, obs)
         if agent == self.agent_selection and self._started:
             mask = self._mask.copy()
         else:
@@ -500,16 +464,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             )
         elif not out.flags.c_contiguous:
             raise ValueError("out must be C-contiguous")
-        _k_observe(
-            self._buf,
-            1,
-            self._max_events,
-            0,
-            self._seat(agent),
-            self._encoder_id,
-            self._tables,
-            out,
-        )
+        _k_observe(self._rec, 0, self._seat(agent), self._encoder_id, self._tables, out)
         return out
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
@@ -533,13 +488,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def view(self, agent: str) -> SeatView:
         """The ``SeatView`` of ``agent``: its concealed tiles and what it can see."""
-        seat = self._seat(agent)
-        visible = np.zeros(34, dtype=np.uint8)
-        _k_visible(self._buf, 1, self._max_events, 0, seat, visible)
-        st = self._st
-        return SeatView(
-            seat, st.closed34[0, seat].copy(), visible, st.points[0].copy(), st.riichi[0].copy()
-        )
+        return seat_view(self._st, self._seat(agent))
 
     def final_scores(self) -> list[float]:
         """Final scores ``(points - return) / 1000 + uma + oka`` (zeros before game over)."""
@@ -578,11 +527,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__.copy()
-        for key in ("_st", "_tables"):
+        for key in ("_rec", "_ev", "_tables"):
             d.pop(key, None)
-        d["_buf"] = self._buf.copy()
+        d["_st"] = copy_state(self._st)
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
-        self._setup_buffers(d["_buf"])
+        self._setup_buffers(d["_st"])

@@ -32,9 +32,9 @@ from engine.actions import (
     TSUMO,
     action_name,
 )
+from engine.deal import deal_hand
 from engine.events import EV_HAND_END
 from engine.game import Game as EngineGame
-from engine.game import _start_hand_from_wall
 from engine.rules import Rules
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER
 from engine.tiles import red_ids
@@ -229,22 +229,28 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
                         f"points {list(got[3])}, record has {hand.label} sticks {hand.kyotaku} "
                         f"points {list(hand.scores)}",
                     )
-        st.kyoku[0], st.honba[0], st.kyotaku[0] = kyoku_code, hand.honba, hand.kyotaku
-        st.points[0, :] = hand.scores
-        st.game_over[0] = 0
-        st.final_scores[0] = 0.0
-        if st.n_events[0] > st.events.shape[1] - 1500:
-            st.n_events[0] = 0
-        start = int(st.n_events[0])
         try:
             wall, layout = hand_wall(hand)
         except RecordError as exc:
             miss(hand, f"wall: {exc.detail}")
             in_sync = False
             continue
-        _start_hand_from_wall(
-            st, eng.tables, 0, np.array(to_engine_wall(wall, layout, hand.dealer), dtype=np.int32)
-        )
+        clear = int(st.n_events[0]) > st.events.shape[1] - 1500
+        start = 0 if clear else int(st.n_events[0])
+        try:
+            deal_hand(
+                st,
+                to_engine_wall(wall, layout, hand.dealer),
+                kyoku=kyoku_code,
+                honba=hand.honba,
+                kyotaku=hand.kyotaku,
+                points=hand.scores,
+                clear_log=clear,
+            )
+        except ValueError as exc:
+            miss(hand, f"hand start: {exc}")
+            in_sync = False
+            continue
         try:
             _drive(eng, hand, red, start)
             finished = True

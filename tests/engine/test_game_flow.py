@@ -213,7 +213,7 @@ def test_small_scenario_without_jit():
 
 @pytest.mark.nojit
 def test_wall_shuffle_is_fixed_by_seed_and_hand_with_or_without_jit():
-    from engine.game import _shuffle_wall
+    from engine.wall import _shuffle_wall
 
     wall = np.empty(136, dtype=np.int32)
     _shuffle_wall(wall, np.int64(123456789), 3)

@@ -5,7 +5,7 @@ import pytest
 
 from engine.actions import PASS, RON
 from engine.events import EV_GAME_END, EV_RYUUKYOKU, EV_WIN, event_rows
-from engine.game import _end_game
+from engine.hand_end import _end_game
 from engine.rules import MAHJONGSOUL, TENHOU
 from engine.scenario import describe, play, start_hand
 from engine.validate import validate
@@ -146,7 +146,7 @@ def test_final_scores_ties_go_to_the_seat_nearer_the_first_dealer_and_sticks_to_
     g = start_hand(hands=NOTEN, points=[24000, 24000, 24000, 26000], kyotaku=2)
     st = g.state
     st.points[0] = [24000, 25000, 25000, 24000]
-    _end_game(st, 0)
+    _end_game(st.records, 0, st.events)
     # seats 1 and 2 tie at 25000: seat 1 is first and takes the 2 sticks
     assert list(st.final_ranks[0]) == [2, 0, 1, 3]
     assert list(st.points[0]) == [24000, 27000, 25000, 24000]

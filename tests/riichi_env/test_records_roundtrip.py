@@ -33,9 +33,10 @@ def _play(rules, seeds):
     detail = np.zeros(2, dtype=np.int64)
     for seed in seeds:
         _play_game(
-            st,
-            tables,
+            st.records,
             0,
+            st.events,
+            tables,
             seed,
             check=0,
             policy=0,

@@ -1,0 +1,136 @@
+"""The end of a hand and of the game (docs/rules.md, End of the game): renchan and honba,
+busting, agari-yame and tenpai-yame, the extension, then final placement scores with uma and oka.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from engine.deal import _new_hand
+from engine.eventlog import (
+    _log_game_end,
+    _log_hand_end,
+)
+from engine.hand_tiles import _dealer
+from engine.rules import (
+    RULE_BUSTING,
+    RULE_EXTENSION,
+    RULE_EXTENSION_HANDS,
+    RULE_EXTENSION_RENCHAN,
+    RULE_HONBA_RESET_ON_PASS,
+    RULE_N_WINDS,
+    RULE_RETURN_POINTS,
+    RULE_START_POINTS,
+    RULE_UMA_1,
+)
+from engine.state import (
+    PHASE_GAME_OVER,
+)
+
+
+@njit
+def _top_seat(points):
+    """First place: most points, ties to the seat closer to the starting dealer (seat 0)."""
+    best = 0
+    for s in range(1, 4):
+        if points[s] > points[best]:
+            best = s
+    return best
+
+
+@njit
+def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
+    """Renchan/honba, then game end (busting, agari/tenpai-yame, last hand, extension) or the next hand.
+
+    ``yame_ok`` is True when the hand allows agari-yame or tenpai-yame under the rules (a dealer
+    win, or dealer tenpai at an exhaustive draw). ``honba_up`` is True for a dealer win and every
+    draw; a non-dealer win resets honba. With ``extension_renchan`` a renchan in the extension is
+    treated like one in the last regular hand: only busting or agari/tenpai-yame end the game
+    (docs/rules.md, End of the game).
+    """
+    rec = st[t]
+    rules = rec.rules
+    dealer = _dealer(st, t)
+    if renchan:
+        next_honba = rec.honba + 1
+    elif honba_up:
+        next_honba = 0 if rules[RULE_HONBA_RESET_ON_PASS] else rec.honba + 1
+    else:
+        next_honba = 0
+    p = rec.points
+    _log_hand_end(st, t, ev, next_honba)
+    rec.phase = PHASE_GAME_OVER
+    ret = rules[RULE_RETURN_POINTS]
+    last = 4 * rules[RULE_N_WINDS] - 1
+    k = rec.kyoku
+    over = False
+    anyone = False
+    for s in range(4):
+        if p[s] >= ret:
+            anyone = True
+    if rules[RULE_BUSTING]:
+        for s in range(4):
+            if p[s] < 0:
+                over = True
+    yame = yame_ok and _top_seat(p) == dealer and p[dealer] >= ret
+    if not over:
+        if k > last:
+            if renchan and rules[RULE_EXTENSION_RENCHAN]:
+                # extension_renchan (Tenhou): the dealer's renchan takes priority over someone
+                # having the return points and over the extension's last hand; only yame ends it
+                over = yame
+            elif anyone or k >= last + rules[RULE_EXTENSION_HANDS]:
+                # extension: ends once someone has the return points, or after its last hand
+                over = True
+        elif k == last:
+            if renchan:
+                over = yame
+            elif anyone or not rules[RULE_EXTENSION] or rules[RULE_EXTENSION_HANDS] == 0:
+                over = True
+    if over:
+        _end_game(st, t, ev)
+        return
+    rec.honba = next_honba
+    if not renchan:
+        rec.kyoku = k + 1
+    _new_hand(st, t, ev, tables)
+
+
+@njit
+def _end_game(st, t, ev):
+    """Final scores: leftover sticks to first, (points - return) / 1000 + uma + oka."""
+    rec = st[t]
+    rules = rec.rules
+    p = rec.points
+    top = _top_seat(p)
+    left = rec.kyotaku
+    p[top] += 1000 * left
+    rec.kyotaku = 0
+    order = np.zeros(4, dtype=np.int64)
+    used = np.zeros(4, dtype=np.bool_)
+    for r in range(4):
+        best = -1
+        for s in range(4):
+            if not used[s] and (best < 0 or p[s] > p[best]):
+                best = s
+        used[best] = True
+        order[r] = best
+        rec.final_ranks[best] = r
+    ret = rules[RULE_RETURN_POINTS]
+    oka = 4.0 * (ret - rules[RULE_START_POINTS]) / 1000.0
+    packed = 0
+    scores10 = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        r = rec.final_ranks[s]
+        # points are multiples of 100, so tenths are exact integers
+        tenths = (p[s] - ret) // 100 + 10 * rules[RULE_UMA_1 + r]
+        if r == 0:
+            tenths += int(round(oka * 10))
+        scores10[s] = tenths
+        rec.final_scores[s] = tenths / 10.0
+        packed |= r << (2 * s)
+    _log_game_end(st, t, ev, left, scores10, packed)
+    rec.game_over = 1
+    rec.phase = PHASE_GAME_OVER
+    rec.actor = -1

@@ -1,0 +1,136 @@
+"""What a seat holds: adding and removing tiles, finding a copy to discard or call with (red fives
+under the table's rules), melds, waits and furiten (docs/rules.md, Furiten).
+"""
+
+from __future__ import annotations
+
+from engine._numba import njit
+from engine.melds import MELD_ANKAN
+from engine.rules import (
+    RULE_RED_M,
+)
+from engine.shanten import _waits
+
+
+@njit
+def _is_red(rules, tile):
+    """True if physical ``tile`` is a red five under ``rules``."""
+    k = tile // 4
+    if k == 4 or k == 13 or k == 22:
+        return tile % 4 < rules[RULE_RED_M + k // 9]
+    return False
+
+
+@njit
+def _dealer(st, t):
+    return st[t].kyoku % 4
+
+
+@njit
+def _add_tile(st, t, s, tile):
+    rec = st[t]
+    rec.closed[s, tile] = 1
+    rec.closed34[s, tile // 4] += 1
+
+
+@njit
+def _remove_tile(st, t, s, tile):
+    rec = st[t]
+    rec.closed[s, tile] = 0
+    rec.closed34[s, tile // 4] -= 1
+
+
+@njit
+def _find_tile(st, t, s, k, red):
+    """A held copy of kind ``k`` (red or plain as asked), the drawn tile first; -1 if none."""
+    rec = st[t]
+    rules = rec.rules
+    d = rec.drawn
+    if d >= 0 and d // 4 == k and rec.turn == s and rec.closed[s, d] and _is_red(rules, d) == red:
+        return d
+    for j in range(4):
+        tile = 4 * k + j
+        if rec.closed[s, tile] and _is_red(rules, tile) == red:
+            return tile
+    return -1
+
+
+@njit
+def _take_for_call(st, t, s, k, avoid, plain):
+    """A held copy of kind ``k`` for a call, a red five first unless ``plain``; not ``avoid``."""
+    rec = st[t]
+    rules = rec.rules
+    best = -1
+    for j in range(4):
+        tile = 4 * k + j
+        if tile != avoid and rec.closed[s, tile]:
+            if _is_red(rules, tile):
+                if not plain:
+                    return tile
+                continue
+            if best < 0:
+                best = tile
+    return best
+
+
+@njit
+def _plain_choice(st, t, s, k, need):
+    """True if seat ``s`` holds a red copy of kind ``k`` and ``need`` plain copies besides."""
+    rec = st[t]
+    rules = rec.rules
+    red = False
+    plain = 0
+    for j in range(4):
+        tile = 4 * k + j
+        if rec.closed[s, tile]:
+            if _is_red(rules, tile):
+                red = True
+            else:
+                plain += 1
+    return red and plain >= need
+
+
+@njit
+def _n_open(st, t, s):
+    rec = st[t]
+    n = 0
+    for i in range(rec.n_melds[s]):
+        if rec.meld_type[s, i] != MELD_ANKAN:
+            n += 1
+    return n
+
+
+@njit
+def _update_waits(st, t, tables, s):
+    """Recompute the waits of seat ``s``'s 3n+1 hand."""
+    rec = st[t]
+    rec.n_waits[s] = _waits(
+        rec.closed34[s], tables.shanten_suit, tables.shanten_honor, rec.waits[s]
+    )
+
+
+@njit
+def _mark_passed_furiten(st, t, d, x):
+    """Temporary and riichi furiten for every seat whose wait ``x`` went by (docs/rules.md furiten)."""
+    rec = st[t]
+    for s in range(4):
+        if s != d and rec.waits[s, x]:
+            rec.furiten_temp[s] = 1
+            if rec.riichi[s] > 0:
+                rec.furiten_riichi[s] = 1
+
+
+@njit
+def _add_meld(st, t, s, mtype, k, t0, t1, t2, t3, src, called):
+    rec = st[t]
+    i = rec.n_melds[s]
+    rec.meld_type[s, i] = mtype
+    rec.meld_tile34[s, i] = k
+    rec.meld_tiles[s, i, 0] = t0
+    rec.meld_tiles[s, i, 1] = t1
+    rec.meld_tiles[s, i, 2] = t2
+    rec.meld_tiles[s, i, 3] = t3
+    rec.meld_from[s, i] = src
+    rec.meld_called[s, i] = called
+    rec.n_melds[s] = i + 1
+    return i

@@ -1,0 +1,145 @@
+"""Kans (docs/rules.md, Kans): ankan and kakan with their chankan offers, completing any kan (dora
+now or pending, suukaikan, the rinshan draw), and turning over kan dora.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from engine.deal import _draw
+from engine.eventlog import (
+    _log_dora,
+    _log_meld,
+)
+from engine.hand_tiles import _add_meld, _find_tile, _mark_passed_furiten, _remove_tile
+from engine.melds import MELD_ANKAN, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON
+from engine.rules import (
+    RULE_KAN_DORA_ON_DECLARE,
+)
+from engine.settlement import _can_win
+from engine.state import (
+    CLAIM_ANKAN,
+    CLAIM_BIT_RON,
+    CLAIM_CHANKAN,
+    PHASE_CLAIM,
+)
+from engine.visibility import _furiten
+
+
+@njit
+def _reveal_dora(st, t, ev):
+    """Turn over the next dora indicator (a kan dora)."""
+    rec = st[t]
+    k = rec.n_dora
+    rec.n_dora = k + 1
+    if rec.pending_dora > 0:
+        rec.pending_dora -= 1
+    _log_dora(st, t, ev, k)
+
+
+@njit
+def _is_kokushi_with(hand34, k):
+    """True if ``hand34`` plus one ``k`` is kokushi musou (for robbing an ankan)."""
+    pair = 0
+    for i in range(34):
+        c = int(hand34[i]) + (1 if i == k else 0)
+        y = i >= 27 or i % 9 == 0 or i % 9 == 8
+        if c == 0:
+            if y:
+                return False
+            continue
+        if not y or c > 2:
+            return False
+        if c == 2:
+            pair += 1
+    return pair == 1
+
+
+@njit
+def _own_kan(st, t, ev, tables, s, k):
+    """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it.
+
+    A pending open/added kan indicator is revealed here (docs/rules.md) or, with
+    ``kan_dora_on_declare`` off, once this kan is completed.
+    """
+    rec = st[t]
+    if rec.pending_dora > 0 and rec.rules[RULE_KAN_DORA_ON_DECLARE]:
+        _reveal_dora(st, t, ev)
+    if rec.closed34[s, k] == 4:
+        ts = np.empty(4, dtype=np.int32)
+        for j in range(4):
+            ts[j] = 4 * k + j
+            _remove_tile(st, t, s, 4 * k + j)
+        i = _add_meld(st, t, s, MELD_ANKAN, k, ts[0], ts[1], ts[2], ts[3], s, -1)
+        kind = CLAIM_ANKAN
+        offered = rec.drawn if rec.drawn // 4 == k else 4 * k
+    else:
+        i = 0
+        while rec.meld_type[s, i] != MELD_PON or rec.meld_tile34[s, i] != k:
+            i += 1
+        added = _find_tile(st, t, s, k, True)
+        if added < 0:
+            added = _find_tile(st, t, s, k, False)
+        _remove_tile(st, t, s, added)
+        rec.meld_type[s, i] = MELD_KAKAN
+        rec.meld_tiles[s, i, 3] = added
+        rec.meld_called[s, i] = added
+        kind = CLAIM_CHANKAN
+        offered = added
+    rec.drawn = -1
+    rec.rinshan = 0
+    _log_meld(st, t, ev, s, i)
+    rec.claim_tile = offered
+    rec.claim_from = s
+    rec.claim_kind = kind
+    rec.claim_n = 0
+    rec.claim_pos = 0
+    for o in range(4):
+        rec.claim_mask[o] = 0
+        rec.claim_answer[o] = -1
+    for j in range(1, 4):
+        o = (s + j) % 4
+        if kind == CLAIM_CHANKAN:
+            can = rec.waits[o, k] == 1
+        else:
+            can = _is_kokushi_with(rec.closed34[o], k)
+        if can and not _furiten(st, t, o) and _can_win(st, t, tables, o, offered, s, np.int64(1)):
+            rec.claim_mask[o] = CLAIM_BIT_RON
+            rec.claim_queue[rec.claim_n] = o
+            rec.claim_n += 1
+    if rec.claim_n > 0:
+        rec.phase = PHASE_CLAIM
+        rec.turn = s
+        rec.actor = rec.claim_queue[0]
+        return
+    if kind == CLAIM_CHANKAN:
+        # a kakan tile no one may rob still counts as passed for furiten
+        _mark_passed_furiten(st, t, s, k)
+    _complete_kan(st, t, ev, tables, np.int64(s), kind == CLAIM_ANKAN)
+
+
+@njit
+def _complete_kan(st, t, ev, tables, s, closed_kan):
+    """Kan effects: count it, dora now (ankan) or pending (open/added), suukaikan, rinshan draw."""
+    rec = st[t]
+    if rec.pending_dora > 0:
+        _reveal_dora(st, t, ev)
+    rec.n_kans += 1
+    rec.first_go = 0
+    for o in range(4):
+        rec.ippatsu[o] = 0
+    if closed_kan:
+        _reveal_dora(st, t, ev)
+    else:
+        rec.pending_dora += 1
+    if rec.n_kans == 4:
+        owners = 0
+        for o in range(4):
+            for i in range(rec.n_melds[o]):
+                mt = rec.meld_type[o, i]
+                if mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN):
+                    owners |= 1 << o
+        if owners != 1 << s:
+            rec.suukaikan_pending = 1
+    _draw(st, t, ev, np.int64(s), np.bool_(True))

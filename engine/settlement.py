@@ -1,0 +1,309 @@
+"""Settlement: scoring a win from the table, payments of tsumo and ron (double ron, honba, sticks,
+pao), exhaustive draws (tenpai payments, karaten, nagashi mangan) and abortive draws
+(docs/rules.md, Wins and payments, Draws).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from engine.actions import (
+    RON,
+)
+from engine.eventlog import (
+    _log_delta,
+    _log_ryuukyoku,
+    _log_win,
+)
+from engine.events import (
+    DRAW_EXHAUSTIVE,
+    DRAW_NAGASHI,
+)
+from engine.hand_end import _end_hand
+from engine.hand_tiles import _dealer, _is_red
+from engine.rules import (
+    RULE_AGARI_YAME,
+    RULE_NAGASHI,
+    RULE_PAO_HONBA_LIABLE,
+    RULE_TENPAI_YAME,
+)
+from engine.scoring import (
+    CTX_CHANKAN,
+    CTX_CHIIHOU,
+    CTX_HAITEI,
+    CTX_HONBA,
+    CTX_HOUTEI,
+    CTX_IPPATSU,
+    CTX_KYOTAKU,
+    CTX_N_AKA,
+    CTX_N_DORA,
+    CTX_N_URA,
+    CTX_OPEN_RIICHI,
+    CTX_RIICHI,
+    CTX_RINSHAN,
+    CTX_ROUND_WIND,
+    CTX_SEAT_WIND,
+    CTX_TENHOU,
+    CTX_TSUMO,
+    CTX_YAKUMAN_PAY,
+    N_CTX,
+    N_RES,
+    N_WORK,
+    RES_PAY_DEALER,
+    RES_PAY_NONDEALER,
+    RES_PAY_RON,
+    RES_YAKUMAN,
+    STATUS_OK,
+    _score_hand,
+)
+from engine.state import (
+    CLAIM_DISCARD,
+    DORA_START,
+    PAO_DAISANGEN,
+    PAO_DAISUUSHII,
+    URA_START,
+    WALL_SIZE,
+)
+from engine.wall import _live_left
+from engine.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII
+
+
+@njit
+def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, out, yaku):
+    """Score seat ``s`` winning on ``win_tile`` (tsumo if ``from_seat == s``); returns status."""
+    rec = st[t]
+    tsumo = from_seat == s
+    closed34 = rec.closed34[s].copy()
+    if not tsumo:
+        closed34[win_tile // 4] += 1
+    rules = rec.rules
+    melds = np.zeros((4, 2), dtype=np.int32)
+    n_aka = 0
+    for tile in range(WALL_SIZE):
+        if rec.closed[s, tile] and _is_red(rules, tile):
+            n_aka += 1
+    if not tsumo and _is_red(rules, win_tile):
+        n_aka += 1
+    nm = rec.n_melds[s]
+    for i in range(nm):
+        melds[i, 0] = rec.meld_type[s, i]
+        melds[i, 1] = rec.meld_tile34[s, i]
+        for j in range(4):
+            x = rec.meld_tiles[s, i, j]
+            if x >= 0 and _is_red(rules, x):
+                n_aka += 1
+    dealer = _dealer(st, t)
+    first_turn = rec.first_go == 1 and rec.n_river[s] == 0
+    ctx = np.zeros(N_CTX, dtype=np.int32)
+    ctx[CTX_TSUMO] = tsumo
+    ctx[CTX_SEAT_WIND] = (s - dealer) % 4
+    ctx[CTX_ROUND_WIND] = min(rec.kyoku // 4, 3)
+    ctx[CTX_RIICHI] = rec.riichi[s]
+    ctx[CTX_OPEN_RIICHI] = rec.open_riichi[s]
+    ctx[CTX_IPPATSU] = rec.ippatsu[s]
+    ctx[CTX_RINSHAN] = tsumo and rec.rinshan == 1
+    ctx[CTX_CHANKAN] = chankan
+    live = _live_left(st, t)
+    ctx[CTX_HAITEI] = tsumo and rec.rinshan == 0 and live == 0
+    ctx[CTX_HOUTEI] = (not tsumo) and (not chankan) and live == 0
+    ctx[CTX_TENHOU] = tsumo and s == dealer and first_turn
+    ctx[CTX_CHIIHOU] = tsumo and s != dealer and first_turn
+    ctx[CTX_HONBA] = honba
+    ctx[CTX_KYOTAKU] = kyotaku
+    ctx[CTX_N_AKA] = n_aka
+    ctx[CTX_N_DORA] = rec.n_dora
+    ctx[CTX_N_URA] = rec.n_dora if rec.riichi[s] > 0 else 0
+    ctx[CTX_YAKUMAN_PAY] = (not tsumo) and rec.open_riichi[s] == 1 and rec.riichi[from_seat] == 0
+    dora = np.zeros(5, dtype=np.int32)
+    ura = np.zeros(5, dtype=np.int32)
+    for k in range(rec.n_dora):
+        dora[k] = rec.wall[DORA_START + k] // 4
+        ura[k] = rec.wall[URA_START + k] // 4
+    work = np.zeros(N_WORK, dtype=np.int32)
+    return _score_hand(closed34, melds, nm, win_tile // 4, ctx, dora, ura, rules, work, out, yaku)
+
+
+@njit
+def _can_win(st, t, tables, s, win_tile, from_seat, chankan):
+    """True if the win has a yaku (status OK); the caller checked the shape and furiten."""
+    out = np.zeros(N_RES, dtype=np.int32)
+    yaku = np.zeros(N_YAKU, dtype=np.int32)
+    zero = np.int64(0)
+    return (
+        _score_win(st, t, tables, s, win_tile, from_seat, chankan, zero, zero, out, yaku)
+        == STATUS_OK
+    )
+
+
+@njit
+def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
+    """Score one winner and add its payments to ``total``; pao per docs/rules.md (``pao_honba`` rule)."""
+    rec = st[t]
+    dealer = _dealer(st, t)
+    honba = rec.honba if first else 0
+    sticks = rec.kyotaku if first else 0
+    out = np.zeros(N_RES, dtype=np.int32)
+    yaku = np.zeros(N_YAKU, dtype=np.int32)
+    _score_win(st, t, tables, w, win_tile, from_seat, chankan, honba, sticks, out, yaku)
+    delta = np.zeros(4, dtype=np.int32)
+    pao = rec.pao_seat[w]
+    pao_mult = 0
+    if pao >= 0:
+        if rec.pao_kind[w] == PAO_DAISANGEN:
+            pao_mult = yaku[Y_DAISANGEN]
+        elif rec.pao_kind[w] == PAO_DAISUUSHII:
+            pao_mult = yaku[Y_DAISUUSHII]
+    if pao_mult == 0:
+        pao = -1
+    unit = 48000 if w == dealer else 32000
+    if from_seat == w:
+        if pao >= 0:
+            rest = 8000 * (out[RES_YAKUMAN] - pao_mult)
+            liable_honba = rec.rules[RULE_PAO_HONBA_LIABLE] != 0
+            for o in range(4):
+                if o != w:
+                    share = 2 * rest if (o == dealer or w == dealer) else rest
+                    delta[o] -= share if liable_honba else share + 100 * honba
+            delta[pao] -= unit * pao_mult
+            if liable_honba:
+                delta[pao] -= 300 * honba
+        else:
+            for o in range(4):
+                if o != w:
+                    if w == dealer:
+                        delta[o] -= out[RES_PAY_NONDEALER]
+                    elif o == dealer:
+                        delta[o] -= out[RES_PAY_DEALER]
+                    else:
+                        delta[o] -= out[RES_PAY_NONDEALER]
+    else:
+        ron = out[RES_PAY_RON]
+        if pao >= 0 and pao != from_seat:
+            half = unit * pao_mult // 2
+            delta[pao] -= half
+            delta[from_seat] -= ron - half
+        else:
+            delta[from_seat] -= ron
+    paid = 0
+    for o in range(4):
+        paid -= delta[o]
+    delta[w] += paid + 1000 * sticks
+    if first:
+        rec.kyotaku = 0
+    _log_win(st, t, ev, w, from_seat, win_tile, out, yaku, pao, delta, sticks)
+    for o in range(4):
+        total[o] += delta[o]
+
+
+@njit
+def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
+    """Tsumo by ``w`` (``from_seat == w``): settle and end the hand."""
+    rec = st[t]
+    total = np.zeros(4, dtype=np.int32)
+    _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, np.bool_(True), total)
+    for o in range(4):
+        rec.points[o] += total[o]
+    rec.last_delta[:] = total
+    dealer = _dealer(st, t)
+    yame = w == dealer and rec.rules[RULE_AGARI_YAME] != 0
+    _end_hand(st, t, ev, tables, w == dealer, yame, w == dealer)
+
+
+@njit
+def _ron(st, t, ev, tables, d, tile):
+    """Every ron answer wins; honba and sticks to the first winner after the discarder."""
+    rec = st[t]
+    chankan = 1 if rec.claim_kind != CLAIM_DISCARD else 0
+    if rec.riichi_pending == d:
+        rec.riichi[d] = 0
+        rec.riichi_pending = -1
+    total = np.zeros(4, dtype=np.int32)
+    first = True
+    dealer_won = False
+    dealer = _dealer(st, t)
+    for i in range(rec.claim_n):
+        w = rec.claim_queue[i]
+        if rec.claim_answer[w] == RON:
+            _pay_win(st, t, ev, tables, w, d, tile, chankan, np.bool_(first), total)
+            first = False
+            if w == dealer:
+                dealer_won = True
+    for o in range(4):
+        rec.points[o] += total[o]
+    rec.last_delta[:] = total
+    yame = dealer_won and rec.rules[RULE_AGARI_YAME] != 0
+    _end_hand(st, t, ev, tables, dealer_won, yame, dealer_won)
+
+
+@njit
+def _draw_tenpai(st, t, s):
+    """Tenpai at an exhaustive draw (docs/rules.md): formal tenpai, except a hand whose every wait
+    is a kind the seat holds all four of, its own melds' copies counted (karaten is noten)."""
+    rec = st[t]
+    for k in range(34):
+        if not rec.waits[s, k]:
+            continue
+        held = np.int32(rec.closed34[s, k])
+        for i in range(rec.n_melds[s]):
+            for j in range(4):
+                x = rec.meld_tiles[s, i, j]
+                if x >= 0 and x // 4 == k:
+                    held += 1
+        if held < 4:
+            return True
+    return False
+
+
+@njit
+def _exhaustive_draw(st, t, ev, tables):
+    """Exhaustive draw: nagashi mangan, else tenpai payments (formal tenpai, karaten noten)."""
+    rec = st[t]
+    rules = rec.rules
+    dealer = _dealer(st, t)
+    delta = np.zeros(4, dtype=np.int32)
+    tenpai_mask = 0
+    n_tenpai = 0
+    for s in range(4):
+        if _draw_tenpai(st, t, s):
+            tenpai_mask |= 1 << s
+            n_tenpai += 1
+    nagashi_mask = 0
+    if rules[RULE_NAGASHI]:
+        for s in range(4):
+            if rec.nagashi[s] and rec.n_river[s] > 0:
+                nagashi_mask |= 1 << s
+    if nagashi_mask:
+        for s in range(4):
+            if nagashi_mask >> s & 1:
+                for o in range(4):
+                    if o != s:
+                        pay = 4000 if (s == dealer or o == dealer) else 2000
+                        delta[o] -= pay
+                        delta[s] += pay
+        kind = DRAW_NAGASHI
+    else:
+        if 0 < n_tenpai < 4:
+            gain = 3000 // n_tenpai
+            loss = 3000 // (4 - n_tenpai)
+            for s in range(4):
+                delta[s] = gain if tenpai_mask >> s & 1 else -loss
+        kind = DRAW_EXHAUSTIVE
+    _log_ryuukyoku(st, t, ev, -1, kind, tenpai_mask, nagashi_mask)
+    _log_delta(st, t, ev, -1, delta, 0)
+    for s in range(4):
+        rec.points[s] += delta[s]
+    rec.last_delta[:] = delta
+    dealer_tenpai = (tenpai_mask >> dealer & 1) == 1
+    yame = dealer_tenpai and rules[RULE_TENPAI_YAME] != 0
+    _end_hand(st, t, ev, tables, dealer_tenpai, yame, np.bool_(True))
+
+
+@njit
+def _abort(st, t, ev, tables, kind, seat):
+    """Abortive draw: the dealer keeps the seat, honba + 1 (docs/rules.md)."""
+    rec = st[t]
+    rec.last_delta[:] = 0
+    _log_ryuukyoku(st, t, ev, seat, kind, 0, 0)
+    _log_delta(st, t, ev, -1, rec.last_delta, 0)
+    _end_hand(st, t, ev, tables, np.bool_(True), np.bool_(False), np.bool_(True))

@@ -1,0 +1,130 @@
+"""Applying an action: ``_step`` checks it against the mask, ``_apply`` plays a legal one (a discard
+and its claims, riichi, tsumo, kyuushu kyuuhai, a kan) and advances to the next decision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from engine.actions import (
+    DISCARD_RED,
+    KAN,
+    KYUUSHU,
+    N_ACTIONS,
+    OPEN_RIICHI,
+    RIICHI,
+    TSUMO,
+)
+from engine.claims import _offer_discard, _resolve_claims
+from engine.eventlog import (
+    _log_discard,
+    _log_riichi,
+)
+from engine.events import (
+    DRAW_KYUUSHU,
+)
+from engine.hand_tiles import _find_tile, _remove_tile, _update_waits
+from engine.kans import _own_kan, _reveal_dora
+from engine.legality import _legal_mask
+from engine.rules import (
+    RULE_RINSHAN_KAN_DORA,
+)
+from engine.settlement import _abort, _win
+from engine.state import (
+    PHASE_CLAIM,
+    PHASE_GAME_OVER,
+    PHASE_RIICHI_DISCARD,
+    RIVER_RIICHI,
+    RIVER_TSUMOGIRI,
+)
+
+OK = 0
+ERR_GAME_OVER = 1
+ERR_RANGE = 2
+ERR_ILLEGAL = 3
+ERR_NAMES = ("ok", "the game is over", "action out of range", "illegal action")
+
+
+@njit
+def _step(st, t, ev, tables, action):
+    """Check ``action`` against the legal mask, apply it and advance; ``OK`` or an ``ERR_*``."""
+    if st[t].phase == PHASE_GAME_OVER:
+        return ERR_GAME_OVER
+    if action < 0 or action >= N_ACTIONS:
+        return ERR_RANGE
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    _legal_mask(st, t, tables, mask)
+    if not mask[action]:
+        return ERR_ILLEGAL
+    _apply(st, t, ev, tables, action)
+    return OK
+
+
+@njit
+def _apply(st, t, ev, tables, action):
+    """Apply a legal action (unchecked) and advance to the next decision."""
+    rec = st[t]
+    rec.n_decisions += 1
+    phase = rec.phase
+    s = rec.actor
+    if phase == PHASE_CLAIM:
+        rec.claim_answer[s] = action
+        rec.claim_pos += 1
+        if rec.claim_pos < rec.claim_n:
+            rec.actor = rec.claim_queue[rec.claim_pos]
+        else:
+            _resolve_claims(st, t, ev, tables)
+        return
+    if action < RIICHI:
+        _discard(st, t, ev, tables, s, action)
+    elif action in (RIICHI, OPEN_RIICHI):
+        double = rec.first_go == 1 and rec.n_river[s] == 0
+        rec.riichi[s] = 2 if double else 1
+        rec.open_riichi[s] = 1 if action == OPEN_RIICHI else 0
+        rec.phase = PHASE_RIICHI_DISCARD
+        _log_riichi(st, t, ev, s, double, rec.open_riichi[s])
+    elif action == TSUMO:
+        if rec.pending_dora > 0 and rec.rules[RULE_RINSHAN_KAN_DORA]:
+            _reveal_dora(st, t, ev)
+        _win(st, t, ev, tables, s, s, rec.drawn, np.int64(0))
+    elif action == KYUUSHU:
+        _abort(st, t, ev, tables, np.int64(DRAW_KYUUSHU), np.int64(s))
+    else:
+        _own_kan(st, t, ev, tables, s, action - KAN)
+
+
+@njit
+def _discard(st, t, ev, tables, s, action):
+    """Discard (tsumogiri flag, riichi declaration tile), then offer claims on it."""
+    rec = st[t]
+    if action >= DISCARD_RED:
+        tile = _find_tile(st, t, s, 4 + 9 * (action - DISCARD_RED), True)
+    else:
+        tile = _find_tile(st, t, s, action, False)
+    k = tile // 4
+    tsumogiri = tile == rec.drawn
+    declaring = rec.phase == PHASE_RIICHI_DISCARD
+    _remove_tile(st, t, s, tile)
+    i = rec.n_river[s]
+    rec.river[s, i] = tile
+    rec.river_flags[s, i] = (RIVER_TSUMOGIRI if tsumogiri else 0) | (
+        RIVER_RIICHI if declaring else 0
+    )
+    rec.n_river[s] = i + 1
+    rec.discarded34[s, k] = 1
+    if not (k >= 27 or k % 9 == 0 or k % 9 == 8):
+        rec.nagashi[s] = 0
+    rec.furiten_temp[s] = 0
+    if not declaring:
+        rec.ippatsu[s] = 0
+    else:
+        rec.riichi_pending = s
+    _log_discard(st, t, ev, s, tile, tsumogiri, declaring)
+    if rec.pending_dora > 0:
+        _reveal_dora(st, t, ev)
+    rec.drawn = -1
+    rec.rinshan = 0
+    rec.kuikae[:] = -1
+    _update_waits(st, t, tables, s)
+    _offer_discard(st, t, ev, tables, s, tile)

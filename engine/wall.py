@@ -1,0 +1,70 @@
+"""The wall's randomness: a counter-based RNG keyed by (game seed, stream), the shuffle of each
+hand's wall from (seed, hand index), and how many live tiles are left.
+
+The wall layout is in ``engine/state.py``. Every kernel takes ``(st, t, ...)``: the record array
+of ``engine/state.py`` and a table index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from engine.state import (
+    LIVE_END,
+    WALL_SIZE,
+)
+
+M32 = 0xFFFFFFFF
+
+
+@njit
+def _mix32(x):
+    """A 32-bit integer hash (two multiply-xorshift rounds), exact in int64 arithmetic."""
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
+    return (x >> 16) ^ x
+
+
+@njit
+def _rng_seed(rng, seed, stream):
+    """Key ``rng`` (int64[2]: key, counter) from a non-negative seed and a stream number."""
+    seed = np.int64(seed)
+    stream = np.int64(stream)
+    lo = seed & M32
+    hi = (seed >> 32) & M32
+    a = _mix32(lo ^ _mix32(stream & M32))
+    b = _mix32(hi ^ _mix32((stream + 0x5BD1E995) & M32))
+    rng[0] = (a << 30) ^ b
+    rng[1] = 0
+
+
+@njit
+def _rand_below(rng, n):
+    """Uniform int in ``[0, n)`` from a counter-based stream; advances ``rng``."""
+    c = rng[1]
+    rng[1] = c + 1
+    k = rng[0]
+    x = _mix32((c & M32) ^ _mix32(k & M32))
+    x = _mix32(x ^ ((k >> 32) & M32) ^ ((c >> 32) & M32))
+    return (x * n) >> 32
+
+
+@njit
+def _shuffle_wall(wall, seed, hand_index):
+    """Fisher-Yates shuffle of 0..135 keyed by (game seed, hand index)."""
+    rng = np.zeros(2, dtype=np.int64)
+    _rng_seed(rng, seed, hand_index)
+    for i in range(WALL_SIZE):
+        wall[i] = i
+    for i in range(WALL_SIZE - 1, 0, -1):
+        j = _rand_below(rng, i + 1)
+        tmp = wall[i]
+        wall[i] = wall[j]
+        wall[j] = tmp
+
+
+@njit
+def _live_left(st, t):
+    rec = st[t]
+    return LIVE_END - rec.n_kans - rec.wall_pos
