@@ -32,7 +32,7 @@ from engine.events import (
     EV_YAKU,
     _pack4,
 )
-from engine.scoring import RES_FU, RES_HAN, RES_YAKUMAN
+from engine.score_layout import RES_FU, RES_HAN, RES_YAKUMAN
 from engine.state import DORA_START, URA_START, WALL_SIZE
 from engine.yaku import N_YAKU
 

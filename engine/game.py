@@ -22,13 +22,14 @@ from engine.rules import (
     Rules,
 )
 from engine.state import (
+    PHASE_GAME_OVER,
     PHASE_NAMES,
     State,
     check_table,
     new_state,
 )
 from engine.tables import load_tables
-from engine.turn import ERR_NAMES, OK, _step
+from engine.turn import ERR_ILLEGAL, ERR_NAMES, _apply
 
 
 def reset(state: State, seed: int, t: int = 0) -> None:
@@ -43,9 +44,9 @@ def reset(state: State, seed: int, t: int = 0) -> None:
 def legal_mask(state: State, t: int = 0) -> np.ndarray:
     """``bool[N_ACTIONS]``: the legal actions of the seat to act on table ``t``."""
     t = check_table(state, t)
-    out = np.zeros(N_ACTIONS, dtype=np.bool_)
+    out = np.zeros(N_ACTIONS, dtype=np.int8)
     _legal_mask(state.records, t, load_tables(), out)
-    return out
+    return out.view(np.bool_)
 
 
 def step(state: State, action: int, t: int = 0) -> None:
@@ -55,9 +56,12 @@ def step(state: State, action: int, t: int = 0) -> None:
     t = check_table(state, t)
     action = check_action(action, N_ACTIONS)
     tables = load_tables()
-    code = _step(state.records, t, state.events, tables, action)
-    if code != OK:
-        raise ValueError(explain_illegal(state, action, t) or ERR_NAMES[code])
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    if state.phase[t] != PHASE_GAME_OVER:
+        _legal_mask(state.records, t, tables, mask)
+    if not mask[action]:
+        raise ValueError(explain_illegal(state, action, t) or ERR_NAMES[ERR_ILLEGAL])
+    _apply(state.records, t, state.events, tables, action)
 
 
 class Game:
@@ -121,9 +125,9 @@ class Game:
 
     def legal_mask(self) -> np.ndarray:
         """``bool[N_ACTIONS]`` for the seat to act."""
-        out = np.zeros(N_ACTIONS, dtype=np.bool_)
+        out = np.zeros(N_ACTIONS, dtype=np.int8)
         _legal_mask(self.state.records, 0, self.tables, out)
-        return out
+        return out.view(np.bool_)
 
     def legal_actions(self) -> list[int]:
         """Legal action ids, ascending."""

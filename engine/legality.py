@@ -307,7 +307,7 @@ def explain_illegal(state: State, action: int, t: int = 0) -> str:
     t = check_table(state, t)
     action = check_action(action, N_ACTIONS)
     tables = load_tables()
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
     _legal_mask(state.records, t, tables, mask)
     phase = int(state.phase[t])
     if phase == PHASE_GAME_OVER:

@@ -169,18 +169,6 @@ def _choose(st, t, tables, mask, n, policy, rng_state):
 
 
 @njit
-def _play_game_unchecked(st, t, ev, tables, seed, policy, mask, rng_state):
-    """``_play_game`` with ``check=0``, compiled apart so plain self-play never compiles the checks.
-
-    The same seed plays the same game as ``_play_game`` (the checks use their own stream)."""
-    _rng_seed(rng_state, seed, ACTION_STREAM)
-    _reset(st, t, ev, tables, seed)
-    while st[t].phase != PHASE_GAME_OVER:
-        n = _legal_mask(st, t, tables, mask)
-        _apply(st, t, ev, tables, _choose(st, t, tables, mask, n, policy, rng_state))
-
-
-@njit
 def _store_result(st, t, i, points, final, hands, decisions):
     rec = st[t]
     for s in range(4):
@@ -194,10 +182,18 @@ def _store_result(st, t, i, points, final, hands, decisions):
 def _play_games_unchecked(
     st, t, ev, tables, seeds, policy, points, final, hands, decisions, rng_state
 ):
-    """``_play_games`` without checks: every game is played; results into the output arrays."""
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    """``_play_games`` without checks: every game is played; results into the output arrays.
+
+    Compiled apart (one kernel, the game loop inside) so plain self-play never compiles the
+    checks; the same seed plays the same game as ``_play_game`` (the checks use their own stream).
+    """
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
     for i in range(seeds.shape[0]):
-        _play_game_unchecked(st, t, ev, tables, seeds[i], policy, mask, rng_state)
+        _rng_seed(rng_state, seeds[i], ACTION_STREAM)
+        _reset(st, t, ev, tables, seeds[i])
+        while st[t].phase != PHASE_GAME_OVER:
+            n = _legal_mask(st, t, tables, mask)
+            _apply(st, t, ev, tables, _choose(st, t, tables, mask, n, policy, rng_state))
         _store_result(st, t, i, points, final, hands, decisions)
     return seeds.shape[0]
 
@@ -223,7 +219,7 @@ def _play_games(
 
     Returns the number of games played (stops after the first failed check).
     """
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
     detail = np.zeros(3, dtype=np.int64)
     for i in range(seeds.shape[0]):
         code = _play_game(

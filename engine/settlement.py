@@ -28,7 +28,8 @@ from engine.rules import (
     RULE_PAO_HONBA_LIABLE,
     RULE_TENPAI_YAME,
 )
-from engine.scoring import (
+from engine.score_kernel import N_WORK, _score_hand
+from engine.score_layout import (
     CTX_CHANKAN,
     CTX_CHIIHOU,
     CTX_HAITEI,
@@ -49,13 +50,11 @@ from engine.scoring import (
     CTX_YAKUMAN_PAY,
     N_CTX,
     N_RES,
-    N_WORK,
     RES_PAY_DEALER,
     RES_PAY_NONDEALER,
     RES_PAY_RON,
     RES_YAKUMAN,
     STATUS_OK,
-    _score_hand,
 )
 from engine.state import (
     CLAIM_DISCARD,

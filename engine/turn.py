@@ -53,7 +53,7 @@ def _step(st, t, ev, tables, action):
         return ERR_GAME_OVER
     if action < 0 or action >= N_ACTIONS:
         return ERR_RANGE
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
     _legal_mask(st, t, tables, mask)
     if not mask[action]:
         return ERR_ILLEGAL

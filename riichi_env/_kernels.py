@@ -1,40 +1,20 @@
-"""The env's compiled entry points: one Numba call per reset, step and observation.
+"""The env's own compiled step: one Numba call per ``env.step``.
 
-Each takes the record array and event log of an ``engine.state.State`` (``st``, ``ev``), a table
-index and the lookup tables, and calls the engine's kernels (``engine.kernels``) and the
-encoders. They are ordinary ``@njit`` functions, cached like every other kernel.
+``_k_step`` takes the record array and event log of an ``engine.state.State`` (``st``, ``ev``), a
+table index and the lookup tables, and calls the engine's kernels (``engine.kernels``). Reset,
+masks and observations call the engine's and the encoders' kernels directly (``_reset``,
+``_legal_mask``, ``_encode``), so the env compiles no second copy of them.
 """
 
 from __future__ import annotations
 
 from engine._numba import njit
-from engine.kernels import _apply, _legal_mask, _reset
-from riichi_env.encoders import _encode
+from engine.kernels import _apply, _legal_mask
 
 HAND_ENDED = 4
 """Bit of ``_k_step``'s result: a hand was settled by this action."""
 GAME_OVER = -1
-"""``_k_reset`` / ``_k_step`` result at game over."""
-
-
-@njit
-def _k_reset(st, t, ev, tables, seed, mask, hand_points):
-    """Start a game; the seat to act (its mask in ``mask``), or ``GAME_OVER``."""
-    _reset(st, t, ev, tables, seed)
-    return _k_refresh(st, t, tables, mask, hand_points)
-
-
-@njit
-def _k_refresh(st, t, tables, mask, hand_points):
-    """After the state was loaded from elsewhere: the seat to act and its mask, or ``GAME_OVER``."""
-    rec = st[t]
-    for s in range(4):
-        hand_points[s] = rec.points[s]
-    if rec.game_over:
-        mask[:] = 0
-        return GAME_OVER
-    _legal_mask(st, t, tables, mask)
-    return rec.actor
+"""``_k_step`` result at game over."""
 
 
 @njit
@@ -65,9 +45,3 @@ def _k_step(st, t, ev, tables, action, mask, hand_points, delta, skip_forced):
         for a in range(mask.shape[0]):
             if mask[a]:
                 action = a
-
-
-@njit
-def _k_observe(st, t, seat, encoder, tables, out):
-    """Encoder ``encoder`` of ``seat`` into ``out``."""
-    _encode(st, t, seat, encoder, tables.shanten_suit, tables.shanten_honor, out)

@@ -357,7 +357,7 @@ def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
         visible[k] = v
         out[SEEN, k] = _clip((seen[k] + hand[k]) / 4.0, 0.0, 1.0)
     if n % 3 == 1:
-        waits = np.zeros(34, dtype=np.bool_)
+        waits = np.zeros(34, dtype=np.uint8)
         if _waits(hand, suit_table, honor_table, waits) > 0:
             furiten = rec.furiten_temp[seat] != 0 or rec.furiten_riichi[seat] != 0
             for k in range(34):

@@ -76,6 +76,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from engine.actions import N_ACTIONS, action_name
+from engine.kernels import _legal_mask, _reset
 from engine.legality import explain_illegal
 from engine.rules import Rules, as_rules
 from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
@@ -92,8 +93,8 @@ from engine.validation import (
     is_int,
 )
 from engine.visibility import SeatView, seat_view
-from riichi_env._kernels import GAME_OVER, _k_observe, _k_refresh, _k_reset, _k_step
-from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, N_ROWS, bounds
+from riichi_env._kernels import GAME_OVER, _k_step
+from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, N_ROWS, _encode, bounds
 from riichi_env.render import render_text
 from riichi_env.warmup import ensure_compiled
 
@@ -262,11 +263,21 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._rec = state.records
         self._ev = state.events
         self._tables = load_tables()
+        self._suit, self._honor = self._tables.shanten_suit, self._tables.shanten_honor
         if not hasattr(self, "_mask"):
             self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
             self._hand_points = np.zeros(4, dtype=np.int32)
             self._delta = np.zeros(4, dtype=np.int32)
         self._zero_mask = np.zeros(N_ACTIONS, dtype=np.int8)
+
+    def _refresh(self) -> int:
+        """After a reset or a loaded state: the seat to act (its mask set), or ``GAME_OVER``."""
+        self._hand_points[:] = self._rec["points"][0]
+        if self._rec["game_over"][0]:
+            self._mask[:] = 0
+            return GAME_OVER
+        _legal_mask(self._rec, 0, self._tables, self._mask)
+        return int(self._rec["actor"][0])
 
     # -------------------------------------------------------------------------------- spaces
 
@@ -304,9 +315,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         else:
             game_seed = int(self._rng.integers(2**62))
         self._game_seed = game_seed
-        actor = _k_reset(
-            self._rec, 0, self._ev, self._tables, game_seed, self._mask, self._hand_points
-        )
+        _reset(self._rec, 0, self._ev, self._tables, game_seed)
+        actor = self._refresh()
         self._start_episode(actor)
 
     def load_state(self, state: State, t: int = 0) -> None:
@@ -325,7 +335,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._ev[0, :rows] = state.events[t, :rows]
         self._st.n_events[0] = min(int(state.n_events[t]), self._max_events)
         self._game_seed = int(state.seed[t])
-        actor = _k_refresh(self._rec, 0, self._tables, self._mask, self._hand_points)
+        actor = self._refresh()
         self._start_episode(actor)
 
     def _start_episode(self, actor: int) -> None:
@@ -442,7 +452,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         obs = np.empty(self._obs_shape, dtype=np.float32)
-        _k_observe(self._rec, 0, seat, self._encoder_id, self._tables, obs)
+        _encode(self._rec, 0, seat, self._encoder_id, self._suit, self._honor, obs)
         if agent == self.agent_selection and self._started:
             mask = self._mask.copy()
         else:
@@ -464,7 +474,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             )
         elif not out.flags.c_contiguous:
             raise ValueError("out must be C-contiguous")
-        _k_observe(self._rec, 0, self._seat(agent), self._encoder_id, self._tables, out)
+        _encode(self._rec, 0, self._seat(agent), self._encoder_id, self._suit, self._honor, out)
         return out
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
@@ -527,7 +537,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__.copy()
-        for key in ("_rec", "_ev", "_tables"):
+        for key in ("_rec", "_ev", "_tables", "_suit", "_honor"):
             d.pop(key, None)
         d["_st"] = copy_state(self._st)
         return d

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 
+from engine.payment import hand_value as _hand_value, limit_name as _limit_name
 from engine.events import (
     DRAW_EXHAUSTIVE,
     DRAW_KYUUSHU,
@@ -55,37 +56,15 @@ DRAW_KIND_NAMES = {
 """Engine ``DRAW_*`` code → record draw kind."""
 
 
-def _ceil100(x: int) -> int:
-    return -(-x // 100) * 100
-
-
 def limit_name(han: int, fu: int, yakuman: int, rules: Rules) -> str:
     """The limit a hand reaches: ``""``, ``"mangan"`` … ``"kazoe yakuman"``, ``"yakuman"``."""
-    if yakuman:
-        return "yakuman"
-    if han >= 13:
-        return "kazoe yakuman" if rules.kazoe_yakuman else "sanbaiman"
-    if han >= 11:
-        return "sanbaiman"
-    if han >= 8:
-        return "baiman"
-    if han >= 6:
-        return "haneman"
-    if han >= 5 or fu * 2 ** (han + 2) >= 2000:
-        return "mangan"
-    if rules.kiriage_mangan and (han, fu) in ((4, 30), (3, 60)):
-        return "mangan"
-    return ""
+    return "yakuman" if yakuman else _limit_name(han, fu, 0, rules)
 
 
 def hand_value(win: Win, dealer: int) -> int:
     """Ron payment or the sum of tsumo payments, without honba or sticks."""
     base = base_points(win.han or 0, win.fu or 0, win.limit or "", win.yakuman)
-    if win.tsumo:
-        if win.seat == dealer:
-            return 3 * _ceil100(2 * base)
-        return 2 * _ceil100(base) + _ceil100(2 * base)
-    return _ceil100((6 if win.seat == dealer else 4) * base)
+    return _hand_value(base, win.seat == dealer, win.tsumo)
 
 
 def rules_text(rules: Rules) -> str:

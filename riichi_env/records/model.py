@@ -20,6 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.score_layout import (
+    LIMIT_BAIMAN,
+    LIMIT_HANEMAN,
+    LIMIT_MANGAN,
+    LIMIT_NAMES,
+    LIMIT_NONE,
+    LIMIT_SANBAIMAN,
+    LIMIT_YAKUMAN,
+)
 from engine.tiles import FIVES, red_ids, tile34_to_str
 
 EVENT_TYPES = (
@@ -108,7 +117,10 @@ YAKU_KEYS = (
 YAKUMAN_KEYS = frozenset(YAKU_KEYS[36:52]) - {"renhou"}
 DORA_KEYS = frozenset({"dora", "ura_dora", "aka_dora"})
 
-LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+LIMITS = tuple(
+    LIMIT_NAMES[i]
+    for i in (LIMIT_NONE, LIMIT_MANGAN, LIMIT_HANEMAN, LIMIT_BAIMAN, LIMIT_SANBAIMAN, LIMIT_YAKUMAN)
+)
 """Limit names by Tenhou's limit code (mjlog ``ten`` third field)."""
 
 WINDS = "ESWN"

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import re
 
+from engine.payment import base_points as _base_points, hand_value as _hand_value, tsumo_shares as _tsumo_shares
+from engine.rules import TENHOU
 from riichi_env.records.model import (
     DORA_KEYS,
     YAKU_KEYS,
@@ -144,19 +146,8 @@ class _MismatchError(Exception):
 
 
 def base_points(han: int, fu: int, limit: str, yakuman: int = 0) -> int:
-    """Base points of a hand (Tenhou: no kiriage mangan)."""
-    if yakuman:
-        return 8000 * yakuman
-    fixed = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000}
-    if limit in ("yakuman", "kazoe yakuman"):
-        return 8000
-    if limit in fixed:
-        return fixed[limit]
-    return min(fu * 2 ** (han + 2), 2000)
-
-
-def _ceil100(x: int) -> int:
-    return -(-x // 100) * 100
+    """Base points of a recorded win (Tenhou: no kiriage mangan), from ``engine.payment``."""
+    return _base_points(han, fu, yakuman, TENHOU, limit=limit)
 
 
 def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
@@ -687,12 +678,10 @@ def win_header(win: Win, dealer: int) -> str:
     limit = win.limit or ""
     base = base_points(han, fu, limit, win.yakuman)
     if win.tsumo:
-        if win.seat == dealer:
-            value = f"{_ceil100(2 * base)}点∀"
-        else:
-            value = f"{_ceil100(base)}-{_ceil100(2 * base)}点"
+        from_dealer, from_other = _tsumo_shares(base, win.seat == dealer)
+        value = f"{from_other}点∀" if win.seat == dealer else f"{from_other}-{from_dealer}点"
     else:
-        pts = win.points if win.points else _ceil100((6 if win.seat == dealer else 4) * base)
+        pts = win.points if win.points else _hand_value(base, win.seat == dealer, False)
         value = f"{pts}点"
     if limit:
         name = LIMIT_NAMES_JA[limit]

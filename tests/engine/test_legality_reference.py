@@ -216,15 +216,32 @@ def test_kyuushu_needs_the_abortive_draws_rule():
 # ---------------------------------------------------------------------------- mutations
 
 
-def _source_mutation(fn_name: str, old: str, new: str):
-    """``engine.game``'s plain-Python ``fn_name`` with one line changed (NUMBA_DISABLE_JIT=1)."""
-    import engine.game as game
+def _engine_modules() -> list:
+    """The engine's game modules (a kernel is looked up in the globals of the module calling it)."""
+    import importlib
 
-    src = textwrap.dedent(inspect.getsource(getattr(game, fn_name)))
+    names = ("claims", "deal", "hand_end", "hand_tiles", "kans", "legality", "settlement", "turn")
+    return [importlib.import_module(f"engine.{n}") for n in names] + [
+        importlib.import_module("engine.visibility")
+    ]
+
+
+def _defining_module(fn_name: str):
+    return next(
+        m
+        for m in _engine_modules()
+        if fn_name in vars(m) and getattr(m, fn_name).__module__ == m.__name__
+    )
+
+
+def _source_mutation(fn_name: str, old: str, new: str):
+    """The engine's plain-Python ``fn_name`` with one line changed (NUMBA_DISABLE_JIT=1)."""
+    module = _defining_module(fn_name)
+    src = textwrap.dedent(inspect.getsource(getattr(module, fn_name)))
     if src.count(old) != 1:
         raise AssertionError(f"{fn_name} no longer contains {old!r} exactly once")
     src = src.replace(old, new).replace("@njit\n", "", 1)
-    namespace = dict(vars(game))
+    namespace = dict(vars(module))
     exec(compile(src, f"<mutated {fn_name}>", "exec"), namespace)
     return namespace[fn_name]
 
@@ -244,23 +261,22 @@ MUTATIONS = {
     "houtei allows calls": (
         "_offer_discard",
         lambda: _source_mutation(
-            "_offer_discard", "if live > 0 and st.riichi[t, s] == 0:", "if st.riichi[t, s] == 0:"
+            "_offer_discard", "if live > 0 and rec.riichi[s] == 0:", "if rec.riichi[s] == 0:"
         ),
         None,
     ),
     "riichi ankan always allowed": (
         "_riichi_ankan_ok",
-        lambda: lambda st, tables, t, s, k: True,
+        lambda: lambda st, t, tables, s, k: True,
         "riichi ankan refused: a reading without the triplet",
     ),
 }
-"""A deliberately wrong rule: (engine.game function replaced, its replacement, scenario or None
-for random play)."""
+"""A deliberately wrong rule: (engine function replaced, its replacement, scenario or None for
+random play). The replacement is put in every engine module that calls the function."""
 
 
 def run_mutation(name: str | None, max_decisions: int = 4000) -> dict:
     """Play with one mutation applied (``None``: none) until the comparison reports a difference."""
-    import engine.game as game
     from engine._numba import jit_disabled
 
     if not jit_disabled():
@@ -268,10 +284,15 @@ def run_mutation(name: str | None, max_decisions: int = 4000) -> dict:
     rules = MAHJONGSOUL
     original = None
     scenario = None
+    patched = []
     if name is not None:
         fn_name, make, scenario = MUTATIONS[name]
-        original = getattr(game, fn_name)
-        setattr(game, fn_name, make())
+        original = getattr(_defining_module(fn_name), fn_name)
+        wrong = make()
+        for module in _engine_modules():
+            if getattr(module, fn_name, None) is original:
+                patched.append(module)
+                setattr(module, fn_name, wrong)
     try:
         report = ref.Report()
         seed = 0
@@ -286,8 +307,8 @@ def run_mutation(name: str | None, max_decisions: int = 4000) -> dict:
             if scenario is not None:
                 break
     finally:
-        if name is not None:
-            setattr(game, fn_name, original)
+        for module in patched:
+            setattr(module, fn_name, original)
     return {
         "mutation": name,
         "decisions": report.decisions,

@@ -29,7 +29,7 @@ N_GAMES = 200
 def _play(rules, seeds):
     tables = load_tables()
     st = new_state(1, rules, 16384)
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
     detail = np.zeros(2, dtype=np.int64)
     for seed in seeds:
         _play_game(
