@@ -66,7 +66,7 @@ from engine.visibility import _furiten
 from engine.wall import _live_left
 
 
-@njit
+@njit(inline="always")
 def _offer_discard(st, t, ev, tables, d, tile):
     """Ask every seat with a legal claim on the discard, in turn order after the discarder."""
     rec = st[t]
@@ -132,7 +132,7 @@ def _offer_discard(st, t, ev, tables, d, tile):
         _discard_passes(st, t, ev, tables, np.int64(-1), np.int64(PASS))
 
 
-@njit
+@njit(inline="always")
 def _resolve_claims(st, t, ev, tables):
     """All asked seats answered: ron (several allowed) > pon/kan > chi > nothing."""
     rec = st[t]
@@ -247,7 +247,7 @@ def _check_pao(st, t, c, d, k):
         rec.pao_kind[c] = PAO_DAISUUSHII
 
 
-@njit
+@njit(inline="always")
 def _call(st, t, ev, tables, c, choice):
     """Chi, pon or daiminkan of the discard by seat ``c``."""
     rec = st[t]

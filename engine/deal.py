@@ -197,11 +197,12 @@ def deal_hand(
     """Deal a hand from ``wall`` on table ``t`` and stop at the dealer's first decision.
 
     ``wall`` holds the 136 tile136 ids in the layout of ``engine/state.py``; ``kyoku`` is the hand
-    (0 = East 1, 4 = South 1, ...; its dealer is ``kyoku % 4``). ``points`` (default: the start
-    points, the sticks taken from seat 0) plus 1000 x ``kyotaku`` must equal 4 x the start points.
-    With ``seed`` a new game starts at this hand (scenarios; later hands are shuffled from
-    ``seed``); without it the table's game goes on at this hand (replaying a record), and
-    ``clear_log`` empties the event log first. Raises ``TypeError``/``ValueError`` naming the
+    (0 = East 1, 4 = South 1, ...; its dealer is ``kyoku % 4``); ``points`` default to the start
+    points, the sticks taken from seat 0. With ``seed`` a new game starts at this hand
+    (scenarios; later hands are shuffled from ``seed``) and points plus 1000 x ``kyotaku`` must
+    equal 4 x the start points; without it the table's game goes on at this hand with the points
+    given (replaying a record, whose totals are its own), and ``clear_log`` empties the event log
+    first. Raises ``TypeError``/``ValueError`` naming the
     bad argument.
     """
     from engine.tables import load_tables

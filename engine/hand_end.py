@@ -39,7 +39,32 @@ def _top_seat(points):
     return best
 
 
+HAND_OVER = 1
+"""``hand_over`` bit: a hand was settled; the next three bits are ``_end_hand``'s flags."""
+
+
 @njit
+def _settled(st, t, renchan, yame_ok, honba_up):
+    """Mark the hand settled; ``_apply`` ends it (``_end_hand``) before it returns.
+
+    Settlement (wins, draws) only records how the hand ended, so the kernels that settle do not
+    also contain the next deal: each compiled kernel then holds less code (docs/internals.md).
+    """
+    st[t].hand_over = (
+        HAND_OVER | (2 if renchan else 0) | (4 if yame_ok else 0) | (8 if honba_up else 0)
+    )
+
+
+@njit(inline="always")
+def _finish_hand(st, t, ev, tables):
+    """End a hand ``_settled`` marked (renchan, honba, game end or the next deal), if any."""
+    flags = st[t].hand_over
+    if flags:
+        st[t].hand_over = 0
+        _end_hand(st, t, ev, tables, flags & 2 != 0, flags & 4 != 0, flags & 8 != 0)
+
+
+@njit(inline="always")
 def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     """Renchan/honba, then game end (busting, agari/tenpai-yame, last hand, extension) or the next hand.
 
@@ -97,7 +122,7 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     _new_hand(st, t, ev, tables)
 
 
-@njit
+@njit(inline="always")
 def _end_game(st, t, ev):
     """Final scores: leftover sticks to first, (points - return) / 1000 + uma + oka."""
     rec = st[t]

@@ -20,7 +20,7 @@ from engine.events import (
     DRAW_EXHAUSTIVE,
     DRAW_NAGASHI,
 )
-from engine.hand_end import _end_hand
+from engine.hand_end import _settled
 from engine.hand_tiles import _dealer, _is_red
 from engine.rules import (
     RULE_AGARI_YAME,
@@ -195,7 +195,7 @@ def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
         total[o] += delta[o]
 
 
-@njit
+@njit(inline="always")
 def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     """Tsumo by ``w`` (``from_seat == w``): settle and end the hand."""
     rec = st[t]
@@ -206,10 +206,10 @@ def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     rec.last_delta[:] = total
     dealer = _dealer(st, t)
     yame = w == dealer and rec.rules[RULE_AGARI_YAME] != 0
-    _end_hand(st, t, ev, tables, w == dealer, yame, w == dealer)
+    _settled(st, t, w == dealer, yame, w == dealer)
 
 
-@njit
+@njit(inline="always")
 def _ron(st, t, ev, tables, d, tile):
     """Every ron answer wins; honba and sticks to the first winner after the discarder."""
     rec = st[t]
@@ -232,7 +232,7 @@ def _ron(st, t, ev, tables, d, tile):
         rec.points[o] += total[o]
     rec.last_delta[:] = total
     yame = dealer_won and rec.rules[RULE_AGARI_YAME] != 0
-    _end_hand(st, t, ev, tables, dealer_won, yame, dealer_won)
+    _settled(st, t, dealer_won, yame, dealer_won)
 
 
 @njit
@@ -254,7 +254,7 @@ def _draw_tenpai(st, t, s):
     return False
 
 
-@njit
+@njit(inline="always")
 def _exhaustive_draw(st, t, ev, tables):
     """Exhaustive draw: nagashi mangan, else tenpai payments (formal tenpai, karaten noten)."""
     rec = st[t]
@@ -295,7 +295,7 @@ def _exhaustive_draw(st, t, ev, tables):
     rec.last_delta[:] = delta
     dealer_tenpai = (tenpai_mask >> dealer & 1) == 1
     yame = dealer_tenpai and rules[RULE_TENPAI_YAME] != 0
-    _end_hand(st, t, ev, tables, dealer_tenpai, yame, np.bool_(True))
+    _settled(st, t, dealer_tenpai, yame, True)
 
 
 @njit
@@ -305,4 +305,4 @@ def _abort(st, t, ev, tables, kind, seat):
     rec.last_delta[:] = 0
     _log_ryuukyoku(st, t, ev, seat, kind, 0, 0)
     _log_delta(st, t, ev, -1, rec.last_delta, 0)
-    _end_hand(st, t, ev, tables, np.bool_(True), np.bool_(False), np.bool_(True))
+    _settled(st, t, True, False, True)

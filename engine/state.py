@@ -144,6 +144,7 @@ FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     ("pao_seat", (4,), np.int32, "seat liable for this seat's daisangen/daisuushii, -1"),
     ("pao_kind", (4,), np.int32, "PAO_* of that liability"),
     ("suukaikan_pending", (), np.int32, "1 when the 4th kan (by 2+ seats) awaits its discard"),
+    ("hand_over", (), np.int32, "set by a settled hand, ended and cleared within the same action"),
     # whose decision
     ("phase", (), np.int32, "PHASE_* of the pending decision"),
     ("turn", (), np.int32, "seat whose turn it is (the discarder while claims are asked)"),

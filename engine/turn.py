@@ -24,6 +24,7 @@ from engine.eventlog import (
 from engine.events import (
     DRAW_KYUUSHU,
 )
+from engine.hand_end import _finish_hand
 from engine.hand_tiles import _find_tile, _remove_tile, _update_waits
 from engine.kans import _own_kan, _reveal_dora
 from engine.legality import _legal_mask
@@ -63,7 +64,10 @@ def _step(st, t, ev, tables, action):
 
 @njit
 def _apply(st, t, ev, tables, action):
-    """Apply a legal action (unchecked) and advance to the next decision."""
+    """Apply a legal action (unchecked) and advance to the next decision.
+
+    A hand settled by the action is ended here, last (``engine/hand_end.py`` ``_finish_hand``).
+    """
     rec = st[t]
     rec.n_decisions += 1
     phase = rec.phase
@@ -73,10 +77,9 @@ def _apply(st, t, ev, tables, action):
         rec.claim_pos += 1
         if rec.claim_pos < rec.claim_n:
             rec.actor = rec.claim_queue[rec.claim_pos]
-        else:
-            _resolve_claims(st, t, ev, tables)
-        return
-    if action < RIICHI:
+            return
+        _resolve_claims(st, t, ev, tables)
+    elif action < RIICHI:
         _discard(st, t, ev, tables, s, action)
     elif action in (RIICHI, OPEN_RIICHI):
         double = rec.first_go == 1 and rec.n_river[s] == 0
@@ -92,9 +95,10 @@ def _apply(st, t, ev, tables, action):
         _abort(st, t, ev, tables, np.int64(DRAW_KYUUSHU), np.int64(s))
     else:
         _own_kan(st, t, ev, tables, s, action - KAN)
+    _finish_hand(st, t, ev, tables)
 
 
-@njit
+@njit(inline="always")
 def _discard(st, t, ev, tables, s, action):
     """Discard (tsumogiri flag, riichi declaration tile), then offer claims on it."""
     rec = st[t]

@@ -126,7 +126,7 @@ def _validate(st, t, detail):
     if rec.kyoku >= 4 * rules[RULE_N_WINDS] + rules[RULE_EXTENSION_HANDS]:
         return VAL_RANGE
     phase = rec.phase
-    if phase < 0 or phase > PHASE_GAME_OVER:
+    if phase < 0 or phase > PHASE_GAME_OVER or rec.hand_over != 0:
         return VAL_PHASE
     if rec.game_over:
         if phase != PHASE_GAME_OVER:

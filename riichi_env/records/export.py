@@ -7,7 +7,6 @@ import json
 
 import numpy as np
 
-from engine.payment import hand_value as _hand_value, limit_name as _limit_name
 from engine.events import (
     DRAW_EXHAUSTIVE,
     DRAW_KYUUSHU,
@@ -37,6 +36,8 @@ from engine.events import (
     unpack_tiles,
 )
 from engine.melds import MELD_NAMES
+from engine.payment import hand_value as _hand_value
+from engine.payment import limit_name as _limit_name
 from engine.rules import MAHJONGSOUL, Rules
 from engine.yaku import YAKU_KEYS as ENGINE_YAKU_KEYS
 from riichi_env.records.mjai import dumps_mjai

@@ -15,7 +15,15 @@ from __future__ import annotations
 import json
 import re
 
-from engine.payment import base_points as _base_points, hand_value as _hand_value, tsumo_shares as _tsumo_shares
+from engine.payment import (
+    base_points as _base_points,
+)
+from engine.payment import (
+    hand_value as _hand_value,
+)
+from engine.payment import (
+    tsumo_shares as _tsumo_shares,
+)
 from engine.rules import TENHOU
 from riichi_env.records.model import (
     DORA_KEYS,
