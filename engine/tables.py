@@ -59,9 +59,8 @@ def _writable(directory: Path) -> bool:
     return _mkdir(directory) and os.access(directory, os.W_OK | os.X_OK)
 
 
-def cache_dirs() -> list[Path]:
-    """Directories searched for cached tables, in order; the first writable one receives new files."""
-    return cache_roots()
+cache_dirs = cache_roots
+"""Directories searched for cached tables, in order: the project's one cache-root function."""
 
 
 def _read(directory: Path) -> dict[str, np.ndarray] | None:
