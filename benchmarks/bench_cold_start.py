@@ -27,7 +27,10 @@ ENV_STEP = (
 )
 STEPS = {
     "env": ("import + first env step", ["-c", ENV_STEP]),
-    "selfplay": ("first compiled self-play hanchan", ["-m", "riichi_env", "selfplay", "--games", "1"]),
+    "selfplay": (
+        "first compiled self-play hanchan",
+        ["-m", "riichi_env", "selfplay", "--games", "1"],
+    ),
     "demo": ("first `riichi-env demo`", ["-m", "riichi_env", "demo"]),
     "replay": ("first `riichi-env replay`", ["-m", "riichi_env", "replay", str(LOG)]),
     "score": ("first `riichi-env score`", ["-m", "riichi_env", "score", "123m456p789s11z222z"]),
@@ -57,7 +60,13 @@ def run(args: list[str], cache: str) -> float:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--only", default=",".join(STEPS), help=f"comma-separated rows, in order ({','.join(STEPS)})"
+        "--only",
+        default=",".join(STEPS),
+        help=f"comma-separated rows, in order ({','.join(STEPS)})",
+    )
+    parser.add_argument(
+        "--cache",
+        help="cache directory to use and keep (must be empty or absent; default: a temporary one)",
     )
     args = parser.parse_args(argv)
     names = [n for n in args.only.split(",") if n]
@@ -67,7 +76,12 @@ def main(argv: list[str] | None = None) -> None:
     print("| step (one cache, in this order) | cold cache (s) | warm cache (s) |")
     print("|---|---:|---:|")
     cold_sum = warm_sum = 0.0
-    with tempfile.TemporaryDirectory() as cache:
+    if args.cache:
+        Path(args.cache).mkdir(parents=True, exist_ok=True)
+        if any(Path(args.cache).iterdir()):
+            parser.error(f"--cache {args.cache} is not empty: a cold start needs an empty cache")
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = args.cache or tmp
         for name in names:
             label, cmd = STEPS[name]
             cold = run(cmd, cache)
@@ -77,7 +91,9 @@ def main(argv: list[str] | None = None) -> None:
                 warm_sum += warm
             print(f"| {label} | {cold:.1f} | {warm:.1f} |", flush=True)
     if "env" in names and "selfplay" in names:
-        print(f"| **first env step + first self-play game** | **{cold_sum:.1f}** | **{warm_sum:.1f}** |")
+        print(
+            f"| **first env step + first self-play game** | **{cold_sum:.1f}** | **{warm_sum:.1f}** |"
+        )
 
 
 if __name__ == "__main__":
