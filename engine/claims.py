@@ -186,7 +186,7 @@ def _discard_passes(st, t, ev, tables, caller, choice):
     d = rec.claim_from
     tile = rec.claim_tile
     x = tile // 4
-    rules = rec.rules
+    rules = rec.rules[:]
     _mark_passed_furiten(st, t, d, x)
     if rec.riichi_pending == d:
         rec.riichi_pending = -1

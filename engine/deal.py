@@ -146,7 +146,7 @@ def _continue_at(st, t, ev, tables, wall, kyoku, honba, kyotaku, points, clear_l
 @njit
 def _init_game(st, t, ev, seed):
     rec = st[t]
-    rules = rec.rules
+    rules = rec.rules[:]
     rec.seed = seed
     rec.points[:] = rules[RULE_START_POINTS]
     rec.kyoku = 0

@@ -88,7 +88,7 @@ def _log_hand_start(st, t, ev):
     if i >= 0:
         for s in range(4):
             ev[t, i, 2 + s] = rec.points[s]
-    wall = rec.wall
+    wall = rec.wall[:]
     for r in range(7):
         i = _row(st, t, ev, EV_WALL, -1)
         if i < 0:

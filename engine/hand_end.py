@@ -75,7 +75,7 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     (docs/rules.md, End of the game).
     """
     rec = st[t]
-    rules = rec.rules
+    rules = rec.rules[:]
     dealer = _dealer(st, t)
     if renchan:
         next_honba = rec.honba + 1
@@ -83,7 +83,7 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
         next_honba = 0 if rules[RULE_HONBA_RESET_ON_PASS] else rec.honba + 1
     else:
         next_honba = 0
-    p = rec.points
+    p = rec.points[:]
     _log_hand_end(st, t, ev, next_honba)
     rec.phase = PHASE_GAME_OVER
     ret = rules[RULE_RETURN_POINTS]
@@ -126,8 +126,8 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
 def _end_game(st, t, ev):
     """Final scores: leftover sticks to first, (points - return) / 1000 + uma + oka."""
     rec = st[t]
-    rules = rec.rules
-    p = rec.points
+    rules = rec.rules[:]
+    p = rec.points[:]
     top = _top_seat(p)
     left = rec.kyotaku
     p[top] += 1000 * left

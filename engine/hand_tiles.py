@@ -44,7 +44,7 @@ def _remove_tile(st, t, s, tile):
 def _find_tile(st, t, s, k, red):
     """A held copy of kind ``k`` (red or plain as asked), the drawn tile first; -1 if none."""
     rec = st[t]
-    rules = rec.rules
+    rules = rec.rules[:]
     d = rec.drawn
     if d >= 0 and d // 4 == k and rec.turn == s and rec.closed[s, d] and _is_red(rules, d) == red:
         return d
@@ -59,7 +59,7 @@ def _find_tile(st, t, s, k, red):
 def _take_for_call(st, t, s, k, avoid, plain):
     """A held copy of kind ``k`` for a call, a red five first unless ``plain``; not ``avoid``."""
     rec = st[t]
-    rules = rec.rules
+    rules = rec.rules[:]
     best = -1
     for j in range(4):
         tile = 4 * k + j
@@ -77,7 +77,7 @@ def _take_for_call(st, t, s, k, avoid, plain):
 def _plain_choice(st, t, s, k, need):
     """True if seat ``s`` holds a red copy of kind ``k`` and ``need`` plain copies besides."""
     rec = st[t]
-    rules = rec.rules
+    rules = rec.rules[:]
     red = False
     plain = 0
     for j in range(4):

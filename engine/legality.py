@@ -178,7 +178,7 @@ def _chi_forbid(x, shape):
 def _discard_mask(st, t, s, out):
     """Mark discard ids of held tiles (kuikae kinds excluded)."""
     rec = st[t]
-    rules = rec.rules
+    rules = rec.rules[:]
     f1 = rec.kuikae[0]
     f2 = rec.kuikae[1]
     for tile in range(WALL_SIZE):
@@ -202,7 +202,7 @@ def _legal_mask(st, t, tables, out):
     if phase == PHASE_GAME_OVER:
         return 0
     s = rec.actor
-    rules = rec.rules
+    rules = rec.rules[:]
     if phase == PHASE_CLAIM:
         m = rec.claim_mask[s]
         out[PASS] = True

@@ -76,7 +76,7 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
     closed34 = rec.closed34[s].copy()
     if not tsumo:
         closed34[win_tile // 4] += 1
-    rules = rec.rules
+    rules = rec.rules[:]
     melds = np.zeros((4, 2), dtype=np.int32)
     n_aka = 0
     for tile in range(WALL_SIZE):
@@ -258,7 +258,7 @@ def _draw_tenpai(st, t, s):
 def _exhaustive_draw(st, t, ev, tables):
     """Exhaustive draw: nagashi mangan, else tenpai payments (formal tenpai, karaten noten)."""
     rec = st[t]
-    rules = rec.rules
+    rules = rec.rules[:]
     dealer = _dealer(st, t)
     delta = np.zeros(4, dtype=np.int32)
     tenpai_mask = 0
@@ -304,5 +304,5 @@ def _abort(st, t, ev, tables, kind, seat):
     rec = st[t]
     rec.last_delta[:] = 0
     _log_ryuukyoku(st, t, ev, seat, kind, 0, 0)
-    _log_delta(st, t, ev, -1, rec.last_delta, 0)
+    _log_delta(st, t, ev, -1, rec.last_delta[:], 0)
     _settled(st, t, True, False, True)

@@ -115,7 +115,7 @@ def _validate(st, t, detail):
     rec = st[t]
     detail[0] = -1
     detail[1] = -1
-    rules = rec.rules
+    rules = rec.rules[:]
     total = 0
     for s in range(4):
         total += rec.points[s]

@@ -236,7 +236,7 @@ def _encode_basic(st, t, seat, out):
     """Rows 0..156 (``basic_v0``): only what ``seat`` may see."""
     rec = st[t]
     out[:N_BASIC, :] = 0.0
-    rules = rec.rules
+    rules = rec.rules[:]
     hand = rec.closed34[seat]
     for k in range(34):
         c = hand[k]
