@@ -1,6 +1,7 @@
 """Rules engine: tiles, shanten, agari, yaku, fu, scoring and the game state machine (Numba)."""
 
 from engine.actions import N_ACTIONS, action_name
+from engine.deal import deal_hand
 from engine.game import Game
 from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, Rules
 from engine.scenario import start_hand
@@ -22,9 +23,13 @@ from engine.tiles import (
     tiles136_to_str,
 )
 from engine.validate import validate
+from engine.visibility import SeatView, seat_view
 
 __all__ = [
     "payment",
+    "SeatView",
+    "deal_hand",
+    "seat_view",
     "Game",
     "HandResult",
     "MAHJONGSOUL",

@@ -264,6 +264,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._ev = state.events
         self._tables = load_tables()
         self._suit, self._honor = self._tables.shanten_suit, self._tables.shanten_honor
+        self._tables_tuple = tuple(self._tables)
         if not hasattr(self, "_mask"):
             self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
             self._hand_points = np.zeros(4, dtype=np.int32)
@@ -405,7 +406,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             self._rec,
             0,
             self._ev,
-            self._tables,
+            self._tables_tuple,
             a,
             self._mask,
             self._hand_points,
@@ -537,7 +538,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__.copy()
-        for key in ("_rec", "_ev", "_tables", "_suit", "_honor"):
+        for key in ("_rec", "_ev", "_tables", "_tables_tuple", "_suit", "_honor"):
             d.pop(key, None)
         d["_st"] = copy_state(self._st)
         return d
