@@ -40,6 +40,7 @@ from engine.hand_tiles import (
 from engine.kans import _complete_kan
 from engine.legality import _chi_forbid, _kuikae_leaves_discard
 from engine.melds import MELD_CHI, MELD_DAIMINKAN, MELD_PON
+from engine.offers import _add_claimer, _ask_claimers, _open_offer
 from engine.rules import (
     RULE_ABORTIVE_DRAWS,
     RULE_PAO,
@@ -58,7 +59,6 @@ from engine.state import (
     CLAIM_DISCARD,
     PAO_DAISANGEN,
     PAO_DAISUUSHII,
-    PHASE_CLAIM,
     PHASE_TURN,
     RIVER_CALLED,
 )
@@ -72,14 +72,7 @@ def _offer_discard(st, t, ev, tables, d, tile):
     rec = st[t]
     x = tile // 4
     live = _live_left(st, t)
-    rec.claim_tile = tile
-    rec.claim_from = d
-    rec.claim_kind = CLAIM_DISCARD
-    rec.claim_n = 0
-    rec.claim_pos = 0
-    for s in range(4):
-        rec.claim_mask[s] = 0
-        rec.claim_answer[s] = -1
+    _open_offer(st, t, tile, d, CLAIM_DISCARD)
     for i in range(1, 4):
         s = (d + i) % 4
         m = 0
@@ -121,14 +114,8 @@ def _offer_discard(st, t, ev, tables, d, tile):
                 ):
                     m |= CLAIM_BIT_CHI_HIGH
         if m:
-            rec.claim_mask[s] = m
-            rec.claim_queue[rec.claim_n] = s
-            rec.claim_n += 1
-    if rec.claim_n > 0:
-        rec.phase = PHASE_CLAIM
-        rec.turn = d
-        rec.actor = rec.claim_queue[0]
-    else:
+            _add_claimer(st, t, s, m)
+    if not _ask_claimers(st, t, d):
         _discard_passes(st, t, ev, tables, np.int64(-1), np.int64(PASS))
 
 

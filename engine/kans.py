@@ -14,6 +14,7 @@ from engine.eventlog import (
 )
 from engine.hand_tiles import _add_meld, _find_tile, _mark_passed_furiten, _remove_tile
 from engine.melds import MELD_ANKAN, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON
+from engine.offers import _add_claimer, _ask_claimers, _open_offer
 from engine.rules import (
     RULE_KAN_DORA_ON_DECLARE,
 )
@@ -22,7 +23,6 @@ from engine.state import (
     CLAIM_ANKAN,
     CLAIM_BIT_RON,
     CLAIM_CHANKAN,
-    PHASE_CLAIM,
 )
 from engine.visibility import _furiten
 
@@ -90,14 +90,7 @@ def _own_kan(st, t, ev, tables, s, k):
     rec.drawn = -1
     rec.rinshan = 0
     _log_meld(st, t, ev, s, i)
-    rec.claim_tile = offered
-    rec.claim_from = s
-    rec.claim_kind = kind
-    rec.claim_n = 0
-    rec.claim_pos = 0
-    for o in range(4):
-        rec.claim_mask[o] = 0
-        rec.claim_answer[o] = -1
+    _open_offer(st, t, offered, s, kind)
     for j in range(1, 4):
         o = (s + j) % 4
         if kind == CLAIM_CHANKAN:
@@ -105,13 +98,8 @@ def _own_kan(st, t, ev, tables, s, k):
         else:
             can = _is_kokushi_with(rec.closed34[o], k)
         if can and not _furiten(st, t, o) and _can_win(st, t, tables, o, offered, s, np.int64(1)):
-            rec.claim_mask[o] = CLAIM_BIT_RON
-            rec.claim_queue[rec.claim_n] = o
-            rec.claim_n += 1
-    if rec.claim_n > 0:
-        rec.phase = PHASE_CLAIM
-        rec.turn = s
-        rec.actor = rec.claim_queue[0]
+            _add_claimer(st, t, o, CLAIM_BIT_RON)
+    if _ask_claimers(st, t, s):
         return
     if kind == CLAIM_CHANKAN:
         # a kakan tile no one may rob still counts as passed for furiten

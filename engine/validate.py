@@ -89,7 +89,7 @@ MESSAGES = (
     "n_kans does not match the kan melds",
     "revealed plus pending dora indicators do not match the kans",
     "a riichi hand has an open meld",
-    "a seat asked for a claim has no claim",
+    "a seat asked for a claim has no claim (or turn is not the offering seat)",
     "n_waits does not match waits",
     "final scores do not sum to zero",
     "a meld's tiles do not match its type and kind",
@@ -237,7 +237,11 @@ def _validate(st, t, detail):
         if rec.turn < 0 or rec.turn > 3 or rec.actor < 0 or rec.actor > 3:
             return VAL_PHASE
         if phase == PHASE_CLAIM:
-            if rec.claim_mask[rec.actor] == 0 or rec.actor == rec.claim_from:
+            if (
+                rec.claim_mask[rec.actor] == 0
+                or rec.actor == rec.claim_from
+                or rec.turn != rec.claim_from
+            ):
                 return VAL_CLAIM
         elif rec.actor != rec.turn:
             return VAL_PHASE
