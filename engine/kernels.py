@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.deal import _reset, _start_game_at
 from engine.legality import _legal_mask
-from engine.selfplay import _play_game, _play_games, _play_games_unchecked
+from engine.selfplay import ACTION_STREAM, _choose, _play_game, _play_games, _play_games_unchecked
 from engine.shanten import _shanten, _ukeire, _waits
 from engine.turn import _apply, _step
 from engine.validate import _validate, _validate_rules
@@ -25,7 +25,9 @@ from engine.visibility import (
 from engine.wall import _rand_below, _rng_seed, _shuffle_wall
 
 __all__ = [
+    "ACTION_STREAM",
     "_apply",
+    "_choose",
     "_dora_kinds",
     "_furiten",
     "_legal_mask",

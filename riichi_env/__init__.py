@@ -2,7 +2,9 @@
 
 ``riichi_env.env(**options)`` / ``riichi_env.raw_env`` (spec: the ``riichi_env.env`` module
 docstring and ``docs/environment.md``), ``riichi_env.RiichiGymEnv`` (single-agent Gymnasium
-wrapper).
+wrapper), ``riichi_env.vector_env(num_tables=B, ...)`` (many tables stepped in one call,
+``riichi_env.vector``), ``riichi_env.selfplay(policy, games=...)`` (whole games with compiled or
+batched Python policies, ``riichi_env.play``).
 """
 
 __version__ = "0.1.0"
@@ -13,5 +15,17 @@ _siblings.check()  # a user's engine.py or another 'agents' package would shadow
 
 from riichi_env.env import ENV_NAME, SeatView, env, raw_env  # noqa: E402
 from riichi_env.gym_wrapper import RiichiGymEnv  # noqa: E402
+from riichi_env.play import selfplay  # noqa: E402
+from riichi_env.vector import RiichiVectorEnv, vector_env  # noqa: E402
 
-__all__ = ["ENV_NAME", "RiichiGymEnv", "SeatView", "__version__", "env", "raw_env"]
+__all__ = [
+    "ENV_NAME",
+    "RiichiGymEnv",
+    "RiichiVectorEnv",
+    "SeatView",
+    "__version__",
+    "env",
+    "raw_env",
+    "selfplay",
+    "vector_env",
+]

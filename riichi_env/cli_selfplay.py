@@ -8,7 +8,7 @@ import json
 from engine.validation import SEED_RANGE
 from riichi_env.cli import int_arg, seed_arg
 
-HELP = "play N games with random legal actions entirely in compiled code and print rates"
+HELP = "play N games with a compiled policy entirely in compiled code and print rates"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,7 +23,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", default="mahjongsoul", help="rules preset: mahjongsoul (default) or tenhou"
     )
-    parser.add_argument("--threads", type=int_arg, default=1, help="tables played in parallel")
+    parser.add_argument(
+        "--workers",
+        "--threads",
+        dest="workers",
+        type=int_arg,
+        default=1,
+        help="threads playing in parallel, each with its share of the games (default 1; "
+        "--threads is an alias)",
+    )
+    parser.add_argument(
+        "--tables",
+        type=int_arg,
+        default=None,
+        help="tables in play at once (default: one per worker)",
+    )
     parser.add_argument(
         "--policy",
         choices=("uniform", "greedy"),
@@ -34,25 +48,53 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--check", action="store_true", help="validate the state after every step (slower)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (default: when stderr is a terminal)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Play and report; exit status 1 if a checked game broke an invariant."""
     from engine.rules import Rules
-    from engine.selfplay import selfplay
     from riichi_env.warmup import ensure_compiled
 
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, got {args.games}")
+    if args.workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    if args.tables is not None and args.tables < 1:
+        raise ValueError(f"--tables must be >= 1, got {args.tables}")
     rules = Rules.preset(args.rules)
-    policy = 1 if args.policy == "greedy" else 0
-    check = 1 if args.check else 0
-    ensure_compiled("selfplay")  # after the checks: a cold cache says so, then compiles
-    out = selfplay(args.games, args.seed, rules, threads=args.threads, check=check, policy=policy)
+    if args.check:
+        from engine.selfplay import selfplay as checked_selfplay
+
+        ensure_compiled("checked")  # after the checks: a cold cache says so, then compiles
+        policy = 1 if args.policy == "greedy" else 0
+        out = checked_selfplay(
+            args.games, args.seed, rules, threads=args.workers, check=1, policy=policy
+        )
+    else:
+        from riichi_env.play import selfplay
+
+        policy = "greedy" if args.policy == "greedy" else "random"
+        out = selfplay(
+            policy,
+            games=args.games,
+            seed=args.seed,
+            rules=rules,
+            workers=args.workers,
+            num_tables=args.tables,
+            progress=args.progress,
+        )
+        out["errors"] = []
     if args.json:
         doc = {k: out[k] for k in ("games", "hands", "decisions", "seconds")}
         doc["results"] = [
-            {k: r[k] for k in ("seed", "points", "final_scores", "hands")} for r in out["results"]
+            {k: r[k] for k in ("seed", "points", "final_scores", "hands", "decisions")}
+            for r in out["results"]
         ]
         if out["errors"]:
             doc["errors"] = out["errors"]

@@ -5,7 +5,8 @@ compile takes a minute or more on a small machine, so before it starts ``ensure_
 prints one line to stderr saying what happens and about how long it takes, shows the elapsed time
 while it runs, and records in the cache directory that this kind of kernel is compiled for these
 sources, so a warm run prints nothing. ``kind`` is one of ``KINDS``: ``"env"`` (reset, mask, step,
-the encoders), ``"selfplay"`` (compiled self-play), ``"score"`` (hand scoring), ``"replay"`` (the
+the encoders), ``"selfplay"`` (compiled self-play, ``riichi_env.selfplay``), ``"vector"`` (the vector env),
+``"checked"`` (self-play that validates every step), ``"score"`` (hand scoring), ``"replay"`` (the
 ``Game`` facade that records replay through).
 """
 
@@ -26,13 +27,15 @@ import numba
 from engine._numba import cache_roots, jit_disabled
 
 KINDS: dict[str, tuple[str, str]] = {
-    "env": ("the environment's kernels (reset, masks, step, encoders)", "about 3.5 minutes"),
-    "selfplay": ("the compiled self-play loop", "about 3 minutes, or 30 s after the env's"),
-    "score": ("the hand-scoring kernels", "about 10 s"),
+    "env": ("the environment's kernels (reset, masks, step, encoders)", "about 75 s"),
+    "selfplay": ("the compiled self-play loop", "about 80 s, or 10 s after the env's"),
+    "score": ("the hand-scoring kernels", "about 15 s"),
     "replay": (
         "the game kernels records replay through",
-        "up to 3 minutes, or seconds after the env's",
+        "about 75 s, or seconds after the env's",
     ),
+    "vector": ("the vector env's kernels", "about 80 s, or 10 s after the env's"),
+    "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
 from an empty cache; the groups share the engine's kernels, so the first one pays most)."""
@@ -153,9 +156,24 @@ def _warm_env() -> None:
 
 
 def _warm_selfplay() -> None:
+    from riichi_env.play import selfplay
+
+    selfplay("random", games=1, num_tables=1, progress=False)
+
+
+def _warm_checked() -> None:
     from engine.selfplay import selfplay
 
-    selfplay(1, 0)
+    selfplay(1, 0, check=1)
+
+
+def _warm_vector() -> None:
+    from riichi_env.vector import RiichiVectorEnv
+
+    venv = RiichiVectorEnv(2, seed=0)
+    obs, _ = venv.reset()
+    for _ in range(40):
+        obs, *_ = venv.step(obs["action_mask"].argmax(axis=1))
 
 
 def _warm_score() -> None:
@@ -179,4 +197,6 @@ _WARM_UPS: dict[str, Callable[[], None]] = {
     "selfplay": _warm_selfplay,
     "score": _warm_score,
     "replay": _warm_replay,
+    "vector": _warm_vector,
+    "checked": _warm_checked,
 }

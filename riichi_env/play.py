@@ -1,0 +1,258 @@
+"""Whole games of self-play over many tables: compiled policies inside the kernels, Python
+policies (a torch model, say) called once per batch of tables.
+
+```python
+import riichi_env
+
+out = riichi_env.selfplay("random", games=1000, seed=0, workers=2)  # all compiled
+out["results"][0]  # {"seed": 0, "points": [...], "final_scores": [...], "ranks": [...], ...}
+
+def learner(obs, mask, seat):  # obs (n, rows, 34), mask int8 (n, 85), seat int (n,)
+    return mask.argmax(axis=1)  # one legal action id per table
+
+riichi_env.selfplay([learner, "random", "random", "random"], games=100, num_tables=64)
+```
+
+``policy`` is one policy for every seat or a list of four, by seat (seat 0 is the first dealer).
+A policy is the name of a compiled policy (``COMPILED_POLICIES``) or a callable ``(obs, mask,
+seat) -> actions`` on a batch: the acting seats of the tables it owns, observed with
+``encoder``. Game ``k`` (``0 <= k < games``) has seed ``seed + k`` and is the game
+``riichi_env.env().reset(seed=seed + k)`` plays under the same actions; compiled policies draw
+from a random stream keyed by that seed. So with compiled policies, and with Python policies that
+are functions of their inputs, the results are the same for any ``num_tables`` and ``workers``.
+
+``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
+and a contiguous share of the games; Python policies are then called from K threads at once.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from engine.rules import Rules
+from engine.selfplay import POLICY_GREEDY, POLICY_UNIFORM
+from engine.state import DEFAULT_MAX_EVENTS
+from engine.validation import SEED_MAX, SEED_RANGE, check_bool, check_int, check_seed, describe
+from riichi_env._batch import FINISHED, Batch
+from riichi_env._kernels import PYTHON_SEAT
+from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS
+from riichi_env.env import _make_rules
+from riichi_env.vector import reward_spec
+from riichi_env.warmup import ensure_compiled
+
+COMPILED_POLICIES = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY}
+"""Policies played inside the kernels: ``"random"`` (uniform over legal actions, the stream of
+``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards)."""
+MAX_PYTHON_TABLES = 256
+"""Default ``num_tables`` with a Python policy: batches large enough for a network call."""
+
+Policy = str | Callable[[np.ndarray, np.ndarray, np.ndarray], Any]
+
+
+def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
+    """Four per-seat policies, each a compiled name or a callable."""
+    seats = list(policy) if isinstance(policy, (list, tuple)) else [policy] * 4
+    if len(seats) != 4:
+        raise ValueError(f"policy must be one policy or a list of four (by seat), got {len(seats)}")
+    for s, p in enumerate(seats):
+        if isinstance(p, str):
+            if p not in COMPILED_POLICIES:
+                raise ValueError(
+                    f"unknown compiled policy {p!r} for seat {s}; choose from "
+                    f"{sorted(COMPILED_POLICIES)} or pass a callable (obs, mask, seat) -> actions"
+                )
+        elif not callable(p):
+            raise TypeError(
+                f"policy for seat {s} must be a compiled policy name or a callable, got {describe(p)}"
+            )
+    return seats
+
+
+def _name(p: Policy) -> str:
+    return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
+
+
+def selfplay(
+    policy: Policy | Sequence[Policy] = "random",
+    *,
+    games: int = 1,
+    num_tables: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    rules: str | Rules = "mahjongsoul",
+    encoder: str = DEFAULT_ENCODER,
+    obs_dtype: Any = np.float32,
+    skip_forced: bool = False,
+    records: bool = False,
+    progress: bool | None = None,
+    **rule_options: Any,
+) -> dict[str, Any]:
+    """Play ``games`` games (seeds ``seed .. seed + games - 1``); see the module docstring.
+
+    Returns ``{"games", "hands", "decisions", "seconds", "results"}`` (and ``"records"``: a
+    ``riichi_env.records.Game`` per game, with ``records=True``). Each result is ``{"seed",
+    "points", "final_scores", "ranks", "hands", "decisions"}``, in seed order; ``seconds``
+    counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
+    ``min(games, 256)``. ``progress`` shows a line on stderr (default: when stderr is a terminal).
+    """
+    seats = _policies(policy)
+    games = check_int("games", games, 0)
+    seed = check_seed(seed)
+    if games and seed + games - 1 > SEED_MAX:
+        raise ValueError(
+            f"seed {seed} with {games} games: the last game's seed would pass 2**63 - 1 "
+            f"(seeds are {SEED_RANGE})"
+        )
+    workers = check_int("workers", workers, 1, 1024)
+    python = [p for p in seats if not isinstance(p, str)]
+    if num_tables is None:
+        num_tables = min(max(games, 1), MAX_PYTHON_TABLES) if python else workers
+    num_tables = check_int("num_tables", num_tables, 1, 1 << 20)
+    if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
+        raise ValueError(f"unknown encoder {encoder!r}; choose from {list(ENCODERS)}")
+    dtype = np.dtype(obs_dtype)
+    if dtype not in (np.float32, np.uint8):
+        raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {dtype}")
+    skip_forced = check_bool("skip_forced", skip_forced)
+    records = check_bool("records", records)
+    if progress is not None:
+        progress = check_bool("progress", progress)
+    rules = _make_rules(rules, rule_options)
+    workers = min(workers, num_tables)
+
+    ensure_compiled("selfplay")
+    batch = Batch(
+        num_tables,
+        rules,
+        encoder if python else None,
+        ENCODER_IDS[encoder],
+        dtype,
+        max_events=DEFAULT_MAX_EVENTS if records else 0,
+    )
+    batch.results_i = np.zeros((games, 10), dtype=np.int64)
+    batch.results_f = np.zeros((games, 4), dtype=np.float64)
+    batch.seed_base[:] = seed
+    seat_policy = np.array(
+        [COMPILED_POLICIES[p] if isinstance(p, str) else PYTHON_SEAT for p in seats], np.int64
+    )
+    owners: list[tuple[Policy, np.ndarray]] = []
+    for p in dict.fromkeys(python, None):  # distinct callables, first-seat order
+        owners.append((p, np.array([s for s in range(4) if seats[s] is p], dtype=np.int64)))
+    reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
+    game_log: list[np.ndarray | None] = [None] * games if records else []
+
+    table_cuts = np.linspace(0, num_tables, workers + 1).astype(int)
+    game_cuts = np.linspace(0, games, workers + 1).astype(int)
+    shares = []
+    for w in range(workers):
+        tlo, thi = int(table_cuts[w]), int(table_cuts[w + 1])
+        glo, ghi = int(game_cuts[w]), int(game_cuts[w + 1])
+        j = np.arange(thi - tlo)
+        batch.game_index[tlo:thi] = np.where(glo + j < ghi, glo + j, FINISHED)
+        shares.append((tlo, thi, glo, ghi, batch.worker_scratch()))
+
+    def play(tlo: int, thi: int, glo: int, ghi: int, scratch) -> None:
+        stride = thi - tlo
+        batch.start(tlo, thi)
+        while True:
+            batch.run(tlo, thi, scratch, seat_policy, reward, stride, ghi, skip_forced, records)
+            waiting = batch.need_reset[tlo:thi]
+            if records and waiting.any():
+                for t in tlo + np.flatnonzero(waiting):
+                    n = int(batch.state.n_events[t])
+                    game_log[int(batch.game_index[t])] = batch.ev[t, :n].copy()
+            seats_now = batch.seats[tlo:thi]
+            acting = seats_now >= 0
+            if not acting.any():
+                if not waiting.any() and (batch.game_index[tlo:thi] == FINISHED).all():
+                    return
+                continue
+            for p, owned in owners:
+                idx = tlo + np.flatnonzero(acting & np.isin(seats_now, owned))
+                if idx.size:
+                    actions = p(batch.obs[idx], batch.masks[idx], batch.seats[idx])
+                    batch.set_actions(idx, actions, f"policy {_name(p)!r}")
+
+    # compile (or load) before the clock starts: a call over no tables plays nothing
+    batch.run(0, 0, shares[0][4], seat_policy, reward, 1, 0, skip_forced, records)
+    show = sys.stderr.isatty() if progress is None else progress
+    done = threading.Event()
+    ticker = None
+    if show and games:
+        ticker = threading.Thread(
+            target=_progress, args=(done, games, [s[4][2] for s in shares]), daemon=True
+        )
+        ticker.start()
+    start = time.perf_counter()
+    try:
+        if workers == 1:
+            play(*shares[0])
+        else:
+            errors: list[BaseException] = []
+
+            def run_share(share) -> None:
+                try:
+                    play(*share)
+                except BaseException as exc:  # re-raised in the caller's thread
+                    errors.append(exc)
+
+            threads = [threading.Thread(target=run_share, args=(s,)) for s in shares]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            if errors:
+                raise errors[0]
+    finally:
+        seconds = time.perf_counter() - start
+        done.set()
+        if ticker is not None:
+            ticker.join()
+    ri, rf = batch.results_i, batch.results_f
+    results = [
+        {
+            "seed": seed + k,
+            "points": [int(x) for x in ri[k, 0:4]],
+            "final_scores": [float(x) for x in rf[k]],
+            "ranks": [int(x) for x in ri[k, 4:8]],
+            "hands": int(ri[k, 8]),
+            "decisions": int(ri[k, 9]),
+        }
+        for k in range(games)
+    ]
+    out: dict[str, Any] = {
+        "games": games,
+        "hands": int(ri[:, 8].sum()),
+        "decisions": int(ri[:, 9].sum()),
+        "seconds": seconds,
+        "results": results,
+    }
+    if records:
+        from riichi_env.records.export import game_from_events
+
+        out["records"] = [game_from_events(rows, rules) for rows in game_log]
+    return out
+
+
+def _progress(done: threading.Event, games: int, counters: list[np.ndarray]) -> None:
+    """A live ``games done / total`` line on stderr until ``done`` is set."""
+    start = time.perf_counter()
+    stream = sys.stderr
+    while not done.wait(0.5):
+        n = int(sum(int(c[0]) for c in counters))
+        elapsed = time.perf_counter() - start
+        rate = n / elapsed if elapsed > 0 else 0.0
+        stream.write(f"\rselfplay: {n}/{games} games, {elapsed:.0f} s, {rate:.1f} games/s")
+        stream.flush()
+    n = int(sum(int(c[0]) for c in counters))
+    stream.write(f"\rselfplay: {n}/{games} games, {time.perf_counter() - start:.1f} s\n")
+    stream.flush()
+
+
+__all__ = ["COMPILED_POLICIES", "selfplay"]

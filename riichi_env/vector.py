@@ -1,0 +1,254 @@
+"""``riichi_v0`` as a vector environment: ``B`` tables, the seat to act at each, one compiled call
+per step.
+
+```python
+import numpy as np
+import riichi_env
+
+venv = riichi_env.vector_env(num_tables=256, encoder="basic_v0", seed=0)
+obs, info = venv.reset()
+rng = np.random.default_rng(0)
+for _ in range(1000):
+    mask = obs["action_mask"]                                 # int8 (B, 85)
+    actions = (rng.random(mask.shape) * mask).argmax(axis=1)  # a random legal action per table
+    obs, rewards, terminations, truncations, info = venv.step(actions)
+```
+
+| | |
+|---|---|
+| observation | ``{"observation": (B, rows, 34), "action_mask": int8 (B, 85)}``: table ``i``'s acting seat ``info["seat"][i]`` (0-3) |
+| action | ``int (B,)``: one engine action id (``docs/environment.md``) per table, legal for its acting seat |
+| reward | ``float32 (B, 4)``: each seat's reward at the step it accrues (``reward=`` as in the AEC env: ``"hand"``, ``"placement"``, ``"rank"``) |
+| terminations | ``bool (B,)``: the table's game ended at this step; truncations are always false |
+| autoreset | ``AutoresetMode.SAME_STEP`` (``metadata["autoreset_mode"]``): a table whose game ended returns the next game's first observation in the same step |
+
+A table is the AEC env with the same options: table ``i`` whose game seed is ``s``
+(``info["game_seed"][i]``) plays exactly the game ``env.reset(seed=s)`` plays, with the same
+observations, masks and rewards under the same actions. ``reset(seed=S)`` gives table ``i`` seed
+``S + i``, and each table's next games ``S + i + B``, ``S + i + 2B``, ... (modulo 2**63), so a
+batch plays the seeds ``S, S + 1, ...`` once each; ``reset(seed=[s_0, ..., s_{B-1}])`` starts table
+``i`` at ``s_i`` (then ``s_i + B``, ...); ``reset()`` draws ``S`` from the env's ``seed=`` generator.
+
+``info`` of every step holds ``"seat"`` (int64 ``(B,)``) and ``"game_seed"`` (int64 ``(B,)``, the
+game now at each table). When a table's game ended (``terminations[i]``), ``info["final_obs"][i]``
+is the last observation of the seat that acted (the mask all zeros) and ``info["final_info"]``
+holds, per table, ``"points"`` (int ``(B, 4)``), ``"final_score"`` (float ``(B, 4)``, as the AEC
+env's ``infos``), ``"rank"`` (int ``(B, 4)``, 0 = first) and ``"game_seed"`` of the game that ended;
+``info["_final_obs"]`` and ``info["_final_info"]`` mark those tables (Gymnasium's convention).
+
+``obs_dtype=np.uint8`` writes each feature as a byte, ``round(255 * (x - low) / (high - low))`` with
+the encoder's bounds (``riichi_env.encoders.bounds``): 0/1 rows are exactly 0/255, counts of four
+within 1/510. ``dequantize(obs)`` maps bytes back to floats. By default a step returns fresh
+arrays; ``copy=False`` returns the env's own buffers, overwritten by the next step (faster for
+large batches). An illegal action raises ``ValueError`` naming the table, the seat and the action
+(nothing is applied); a non-integer one raises ``TypeError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from engine.actions import N_ACTIONS
+from engine.rules import Rules
+from engine.validation import SEED_MAX, check_bool, check_int, check_number, check_seed, describe
+from riichi_env._batch import Batch
+from riichi_env._kernels import PYTHON_SEAT, REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
+from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, bounds
+from riichi_env.env import DEFAULT_RANK_POINTS, ENV_NAME, REWARDS, _make_rules, _rank_points
+from riichi_env.warmup import ensure_compiled
+
+REWARD_MODES = {"hand": REWARD_HAND, "placement": REWARD_PLACEMENT, "rank": REWARD_RANK}
+GAMES_FOREVER = 2**62
+"""``games_end`` of a vector env: tables never run out of games."""
+
+
+def vector_env(num_tables: int = 64, **kwargs: Any) -> RiichiVectorEnv:
+    """``RiichiVectorEnv(num_tables, **kwargs)``: ``num_tables`` tables stepped in one call."""
+    return RiichiVectorEnv(num_tables, **kwargs)
+
+
+def reward_spec(reward: str, reward_scale: float, rank_points) -> tuple[int, np.ndarray]:
+    """``(mode, params)`` of ``_run_tables``: params are the scale, then the four rank points."""
+    if not isinstance(reward, str) or reward not in REWARDS:
+        raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
+    scale = check_number("reward_scale", reward_scale)
+    params = np.array([scale, *_rank_points(rank_points)], dtype=np.float64)
+    return REWARD_MODES[reward], params
+
+
+class RiichiVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_tables`` games of ``riichi_v0``; see the module docstring for the spec."""
+
+    metadata = {"name": ENV_NAME, "autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_tables: int = 64,
+        *,
+        rules: str | Rules = "mahjongsoul",
+        encoder: str = DEFAULT_ENCODER,
+        reward: str = "hand",
+        reward_scale: float = 1e-3,
+        rank_points: tuple[float, float, float, float] = DEFAULT_RANK_POINTS,
+        seed: int | None = None,
+        skip_forced: bool = False,
+        obs_dtype: Any = np.float32,
+        copy: bool = True,
+        **rule_options: Any,
+    ) -> None:
+        self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
+        if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
+            raise ValueError(f"unknown encoder {encoder!r}; choose from {list(ENCODERS)}")
+        try:
+            dtype = np.dtype(obs_dtype)
+        except TypeError as exc:
+            raise TypeError(
+                f"obs_dtype must be np.float32 or np.uint8, got {describe(obs_dtype)}"
+            ) from exc
+        if dtype not in (np.float32, np.uint8):
+            raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {dtype}")
+        self.rules = _make_rules(rules, rule_options)
+        self.encoder = encoder
+        self.reward_mode = reward
+        self._reward = reward_spec(reward, reward_scale, rank_points)
+        self.reward_scale = float(self._reward[1][0])
+        self.rank_points = tuple(float(x) for x in self._reward[1][1:])
+        self.skip_forced = check_bool("skip_forced", skip_forced)
+        self.copy = check_bool("copy", copy)
+        self.obs_dtype = dtype
+        self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
+        self._batch = Batch(
+            self.num_envs, self.rules, encoder, ENCODER_IDS[encoder], dtype, final_obs=True
+        )
+        self._scratch = self._batch.worker_scratch()
+        self._seat_policy = np.full(4, PYTHON_SEAT, dtype=np.int64)
+        self._all = np.arange(self.num_envs)
+        self._started = False
+        low, high = bounds(encoder)
+        if dtype == np.uint8:
+            box = spaces.Box(0, 255, shape=low.shape, dtype=np.uint8)
+        else:
+            box = spaces.Box(low=low, high=high, dtype=np.float32)
+        self._low, self._step_size = low, (high - low) / 255.0
+        self.single_observation_space = spaces.Dict(
+            {"observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)}
+        )
+        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        ensure_compiled("vector")
+
+    # -------------------------------------------------------------------------------- play
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a new game at every table (see the module docstring for the seeds)."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be None or a dict, got {describe(options)}")
+        b = self._batch
+        n = self.num_envs
+        if seed is None:
+            base = int(self._rng.integers(2**62))
+            b.seed_base[:] = base
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != n:
+                raise ValueError(f"seed must be an int or a list of {n} ints, got {len(seed)}")
+            seeds = [check_seed(s) for s in seed]
+            b.seed_base[:] = np.array(seeds, dtype=np.int64) - self._all  # table i: s_i, s_i + B
+        else:
+            base = check_seed(seed)
+            b.seed_base[:] = base
+        if seed is not None and not isinstance(seed, (list, tuple, np.ndarray)):
+            self._rng = np.random.default_rng(seed)
+        b.game_index[:] = self._all
+        b.pending[:] = False
+        b.need_reset[:] = False
+        b.start(0, n)
+        b.run(0, n, self._scratch, self._seat_policy, self._reward, n, GAMES_FOREVER, False)
+        self._started = True
+        obs = self._observation()
+        return obs, {"seat": self._copy(b.seats), "game_seed": b.game_seeds()}
+
+    def step(
+        self, actions
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Play one action per table; see the module docstring for what comes back."""
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("step() before reset(): call reset() first")
+        b = self._batch
+        n = self.num_envs
+        b.set_actions(self._all, actions, "actions")
+        b.run(
+            0, n, self._scratch, self._seat_policy, self._reward, n, GAMES_FOREVER, self.skip_forced
+        )
+        info: dict[str, Any] = {"seat": self._copy(b.seats), "game_seed": b.game_seeds()}
+        terms = b.terms.copy()
+        if terms.any():
+            self._final(info, terms)
+        return (
+            self._observation(),
+            self._copy(b.rewards),
+            terms,
+            np.zeros(n, dtype=np.bool_),
+            info,
+        )
+
+    def _final(self, info: dict[str, Any], terms: np.ndarray) -> None:
+        b = self._batch
+        idx = np.flatnonzero(terms)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        zero_mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        for i in idx:
+            final_obs[i] = {
+                "observation": self._as_obs_dtype(b.final_obs[i]),
+                "action_mask": zero_mask.copy(),
+            }
+        info["final_obs"] = final_obs
+        info["_final_obs"] = terms.copy()
+        info["final_info"] = {
+            "points": b.final_i[:, 0:4].copy(),
+            "final_score": b.final_f.copy(),
+            "rank": b.final_i[:, 4:8].copy(),
+            "game_seed": b.final_i[:, 8].copy(),
+        }
+        info["_final_info"] = terms.copy()
+
+    def _as_obs_dtype(self, x: np.ndarray) -> np.ndarray:
+        if self.obs_dtype == np.uint8:
+            q = np.rint((x - self._low) / self._step_size)
+            return np.clip(q, 0, 255).astype(np.uint8)
+        return x.copy()
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        b = self._batch
+        return {"observation": self._copy(b.obs), "action_mask": self._copy(b.masks)}
+
+    def _copy(self, x: np.ndarray) -> np.ndarray:
+        return x.copy() if self.copy else x
+
+    def dequantize(self, obs: np.ndarray) -> np.ndarray:
+        """Float32 features of a ``uint8`` observation (``low + byte * (high - low) / 255``)."""
+        obs = np.asarray(obs)
+        if obs.dtype != np.uint8:
+            raise TypeError(f"dequantize takes uint8 observations, got dtype {obs.dtype}")
+        return (self._low + obs * self._step_size).astype(np.float32)
+
+    # -------------------------------------------------------------------------------- extras
+
+    @property
+    def state(self):
+        """The engine ``State`` of the ``B`` tables (read-only use)."""
+        return self._batch.state
+
+    def close(self, **kwargs: Any) -> None:
+        pass
+
+
+__all__ = ["RiichiVectorEnv", "SEED_MAX", "reward_spec", "vector_env"]

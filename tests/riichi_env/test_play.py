@@ -1,0 +1,156 @@
+"""``riichi_env.selfplay``: compiled and Python policies, any table count and worker count."""
+
+import numpy as np
+import pytest
+
+import riichi_env
+from engine.selfplay import play_one
+from engine.selfplay import selfplay as engine_selfplay
+from riichi_env.records import write_text
+from riichi_env.records.export import game_from_events
+
+KEYS = ("seed", "points", "final_scores", "hands", "decisions")
+
+
+def first_legal(obs, mask, seat):
+    """A deterministic Python policy: the lowest legal action id."""
+    return mask.argmax(axis=1)
+
+
+def last_legal(obs, mask, seat):
+    """Another deterministic policy, reading the observation too: the highest legal id."""
+    assert obs.shape[0] == mask.shape[0] == seat.shape[0]
+    return mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+
+
+def _strip(results):
+    return [{k: r[k] for k in KEYS} for r in results]
+
+
+def test_random_is_the_engine_selfplay():
+    out = riichi_env.selfplay("random", games=6, seed=11)
+    ref = engine_selfplay(6, 11)
+    assert _strip(out["results"]) == _strip(ref["results"])
+    assert out["games"] == 6
+    assert out["hands"] == ref["hands"] and out["decisions"] == ref["decisions"]
+    ranks = out["results"][0]["ranks"]
+    assert sorted(ranks) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(("num_tables", "workers"), [(1, 1), (3, 1), (4, 2), (7, 2)])
+def test_results_do_not_depend_on_tables_or_workers(num_tables, workers):
+    base = riichi_env.selfplay(["random", "greedy", "random", "greedy"], games=9, seed=3)
+    out = riichi_env.selfplay(
+        ["random", "greedy", "random", "greedy"],
+        games=9,
+        seed=3,
+        num_tables=num_tables,
+        workers=workers,
+    )
+    assert out["results"] == base["results"]
+
+
+def _aec_game(seed, seats):
+    """The AEC env playing per-seat Python policies one decision at a time."""
+    env = riichi_env.raw_env()
+    env.reset(seed=seed)
+    while not all(env.terminations.values()):
+        agent = env.agent_selection
+        s = env.possible_agents.index(agent)
+        obs = env.observe(agent)
+        a = seats[s](obs["observation"][None], obs["action_mask"][None], np.array([s]))
+        env.step(int(a[0]))
+    return env.points()
+
+
+@pytest.mark.parametrize(("num_tables", "workers"), [(1, 1), (4, 1), (3, 2)])
+def test_python_policies_batch_like_the_aec_env(num_tables, workers):
+    seats = [first_legal, last_legal, first_legal, last_legal]
+    out = riichi_env.selfplay(
+        seats, games=4, seed=20, num_tables=num_tables, workers=workers, game_length="tonpuusen"
+    )
+    env = riichi_env.raw_env(game_length="tonpuusen")
+    for r in out["results"]:
+        env.reset(seed=r["seed"])
+        while not all(env.terminations.values()):
+            agent = env.agent_selection
+            s = env.possible_agents.index(agent)
+            obs = env.observe(agent)
+            a = seats[s](obs["observation"][None], obs["action_mask"][None], np.array([s]))
+            env.step(int(a[0]))
+        assert r["points"] == env.points()
+        assert r["final_scores"] == env.final_scores()
+
+
+def test_learner_against_compiled_opponents():
+    calls = []
+    dtypes = set()
+
+    def learner(obs, mask, seat):
+        calls.append(seat.copy())
+        dtypes.add(obs.dtype)
+        assert obs.shape[1:] == (157, 34)
+        return first_legal(obs, mask, seat)
+
+    policies = [learner, "random", "random", "random"]
+    a = riichi_env.selfplay(policies, games=5, seed=1, num_tables=5, obs_dtype=np.uint8)
+    assert all((s == 0).all() for s in calls)  # only seat 0 is asked
+    assert max(len(s) for s in calls) > 1  # batched over tables
+    assert dtypes == {np.dtype(np.uint8)}
+    b = riichi_env.selfplay(policies, games=5, seed=1, num_tables=2, workers=2)
+    assert a["results"] == b["results"]
+
+
+def test_records_are_the_games_played():
+    out = riichi_env.selfplay("random", games=3, seed=40, num_tables=2, records=True)
+    assert len(out["records"]) == 3
+    for r, game in zip(out["results"], out["records"], strict=True):
+        state = play_one(r["seed"])
+        rows = state.events[0, : int(state.n_events[0])]
+        assert game == game_from_events(rows)
+        assert len(game.hands) == r["hands"]
+        assert write_text(game, "mjai")
+
+
+def test_bad_policies():
+    with pytest.raises(ValueError, match="unknown compiled policy 'nope' for seat 0"):
+        riichi_env.selfplay("nope", games=1)
+    with pytest.raises(TypeError, match="seat 2"):
+        riichi_env.selfplay(["random", "random", 3, "random"], games=1)
+    with pytest.raises(ValueError, match="list of four"):
+        riichi_env.selfplay(["random", "random"], games=1)
+
+    def bad(obs, mask, seat):
+        out = mask.argmax(axis=1)
+        out[:] = 84 if not mask[0, 84] else 0
+        return out
+
+    with pytest.raises(ValueError, match=r"policy 'bad': table \d+ \(seat \d\): illegal action"):
+        riichi_env.selfplay(bad, games=2, num_tables=2)
+    with pytest.raises(ValueError, match=r"shape"):
+        riichi_env.selfplay(lambda o, m, s: [0], games=2, num_tables=2)
+    with pytest.raises(TypeError, match="integers"):
+        riichi_env.selfplay(lambda o, m, s: m.argmax(axis=1) * 1.0, games=2, num_tables=2)
+    with pytest.raises(ValueError, match="games"):
+        riichi_env.selfplay("random", games=-1)
+    with pytest.raises(TypeError, match="workers"):
+        riichi_env.selfplay("random", games=1, workers="2")
+
+
+def test_cli_workers_and_threads_alias(capsys):
+    import json
+
+    from riichi_env.cli import main
+
+    docs = []
+    for extra in (["--workers", "1"], ["--workers", "2"], ["--threads", "2", "--tables", "3"]):
+        assert main(["selfplay", "--games", "4", "--seed", "5", "--json", *extra]) == 0
+        docs.append(json.loads(capsys.readouterr().out))
+    assert docs[0]["results"] == docs[1]["results"] == docs[2]["results"]
+    first = docs[0]["results"][0]
+    assert set(first) == {"seed", "points", "final_scores", "hands", "decisions"}
+    assert docs[0]["decisions"] == sum(r["decisions"] for r in docs[0]["results"])
+    assert main(["selfplay", "--games", "2", "--progress"]) == 0
+    assert "selfplay: 2/2 games" in capsys.readouterr().err
+    assert main(["selfplay", "--games", "1", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err
