@@ -13,18 +13,15 @@ unless ``--no-install``); it is skipped with a note when it cannot be installed.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-DEFAULT_VENV = Path("/tmp/riichienv-bench")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _peers import riichienv_python, run_riichienv  # noqa: E402
 
 
 def _best(make_env, games: int, seed: int, encode: bool, repeats: int) -> tuple[int, int, float]:
@@ -59,52 +56,12 @@ def _play(make_env, games: int, seed: int, encode: bool) -> tuple[int, int, floa
     return decisions, games, time.perf_counter() - start
 
 
-def _riichienv_python(args: argparse.Namespace) -> tuple[str | None, str]:
-    """Path of a Python with riichienv, or None and why not."""
-    if args.riichienv_python:
-        return args.riichienv_python, "given"
-    python = DEFAULT_VENV / "bin" / "python"
-    check = [str(python), "-c", "import riichienv, numpy"]
-    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
-        return str(python), f"venv {DEFAULT_VENV}"
-    if args.no_install:
-        return None, "not installed (--no-install)"
-    try:
-        subprocess.run(
-            ["python3", "-m", "venv", str(DEFAULT_VENV)], check=True, capture_output=True
-        )
-        subprocess.run(
-            [str(DEFAULT_VENV / "bin" / "pip"), "install", "-q", "riichienv", "numpy"],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        return None, f"could not install riichienv ({exc.__class__.__name__})"
-    if subprocess.run(check, capture_output=True).returncode != 0:
-        return None, "riichienv does not import after install"
-    return str(python), f"venv {DEFAULT_VENV} (installed now)"
-
-
 def _riichienv(args: argparse.Namespace) -> tuple[dict | None, str]:
-    python, note = _riichienv_python(args)
+    python, note = riichienv_python(args.riichienv_python, args.no_install)
     if python is None:
         return None, note
-    proc = subprocess.run(
-        [
-            python,
-            str(HERE / "_riichienv_loop.py"),
-            str(args.games),
-            str(args.seed),
-            str(args.repeats),
-        ],
-        capture_output=True,
-        text=True,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-    )
-    if proc.returncode != 0:
-        return None, f"riichienv run failed: {proc.stderr.strip().splitlines()[-1:]}"
-    return json.loads(proc.stdout.strip().splitlines()[-1]), note
+    out, why = run_riichienv(python, args.games, args.seed, args.repeats)
+    return out, note if out is not None else why
 
 
 def main() -> None:

@@ -259,19 +259,22 @@ def _encode_basic(st, t, seat, out):
         out[OFFERED, rec.claim_tile // 4] = 1.0
     for r in range(4):
         s = (seat + r) % 4
-        cnt = np.zeros(34, dtype=np.int32)
+        melds = MELDS + 4 * r
         for m in range(rec.n_melds[s]):
             for j in range(4):
                 tile = rec.meld_tiles[s, m, j]
-                if tile >= 0:
-                    cnt[tile // 4] += 1
+                if tile >= 0:  # the next unset row of the kind's count (no scratch array)
+                    k = tile // 4
+                    c = 0
+                    while c < 3 and out[melds + c, k] != 0.0:
+                        c += 1
+                    out[melds + c, k] = 1.0
             if rec.meld_type[s, m] == MELD_ANKAN:
                 out[ANKAN + r, rec.meld_tile34[s, m]] = 1.0
-        kinds = np.zeros(34, dtype=np.int32)
         n_river = rec.n_river[s]
         for i in range(n_river):
             k = rec.river[s, i] // 4
-            kinds[k] += 1
+            out[RIVER_KINDS + r, k] += 0.25  # at most four copies: never above 1
             if i < RIVER_SLOTS:
                 out[RIVER + RIVER_SLOTS * r + i, k] = 1.0
                 flags = rec.river_flags[s, i]
@@ -281,12 +284,6 @@ def _encode_basic(st, t, seat, out):
                     out[RIVER_FLAGS + 3 * r + 1, i] = 1.0
                 if flags & RIVER_CALLED:
                     out[RIVER_FLAGS + 3 * r + 2, i] = 1.0
-        for k in range(34):
-            c = cnt[k]
-            for j in range(4):
-                if c > j:
-                    out[MELDS + 4 * r + j, k] = 1.0
-            out[RIVER_KINDS + r, k] = _clip(kinds[k] / 4.0, 0.0, 1.0)
         _fill(out, SCORES + r, _clip(rec.points[s] / 100000.0, -2.0, 2.0))
         if rec.riichi[s] > 0:
             _fill(out, RIICHI + r, 1.0)

@@ -156,24 +156,74 @@ for _name in _HOT:
 
 
 class _TerminateIllegal(_Direct, wrappers.TerminateIllegalWrapper):
-    pass
+    def observe(self, agent: str):
+        raw = self._raw_env
+        obs = raw.observe(agent)
+        if agent == raw.agent_selection:  # what PettingZoo's wrapper keeps, read directly
+            self._prev_obs = obs
+            self._prev_info = raw.infos.get(agent, {})
+        return obs
+
+    def step(self, action) -> None:
+        raw = self._raw_env
+        prev = self._prev_obs
+        agent = raw.agent_selection
+        if (
+            prev is not None
+            and not self._terminated
+            and type(action) is int
+            and not raw.terminations.get(agent, True)
+            and not raw.truncations[agent]
+            and prev["action_mask"][action]
+        ):
+            # the wrapper's legal-move path, without its lookups through every layer
+            self._prev_obs = None
+            self._prev_info = None
+            raw.step(action)
+            return
+        super().step(action)
 
 
 class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):
     def step(self, action) -> None:
         if type(action) is int and 0 <= action < N_ACTIONS:
-            wrappers.BaseWrapper.step(self, action)  # in the space: skip Discrete.contains
+            self.env.step(action)  # in the space: skip Discrete.contains
         else:
             if action is not None and not is_int(action):  # bool, float, str: a TypeError
                 check_action(action, N_ACTIONS, self.agent_selection)
             super().step(action)  # out-of-range ints assert, as PettingZoo's wrapper does
 
+    def observe(self, agent: str):
+        return self.env.observe(agent)
+
 
 class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):
     def last(self, observe: bool = True):
-        if self._has_reset and not self._raw_env.agents:  # AECEnv.last would raise KeyError
-            self._raw_env._check_playing("last()")
+        raw = self._raw_env
+        if self._has_reset and raw.agents:
+            agent = raw.agent_selection
+            return (
+                self.env.observe(agent) if observe else None,
+                raw._cumulative_rewards[agent],
+                raw.terminations[agent],
+                raw.truncations[agent],
+                raw.infos[agent],
+            )
+        if self._has_reset:  # AECEnv.last would raise KeyError
+            raw._check_playing("last()")
         return super().last(observe)
+
+    def observe(self, agent: str):
+        if self._has_reset:
+            return self.env.observe(agent)
+        return super().observe(agent)
+
+    def step(self, action) -> None:
+        if self._has_reset and self._raw_env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 for _name in _HOT:

@@ -127,17 +127,8 @@ def selfplay(
     workers = min(workers, num_tables)
 
     ensure_compiled("selfplay")
-    batch = Batch(
-        num_tables,
-        rules,
-        encoder if python else None,
-        ENCODER_IDS[encoder],
-        dtype,
-        max_events=DEFAULT_MAX_EVENTS if records else 0,
-    )
-    batch.results_i = np.zeros((games, 10), dtype=np.int64)
-    batch.results_f = np.zeros((games, 4), dtype=np.float64)
-    batch.seed_base[:] = seed
+    results_i = np.zeros((games, 10), dtype=np.int64)
+    results_f = np.zeros((games, 4), dtype=np.float64)
     seat_policy = np.array(
         [COMPILED_POLICIES[p] if isinstance(p, str) else PYTHON_SEAT for p in seats], np.int64
     )
@@ -147,46 +138,58 @@ def selfplay(
     reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
     game_log: list[np.ndarray | None] = [None] * games if records else []
 
+    # each worker owns a batch of its own: threads never write to the same cache lines
     table_cuts = np.linspace(0, num_tables, workers + 1).astype(int)
     game_cuts = np.linspace(0, games, workers + 1).astype(int)
     shares = []
     for w in range(workers):
-        tlo, thi = int(table_cuts[w]), int(table_cuts[w + 1])
+        n = int(table_cuts[w + 1] - table_cuts[w])
         glo, ghi = int(game_cuts[w]), int(game_cuts[w + 1])
-        j = np.arange(thi - tlo)
-        batch.game_index[tlo:thi] = np.where(glo + j < ghi, glo + j, FINISHED)
-        shares.append((tlo, thi, glo, ghi, batch.worker_scratch()))
+        batch = Batch(
+            n,
+            rules,
+            encoder if python else None,
+            ENCODER_IDS[encoder],
+            dtype,
+            max_events=DEFAULT_MAX_EVENTS if records else 0,
+        )
+        batch.results_i, batch.results_f = results_i, results_f
+        batch.seed_base[:] = seed
+        j = np.arange(n)
+        batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
+        shares.append((batch, ghi, batch.worker_scratch()))
 
-    def play(tlo: int, thi: int, glo: int, ghi: int, scratch) -> None:
-        stride = thi - tlo
-        batch.start(tlo, thi)
+    def play(batch: Batch, ghi: int, scratch) -> None:
+        n = batch.n
+        batch.start(0, n)
         while True:
-            batch.run(tlo, thi, scratch, seat_policy, reward, stride, ghi, skip_forced, records)
-            waiting = batch.need_reset[tlo:thi]
+            batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, records)
+            waiting = batch.need_reset
             if records and waiting.any():
-                for t in tlo + np.flatnonzero(waiting):
-                    n = int(batch.state.n_events[t])
-                    game_log[int(batch.game_index[t])] = batch.ev[t, :n].copy()
-            seats_now = batch.seats[tlo:thi]
+                for t in np.flatnonzero(waiting):
+                    rows = int(batch.state.n_events[t])
+                    game_log[int(batch.game_index[t])] = batch.ev[t, :rows].copy()
+            seats_now = batch.seats
             acting = seats_now >= 0
             if not acting.any():
-                if not waiting.any() and (batch.game_index[tlo:thi] == FINISHED).all():
+                if not waiting.any() and (batch.game_index == FINISHED).all():
                     return
                 continue
             for p, owned in owners:
-                idx = tlo + np.flatnonzero(acting & np.isin(seats_now, owned))
+                idx = np.flatnonzero(acting & np.isin(seats_now, owned))
                 if idx.size:
                     actions = p(batch.obs[idx], batch.masks[idx], batch.seats[idx])
                     batch.set_actions(idx, actions, f"policy {_name(p)!r}")
 
     # compile (or load) before the clock starts: a call over no tables plays nothing
-    batch.run(0, 0, shares[0][4], seat_policy, reward, 1, 0, skip_forced, records)
+    first = shares[0]
+    first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, records)
     show = sys.stderr.isatty() if progress is None else progress
     done = threading.Event()
     ticker = None
     if show and games:
         ticker = threading.Thread(
-            target=_progress, args=(done, games, [s[4][2] for s in shares]), daemon=True
+            target=_progress, args=(done, games, [s[2][2] for s in shares]), daemon=True
         )
         ticker.start()
     start = time.perf_counter()
@@ -214,7 +217,7 @@ def selfplay(
         done.set()
         if ticker is not None:
             ticker.join()
-    ri, rf = batch.results_i, batch.results_f
+    ri, rf = results_i, results_f
     results = [
         {
             "seed": seed + k,
