@@ -180,21 +180,27 @@ def _store_result(st, t, i, points, final, hands, decisions):
 
 @njit
 def _play_games_unchecked(
-    st, t, ev, tables, seeds, policy, points, final, hands, decisions, rng_state
+    st, t, ev, tables, seeds, seat_policy, points, final, ranks, hands, decisions, rng_state
 ):
     """``_play_games`` without checks: every game is played; results into the output arrays.
 
-    Compiled apart (one kernel, the game loop inside) so plain self-play never compiles the
-    checks; the same seed plays the same game as ``_play_game`` (the checks use their own stream).
+    ``seat_policy`` is ``int64[4]``, the ``POLICY_*`` of each seat; ``ranks`` receives each
+    game's placements. Compiled apart (one kernel, the game loop inside) so plain self-play never
+    compiles the checks; the same seed plays the same game as ``_play_game`` (the checks use
+    their own stream).
     """
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    rec = st[t]
     for i in range(seeds.shape[0]):
         _rng_seed(rng_state, seeds[i], ACTION_STREAM)
         _reset(st, t, ev, tables, seeds[i])
-        while st[t].phase != PHASE_GAME_OVER:
+        while rec.phase != PHASE_GAME_OVER:
             n = _legal_mask(st, t, tables, mask)
+            policy = seat_policy[rec.actor]
             _apply(st, t, ev, tables, _choose(st, t, tables, mask, n, policy, rng_state))
         _store_result(st, t, i, points, final, hands, decisions)
+        for s in range(4):
+            ranks[i, s] = rec.final_ranks[s]
     return seeds.shape[0]
 
 
@@ -285,7 +291,11 @@ def selfplay(
         rng = np.zeros(2, dtype=np.int64)
         out = (points[lo:hi], final[lo:hi], hands[lo:hi], decisions[lo:hi])
         if not check:
-            return _play_games_unchecked(st, i, ev, tables, seeds[lo:hi], policy, *out, rng)
+            seat_policy = np.full(4, policy, dtype=np.int64)
+            ranks = np.zeros((hi - lo, 4), dtype=np.int32)
+            return _play_games_unchecked(
+                st, i, ev, tables, seeds[lo:hi], seat_policy, *out[:2], ranks, *out[2:], rng
+            )
         scratch = threads + i if check >= 2 and hi > lo else -1
         return _play_games(
             st, i, ev, tables, seeds[lo:hi], check, policy, scratch, *out, errors[lo:hi], rng
@@ -354,9 +364,10 @@ def play_one(seed: int, rules: Rules | str = MAHJONGSOUL, max_events: int = 8192
         state.events,
         load_tables(),
         np.array([seed], dtype=np.int64),
-        policy,
+        np.full(4, policy, dtype=np.int64),
         out,
         final,
+        np.zeros((1, 4), dtype=np.int32),
         ints,
         np.zeros(1, dtype=np.int64),
         np.zeros(2, dtype=np.int64),

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from riichi_env.play import selfplay
 
+        ensure_compiled("selfplay")  # after the checks: a cold cache says so, then compiles
         policy = "greedy" if args.policy == "greedy" else "random"
         out = selfplay(
             policy,

@@ -27,6 +27,7 @@ and a contiguous share of the games; Python policies are then called from K thre
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
@@ -99,7 +100,8 @@ def selfplay(
     ``riichi_env.records.Game`` per game, with ``records=True``). Each result is ``{"seed",
     "points", "final_scores", "ranks", "hands", "decisions"}``, in seed order; ``seconds``
     counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
-    ``min(games, 256)``. ``progress`` shows a line on stderr (default: when stderr is a terminal).
+    ``min(games, 256)`` (compiled policies alone play on one table per worker, in
+    ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress`` shows a line on stderr (default: when stderr is a terminal).
     """
     seats = _policies(policy)
     games = check_int("games", games, 0)
@@ -126,7 +128,9 @@ def selfplay(
     rules = _make_rules(rules, rule_options)
     workers = min(workers, num_tables)
 
-    ensure_compiled("selfplay")
+    # compiled policies only and no records: engine's self-play loop, one table per worker
+    fast = not python and not records
+    ensure_compiled("selfplay" if fast else "vector")
     results_i = np.zeros((games, 10), dtype=np.int64)
     results_f = np.zeros((games, 4), dtype=np.float64)
     seat_policy = np.array(
@@ -142,7 +146,7 @@ def selfplay(
     table_cuts = np.linspace(0, num_tables, workers + 1).astype(int)
     game_cuts = np.linspace(0, games, workers + 1).astype(int)
     shares = []
-    for w in range(workers):
+    for w in range(0 if fast else workers):
         n = int(table_cuts[w + 1] - table_cuts[w])
         glo, ghi = int(game_cuts[w]), int(game_cuts[w + 1])
         batch = Batch(
@@ -181,31 +185,39 @@ def selfplay(
                     actions = p(batch.obs[idx], batch.masks[idx], batch.seats[idx])
                     batch.set_actions(idx, actions, f"policy {_name(p)!r}")
 
-    # compile (or load) before the clock starts: a call over no tables plays nothing
-    first = shares[0]
-    first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, records)
+    if fast:
+        jobs, counters, warm = _compiled_jobs(
+            seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f
+        )
+    else:
+        jobs = [functools.partial(play, *share) for share in shares]
+        counters = [share[2][2] for share in shares]
+        first = shares[0]
+
+        def warm() -> None:  # a call over no tables plays nothing
+            first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, records)
+
+    warm()  # compile (or load) before the clock starts
     show = sys.stderr.isatty() if progress is None else progress
     done = threading.Event()
     ticker = None
     if show and games:
-        ticker = threading.Thread(
-            target=_progress, args=(done, games, [s[2][2] for s in shares]), daemon=True
-        )
+        ticker = threading.Thread(target=_progress, args=(done, games, counters), daemon=True)
         ticker.start()
     start = time.perf_counter()
     try:
-        if workers == 1:
-            play(*shares[0])
+        if len(jobs) == 1:
+            jobs[0]()
         else:
             errors: list[BaseException] = []
 
-            def run_share(share) -> None:
+            def run_share(job) -> None:
                 try:
-                    play(*share)
+                    job()
                 except BaseException as exc:  # re-raised in the caller's thread
                     errors.append(exc)
 
-            threads = [threading.Thread(target=run_share, args=(s,)) for s in shares]
+            threads = [threading.Thread(target=run_share, args=(job,)) for job in jobs]
             for th in threads:
                 th.start()
             for th in threads:
@@ -241,6 +253,76 @@ def selfplay(
 
         out["records"] = [game_from_events(rows, rules) for rows in game_log]
     return out
+
+
+CHUNK = 64
+"""Games per compiled call on the compiled-only path (the progress line moves between calls)."""
+
+
+def _compiled_jobs(seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f):
+    """Compiled policies only: each worker plays its games on a table of its own in
+    ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats)."""
+    from engine.kernels import _play_games_unchecked
+    from engine.state import new_state
+    from engine.tables import load_tables
+
+    tables = load_tables()
+    seeds = np.int64(seed) + np.arange(games, dtype=np.int64)
+    points = np.zeros((games, 4), dtype=np.int32)
+    ranks = np.zeros((games, 4), dtype=np.int32)
+    hands = np.zeros(games, dtype=np.int32)
+    decisions = np.zeros(games, dtype=np.int64)
+
+    def play(lo: int, hi: int, counter: np.ndarray, state) -> None:
+        rng = np.zeros(2, dtype=np.int64)
+        for a in range(lo, hi, CHUNK):
+            b = min(a + CHUNK, hi)
+            _play_games_unchecked(
+                state.records,
+                0,
+                state.events,
+                tables,
+                seeds[a:b],
+                seat_policy,
+                points[a:b],
+                results_f[a:b],
+                ranks[a:b],
+                hands[a:b],
+                decisions[a:b],
+                rng,
+            )
+            results_i[a:b, 0:4] = points[a:b]
+            results_i[a:b, 4:8] = ranks[a:b]
+            results_i[a:b, 8] = hands[a:b]
+            results_i[a:b, 9] = decisions[a:b]
+            counter[0] = b - lo
+
+    jobs, counters = [], []
+    for w in range(workers):
+        counter = np.zeros(1, dtype=np.int64)
+        lo, hi = int(game_cuts[w]), int(game_cuts[w + 1])
+        jobs.append(functools.partial(play, lo, hi, counter, new_state(1, rules, 0)))
+        counters.append(counter)
+
+    def warm() -> None:
+        warm_state = new_state(1, rules, 0)
+        rng = np.zeros(2, dtype=np.int64)
+        _play_games_unchecked(
+            warm_state.records,
+            0,
+            warm_state.events,
+            tables,
+            seeds[:0],
+            seat_policy,
+            points[:0],
+            results_f[:0],
+            ranks[:0],
+            hands[:0],
+            decisions[:0],
+            rng,
+        )
+
+    return jobs, counters, warm
 
 
 def _progress(done: threading.Event, games: int, counters: list[np.ndarray]) -> None:

@@ -154,3 +154,14 @@ def test_cli_workers_and_threads_alias(capsys):
     assert "selfplay: 2/2 games" in capsys.readouterr().err
     assert main(["selfplay", "--games", "1", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+
+
+def test_vector_selfplay_example_runs(capsys):
+    import runpy
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "vector_selfplay.py"
+    runpy.run_path(str(path))["main"](4, 60)
+    out = capsys.readouterr().out
+    assert "vector env: 4 tables, 60 steps" in out
+    assert "selfplay: 32 games" in out
