@@ -13,7 +13,7 @@ import sys
 
 from engine.validation import SEED_RANGE, check_seed
 
-SUBCOMMANDS = ("demo", "score", "selfplay", "replay", "convert")
+SUBCOMMANDS = ("arena", "demo", "score", "selfplay", "replay", "convert")
 """Subcommand names in help order; ``riichi_env.cli_<name>`` implements each."""
 
 

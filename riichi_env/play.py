@@ -21,6 +21,11 @@ seat) -> actions`` on a batch: the acting seats of the tables it owns, observed 
 from a random stream keyed by that seed. So with compiled policies, and with Python policies that
 are functions of their inputs, the results are the same for any ``num_tables`` and ``workers``.
 
+An agent object is a policy too (the agents of ``agents/`` and a user's own): its
+``act_batch(observations, masks, seats, views) -> actions`` is called per batch, else its
+``act(observation, action_mask, view) -> int`` per decision, with each table's ``SeatView``
+(``engine.visibility.seat_view``), as the AEC env's ``env.view(agent)`` gives it.
+
 ``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
 and a contiguous share of the games; Python policies are then called from K threads at once.
 """
@@ -39,7 +44,16 @@ import numpy as np
 from engine.rules import Rules
 from engine.selfplay import POLICY_GREEDY, POLICY_UNIFORM
 from engine.state import DEFAULT_MAX_EVENTS
-from engine.validation import SEED_MAX, SEED_RANGE, check_bool, check_int, check_seed, describe
+from engine.validation import (
+    SEED_MAX,
+    SEED_RANGE,
+    check_bool,
+    check_int,
+    check_seed,
+    describe,
+    is_int,
+)
+from engine.visibility import seat_view
 from riichi_env._batch import FINISHED, Batch
 from riichi_env._kernels import PYTHON_SEAT
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS
@@ -68,9 +82,10 @@ def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
                     f"unknown compiled policy {p!r} for seat {s}; choose from "
                     f"{sorted(COMPILED_POLICIES)} or pass a callable (obs, mask, seat) -> actions"
                 )
-        elif not callable(p):
+        elif not (callable(p) or hasattr(p, "act") or hasattr(p, "act_batch")):
             raise TypeError(
-                f"policy for seat {s} must be a compiled policy name or a callable, got {describe(p)}"
+                f"policy for seat {s} must be a compiled policy name, a callable or an agent "
+                f"with act(), got {describe(p)}"
             )
     return seats
 
@@ -90,14 +105,15 @@ def selfplay(
     encoder: str = DEFAULT_ENCODER,
     obs_dtype: Any = np.float32,
     skip_forced: bool = False,
-    records: bool = False,
+    records: bool | str = False,
     progress: bool | None = None,
     **rule_options: Any,
 ) -> dict[str, Any]:
     """Play ``games`` games (seeds ``seed .. seed + games - 1``); see the module docstring.
 
     Returns ``{"games", "hands", "decisions", "seconds", "results"}`` (and ``"records"``: a
-    ``riichi_env.records.Game`` per game, with ``records=True``). Each result is ``{"seed",
+    ``riichi_env.records.Game`` per game with ``records=True``, the engine's event-log rows,
+    ``int32 (rows, 8)`` as in ``engine/events.py``, with ``records="events"``). Each result is ``{"seed",
     "points", "final_scores", "ranks", "hands", "decisions"}``, in seed order; ``seconds``
     counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
     ``min(games, 256)`` (compiled policies alone play on one table per worker, in
@@ -122,7 +138,8 @@ def selfplay(
     if dtype not in (np.float32, np.uint8):
         raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {dtype}")
     skip_forced = check_bool("skip_forced", skip_forced)
-    records = check_bool("records", records)
+    if records not in (False, True, "events"):
+        raise ValueError(f"records must be False, True or 'events', got {describe(records)}")
     if progress is not None:
         progress = check_bool("progress", progress)
     rules = _make_rules(rules, rule_options)
@@ -167,7 +184,7 @@ def selfplay(
         n = batch.n
         batch.start(0, n)
         while True:
-            batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, records)
+            batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, bool(records))
             waiting = batch.need_reset
             if records and waiting.any():
                 for t in np.flatnonzero(waiting):
@@ -182,7 +199,7 @@ def selfplay(
             for p, owned in owners:
                 idx = np.flatnonzero(acting & np.isin(seats_now, owned))
                 if idx.size:
-                    actions = p(batch.obs[idx], batch.masks[idx], batch.seats[idx])
+                    actions = _ask(p, batch, idx)
                     batch.set_actions(idx, actions, f"policy {_name(p)!r}")
 
     if fast:
@@ -195,7 +212,7 @@ def selfplay(
         first = shares[0]
 
         def warm() -> None:  # a call over no tables plays nothing
-            first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, records)
+            first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, bool(records))
 
     warm()  # compile (or load) before the clock starts
     show = sys.stderr.isatty() if progress is None else progress
@@ -248,10 +265,34 @@ def selfplay(
         "seconds": seconds,
         "results": results,
     }
-    if records:
+    if records == "events":
+        out["records"] = game_log
+    elif records:
         from riichi_env.records.export import game_from_events
 
         out["records"] = [game_from_events(rows, rules) for rows in game_log]
+    return out
+
+
+def _ask(policy, batch: Batch, idx: np.ndarray):
+    """The actions of ``policy`` for tables ``idx``: a batched callable, an agent's ``act_batch``
+    (with each table's ``SeatView``) or its per-decision ``act(observation, mask, view)``."""
+    obs, masks, seats = batch.obs[idx], batch.masks[idx], batch.seats[idx]
+    batched = getattr(policy, "act_batch", None)
+    single = getattr(policy, "act", None)
+    if batched is None and single is None:
+        return policy(obs, masks, seats)
+    views = [seat_view(batch.state, int(s), int(t)) for s, t in zip(seats, idx, strict=True)]
+    if batched is not None:
+        return batched(obs, masks, seats, views)
+    out = np.empty(idx.shape[0], dtype=np.int64)
+    for i in range(idx.shape[0]):
+        a = single(obs[i], masks[i], views[i])
+        if not is_int(a):
+            raise TypeError(
+                f"policy {_name(policy)!r}: act() must return an int action id, got {describe(a)}"
+            )
+        out[i] = a
     return out
 
 
