@@ -15,6 +15,8 @@ import numpy as np
 from engine._numba import njit
 from engine.state import (
     DORA_START,
+    LIVE_END,
+    PHASE_CLAIM,
     PHASE_GAME_OVER,
     PHASE_RIICHI_DISCARD,
     PHASE_TURN,
@@ -37,6 +39,24 @@ class SeatView(NamedTuple):
     """``int32[4]`` points by absolute seat."""
     riichi: np.ndarray
     """``int32[4]`` riichi state by absolute seat (0 none, 1 riichi, 2 double)."""
+    discarded34: np.ndarray | None = None
+    """``uint8[4, 34]`` 1 where that seat has discarded the kind (its genbutsu, furiten)."""
+    meld_type: np.ndarray | None = None
+    """``int32[4, 4]`` ``MELD_*`` of each seat's melds (``MELD_NONE`` past ``n_melds``)."""
+    meld_tile34: np.ndarray | None = None
+    """``int32[4, 4]`` lowest kind of each meld."""
+    n_melds: np.ndarray | None = None
+    """``int32[4]`` melds of each seat (an ankan keeps the hand closed)."""
+    offered34: int = -1
+    """Kind offered to this seat's claim (the discard or the kan tile), -1 on its own turn."""
+    round_wind: int = 27
+    """Kind of the round wind (27 East ... 30 North)."""
+    seat_wind: int = 27
+    """Kind of this seat's wind."""
+    dora34: np.ndarray | None = None
+    """``int32[34]`` how many revealed indicators make each kind dora."""
+    tiles_left: int = 0
+    """Live-wall tiles left to draw."""
 
 
 @njit
@@ -126,10 +146,25 @@ def seat_view(state: State, seat: int, t: int = 0, open_seen: bool = False) -> S
     seat = check_seat(seat)
     visible = np.zeros(34, dtype=np.uint8)
     _visible34(state.records, t, seat, check_bool("open_seen", open_seen), visible)
+    rec = state.records[t]
+    dora = np.zeros(34, dtype=np.int32)
+    _dora_kinds(state.records, t, dora)
+    claim = int(rec["claim_tile"])
+    asked = int(rec["phase"]) == PHASE_CLAIM and int(rec["actor"]) == seat and claim >= 0
+    kyoku = int(rec["kyoku"])
     return SeatView(
         seat,
         state.closed34[t, seat].copy(),
         visible,
         state.points[t].copy(),
         state.riichi[t].copy(),
+        discarded34=rec["discarded34"].copy(),
+        meld_type=rec["meld_type"].copy(),
+        meld_tile34=rec["meld_tile34"].copy(),
+        n_melds=rec["n_melds"].copy(),
+        offered34=claim // 4 if asked else -1,
+        round_wind=27 + (kyoku // 4) % 4,
+        seat_wind=27 + (seat - kyoku % 4) % 4,
+        dora34=dora,
+        tiles_left=int(LIVE_END - rec["n_kans"] - rec["wall_pos"]),
     )

@@ -11,8 +11,8 @@ from engine.validation import SEED_RANGE
 from riichi_env.cli import int_arg, seed_arg
 
 HELP = "duplicate games between four seats (built-in agents or module:Class) and their stats"
-BUILT_IN = ("random", "greedy", "efficiency")
-"""Seat names the arena knows: two compiled policies and the baseline efficiency agent."""
+BUILT_IN = ("random", "greedy", "efficiency", "simple")
+"""Seat names the arena knows: two compiled policies and the two efficiency agents."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +61,10 @@ def resolve_seat(spec: str):
         from agents import EfficiencyAgent
 
         return EfficiencyAgent()
+    if spec == "simple":
+        from agents import SimpleEfficiencyAgent
+
+        return SimpleEfficiencyAgent()
     if spec.startswith("mjai:"):
         raise ValueError(f"seat {spec!r}: external mjai bots are not supported yet")
     if ":" not in spec:

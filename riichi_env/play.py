@@ -27,11 +27,14 @@ An agent object is a policy too (the agents of ``agents/`` and a user's own): it
 (``engine.visibility.seat_view``), as the AEC env's ``env.view(agent)`` gives it.
 
 ``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
-and a contiguous share of the games; Python policies are then called from K threads at once.
+and a contiguous share of the games; Python callables are then called from K threads at once,
+while each worker gets its own ``copy.deepcopy`` of an agent object (agents need not be
+thread-safe).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import sys
 import threading
@@ -180,7 +183,7 @@ def selfplay(
         batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
         shares.append((batch, ghi, batch.worker_scratch()))
 
-    def play(batch: Batch, ghi: int, scratch) -> None:
+    def play(batch: Batch, ghi: int, scratch, own: list[tuple[Policy, np.ndarray]]) -> None:
         n = batch.n
         batch.start(0, n)
         while True:
@@ -196,7 +199,7 @@ def selfplay(
                 if not waiting.any() and (batch.game_index == FINISHED).all():
                     return
                 continue
-            for p, owned in owners:
+            for p, owned in own:
                 idx = np.flatnonzero(acting & np.isin(seats_now, owned))
                 if idx.size:
                     actions = _ask(p, batch, idx)
@@ -207,7 +210,10 @@ def selfplay(
             seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f
         )
     else:
-        jobs = [functools.partial(play, *share) for share in shares]
+        jobs = [
+            functools.partial(play, *share, owners if w == 0 else _copy_agents(owners))
+            for w, share in enumerate(shares)
+        ]
         counters = [share[2][2] for share in shares]
         first = shares[0]
 
@@ -272,6 +278,15 @@ def selfplay(
 
         out["records"] = [game_from_events(rows, rules) for rows in game_log]
     return out
+
+
+def _copy_agents(owners: list[tuple[Policy, np.ndarray]]) -> list[tuple[Policy, np.ndarray]]:
+    """A worker's own copies of the agent objects (``act`` / ``act_batch``): agents keep scratch
+    arrays and RNGs, so two threads must not share one. Plain callables are shared."""
+    return [
+        (copy.deepcopy(p) if hasattr(p, "act") or hasattr(p, "act_batch") else p, seats)
+        for p, seats in owners
+    ]
 
 
 def _ask(policy, batch: Batch, idx: np.ndarray):

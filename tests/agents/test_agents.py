@@ -1,4 +1,7 @@
-"""Baseline agents: decisions on hand-made masks and views (mpsz hands)."""
+"""Baseline agents: decisions on hand-made masks and views (mpsz hands).
+
+The ``efficiency`` cases are the first baseline, kept as ``SimpleEfficiencyAgent``; the new
+``EfficiencyAgent`` has its own file (``test_efficiency_agent.py``)."""
 
 from types import SimpleNamespace
 
@@ -6,8 +9,8 @@ import numpy as np
 import pytest
 
 import engine.actions as act
-from agents.efficiency_agent import EfficiencyAgent
 from agents.random_agent import RandomAgent
+from agents.simple_efficiency_agent import SimpleEfficiencyAgent
 from engine.tiles import parse_hand34
 
 
@@ -22,7 +25,7 @@ def _turn(hand: str, visible: str = "") -> tuple[np.ndarray, SimpleNamespace]:
 
 @pytest.fixture(scope="module")
 def efficiency():
-    return EfficiencyAgent()
+    return SimpleEfficiencyAgent()
 
 
 def test_efficiency_discards_the_tile_that_keeps_tenpai(efficiency):
@@ -86,7 +89,7 @@ def test_efficiency_agent_beats_random_agents_through_the_env():
     for game in range(4):
         seat = game % 4
         agents = [RandomAgent(10 * game + s) for s in range(4)]
-        agents[seat] = EfficiencyAgent()
+        agents[seat] = SimpleEfficiencyAgent()
         env.reset(seed=game)
         while not all(env.terminations.values()):
             agent = env.agent_selection

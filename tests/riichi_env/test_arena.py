@@ -126,3 +126,14 @@ def test_cli_agents_and_module_class(capsys):
 def test_cli_bad_seats(capsys, seats, message):
     assert main(["arena", "--seats", seats, "--games", "4"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_agent_objects_get_a_copy_per_worker():
+    """Agents keep scratch arrays: two threads sharing one would corrupt its decisions."""
+    from agents import EfficiencyAgent, SimpleEfficiencyAgent
+
+    seats = [EfficiencyAgent(), SimpleEfficiencyAgent(), SimpleEfficiencyAgent(), "random"]
+    names = ["efficiency", "simple", "simple", "random"]
+    one = arena(seats, games=8, seed=2, names=names)
+    two = arena(seats, games=8, seed=2, names=names, workers=2)
+    assert one["agents"] == two["agents"]

@@ -275,9 +275,9 @@ def test_encode_into_a_preallocated_buffer():
 
 
 def test_skip_forced_never_asks_a_decision_with_one_legal_action():
-    from agents.efficiency_agent import EfficiencyAgent
+    from agents.simple_efficiency_agent import SimpleEfficiencyAgent
 
-    agent = EfficiencyAgent()  # riichi whenever tenpai: many forced tsumogiri turns
+    agent = SimpleEfficiencyAgent()  # riichi whenever tenpai: many forced tsumogiri turns
     counts = []
     for skip in (False, True):
         e = raw_env(skip_forced=skip, reward_scale=1.0, game_length="tonpuusen")
