@@ -3,52 +3,17 @@ for speed (the first ``EfficiencyAgent``, kept for comparison).
 
 Discard choice: the legal discard that leaves the lowest shanten, then the most ukeire (unseen tiles
 that lower shanten, counting what the seat can see), then honors before terminals before the rest,
-then the lowest kind. Claims are passed; kans and kyuushu kyuuhai are declined.
+then the lowest kind. Claims are passed; kans and kyuushu kyuuhai are declined. The same agent
+runs inside the kernels as the compiled policy ``"simple"`` (``engine.policies``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine._numba import njit
 from engine.actions import DISCARD, DISCARD_RED, PASS, RIICHI, RON, TSUMO
-from engine.shanten import _shanten, _ukeire
+from engine.policies import _best_discard, _tie_rank  # noqa: F401 (re-exported for agents)
 from engine.tables import load_tables
-
-
-@njit
-def _tie_rank(t):
-    """Lower is discarded first among equals: honors, then terminals, then simples."""
-    if t >= 27:
-        return 0
-    r = t % 9
-    if r == 0 or r == 8:
-        return 1
-    return 2
-
-
-@njit
-def _best_discard(hand34, visible34, legal34, suit_table, honor_table):
-    """Kind to discard from a 3n+2 hand: min shanten, max ukeire, then honors/terminals; -1 if none."""
-    h = hand34.copy()
-    v = visible34.copy()
-    best = -1
-    best_s = 99
-    best_u = -1
-    best_r = 99
-    for t in range(34):
-        if not legal34[t] or h[t] == 0:
-            continue
-        h[t] -= 1
-        v[t] += 1
-        s = _shanten(h, suit_table, honor_table)
-        u = _ukeire(h, v, suit_table, honor_table)
-        h[t] += 1
-        v[t] -= 1
-        r = _tie_rank(t)
-        if s < best_s or (s == best_s and (u > best_u or (u == best_u and r < best_r))):
-            best, best_s, best_u, best_r = t, s, u, r
-    return best
 
 
 class SimpleEfficiencyAgent:

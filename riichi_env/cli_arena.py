@@ -11,8 +11,10 @@ from engine.validation import SEED_RANGE
 from riichi_env.cli import int_arg, seed_arg
 
 HELP = "duplicate games between four seats (built-in agents or module:Class) and their stats"
-BUILT_IN = ("random", "greedy", "efficiency", "simple")
-"""Seat names the arena knows: two compiled policies and the two efficiency agents."""
+BUILT_IN = ("random", "greedy", "simple", "efficiency", "simple-py")
+"""Seat names the arena knows: compiled ``random``, ``greedy`` and ``simple``
+(``SimpleEfficiencyAgent`` inside the kernels), the Python ``EfficiencyAgent`` and the Python
+``SimpleEfficiencyAgent`` (``simple-py``, the same choices as ``simple``, slower)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,13 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def resolve_seat(spec: str):
     """The policy of a seat spec: a compiled name, the efficiency agent, or module:Class."""
     spec = spec.strip()
-    if spec in ("random", "greedy"):
-        return spec
+    if spec in ("random", "greedy", "simple"):
+        return spec  # compiled: played inside the kernels
     if spec == "efficiency":
         from agents import EfficiencyAgent
 
         return EfficiencyAgent()
-    if spec == "simple":
+    if spec == "simple-py":
         from agents import SimpleEfficiencyAgent
 
         return SimpleEfficiencyAgent()

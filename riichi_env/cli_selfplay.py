@@ -40,9 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--policy",
-        choices=("uniform", "greedy"),
+        choices=("uniform", "greedy", "simple"),
         default="uniform",
-        help="uniform random legal actions (default) or greedy random play that wins more often",
+        help="uniform random legal actions (default), greedy random play that wins more often, "
+        "or simple: SimpleEfficiencyAgent compiled",
     )
     parser.add_argument(
         "--check", action="store_true", help="validate the state after every step (slower)"
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         from engine.selfplay import selfplay as checked_selfplay
 
         ensure_compiled("checked")  # after the checks: a cold cache says so, then compiles
-        policy = 1 if args.policy == "greedy" else 0
+        policy = {"uniform": 0, "greedy": 1, "simple": 2}[args.policy]
         out = checked_selfplay(
             args.games, args.seed, rules, threads=args.workers, check=1, policy=policy
         )
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         from riichi_env.play import selfplay
 
         ensure_compiled("selfplay")  # after the checks: a cold cache says so, then compiles
-        policy = "greedy" if args.policy == "greedy" else "random"
+        policy = "random" if args.policy == "uniform" else args.policy
         out = selfplay(
             policy,
             games=args.games,
