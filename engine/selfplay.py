@@ -18,7 +18,7 @@ from engine._numba import njit
 from engine.actions import DISCARD_RED, N_ACTIONS, N_DISCARD_ACTIONS, PASS, RIICHI, RON, TSUMO
 from engine.deal import _reset
 from engine.legality import _legal_mask
-from engine.policies import _simple_action
+from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL, Rules, as_rules
 from engine.shanten import _shanten
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
@@ -39,6 +39,8 @@ POLICY_GREEDY = 1
 """Win and riichi when legal, mostly shanten-keeping discards, few calls: reaches wins often."""
 POLICY_SIMPLE = 2
 """``agents.SimpleEfficiencyAgent`` compiled (``engine.policies._simple_action``)."""
+POLICY_EFFICIENCY = 3
+"""``agents.EfficiencyAgent`` compiled (``engine.policies._efficiency_action``)."""
 ACTION_STREAM = 0x3FFFFFFF
 """Stream number of the action RNG (walls use streams 1, 2, ... = hand index)."""
 CHECK_STREAM = 0x3FFFFFFE
@@ -170,6 +172,8 @@ def _choose(st, t, tables, mask, n, policy, rng_state):
         return _greedy_action(st, t, tables, mask, rng_state)
     if policy == POLICY_SIMPLE:
         return _simple_action(st, t, tables, mask)
+    if policy == POLICY_EFFICIENCY:
+        return _efficiency_action(st, t, tables, mask)
     return _nth_legal(mask, _rand_below(rng_state, n))
 
 
@@ -279,7 +283,7 @@ def selfplay(
     games, seed, rules, max_events = _check_play_args(games, seed, rules, max_events)
     threads = check_int("threads", threads, 1, 1024)
     check = check_int("check", check, 0, 2)
-    policy = check_int("policy", policy, POLICY_UNIFORM, POLICY_SIMPLE)
+    policy = check_int("policy", policy, POLICY_UNIFORM, POLICY_EFFICIENCY)
     tables = load_tables()
     seeds = np.int64(seed) + np.arange(games, dtype=np.int64)
     points = np.zeros((games, 4), dtype=np.int32)
@@ -358,7 +362,7 @@ def play_one(seed: int, rules: Rules | str = MAHJONGSOUL, max_events: int = 8192
     from engine.tables import load_tables
 
     _, seed, rules, max_events = _check_play_args(1, seed, rules, max_events)
-    policy = check_int("policy", policy, POLICY_UNIFORM, POLICY_SIMPLE)
+    policy = check_int("policy", policy, POLICY_UNIFORM, POLICY_EFFICIENCY)
     state = new_state(1, rules, max_events)
     out = np.zeros((1, 4), dtype=np.int32)
     final = np.zeros((1, 4), dtype=np.float64)

@@ -11,10 +11,10 @@ from engine.validation import SEED_RANGE
 from riichi_env.cli import int_arg, seed_arg
 
 HELP = "duplicate games between four seats (built-in agents or module:Class) and their stats"
-BUILT_IN = ("random", "greedy", "simple", "efficiency", "simple-py")
-"""Seat names the arena knows: compiled ``random``, ``greedy`` and ``simple``
-(``SimpleEfficiencyAgent`` inside the kernels), the Python ``EfficiencyAgent`` and the Python
-``SimpleEfficiencyAgent`` (``simple-py``, the same choices as ``simple``, slower)."""
+BUILT_IN = ("random", "greedy", "efficiency", "simple", "efficiency-py", "simple-py")
+"""Seat names the arena knows: compiled ``random``, ``greedy``, ``efficiency`` and ``simple``
+(``EfficiencyAgent`` and ``SimpleEfficiencyAgent`` inside the kernels), and the Python agents
+themselves (``efficiency-py``, ``simple-py``: the same choices, slower)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,9 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def resolve_seat(spec: str):
     """The policy of a seat spec: a compiled name, the efficiency agent, or module:Class."""
     spec = spec.strip()
-    if spec in ("random", "greedy", "simple"):
+    if spec in ("random", "greedy", "simple", "efficiency"):
         return spec  # compiled: played inside the kernels
-    if spec == "efficiency":
+    if spec == "efficiency-py":
         from agents import EfficiencyAgent
 
         return EfficiencyAgent()

@@ -40,10 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--policy",
-        choices=("uniform", "greedy", "simple"),
+        choices=("uniform", "greedy", "simple", "efficiency"),
         default="uniform",
         help="uniform random legal actions (default), greedy random play that wins more often, "
-        "or simple: SimpleEfficiencyAgent compiled",
+        "or simple / efficiency: the baseline agents compiled",
     )
     parser.add_argument(
         "--check", action="store_true", help="validate the state after every step (slower)"
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         from engine.selfplay import selfplay as checked_selfplay
 
         ensure_compiled("checked")  # after the checks: a cold cache says so, then compiles
-        policy = {"uniform": 0, "greedy": 1, "simple": 2}[args.policy]
+        policy = {"uniform": 0, "greedy": 1, "simple": 2, "efficiency": 3}[args.policy]
         out = checked_selfplay(
             args.games, args.seed, rules, threads=args.workers, check=1, policy=policy
         )

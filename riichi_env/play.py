@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from engine.rules import Rules
-from engine.selfplay import POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
+from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
 from engine.state import DEFAULT_MAX_EVENTS
 from engine.validation import (
     SEED_MAX,
@@ -64,10 +64,16 @@ from riichi_env.env import _make_rules
 from riichi_env.vector import reward_spec
 from riichi_env.warmup import ensure_compiled
 
-COMPILED_POLICIES = {"random": POLICY_UNIFORM, "greedy": POLICY_GREEDY, "simple": POLICY_SIMPLE}
+COMPILED_POLICIES = {
+    "random": POLICY_UNIFORM,
+    "greedy": POLICY_GREEDY,
+    "simple": POLICY_SIMPLE,
+    "efficiency": POLICY_EFFICIENCY,
+}
 """Policies played inside the kernels: ``"random"`` (uniform over legal actions, the stream of
 ``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
-(``agents.SimpleEfficiencyAgent``, the same choices)."""
+and ``"efficiency"`` (``agents.SimpleEfficiencyAgent`` and ``agents.EfficiencyAgent``, the same
+choices as the Python agents)."""
 MAX_PYTHON_TABLES = 256
 """Default ``num_tables`` with a Python policy: batches large enough for a network call."""
 

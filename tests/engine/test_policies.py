@@ -1,9 +1,10 @@
 """Compiled baseline policies choose what their Python agents choose."""
 
 import numpy as np
+import pytest
 
 import riichi_env
-from agents import SimpleEfficiencyAgent
+from agents import EfficiencyAgent, SimpleEfficiencyAgent
 from riichi_env.arena import arena
 
 
@@ -27,3 +28,24 @@ def test_arena_with_compiled_simple_seats():
     out = arena(["simple", "random", "random", "random"], games=8, seed=1)
     simple = out["agents"][0]
     assert simple["avg_rank"] < 2.0
+
+
+@pytest.mark.parametrize("seed", [0, 100])
+def test_compiled_efficiency_is_the_python_agent(seed):
+    """Whole games with calls, folds and riichi: the same event log decision for decision."""
+    seats = ["efficiency", "simple", "efficiency", "greedy"]
+    agent = EfficiencyAgent()
+    compiled = riichi_env.selfplay(seats, games=4, seed=seed, records="events")
+    python = riichi_env.selfplay(
+        [agent, "simple", agent, "greedy"], games=4, seed=seed, records="events"
+    )
+    for x, y in zip(compiled["records"], python["records"], strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert compiled["results"] == python["results"]
+
+
+def test_compiled_efficiency_all_seats():
+    a = riichi_env.selfplay("efficiency", games=4, seed=7, records="events")
+    b = riichi_env.selfplay(EfficiencyAgent(), games=4, seed=7, records="events")
+    for x, y in zip(a["records"], b["records"], strict=True):
+        np.testing.assert_array_equal(x, y)
