@@ -49,3 +49,29 @@ def test_compiled_efficiency_all_seats():
     b = riichi_env.selfplay(EfficiencyAgent(), games=4, seed=7, records="events")
     for x, y in zip(a["records"], b["records"], strict=True):
         np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("seed", [3, 8])
+def test_policy_kernels_decide_like_the_agents_decision_by_decision(seed):
+    """Each decision of a game: the compiled policies' action equals the Python agents' (also
+    with ``NUMBA_DISABLE_JIT=1``, where the kernels are plain Python)."""
+    from engine.game import Game, legal_mask
+    from engine.policies import _efficiency_action, _simple_action
+    from engine.tables import load_tables
+    from engine.visibility import seat_view
+
+    tables = load_tables()
+    efficiency, simple = EfficiencyAgent(), SimpleEfficiencyAgent()
+    game = Game(seed=seed)
+    for i in range(120):
+        if game.done:
+            break
+        state = game.state
+        mask = legal_mask(state).astype(np.int8)
+        view = seat_view(state, int(state.actor[0]))
+        a = _efficiency_action(state.records, 0, tables, mask)
+        assert a == efficiency.act(None, mask, view), f"decision {i}"
+        b = _simple_action(state.records, 0, tables, mask)
+        assert b == simple.act(None, mask, view), f"decision {i}"
+        game.step(int(a) if i % 2 else int(b))
