@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from engine.deal import _reset, _start_game_at
 from engine.legality import _legal_mask
-from engine.selfplay import ACTION_STREAM, _choose, _play_game, _play_games, _play_games_unchecked
+from engine.selfplay import (
+    ACTION_STREAM,
+    _choose,
+    _play_game,
+    _play_games,
+    _play_games_agents,
+    _play_games_unchecked,
+)
 from engine.shanten import _shanten, _ukeire, _waits
 from engine.turn import _apply, _step
 from engine.validate import _validate, _validate_rules
@@ -35,6 +42,7 @@ __all__ = [
     "_open_hand_shown",
     "_play_game",
     "_play_games",
+    "_play_games_agents",
     "_play_games_unchecked",
     "_rand_below",
     "_reset",

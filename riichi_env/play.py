@@ -325,11 +325,13 @@ CHUNK = 64
 def _compiled_jobs(seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f):
     """Compiled policies only: each worker plays its games on a table of its own in
     ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats)."""
-    from engine.kernels import _play_games_unchecked
+    from engine.kernels import _play_games_agents, _play_games_unchecked
     from engine.state import new_state
     from engine.tables import load_tables
 
     tables = load_tables()
+    # random policies alone run the kernel that does not compile the agents
+    kernel = _play_games_agents if (seat_policy >= POLICY_SIMPLE).any() else _play_games_unchecked
     seeds = np.int64(seed) + np.arange(games, dtype=np.int64)
     points = np.zeros((games, 4), dtype=np.int32)
     ranks = np.zeros((games, 4), dtype=np.int32)
@@ -340,7 +342,7 @@ def _compiled_jobs(seat_policy, games, seed, workers, rules, game_cuts, results_
         rng = np.zeros(2, dtype=np.int64)
         for a in range(lo, hi, CHUNK):
             b = min(a + CHUNK, hi)
-            _play_games_unchecked(
+            kernel(
                 state.records,
                 0,
                 state.events,
@@ -370,7 +372,7 @@ def _compiled_jobs(seat_policy, games, seed, workers, rules, game_cuts, results_
     def warm() -> None:
         warm_state = new_state(1, rules, 0)
         rng = np.zeros(2, dtype=np.int64)
-        _play_games_unchecked(
+        kernel(
             warm_state.records,
             0,
             warm_state.events,
