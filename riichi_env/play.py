@@ -156,13 +156,12 @@ def selfplay(
     workers = min(workers, num_tables)
 
     # compiled policies only and no records: engine's self-play loop, one table per worker
-    fast = not python and not records
-    ensure_compiled("selfplay" if fast else "vector")
+    fast = not python  # compiled policies only: engine's self-play loop, one table per worker
+    agents = bool((seat_policy_of(seats) >= POLICY_SIMPLE).any())
+    ensure_compiled(("agents" if agents else "selfplay") if fast else "vector")
     results_i = np.zeros((games, 10), dtype=np.int64)
     results_f = np.zeros((games, 4), dtype=np.float64)
-    seat_policy = np.array(
-        [COMPILED_POLICIES[p] if isinstance(p, str) else PYTHON_SEAT for p in seats], np.int64
-    )
+    seat_policy = seat_policy_of(seats)
     owners: list[tuple[Policy, np.ndarray]] = []
     for p in dict.fromkeys(python, None):  # distinct callables, first-seat order
         owners.append((p, np.array([s for s in range(4) if seats[s] is p], dtype=np.int64)))
@@ -214,7 +213,15 @@ def selfplay(
 
     if fast:
         jobs, counters, warm = _compiled_jobs(
-            seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f
+            seat_policy,
+            games,
+            seed,
+            workers,
+            rules,
+            game_cuts,
+            results_i,
+            results_f,
+            game_log if records else None,
         )
     else:
         jobs = [
@@ -322,9 +329,19 @@ CHUNK = 64
 """Games per compiled call on the compiled-only path (the progress line moves between calls)."""
 
 
-def _compiled_jobs(seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f):
+def seat_policy_of(seats: list[Policy]) -> np.ndarray:
+    """``int64[4]``: each seat's ``POLICY_*``, ``PYTHON_SEAT`` for a Python policy."""
+    return np.array(
+        [COMPILED_POLICIES[p] if isinstance(p, str) else PYTHON_SEAT for p in seats], np.int64
+    )
+
+
+def _compiled_jobs(
+    seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f, game_log
+):
     """Compiled policies only: each worker plays its games on a table of its own in
-    ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats)."""
+    ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats).
+    With ``game_log`` (a list, one entry per game) each game keeps its event log there."""
     from engine.kernels import _play_games_agents, _play_games_unchecked
     from engine.state import new_state
     from engine.tables import load_tables
@@ -338,10 +355,13 @@ def _compiled_jobs(seat_policy, games, seed, workers, rules, game_cuts, results_
     hands = np.zeros(games, dtype=np.int32)
     decisions = np.zeros(games, dtype=np.int64)
 
+    chunk = CHUNK if game_log is None else 1  # one game per call when its log is kept
+    max_events = 0 if game_log is None else DEFAULT_MAX_EVENTS
+
     def play(lo: int, hi: int, counter: np.ndarray, state) -> None:
         rng = np.zeros(2, dtype=np.int64)
-        for a in range(lo, hi, CHUNK):
-            b = min(a + CHUNK, hi)
+        for a in range(lo, hi, chunk):
+            b = min(a + chunk, hi)
             kernel(
                 state.records,
                 0,
@@ -360,13 +380,15 @@ def _compiled_jobs(seat_policy, games, seed, workers, rules, game_cuts, results_
             results_i[a:b, 4:8] = ranks[a:b]
             results_i[a:b, 8] = hands[a:b]
             results_i[a:b, 9] = decisions[a:b]
+            if game_log is not None:
+                game_log[a] = state.events[0, : int(state.n_events[0])].copy()
             counter[0] = b - lo
 
     jobs, counters = [], []
     for w in range(workers):
         counter = np.zeros(1, dtype=np.int64)
         lo, hi = int(game_cuts[w]), int(game_cuts[w + 1])
-        jobs.append(functools.partial(play, lo, hi, counter, new_state(1, rules, 0)))
+        jobs.append(functools.partial(play, lo, hi, counter, new_state(1, rules, max_events)))
         counters.append(counter)
 
     def warm() -> None:

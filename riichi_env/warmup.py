@@ -6,7 +6,8 @@ prints one line to stderr saying what happens and about how long it takes, shows
 while it runs, and records in the cache directory that this kind of kernel is compiled for these
 sources, so a warm run prints nothing. ``kind`` is one of ``KINDS``: ``"env"`` (reset, mask, step,
 the encoders), ``"selfplay"`` (compiled self-play, ``riichi_env.selfplay``), ``"vector"`` (the vector env),
-``"checked"`` (self-play that validates every step), ``"score"`` (hand scoring), ``"replay"`` (the
+``"checked"`` (self-play that validates every step), ``"agents"`` (self-play of the compiled
+agents, the arena), ``"score"`` (hand scoring), ``"replay"`` (the
 ``Game`` facade that records replay through).
 """
 
@@ -27,14 +28,15 @@ import numba
 from engine._numba import cache_roots, jit_disabled
 
 KINDS: dict[str, tuple[str, str]] = {
-    "env": ("the environment's kernels (reset, masks, step, encoders)", "about 75 s"),
-    "selfplay": ("the compiled self-play loop", "about 80 s, or 10 s after the env's"),
+    "env": ("the environment's kernels (reset, masks, step, encoders)", "about 85 s"),
+    "selfplay": ("the compiled self-play loop", "about 80 s, or 12 s after the env's"),
     "score": ("the hand-scoring kernels", "about 15 s"),
     "replay": (
         "the game kernels records replay through",
         "about 75 s, or seconds after the env's",
     ),
-    "vector": ("the vector env's kernels", "about 80 s, or 10 s after the env's"),
+    "vector": ("the vector env's kernels", "about 2 minutes, or 40 s after the env's"),
+    "agents": ("the compiled agents' self-play loop", "about 100 s, or 15 s after the env's"),
     "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
@@ -161,6 +163,12 @@ def _warm_selfplay() -> None:
     selfplay("random", games=1, num_tables=1, progress=False)
 
 
+def _warm_agents() -> None:
+    from riichi_env.play import selfplay
+
+    selfplay("efficiency", games=1, num_tables=1, progress=False)
+
+
 def _warm_checked() -> None:
     from engine.selfplay import selfplay
 
@@ -199,4 +207,5 @@ _WARM_UPS: dict[str, Callable[[], None]] = {
     "replay": _warm_replay,
     "vector": _warm_vector,
     "checked": _warm_checked,
+    "agents": _warm_agents,
 }
