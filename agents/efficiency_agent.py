@@ -19,7 +19,6 @@ from __future__ import annotations
 import numpy as np
 
 from agents.simple_efficiency_agent import _tie_rank
-from engine._numba import njit
 from engine.actions import (
     CHI_HIGH,
     CHI_HIGH_PLAIN,
@@ -38,7 +37,8 @@ from engine.actions import (
     TSUMO,
 )
 from engine.melds import MELD_ANKAN, MELD_CHI
-from engine.shanten import _shanten, _ukeire
+from engine.policies import _discard_table
+from engine.shanten import _shanten
 from engine.tables import load_tables
 
 DRAGONS = (31, 32, 33)
@@ -47,24 +47,6 @@ FOLD_SHANTEN = 1
 measured worse against ``SimpleEfficiencyAgent``)."""
 DAMA_HAN = 4
 """Stay dama (no riichi) when the hand already has a yaku and about this many han."""
-
-
-@njit
-def _discard_table(hand34, visible34, legal34, suit_table, honor_table, shanten_out, ukeire_out):
-    """Shanten and ukeire after discarding each legal kind (99 / -1 where not legal)."""
-    h = hand34.copy()
-    v = visible34.copy()
-    for t in range(34):
-        shanten_out[t] = 99
-        ukeire_out[t] = -1
-        if not legal34[t] or h[t] == 0:
-            continue
-        h[t] -= 1
-        v[t] += 1
-        shanten_out[t] = _shanten(h, suit_table, honor_table)
-        ukeire_out[t] = _ukeire(h, v, suit_table, honor_table)
-        h[t] += 1
-        v[t] -= 1
 
 
 def is_simple(k: int) -> bool:
@@ -121,7 +103,9 @@ class EfficiencyAgent:
     def _best_after(self, hand34: np.ndarray, view) -> tuple[int, int]:
         """(shanten, ukeire) after the best discard of a 3n+2 hand."""
         legal = hand34 > 0
-        _discard_table(hand34, view.visible34, legal, self._suit, self._honor, self._sh, self._uk)
+        _discard_table(
+            hand34, view.visible34, legal, self._suit, self._honor, self._sh, self._uk, True
+        )
         k = int(np.lexsort((-self._uk, self._sh))[0])
         return int(self._sh[k]), int(self._uk[k])
 
@@ -236,7 +220,9 @@ class EfficiencyAgent:
                 legal[9 * suit + 4] = True
         if not legal.any():
             return int(np.flatnonzero(mask)[0])
-        _discard_table(hand, view.visible34, legal, self._suit, self._honor, self._sh, self._uk)
+        _discard_table(
+            hand, view.visible34, legal, self._suit, self._honor, self._sh, self._uk, True
+        )
         sh, uk = self._sh, self._uk
         best_sh = int(sh.min())
         threats = self._threats(view)
