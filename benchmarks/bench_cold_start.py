@@ -38,7 +38,10 @@ STEPS = {
         "first `riichi-env convert`",
         ["-m", "riichi_env", "convert", str(LOG), "--to", "mjai", "-o", os.devnull],
     ),
-    "arena": ("first `riichi-env arena --games 40`", ["-m", "riichi_env", "arena", "--games", "40"]),
+    "arena": (
+        "first `riichi-env arena --games 40`",
+        ["-m", "riichi_env", "arena", "--games", "40"],
+    ),
 }
 
 
