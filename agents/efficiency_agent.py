@@ -183,7 +183,7 @@ class EfficiencyAgent:
             return PASS
         now = self._shanten(hand)
         melds = self._open_melds(view, view.seat)
-        closed = int(view.n_melds[view.seat]) == len(melds) == 0 or not melds
+        closed = not melds  # no open meld (an ankan keeps the hand closed)
         options = []
         for action, used, kind in (
             (PON, (k, k), "pon"),

@@ -15,7 +15,6 @@ the target it is held to.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -24,25 +23,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _peers import riichienv_python, run_riichienv  # noqa: E402
+from bench_env import _play  # noqa: E402
 
 
 def _aec(make_env, games: int, seed: int) -> tuple[int, int, float]:
-    """(decisions, hanchan, seconds) of the AEC loop with random masked actions and encoding."""
-    rng = random.Random(seed)
-    env = make_env()
-    decisions = 0
-    start = time.perf_counter()
-    for g in range(games):
-        env.reset(seed=seed + g)
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.random() * legal.size)]))
-            decisions += 1
-    return decisions, games, time.perf_counter() - start
+    """(decisions, hanchan, seconds) of the AEC loop with encoding: ``bench_env``'s loop."""
+    return _play(make_env, games, seed, True)
 
 
 def _vector(tables: int, steps: int, dtype, seed: int) -> tuple[int, int, float]:

@@ -56,7 +56,7 @@ from gymnasium.vector.utils import batch_space
 
 from engine.actions import N_ACTIONS
 from engine.rules import Rules
-from engine.validation import SEED_MAX, check_bool, check_int, check_number, check_seed, describe
+from engine.validation import check_bool, check_int, check_number, check_seed, describe
 from riichi_env._batch import Batch
 from riichi_env._kernels import PYTHON_SEAT, REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, bounds
@@ -251,4 +251,4 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         pass
 
 
-__all__ = ["RiichiVectorEnv", "SEED_MAX", "reward_spec", "vector_env"]
+__all__ = ["RiichiVectorEnv", "reward_spec", "vector_env"]

@@ -50,9 +50,9 @@ def test_results_do_not_depend_on_tables_or_workers(num_tables, workers):
     assert out["results"] == base["results"]
 
 
-def _aec_game(seed, seats):
-    """The AEC env playing per-seat Python policies one decision at a time."""
-    env = riichi_env.raw_env()
+def _aec_game(seed, seats, **options):
+    """The AEC env playing per-seat Python policies one decision at a time: the finished env."""
+    env = riichi_env.raw_env(**options)
     env.reset(seed=seed)
     while not all(env.terminations.values()):
         agent = env.agent_selection
@@ -60,7 +60,7 @@ def _aec_game(seed, seats):
         obs = env.observe(agent)
         a = seats[s](obs["observation"][None], obs["action_mask"][None], np.array([s]))
         env.step(int(a[0]))
-    return env.points()
+    return env
 
 
 @pytest.mark.parametrize(("num_tables", "workers"), [(1, 1), (4, 1), (3, 2)])
@@ -69,15 +69,8 @@ def test_python_policies_batch_like_the_aec_env(num_tables, workers):
     out = riichi_env.selfplay(
         seats, games=4, seed=20, num_tables=num_tables, workers=workers, game_length="tonpuusen"
     )
-    env = riichi_env.raw_env(game_length="tonpuusen")
     for r in out["results"]:
-        env.reset(seed=r["seed"])
-        while not all(env.terminations.values()):
-            agent = env.agent_selection
-            s = env.possible_agents.index(agent)
-            obs = env.observe(agent)
-            a = seats[s](obs["observation"][None], obs["action_mask"][None], np.array([s]))
-            env.step(int(a[0]))
+        env = _aec_game(r["seed"], seats, game_length="tonpuusen")
         assert r["points"] == env.points()
         assert r["final_scores"] == env.final_scores()
 
