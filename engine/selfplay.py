@@ -30,7 +30,7 @@ from engine.validate import (
     _validate,
     _validate_rules,
 )
-from engine.validation import SEED_MAX, SEED_RANGE, check_int, check_max_events, check_seed
+from engine.validation import check_int, check_max_events, check_seed_run
 from engine.wall import _rand_below, _rng_seed
 
 POLICY_UNIFORM = 0
@@ -282,13 +282,7 @@ def _play_games(
 def _check_play_args(games, seed, rules, max_events) -> tuple[int, int, Rules, int]:
     """The shared checks of ``selfplay`` and ``play_one``: seeds ``seed .. seed + games - 1`` must
     all lie in the one seed range."""
-    games = check_int("games", games, 0)
-    seed = check_seed(seed)
-    if games and seed + games - 1 > SEED_MAX:
-        raise ValueError(
-            f"seed {seed} with {games} games: the last game's seed would pass 2**63 - 1 "
-            f"(seeds are {SEED_RANGE})"
-        )
+    games, seed = check_seed_run(games, seed)
     return games, seed, as_rules(rules), check_max_events(max_events)
 
 

@@ -96,6 +96,19 @@ def check_seed(seed: Any, name: str = "seed") -> int:
     return v
 
 
+def check_seed_run(games: Any, seed: Any) -> tuple[int, int]:
+    """``(games, seed)`` of a run that plays seeds ``seed .. seed + games - 1``: all of them must
+    lie in the one seed range."""
+    games = check_int("games", games, 0)
+    seed = check_seed(seed)
+    if games and seed + games - 1 > SEED_MAX:
+        raise ValueError(
+            f"seed {seed} with {games} games: the last game's seed would pass 2**63 - 1 "
+            f"(seeds are {SEED_RANGE})"
+        )
+    return games, seed
+
+
 def check_seat(seat: Any, name: str = "seat") -> int:
     """A seat index 0-3 (absolute seat; 0 is the starting dealer)."""
     return check_int(name, seat, 0, N_SEATS - 1)

@@ -194,10 +194,16 @@ OPEN_HAND_ENCODERS = ("basic_v1", "rich_v1")
 """Encoders that show open riichi hands (public under the ``open_riichi`` rule)."""
 
 
+def check_encoder(name: object) -> str:
+    """An encoder name of ``ENCODERS``; ``ValueError`` listing them otherwise."""
+    if not isinstance(name, str) or name not in N_ROWS:
+        raise ValueError(f"unknown encoder {name!r}; choose from {list(ENCODERS)}")
+    return name
+
+
 def bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
     """``(low, high)`` arrays of shape ``(rows, 34)`` for the encoder's ``Box``."""
-    if name not in N_ROWS:
-        raise ValueError(f"unknown encoder {name!r}; choose from {list(ENCODERS)}")
+    check_encoder(name)
     low = np.zeros((N_ROWS[name], 34), dtype=np.float32)
     high = np.ones((N_ROWS[name], 34), dtype=np.float32)
     low[SCORES : SCORES + 4] = -2.0

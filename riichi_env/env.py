@@ -94,7 +94,7 @@ from engine.validation import (
 )
 from engine.visibility import SeatView, seat_view
 from riichi_env._kernels import GAME_OVER, _k_step
-from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, N_ROWS, _encode, bounds
+from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, N_ROWS, _encode, bounds, check_encoder
 from riichi_env.render import render_text
 from riichi_env.warmup import ensure_compiled
 
@@ -266,8 +266,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
-            raise ValueError(f"unknown encoder {encoder!r}; choose from {list(ENCODERS)}")
+        check_encoder(encoder)
         if not isinstance(reward, str) or reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
         if render_mode is not None:

@@ -48,20 +48,18 @@ from engine.rules import Rules
 from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
 from engine.state import DEFAULT_MAX_EVENTS
 from engine.validation import (
-    SEED_MAX,
-    SEED_RANGE,
     check_bool,
     check_int,
-    check_seed,
+    check_seed_run,
     describe,
     is_int,
 )
 from engine.visibility import seat_view
 from riichi_env._batch import FINISHED, Batch
 from riichi_env._kernels import PYTHON_SEAT
-from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS
+from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
 from riichi_env.env import _make_rules
-from riichi_env.vector import reward_spec
+from riichi_env.vector import check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
 COMPILED_POLICIES = {
@@ -130,23 +128,14 @@ def selfplay(
     ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress`` shows a line on stderr (default: when stderr is a terminal).
     """
     seats = _policies(policy)
-    games = check_int("games", games, 0)
-    seed = check_seed(seed)
-    if games and seed + games - 1 > SEED_MAX:
-        raise ValueError(
-            f"seed {seed} with {games} games: the last game's seed would pass 2**63 - 1 "
-            f"(seeds are {SEED_RANGE})"
-        )
+    games, seed = check_seed_run(games, seed)
     workers = check_int("workers", workers, 1, 1024)
     python = [p for p in seats if not isinstance(p, str)]
     if num_tables is None:
         num_tables = min(max(games, 1), MAX_PYTHON_TABLES) if python else workers
     num_tables = check_int("num_tables", num_tables, 1, 1 << 20)
-    if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
-        raise ValueError(f"unknown encoder {encoder!r}; choose from {list(ENCODERS)}")
-    dtype = np.dtype(obs_dtype)
-    if dtype not in (np.float32, np.uint8):
-        raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {dtype}")
+    check_encoder(encoder)
+    dtype = check_obs_dtype(obs_dtype)
     skip_forced = check_bool("skip_forced", skip_forced)
     if records not in (False, True, "events"):
         raise ValueError(f"records must be False, True or 'events', got {describe(records)}")

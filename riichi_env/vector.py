@@ -59,7 +59,7 @@ from engine.rules import Rules
 from engine.validation import check_bool, check_int, check_number, check_seed, describe
 from riichi_env._batch import Batch
 from riichi_env._kernels import PYTHON_SEAT, REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
-from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, ENCODERS, bounds
+from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, bounds, check_encoder
 from riichi_env.env import DEFAULT_RANK_POINTS, ENV_NAME, REWARDS, _make_rules, _rank_points
 from riichi_env.warmup import ensure_compiled
 
@@ -80,6 +80,19 @@ def reward_spec(reward: str, reward_scale: float, rank_points) -> tuple[int, np.
     scale = check_number("reward_scale", reward_scale)
     params = np.array([scale, *_rank_points(rank_points)], dtype=np.float64)
     return REWARD_MODES[reward], params
+
+
+def check_obs_dtype(obs_dtype: Any) -> np.dtype:
+    """``np.float32`` or ``np.uint8`` as a dtype; ``TypeError`` / ``ValueError`` otherwise."""
+    try:
+        dtype = np.dtype(obs_dtype)
+    except TypeError as exc:
+        raise TypeError(
+            f"obs_dtype must be np.float32 or np.uint8, got {describe(obs_dtype)}"
+        ) from exc
+    if dtype not in (np.float32, np.uint8):
+        raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {dtype}")
+    return dtype
 
 
 class RiichiVectorEnv(gymnasium.vector.VectorEnv):
@@ -103,16 +116,8 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         **rule_options: Any,
     ) -> None:
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
-        if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
-            raise ValueError(f"unknown encoder {encoder!r}; choose from {list(ENCODERS)}")
-        try:
-            dtype = np.dtype(obs_dtype)
-        except TypeError as exc:
-            raise TypeError(
-                f"obs_dtype must be np.float32 or np.uint8, got {describe(obs_dtype)}"
-            ) from exc
-        if dtype not in (np.float32, np.uint8):
-            raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {dtype}")
+        check_encoder(encoder)
+        dtype = check_obs_dtype(obs_dtype)
         self.rules = _make_rules(rules, rule_options)
         self.encoder = encoder
         self.reward_mode = reward
@@ -251,4 +256,4 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         pass
 
 
-__all__ = ["RiichiVectorEnv", "reward_spec", "vector_env"]
+__all__ = ["RiichiVectorEnv", "check_obs_dtype", "reward_spec", "vector_env"]
