@@ -9,8 +9,12 @@ import sys
 
 from engine.validation import SEED_RANGE
 from riichi_env.cli import int_arg, seed_arg
+from riichi_env.mjai_seat import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 
-HELP = "duplicate games between four seats (built-in agents or module:Class) and their stats"
+HELP = (
+    "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND for an "
+    "external bot) and their stats"
+)
 BUILT_IN = ("random", "greedy", "efficiency", "simple", "efficiency-py", "simple-py")
 """Seat names the arena knows: compiled ``random``, ``greedy``, ``efficiency`` and ``simple``
 (``EfficiencyAgent`` and ``SimpleEfficiencyAgent`` inside the kernels), and the Python agents
@@ -24,8 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="efficiency,random,random,random",
         help="four comma-separated seat specs: "
         + ", ".join(BUILT_IN)
-        + ", or module:Class (a class with act(observation, action_mask, view) or "
-        "act_batch(...), built with no arguments); default efficiency,random,random,random",
+        + ", module:Class (a class with act(observation, action_mask, view) or "
+        "act_batch(...), built with no arguments), or mjai:COMMAND (an external bot speaking "
+        "mjai on stdin/stdout, e.g. 'mjai:python -m riichi_env.mjai_bot'; the command may not "
+        "contain commas); default efficiency,random,random,random",
     )
     parser.add_argument(
         "--games",
@@ -47,6 +53,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
     )
     parser.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds an mjai bot may take per answer (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--bot-startup-timeout",
+        type=float,
+        default=DEFAULT_STARTUP_TIMEOUT,
+        metavar="S",
+        help="seconds for an mjai bot's first answer, start-up included "
+        f"(default {DEFAULT_STARTUP_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -54,8 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def resolve_seat(spec: str):
-    """The policy of a seat spec: a compiled name, the efficiency agent, or module:Class."""
+def resolve_seat(
+    spec: str, timeout: float = DEFAULT_TIMEOUT, startup: float = DEFAULT_STARTUP_TIMEOUT
+):
+    """The policy of a seat spec: a compiled name, a Python agent, module:Class or mjai:COMMAND."""
     spec = spec.strip()
     if spec in ("random", "greedy", "simple", "efficiency"):
         return spec  # compiled: played inside the kernels
@@ -68,7 +91,12 @@ def resolve_seat(spec: str):
 
         return SimpleEfficiencyAgent()
     if spec.startswith("mjai:"):
-        raise ValueError(f"seat {spec!r}: external mjai bots are not supported yet")
+        from riichi_env.mjai_seat import MjaiBot
+
+        command = spec[len("mjai:") :].strip()
+        if not command:
+            raise ValueError(f"seat {spec!r}: give the bot's command after mjai:")
+        return MjaiBot(command, name=spec, timeout=timeout, startup_timeout=startup)
     if ":" not in spec:
         raise ValueError(f"unknown seat {spec!r}; use one of {', '.join(BUILT_IN)} or module:Class")
     module_name, _, attr = spec.partition(":")
@@ -101,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.rules import Rules
 
     rules = Rules.preset(args.rules)
-    policies = [resolve_seat(s) for s in specs]
+    policies = [resolve_seat(s, args.bot_timeout, args.bot_startup_timeout) for s in specs]
     out = arena(
         policies,
         games=args.games,

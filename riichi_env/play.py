@@ -24,7 +24,11 @@ are functions of their inputs, the results are the same for any ``num_tables`` a
 An agent object is a policy too (the agents of ``agents/`` and a user's own): its
 ``act_batch(observations, masks, seats, views) -> actions`` is called per batch, else its
 ``act(observation, action_mask, view) -> int`` per decision, with each table's ``SeatView``
-(``engine.visibility.seat_view``), as the AEC env's ``env.view(agent)`` gives it.
+(``engine.visibility.seat_view``), as the AEC env's ``env.view(agent)`` gives it. A policy with
+``act_log(decision) -> int`` reads the game's event log instead (``riichi_env.mjai_seat``: an
+external bot over mjai, given a ``LogDecision``); it is told when a game ends (``game_over``) and
+closed after the run (``close``). With one, ``num_tables`` defaults to ``workers`` (a bot process
+per table and seat) and ``skip_forced`` is refused (a bot answers every decision).
 
 ``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
 and a contiguous share of the games; Python callables are then called from K threads at once,
@@ -59,6 +63,7 @@ from riichi_env._batch import FINISHED, Batch
 from riichi_env._kernels import PYTHON_SEAT
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
 from riichi_env.env import _make_rules
+from riichi_env.mjai_seat import LogDecision, is_log_policy
 from riichi_env.vector import check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
@@ -90,7 +95,7 @@ def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
                     f"unknown compiled policy {p!r} for seat {s}; choose from "
                     f"{sorted(COMPILED_POLICIES)} or pass a callable (obs, mask, seat) -> actions"
                 )
-        elif not (callable(p) or hasattr(p, "act") or hasattr(p, "act_batch")):
+        elif not (callable(p) or any(hasattr(p, m) for m in ("act", "act_batch", "act_log"))):
             raise TypeError(
                 f"policy for seat {s} must be a compiled policy name, a callable or an agent "
                 f"with act(), got {describe(p)}"
@@ -131,12 +136,19 @@ def selfplay(
     games, seed = check_seed_run(games, seed)
     workers = check_int("workers", workers, 1, 1024)
     python = [p for p in seats if not isinstance(p, str)]
+    log_policies = list(dict.fromkeys(p for p in python if is_log_policy(p)))
     if num_tables is None:
-        num_tables = min(max(games, 1), MAX_PYTHON_TABLES) if python else workers
+        many = python and not log_policies
+        num_tables = min(max(games, 1), MAX_PYTHON_TABLES) if many else workers
     num_tables = check_int("num_tables", num_tables, 1, 1 << 20)
     check_encoder(encoder)
     dtype = check_obs_dtype(obs_dtype)
     skip_forced = check_bool("skip_forced", skip_forced)
+    if skip_forced and log_policies:
+        raise ValueError(
+            "skip_forced=True cannot be used with a policy that reads the event log "
+            f"({_name(log_policies[0])!r}): an mjai bot answers every decision"
+        )
     if records not in (False, True, "events"):
         raise ValueError(f"records must be False, True or 'events', got {describe(records)}")
     if progress is not None:
@@ -156,6 +168,7 @@ def selfplay(
         owners.append((p, np.array([s for s in range(4) if seats[s] is p], dtype=np.int64)))
     reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
     game_log: list[np.ndarray | None] = [None] * games if records else []
+    keep_log = bool(records) or bool(log_policies)  # an event log per table, read at game end
 
     # each worker owns a batch of its own: threads never write to the same cache lines
     table_cuts = np.linspace(0, num_tables, workers + 1).astype(int)
@@ -170,7 +183,7 @@ def selfplay(
             encoder if python else None,
             ENCODER_IDS[encoder],
             dtype,
-            max_events=DEFAULT_MAX_EVENTS if records else 0,
+            max_events=DEFAULT_MAX_EVENTS if keep_log else 0,
         )
         batch.results_i, batch.results_f = results_i, results_f
         batch.seed_base[:] = seed
@@ -182,12 +195,16 @@ def selfplay(
         n = batch.n
         batch.start(0, n)
         while True:
-            batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, bool(records))
+            batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, keep_log)
             waiting = batch.need_reset
-            if records and waiting.any():
+            if keep_log and waiting.any():
                 for t in np.flatnonzero(waiting):
-                    rows = int(batch.state.n_events[t])
-                    game_log[int(batch.game_index[t])] = batch.ev[t, :rows].copy()
+                    rows = batch.ev[t, : int(batch.state.n_events[t])]
+                    if records:
+                        game_log[int(batch.game_index[t])] = rows.copy()
+                    for p, _ in own:
+                        if is_log_policy(p) and hasattr(p, "game_over"):
+                            p.game_over(rows, int(t), int(batch.game_index[t]), rules)
             seats_now = batch.seats
             acting = seats_now >= 0
             if not acting.any():
@@ -197,7 +214,7 @@ def selfplay(
             for p, owned in own:
                 idx = np.flatnonzero(acting & np.isin(seats_now, owned))
                 if idx.size:
-                    actions = _ask(p, batch, idx)
+                    actions = _ask(p, batch, idx, rules)
                     batch.set_actions(idx, actions, f"policy {_name(p)!r}")
 
     if fast:
@@ -213,15 +230,13 @@ def selfplay(
             game_log if records else None,
         )
     else:
-        jobs = [
-            functools.partial(play, *share, owners if w == 0 else _copy_agents(owners))
-            for w, share in enumerate(shares)
-        ]
+        worker_owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(shares))]
+        jobs = [functools.partial(play, *share, worker_owners[w]) for w, share in enumerate(shares)]
         counters = [share[2][2] for share in shares]
         first = shares[0]
 
         def warm() -> None:  # a call over no tables plays nothing
-            first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, bool(records))
+            first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, keep_log)
 
     warm()  # compile (or load) before the clock starts
     show = sys.stderr.isatty() if progress is None else progress
@@ -252,6 +267,11 @@ def selfplay(
                 raise errors[0]
     finally:
         seconds = time.perf_counter() - start
+        if not fast:
+            for own in worker_owners:
+                for p, _ in own:
+                    if is_log_policy(p) and hasattr(p, "close"):
+                        p.close()
         done.set()
         if ticker is not None:
             ticker.join()
@@ -287,14 +307,34 @@ def _copy_agents(owners: list[tuple[Policy, np.ndarray]]) -> list[tuple[Policy, 
     """A worker's own copies of the agent objects (``act`` / ``act_batch``): agents keep scratch
     arrays and RNGs, so two threads must not share one. Plain callables are shared."""
     return [
-        (copy.deepcopy(p) if hasattr(p, "act") or hasattr(p, "act_batch") else p, seats)
+        (copy.deepcopy(p) if any(hasattr(p, m) for m in AGENT_METHODS) else p, seats)
         for p, seats in owners
     ]
 
 
-def _ask(policy, batch: Batch, idx: np.ndarray):
+AGENT_METHODS = ("act", "act_batch", "act_log")
+"""Methods that make a policy an agent object (copied per worker)."""
+
+
+def _ask(policy, batch: Batch, idx: np.ndarray, rules: Rules):
     """The actions of ``policy`` for tables ``idx``: a batched callable, an agent's ``act_batch``
-    (with each table's ``SeatView``) or its per-decision ``act(observation, mask, view)``."""
+    (with each table's ``SeatView``), its per-decision ``act(observation, mask, view)``, or its
+    ``act_log(LogDecision)`` (the game's event log so far)."""
+    if is_log_policy(policy):
+        out = np.empty(idx.shape[0], dtype=np.int64)
+        for i, t in enumerate(idx.tolist()):
+            rows = batch.ev[t, : int(batch.state.n_events[t])]
+            d = LogDecision(
+                rows,
+                batch.state,
+                t,
+                int(batch.seats[t]),
+                batch.masks[t],
+                int(batch.game_index[t]),
+                rules,
+            )
+            out[i] = policy.act_log(d)
+        return out
     obs, masks, seats = batch.obs[idx], batch.masks[idx], batch.seats[idx]
     batched = getattr(policy, "act_batch", None)
     single = getattr(policy, "act", None)

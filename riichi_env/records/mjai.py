@@ -440,12 +440,14 @@ def common_dora_order(events: list[Event]) -> list[Event]:
     return out
 
 
-def write_mjai(game: Game) -> list[dict]:
+def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
     """A :class:`Game` as mjai events (write one ``json.dumps`` per line).
 
     Kan indicators are written in the common order (:func:`common_dora_order`): ``ankan``,
     ``dora``, ``tsumo`` for a closed kan; ``daiminkan``/``kakan``, ``tsumo``, ``dora``, ``dahai``
-    for an open or added one. The reader takes either order.
+    for an open or added one. The reader takes either order. ``log_order`` keeps the order of
+    ``game``'s events instead (an open kan's ``dora`` after the replacement draw's ``dahai``,
+    when the engine reveals it), so the events of a game still running only ever grow at the end.
     """
     red_all = frozenset(red_ids(game.red_fives))
     out: list[dict] = [
@@ -478,7 +480,7 @@ def write_mjai(game: Game) -> list[dict]:
                 "tehais": [[name(t) for t in h] for h in hand.haipai],
             }
         )
-        for ev in common_dora_order(hand.events):
+        for ev in hand.events if log_order else common_dora_order(hand.events):
             s = ev.seat
             if ev.type == "draw":
                 out.append({"type": "tsumo", "actor": s, "pai": name(ev.tile)})

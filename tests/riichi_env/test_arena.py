@@ -120,7 +120,7 @@ def test_cli_agents_and_module_class(capsys):
         ("random,random,random,nope", "unknown seat 'nope'"),
         ("random,random,random,no_such_module_x:A", "cannot import module"),
         ("random,random,random,agents:Nope", "has no 'Nope'"),
-        ("random,random,random,mjai:bot", "not supported yet"),
+        ("random,random,random,mjai:/nonexistent/bot", "cannot start '/nonexistent/bot'"),
     ],
 )
 def test_cli_bad_seats(capsys, seats, message):

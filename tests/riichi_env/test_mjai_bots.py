@@ -1,0 +1,265 @@
+"""External bots over mjai: the protocol's mapping, the reference bot, misbehaving bots, the CLI."""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import EfficiencyAgent, RandomAgent
+from engine.actions import KAN, PASS, PON, PON_PLAIN, TSUMO, action_name
+from engine.game import Game
+from engine.rules import MAHJONGSOUL
+from engine.scenario import play, start_hand
+from riichi_env import selfplay
+from riichi_env.cli import main
+from riichi_env.mjai_bot import MjaiPlayer, WorldError
+from riichi_env.mjai_protocol import action_to_answer, answer_to_action, seat_events
+from riichi_env.mjai_seat import MjaiBot, MjaiBotError, game_events
+
+BAD_BOT = Path(__file__).resolve().parent.parent / "data" / "mjai_bots" / "bad_bot.py"
+REFERENCE = "python -m riichi_env.mjai_bot"
+STARTUP = 900.0  # the reference bot may compile the engine's kernels on a cold cache
+
+
+def _logs(out):
+    return [np.asarray(r) for r in out["records"]]
+
+
+# ---------------------------------------------------------------------- the protocol
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_legal_action_round_trips_through_its_mjai_answer(seed):
+    """action -> answer -> action is the identity for every legal action of every decision."""
+    game = Game(seed=seed)
+    agent = RandomAgent(seed=seed)
+    checked = 0
+    while not game.done:
+        mask = game.legal_mask().astype(np.int8)
+        seat = game.actor
+        for a in np.flatnonzero(mask):
+            answer = action_to_answer(int(a), game.state, 0, seat)
+            json.dumps(answer)  # plain JSON
+            back = answer_to_action(answer, game.state, 0, seat, mask)
+            assert back == a, (action_name(int(a)), answer, action_name(back))
+            checked += 1
+        game.step(agent.act(None, mask))
+    assert checked > 500
+
+
+def test_red_five_calls_answer_with_the_tiles_they_take():
+    """Seat 2 holds 0m 5m 5m when 5m is discarded: pon with the red, pon plain, or daiminkan."""
+    game = start_hand(
+        hands=["5m123456789p112s", "123789m456789s1z", "055m2223334446z", "19m19p339s555777z"],
+        draws="3z",
+    )
+    play(game, "5m")
+    assert game.actor == 2
+    mask = game.legal_mask().astype(np.int8)
+    answers = {a: action_to_answer(a, game.state, 0, 2) for a in (PON, PON_PLAIN, KAN + 4)}
+    assert sorted(answers[PON]["consumed"]) == ["5m", "5mr"]
+    assert answers[PON_PLAIN]["consumed"] == ["5m", "5m"]
+    assert answers[KAN + 4]["type"] == "daiminkan"
+    assert sorted(answers[KAN + 4]["consumed"]) == ["5m", "5m", "5mr"]
+    for a, answer in answers.items():
+        assert answer["target"] == 0 and answer["pai"] == "5m"
+        assert answer_to_action(answer, game.state, 0, 2, mask) == a
+    with pytest.raises(ValueError, match="does not hold"):
+        answer_to_action({"type": "dahai", "pai": "5pr"}, game.state, 0, 2, mask)
+
+
+def test_answers_that_are_wrong_say_what_is_wrong():
+    game = Game(seed=5)
+    mask = game.legal_mask().astype(np.int8)
+    seat = game.actor
+    st = game.state
+    cases = [
+        ([1, 2], "JSON object"),
+        ({"pai": "1m"}, "JSON object"),
+        ({"type": "fly"}, "unknown answer type 'fly'"),
+        ({"type": "dahai"}, 'needs "pai"'),
+        ({"type": "dahai", "pai": "0m"}, "not an mjai tile"),
+        ({"type": "dahai", "pai": "1m", "actor": (seat + 1) % 4}, "plays seat"),
+        ({"type": "none"}, "pass is illegal here; legal: discard"),
+        ({"type": "pon", "pai": "1m", "consumed": ["1m"]}, "list of 2 tiles"),
+        ({"type": "chi", "pai": "1m", "consumed": ["5m", "7m"]}, "make a run"),
+        ({"type": "ankan", "consumed": ["1m", "1m", "1m", "2m"]}, "one kind"),
+    ]
+    for answer, message in cases:
+        with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+            answer_to_action(answer, st, 0, seat, mask)
+
+
+def test_a_seat_sees_only_its_own_hand_and_draws():
+    out = selfplay("random", games=1, seed=3, records="events")
+    events = game_events(out["records"][0], MAHJONGSOUL)
+    for seat in range(4):
+        seen = seat_events(events, seat)
+        assert seen[0]["type"] == "start_game" and seen[0]["id"] == seat
+        for ev in seen:
+            if ev["type"] == "start_kyoku":
+                for s, hand in enumerate(ev["tehais"]):
+                    assert (hand == ["?"] * 13) == (s != seat)
+            if ev["type"] == "tsumo":
+                assert (ev["pai"] == "?") == (ev["actor"] != seat)
+    assert events[-1]["type"] == "end_game"
+    assert "id" not in events[0]  # the seat's copy is a copy
+
+
+# ---------------------------------------------------------------------- the reference bot
+
+
+def test_reference_bot_plays_exactly_the_in_process_games():
+    """Four EfficiencyAgents over mjai (two workers) give the in-process event logs, row for row."""
+    ref = selfplay(EfficiencyAgent(), games=2, seed=100, records="events", num_tables=1)
+    bot = MjaiBot(REFERENCE, startup_timeout=STARTUP)
+    out = selfplay(bot, games=2, seed=100, records="events", workers=2)
+    assert out["results"] == ref["results"]
+    for a, b in zip(_logs(ref), _logs(out), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert not bot._procs  # closed after the run
+
+
+@pytest.mark.parametrize(
+    "seat, opponents, rules", [(1, "random", "mahjongsoul"), (3, "greedy", "tenhou")]
+)
+def test_reference_bot_against_callers_and_kans(seat, opponents, rules):
+    """Random and greedy opponents call, kan and win on kans: the bot's world keeps up."""
+    seats = [opponents] * 4
+    seats[seat] = EfficiencyAgent()
+    ref = selfplay(seats, games=2, seed=40 + seat, records="events", num_tables=1, rules=rules)
+    seats[seat] = MjaiBot(f"{REFERENCE} --rules {rules}", startup_timeout=STARTUP)
+    out = selfplay(seats, games=2, seed=40 + seat, records="events", rules=rules)
+    for a, b in zip(_logs(ref), _logs(out), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_reference_bot_takes_a_json_list_of_events_per_line():
+    """mjai.app's style: one line holds a list of events; the answer is to the last of them."""
+    out = selfplay("random", games=1, seed=8, records="events")
+    events = seat_events(game_events(out["records"][0], MAHJONGSOUL), 0)
+    player = MjaiPlayer()
+    answers = [player.react(ev) for ev in events[:3]]  # start_game, start_kyoku, dealer's tsumo
+    assert answers[:2] == [None, None]
+    assert answers[2]["type"] in ("dahai", "reach", "hora", "ankan", "ryukyoku")
+
+
+def test_reference_bot_refuses_a_stream_it_cannot_follow():
+    player = MjaiPlayer()
+    with pytest.raises(WorldError, match="before start_game"):
+        player.react({"type": "start_kyoku"})
+    with pytest.raises(WorldError, match='"id"'):
+        player.react({"type": "start_game"})
+    with pytest.raises(WorldError, match="object"):
+        player.react([1])
+
+
+# ---------------------------------------------------------------------- misbehaving bots
+
+
+@pytest.mark.parametrize(
+    "mode, messages",
+    [
+        ("badjson", ["answered with invalid JSON", "{this is not json"]),
+        ("illegal", ["answered with an illegal move", "pass is illegal here", '{"type": "none"}']),
+        ("unknown", ["unknown answer type 'fly'"]),
+        ("silent", ["no answer within 1 s"]),
+        ("exit", ["exited with code 3 before answering", "crashing on purpose"]),
+    ],
+)
+def test_a_misbehaving_bot_ends_the_run_with_its_message(mode, messages):
+    bot = MjaiBot(
+        [sys.executable, str(BAD_BOT), mode], name="bad", timeout=1.0, startup_timeout=1.0
+    )
+    with pytest.raises(MjaiBotError) as info:
+        selfplay([bot, "random", "random", "random"], games=2, seed=0)
+    text = str(info.value)
+    assert text.startswith("mjai bot 'bad' (seat 0, table 0): ")
+    assert 'last event sent: {"type":"tsumo","actor":0,' in text
+    for m in messages:
+        assert m in text, text
+    assert not bot._procs  # every process ended
+
+
+def test_a_bot_that_talks_out_of_turn_is_stopped():
+    bot = MjaiBot([sys.executable, str(BAD_BOT), "chatty"], timeout=2.0, startup_timeout=5.0)
+    with pytest.raises(MjaiBotError, match="no decision|illegal move"):
+        selfplay(["random", bot, "random", "random"], games=1, seed=0)
+
+
+def test_bot_arguments_are_checked():
+    with pytest.raises(ValueError, match="empty"):
+        MjaiBot("")
+    with pytest.raises(TypeError, match="command"):
+        MjaiBot(3)
+    with pytest.raises(ValueError, match="timeout"):
+        MjaiBot("x", timeout=0)
+    bot = MjaiBot("/nonexistent/bot --flag", name="ghost")
+    with pytest.raises(MjaiBotError, match="ghost.*cannot start"):
+        selfplay([bot, "random", "random", "random"], games=1)
+    with pytest.raises(ValueError, match="skip_forced"):
+        selfplay([MjaiBot(REFERENCE), "random", "random", "random"], games=1, skip_forced=True)
+
+
+# ---------------------------------------------------------------------- the arena CLI
+
+
+def _strip_names(text: str) -> list[str]:
+    lines = text.splitlines()
+    first = json.loads(lines[0])
+    first.pop("names")
+    return [json.dumps(first), *lines[1:]]
+
+
+def test_arena_with_an_mjai_seat_matches_the_in_process_agent(tmp_path, capsys):
+    """The same duplicate games with the reference bot over mjai and with efficiency-py."""
+    runs = {}
+    for label, spec in (("mjai", f"mjai:{REFERENCE}"), ("py", "efficiency-py")):
+        log = tmp_path / label
+        argv = ["arena", "--seats", f"{spec},random,random,random", "--games", "4", "--seed", "7"]
+        argv += ["--json", "--log", str(log), "--bot-startup-timeout", str(STARTUP)]
+        assert main(argv) == 0
+        doc = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        runs[label] = (doc, sorted(log.iterdir()))
+    (doc_m, files_m), (doc_p, files_p) = runs["mjai"], runs["py"]
+    for a, b in zip(doc_m["agents"], doc_p["agents"], strict=True):
+        assert {k: v for k, v in a.items() if k not in ("name", "seat_spec")} == {
+            k: v for k, v in b.items() if k not in ("name", "seat_spec")
+        }
+    assert doc_m["agents"][0]["name"] == f"mjai:{REFERENCE}"
+    assert [f.name for f in files_m] == [f.name for f in files_p] and len(files_m) == 4
+    for fm, fp in zip(files_m, files_p, strict=True):
+        assert _strip_names(fm.read_text()) == _strip_names(fp.read_text())
+
+
+def test_arena_stops_cleanly_on_a_failing_bot(capsys):
+    seat = f"mjai:{sys.executable} {BAD_BOT} silent"
+    argv = ["arena", "--seats", f"random,{seat},random,random", "--games", "4"]
+    assert main(argv + ["--bot-timeout", "1", "--bot-startup-timeout", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "riichi-env arena: error: mjai bot" in err and "no answer within 1 s" in err
+
+
+def test_arena_refuses_an_empty_mjai_seat(capsys):
+    assert main(["arena", "--seats", "mjai:,random,random,random", "--games", "4"]) == 2
+    assert "give the bot's command" in capsys.readouterr().err
+
+
+def test_pass_and_tsumo_answers():
+    """``none`` is a pass on a claim; ``hora`` on one's own turn is tsumo."""
+    game = start_hand(
+        hands=["123456789m1234p", "111222333444z5z", "555666777z1234s", "256789s1156789p"],
+        draws="4p",
+    )
+    mask = game.legal_mask().astype(np.int8)
+    assert mask[TSUMO]
+    assert answer_to_action({"type": "hora"}, game.state, 0, 0, mask) == TSUMO
+    assert action_to_answer(TSUMO, game.state, 0, 0) == {
+        "type": "hora",
+        "actor": 0,
+        "target": 0,
+        "pai": "4p",
+    }
+    assert action_to_answer(PASS, game.state, 0, 0) == {"type": "none"}
