@@ -23,9 +23,10 @@ of hands that ended in an exhaustive draw (nagashi mangan included).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -98,11 +99,14 @@ def arena(
     log_dir: str | os.PathLike | None = None,
     log_format: str = "mjai",
     progress: bool | None = None,
+    runner: Callable[..., dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Duplicate games of the four ``seats`` (see the module docstring); the summary dict.
 
     ``names`` labels the seats (default: the policy names); ``log_dir`` writes each game's record
-    in ``log_format`` (``"mjai"`` or ``"tenhou6"``) as ``set-K-rotation-R`` files.
+    in ``log_format`` (``"mjai"`` or ``"tenhou6"``) as ``set-K-rotation-R`` files. ``runner``
+    plays the games in place of ``riichi_env.selfplay`` with ``workers`` (the Ray backend's
+    ``riichi_env.distributed.RayPool.selfplay``: same arguments, same results).
     """
     policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
     if names is None:
@@ -118,6 +122,7 @@ def arena(
     if log_dir is not None:
         out_dir = Path(log_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
+    run = runner if runner is not None else functools.partial(selfplay, workers=workers)
     labels = list(dict.fromkeys(names))  # distinct seat specs, first-seat order
     acc = {
         label: {k: [] for k in ("ranks", "scores")}
@@ -129,11 +134,10 @@ def arena(
     seconds = 0.0
     for rotation in range(4):
         at_seat = [(s + rotation) % 4 for s in range(4)]  # seat s plays seats[at_seat[s]]
-        out = selfplay(
+        out = run(
             [policies[i] for i in at_seat],
             games=sets,
             seed=seed,
-            workers=workers,
             rules=rules,
             records="events",
             progress=progress,

@@ -28,6 +28,24 @@ def int_arg(text: str) -> int:
     return int(text)
 
 
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend local|ray`` and ``--ray-address`` (shared by selfplay and arena)."""
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: threads in this process (default); ray: --workers Ray actors "
+        '(pip install "riichi-env[ray]"), the same results for the same seeds',
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="with --backend ray: the cluster to join (as ray.init(address=...); default a "
+        "local Ray, or the cluster in RAY_ADDRESS)",
+    )
+
+
 def seed_arg(text: str) -> int:
     """An ``argparse`` type for ``--seed``: the one seed range, checked before anything runs."""
     try:
@@ -77,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except (ValueError, TypeError, OSError) as exc:
+    except (ValueError, TypeError, OSError, ImportError) as exc:
         print(f"riichi-env {args.command}: error: {exc}", file=sys.stderr)
         return 2
 

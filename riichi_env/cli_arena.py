@@ -8,7 +8,7 @@ import json
 import sys
 
 from engine.validation import SEED_RANGE
-from riichi_env.cli import int_arg, seed_arg
+from riichi_env.cli import add_backend_arguments, int_arg, seed_arg
 from riichi_env.mjai_seat import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 
 HELP = (
@@ -47,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", default="mahjongsoul", help="rules preset: mahjongsoul (default) or tenhou"
     )
+    add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--log", metavar="DIR", help="write every game's record into DIR")
     parser.add_argument(
@@ -130,17 +131,27 @@ def run(args: argparse.Namespace) -> int:
 
     rules = Rules.preset(args.rules)
     policies = [resolve_seat(s, args.bot_timeout, args.bot_startup_timeout) for s in specs]
-    out = arena(
-        policies,
-        games=args.games,
-        seed=args.seed,
-        workers=args.workers,
-        names=specs,
-        rules=rules,
-        log_dir=args.log,
-        log_format=args.format,
-        progress=args.progress,
-    )
+    pool = None
+    if args.backend == "ray":
+        from riichi_env.distributed import RayPool
+
+        pool = RayPool(args.workers, address=args.ray_address)
+    try:
+        out = arena(
+            policies,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            names=specs,
+            rules=rules,
+            log_dir=args.log,
+            log_format=args.format,
+            progress=args.progress,
+            runner=pool.selfplay if pool is not None else None,
+        )
+    finally:
+        if pool is not None:
+            pool.close()
     if args.json:
         doc = {"games": out["games"], "draw_rate": out["draw_rate"], "agents": out["agents"]}
         print(json.dumps(doc))

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from engine.validation import SEED_RANGE
-from riichi_env.cli import int_arg, seed_arg
+from riichi_env.cli import add_backend_arguments, int_arg, seed_arg
 
 HELP = "play N games with a compiled policy entirely in compiled code and print rates"
 
@@ -48,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--check", action="store_true", help="validate the state after every step (slower)"
     )
+    add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--progress",
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     if args.tables is not None and args.tables < 1:
         raise ValueError(f"--tables must be >= 1, got {args.tables}")
     rules = Rules.preset(args.rules)
+    if args.backend == "ray" and args.check:
+        raise ValueError("--check runs in this process only; drop --backend ray")
+    actors = None
     if args.check:
         from engine.selfplay import selfplay as checked_selfplay
 
@@ -77,6 +81,22 @@ def run(args: argparse.Namespace) -> int:
         out = checked_selfplay(
             args.games, args.seed, rules, threads=args.workers, check=1, policy=policy
         )
+    elif args.backend == "ray":
+        from riichi_env.distributed import selfplay as ray_selfplay
+
+        policy = "random" if args.policy == "uniform" else args.policy
+        out = ray_selfplay(
+            policy,
+            games=args.games,
+            seed=args.seed,
+            rules=rules,
+            workers=args.workers,
+            address=args.ray_address,
+            progress=args.progress,
+            **({} if args.tables is None else {"num_tables": args.tables}),
+        )
+        out["errors"] = []
+        actors = out["actors"]
     else:
         from riichi_env.play import selfplay
 
@@ -111,6 +131,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"games/s    {out['games'] / secs:.1f}")
         print(f"hands/s    {out['hands'] / secs:.1f}")
         print(f"decisions/s {out['decisions'] / secs:.0f}")
+        for i, a in enumerate(actors or []):
+            print(
+                f"actor {i}    {a['node']}: {a['games']} games in {a['seconds']:.2f} s of play, "
+                f"{a['games_per_s']:.1f} games/s"
+            )
         for e in out["errors"]:
             print(f"error: seed {e['seed']}: {e['message']}")
     return 1 if out["errors"] else 0

@@ -245,6 +245,14 @@ class MjaiBot:
             startup_timeout=self.startup_timeout,
         )
 
+    def __getstate__(self) -> dict:
+        """Pickled (sent to a Ray actor) without its processes: the copy starts its own."""
+        return {k: v for k, v in self.__dict__.items() if k != "_procs"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._procs = {}
+
     def _error(
         self, proc: _Process | None, seat: int, t: int, what: str, answer: str = ""
     ) -> MjaiBotError:

@@ -42,3 +42,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "nojit" not in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def ray_local():
+    """A local Ray instance with 2 CPUs, once per test process (the ``ray`` extra's tests)."""
+    ray = pytest.importorskip("ray")
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        logging_level="ERROR",
+        log_to_driver=False,
+        ignore_reinit_error=True,
+    )
+    yield ray
+    ray.shutdown()

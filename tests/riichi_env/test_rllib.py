@@ -1,0 +1,66 @@
+"""The RLlib adapter: turn-based observation dicts, action-masking keys, the AEC env's games."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+
+from riichi_env import raw_env  # noqa: E402
+from riichi_env.rllib import RiichiMultiAgentEnv  # noqa: E402
+
+
+def test_only_the_acting_seat_observes_and_the_game_is_the_aec_env_game():
+    menv = RiichiMultiAgentEnv({"reward": "hand"})
+    aec = raw_env(reward="hand")
+    rng = np.random.default_rng(0)
+    obs, infos = menv.reset(seed=9)
+    aec.reset(seed=9)
+    totals = dict.fromkeys(menv.possible_agents, 0.0)
+    steps = 0
+    while True:
+        (agent,) = obs  # one seat per observation dict
+        assert agent == aec.agent_selection and set(infos) == {agent}
+        space = menv.observation_spaces[agent]
+        assert space.contains(obs[agent])
+        mask = obs[agent]["action_mask"]
+        expected = aec.observe(agent)
+        np.testing.assert_array_equal(mask, expected["action_mask"])
+        np.testing.assert_array_equal(
+            obs[agent]["observations"], expected["observation"].reshape(-1)
+        )
+        action = int(rng.choice(np.flatnonzero(mask)))
+        obs, rewards, terms, truncs, infos = menv.step({agent: np.int64(action)})
+        aec.step(action)
+        assert set(rewards) == set(menv.possible_agents)
+        for a, r in rewards.items():
+            assert r == aec.rewards[a]
+            totals[a] += r
+        steps += 1
+        if terms["__all__"]:
+            break
+        assert terms == {"__all__": False} and truncs == {"__all__": False}
+    assert steps > 100 and not truncs["__all__"]
+    assert set(obs) == set(menv.possible_agents)  # every seat's final observation
+    assert all(terms[a] for a in menv.possible_agents)
+    assert {a: infos[a]["rank"] for a in infos} == {a: aec.infos[a]["rank"] for a in aec.infos}
+    assert abs(sum(totals.values())) < 1e-6  # hand deltas (sticks returned at game end) sum to 0
+
+
+def test_step_needs_exactly_the_acting_seat():
+    menv = RiichiMultiAgentEnv()
+    obs, _ = menv.reset(seed=1)
+    (agent,) = obs
+    other = next(a for a in menv.possible_agents if a != agent)
+    with pytest.raises(ValueError, match=f"needs the action of {agent}"):
+        menv.step({other: 0})
+    legal = int(np.flatnonzero(obs[agent]["action_mask"])[0])
+    with pytest.raises(ValueError, match="only"):
+        menv.step({agent: legal, other: 0})
+    with pytest.raises(ValueError, match="illegal action"):
+        menv.step({agent: 80})  # pass, on its own turn
+
+
+def test_rllib_accepts_the_env():
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    check_multiagent_environments(RiichiMultiAgentEnv({"encoder": "rich_v0"}))
