@@ -25,6 +25,8 @@ def test_nojit_subset_passes():
             "no:xdist",
             "-p",
             "no:cacheprovider",
+            "-o",
+            "addopts=-ra",  # without --dist (an xdist option): xdist is off here
         ],
         cwd=ROOT,
         env=env,

