@@ -16,7 +16,7 @@ from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.validation import SEED_MAX, describe
-from riichi_env._kernels import FINISHED, _run_tables, _start_tables
+from riichi_env._kernels import FINISHED, PYTHON_SEAT, _run_tables, _start_tables
 from riichi_env.encoders import N_ROWS, bounds
 
 
@@ -54,6 +54,9 @@ class Batch:
         self.terms = np.zeros(n, dtype=np.bool_)
         self.game_index = np.zeros(n, dtype=np.int64)
         self.seed_base = np.zeros(n, dtype=np.int64)
+        self.seat_policy = np.full((n, 4), PYTHON_SEAT, dtype=np.int64)
+        """Each table's seat policies (``run`` fills it from a shared ``int64[4]``)."""
+        self._policy_row = np.full(4, PYTHON_SEAT, dtype=np.int64)
         self.encoder_id = encoder_id if encoder is not None else -1
         rows = N_ROWS[encoder] if encoder is not None else 1
         self.obs_shape = (rows, 34)
@@ -106,8 +109,17 @@ class Batch:
         skip_forced: bool,
         stop_at_game_end: bool = False,
     ) -> int:
-        """One ``_run_tables`` call over tables ``lo .. hi - 1``; the decisions played."""
+        """One ``_run_tables`` call over tables ``lo .. hi - 1``; the decisions played.
+
+        ``seat_policy`` is each seat's ``POLICY_*`` or ``PYTHON_SEAT``: ``int64[4]`` for every
+        table, or ``int64 (n, 4)`` per table (a learner seat that moves from game to game).
+        """
         delta, obs_scratch, counter = scratch
+        if seat_policy.ndim == 1:
+            if not np.array_equal(self._policy_row, seat_policy):
+                self._policy_row = seat_policy.copy()
+                self.seat_policy[:] = seat_policy
+            seat_policy = self.seat_policy
         if self.quantized:
             obs_f, obs_u8 = obs_scratch, self.obs
         else:

@@ -110,8 +110,8 @@ def _run_tables(
     """Advance tables ``lo .. hi - 1`` until each one waits for a Python seat, or is finished.
 
     A table with ``pending[t]`` first plays ``actions[t]`` (legal: the caller checked it) for its
-    acting seat; then seats whose ``seat_policy`` is a compiled policy (``engine.selfplay``'s
-    ``POLICY_*``) play until a ``PYTHON_SEAT`` must act. ``seats[t]`` is that seat (``FINISHED``
+    acting seat; then seats whose ``seat_policy[t]`` entry (``int64 (tables, 4)``) is a compiled
+    policy (``engine.selfplay``'s ``POLICY_*``) play until a ``PYTHON_SEAT`` must act. ``seats[t]`` is that seat (``FINISHED``
     when the table has no game left), ``masks[t]`` its mask and the observation of encoder
     ``encoder`` is written (``-1``: none) into ``obs_f[t]``, or quantized into ``obs_u8[t]`` when
     ``obs_u8`` has rows. ``rewards[t]`` sums each seat's rewards since this call began.
@@ -152,7 +152,7 @@ def _run_tables(
             action = -1
         while True:
             if action < 0:
-                policy = seat_policy[actor]
+                policy = seat_policy[t, actor]
                 if policy == PYTHON_SEAT:
                     break
                 n = 0

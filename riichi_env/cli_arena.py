@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         + ", module:Class (a class with act(observation, action_mask, view) or "
         "act_batch(...), built with no arguments), or mjai:COMMAND (an external bot speaking "
         "mjai on stdin/stdout, e.g. 'mjai:python -m riichi_env.mjai_bot'; the command may not "
-        "contain commas); default efficiency,random,random,random",
+        "contain commas), or ppo:PATH (a MaskablePPO checkpoint, the train extra); default "
+        "efficiency,random,random,random",
     )
     parser.add_argument(
         "--games",
@@ -91,6 +92,14 @@ def resolve_seat(
         from agents import SimpleEfficiencyAgent
 
         return SimpleEfficiencyAgent()
+    if spec.startswith("ppo:"):
+        from riichi_env.sb3 import MaskablePPOAgent
+
+        path = spec[len("ppo:") :].strip()
+        try:
+            return MaskablePPOAgent(path)
+        except FileNotFoundError:
+            raise ValueError(f"seat {spec!r}: no checkpoint at {path!r}") from None
     if spec.startswith("mjai:"):
         from riichi_env.mjai_seat import MjaiBot
 

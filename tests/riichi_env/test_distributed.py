@@ -109,3 +109,27 @@ def test_bad_pool_arguments(pool):
         pool.put_policy("random")
     with pytest.raises(ValueError, match="unknown compiled policy"):
         pool.selfplay("nope", games=2)
+
+
+def test_an_actor_killed_while_playing_loses_no_finished_game(pool):
+    """``ray.kill`` from outside while chunks are in flight (a slow Python policy)."""
+    import threading
+    import time
+
+    def slow(obs, mask, seat):  # about 1 ms per batch: a chunk plays for a second or so
+        time.sleep(0.001)
+        return mask.argmax(axis=1)
+
+    seats = [slow, "random", "random", "random"]
+    local = selfplay(seats, games=12, seed=50)
+    timers = []
+
+    def kill_soon(_out):  # after the first result: the actors are warm and playing
+        if not timers:
+            timers.append(threading.Timer(0.3, ray.kill, args=(pool.actors[1],)))
+            timers[0].start()
+
+    out = pool.selfplay(seats, games=12, seed=50, chunk=2, on_result=kill_soon)
+    timers[0].join()
+    assert out["results"] == local["results"]
+    assert out["lost"] == [] and out["retried"]

@@ -1,0 +1,100 @@
+"""The single-learner vector env: the learner's games are selfplay's games, seats, rewards, errors."""
+
+import numpy as np
+import pytest
+
+from riichi_env import learner_vector_env, selfplay
+from riichi_env.learner import learner_seat_of
+
+
+def first_legal(obs, mask, seat):
+    """A deterministic learner (a function of its inputs): the lowest legal action."""
+    return mask.argmax(axis=1)
+
+
+def play_out(venv, games, seed):
+    """Step the learner with ``first_legal`` until ``games`` games ended; their final infos."""
+    obs, info = venv.reset(seed=seed)
+    done = {}
+    rewards = {}
+    while len(done) < games:
+        seats = info["seat"]
+        assert (obs["action_mask"].sum(axis=1) > 0).all()
+        actions = first_legal(obs["observation"], obs["action_mask"], seats)
+        game_seeds = info["game_seed"].copy()
+        obs, reward, term, trunc, info = venv.step(actions)
+        assert not trunc.any()
+        for t in range(venv.num_envs):
+            g = int(game_seeds[t])
+            rewards[g] = rewards.get(g, 0.0) + float(reward[t])
+        for t in np.flatnonzero(term):
+            fi = info["final_info"]
+            g = int(fi["game_seed"][t])
+            assert info["_final_obs"][t] and info["final_obs"][t]["observation"].shape[1] == 34
+            done[g] = (int(fi["seat"][t]), int(fi["rank"][t]), int(fi["points"][t]))
+    return done, rewards
+
+
+@pytest.mark.parametrize("opponents", ["random", "efficiency", ["simple", "random", "greedy"]])
+def test_the_learner_plays_selfplays_games(opponents):
+    """A fixed learner seat: each game equals selfplay with the learner's policy in that seat."""
+    venv = learner_vector_env(num_tables=3, opponents=opponents, learner_seat=1)
+    done, _ = play_out(venv, 6, seed=20)
+    opp = opponents if isinstance(opponents, list) else [opponents] * 3
+    ref = selfplay([opp[2], first_legal, opp[0], opp[1]], games=6, seed=20)
+    for r in ref["results"]:
+        if r["seed"] in done:
+            seat, rank, points = done[r["seed"]]
+            assert seat == 1
+            assert (rank, points) == (r["ranks"][1], r["points"][1])
+    assert len(done) >= 6
+
+
+def test_random_seats_are_drawn_per_game_and_reproducible():
+    venv = learner_vector_env(num_tables=4, opponents="random", learner_seat="random")
+    done, _ = play_out(venv, 8, seed=3)
+    seats = {g: s for g, (s, _, _) in done.items()}
+    assert all(seats[g] == learner_seat_of(g) for g in seats)
+    assert len(set(seats.values())) > 1
+    for g, (s, rank, points) in list(done.items())[:4]:
+        policy = ["random"] * 4
+        policy[s] = first_legal
+        r = selfplay(policy, games=1, seed=g)["results"][0]
+        assert (rank, points) == (r["ranks"][s], r["points"][s])
+    again, _ = play_out(learner_vector_env(num_tables=4, opponents="random"), 8, seed=3)
+    assert {g: again[g] for g in done if g in again} == {g: done[g] for g in done if g in again}
+
+
+def test_python_opponents_a_frozen_learner():
+    """Opponents given as a batched Python policy play as in selfplay."""
+    venv = learner_vector_env(num_tables=2, opponents=first_legal, learner_seat=0)
+    done, _ = play_out(venv, 3, seed=7)
+    ref = selfplay(first_legal, games=3, seed=7)
+    for r in ref["results"]:
+        if r["seed"] in done:
+            assert done[r["seed"]][1:] == (r["ranks"][0], r["points"][0])
+
+
+def test_hand_rewards_add_up_to_the_learners_point_change():
+    venv = learner_vector_env(num_tables=2, opponents="efficiency", learner_seat=2)
+    done, rewards = play_out(venv, 2, seed=11)
+    for g, (_, _, points) in done.items():
+        # hand deltas / 1000; a riichi stick left on the table at the end is not a hand delta
+        assert abs(rewards[g] - (points - 25000) / 1000) <= 1.0 + 1e-6
+
+
+def test_bad_arguments_and_actions():
+    with pytest.raises(ValueError, match="three"):
+        learner_vector_env(2, opponents=["random", "random"])
+    with pytest.raises(ValueError, match="unknown compiled policy"):
+        learner_vector_env(2, opponents="nope")
+    with pytest.raises(ValueError, match="learner_seat"):
+        learner_vector_env(2, learner_seat=4)
+    venv = learner_vector_env(2, opponents="random", learner_seat=0)
+    with pytest.raises(Exception, match="reset"):
+        venv.step(np.zeros(2, dtype=np.int64))
+    obs, _ = venv.reset(seed=0)
+    assert venv.action_masks().shape == (2, 85) and venv.action_masks().dtype == np.bool_
+    illegal = np.array([80, 80])  # pass, on the learner's own turn
+    with pytest.raises(ValueError, match="illegal"):
+        venv.step(illegal)

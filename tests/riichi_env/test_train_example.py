@@ -1,0 +1,37 @@
+"""The MaskablePPO example runs end to end; its checkpoint plays in the arena as ppo:PATH."""
+
+import json
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("matplotlib")
+
+from riichi_env.cli import main  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
+
+
+def test_example_trains_evaluates_and_saves(tmp_path, monkeypatch, capsys):
+    argv = [EXAMPLE.name, "--max-steps", "100", "--tables", "4", "--eval-games", "4"]
+    argv += ["--out", str(tmp_path), "--json"]
+    monkeypatch.setattr(sys, "argv", argv)
+    runpy.run_path(str(EXAMPLE), run_name="__main__")
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(last) == {"steps", "steps_per_s", "minutes", "avg_rank", "avg_rank_ci95", "games"}
+    assert last["steps"] >= 100 and last["games"] == 4
+    assert 1.0 <= last["avg_rank"] <= 4.0
+    assert (tmp_path / "curve.png").stat().st_size > 0
+    (checkpoint,) = tmp_path.glob("ppo_*.zip")
+    seats = f"ppo:{checkpoint},random,random,random"
+    assert main(["arena", "--seats", seats, "--games", "4", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert doc["agents"][0]["name"] == f"ppo:{checkpoint}" and doc["agents"][0]["games"] == 4
+
+
+def test_arena_refuses_a_missing_checkpoint(capsys):
+    assert main(["arena", "--seats", "ppo:/nonexistent.zip,random,random,random"]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
