@@ -126,14 +126,18 @@ def main() -> None:
     trained = 0.0  # seconds spent in model.learn (evaluation excluded)
     next_eval = args.eval_every
     chunk = n_steps * (1 if args.single_table else args.tables)
+    first = True  # evaluate the untrained policy too: the curve starts at step 0
     while True:
         t0 = time.perf_counter()
-        model.learn(chunk, reset_num_timesteps=False)
+        if not first:
+            model.learn(chunk, reset_num_timesteps=False)
         trained += time.perf_counter() - t0
         steps = int(model.num_timesteps)
         done = trained >= budget or (args.max_steps is not None and steps >= args.max_steps)
-        if trained >= next_eval or done:
-            next_eval += args.eval_every
+        if first or trained >= next_eval or done:
+            if not first:
+                next_eval += args.eval_every
+            first = False
             row = evaluate(model, args.opponents, args.eval_games, seed=10_000)
             history.append(
                 {
@@ -151,7 +155,8 @@ def main() -> None:
             lo, hi = row["avg_rank_ci95"]
             print(
                 f"{steps:>9,} steps {trained / 60:5.1f} min: avg rank {row['avg_rank']:.3f} "
-                f"({lo:.2f}-{hi:.2f}), win {row['win_rate']:.1%}, {steps / trained:,.0f} steps/s",
+                f"({lo:.2f}-{hi:.2f}), win {row['win_rate']:.1%}, "
+                f"{steps / max(trained, 1e-9):,.0f} steps/s",
                 flush=True,
             )
         if done:
@@ -163,7 +168,7 @@ def main() -> None:
             json.dumps(
                 {
                     "steps": last["steps"],
-                    "steps_per_s": last["steps"] / trained,
+                    "steps_per_s": last["steps"] / max(trained, 1e-9),
                     "minutes": trained / 60,
                     "avg_rank": last["avg_rank"],
                     "avg_rank_ci95": last["avg_rank_ci95"],

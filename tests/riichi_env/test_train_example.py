@@ -25,7 +25,9 @@ def test_example_trains_evaluates_and_saves(tmp_path, monkeypatch, capsys):
     assert last["steps"] >= 100 and last["games"] == 4
     assert 1.0 <= last["avg_rank"] <= 4.0
     assert (tmp_path / "curve.png").stat().st_size > 0
-    (checkpoint,) = tmp_path.glob("ppo_*.zip")
+    checkpoints = sorted(tmp_path.glob("ppo_*.zip"), key=lambda p: int(p.stem[4:]))
+    assert [p.stem for p in checkpoints][0] == "ppo_0"  # the untrained policy is evaluated too
+    checkpoint = checkpoints[-1]
     seats = f"ppo:{checkpoint},random,random,random"
     assert main(["arena", "--seats", seats, "--games", "4", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
