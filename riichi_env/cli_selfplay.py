@@ -81,36 +81,21 @@ def run(args: argparse.Namespace) -> int:
         out = checked_selfplay(
             args.games, args.seed, rules, threads=args.workers, check=1, policy=policy
         )
-    elif args.backend == "ray":
-        from riichi_env.distributed import selfplay as ray_selfplay
-
-        policy = "random" if args.policy == "uniform" else args.policy
-        out = ray_selfplay(
-            policy,
-            games=args.games,
-            seed=args.seed,
-            rules=rules,
-            workers=args.workers,
-            address=args.ray_address,
-            progress=args.progress,
-            **({} if args.tables is None else {"num_tables": args.tables}),
-        )
-        out["errors"] = []
-        actors = out["actors"]
     else:
-        from riichi_env.play import selfplay
-
-        ensure_compiled("selfplay")  # after the checks: a cold cache says so, then compiles
         policy = "random" if args.policy == "uniform" else args.policy
-        out = selfplay(
-            policy,
-            games=args.games,
-            seed=args.seed,
-            rules=rules,
-            workers=args.workers,
-            num_tables=args.tables,
-            progress=args.progress,
-        )
+        play = {"games": args.games, "seed": args.seed, "rules": rules, "progress": args.progress}
+        if args.tables is not None:
+            play["num_tables"] = args.tables
+        if args.backend == "ray":
+            from riichi_env.distributed import selfplay as ray_selfplay
+
+            out = ray_selfplay(policy, workers=args.workers, address=args.ray_address, **play)
+            actors = out["actors"]
+        else:
+            from riichi_env.play import selfplay
+
+            ensure_compiled("selfplay")  # after the checks: a cold cache says so, then compiles
+            out = selfplay(policy, workers=args.workers, **play)
         out["errors"] = []
     if args.json:
         doc = {k: out[k] for k in ("games", "hands", "decisions", "seconds")}

@@ -22,9 +22,6 @@ from typing import Any
 import numpy as np
 
 from engine.actions import (
-    CHI_HIGH,
-    CHI_LOW,
-    CHI_MID,
     DISCARD_RED,
     KAN,
     N_ACTIONS,
@@ -46,7 +43,7 @@ from engine.state import (
 )
 from engine.tables import load_tables
 from engine.visibility import seat_view
-from riichi_env.mjai_protocol import action_to_answer, dumps
+from riichi_env.mjai_protocol import action_to_answer, chi_shape, dumps
 from riichi_env.records.notation import from_mjai_name
 
 AGENTS = ("efficiency", "simple", "random")
@@ -219,15 +216,9 @@ class SeatWorld:
             return KAN + from_mjai_name(name)[0]
         kind = from_mjai_name(ev["pai"])[0]
         used = [from_mjai_name(x) for x in ev["consumed"]]
-        kinds = sorted(k for k, _ in used)
-        if typ == "pon":
-            base = PON
-        else:
-            base = {
-                (kind + 1, kind + 2): CHI_LOW,
-                (kind - 1, kind + 1): CHI_MID,
-                (kind - 2, kind - 1): CHI_HIGH,
-            }[tuple(kinds)]
+        base = PON if typ == "pon" else chi_shape(kind, [k for k, _ in used])
+        if base < 0:
+            raise WorldError(f"{dumps(ev)}: the consumed tiles make no run with the called tile")
         red = any(r for _, r in used)
         fives = [k for k, _ in used if k in (4, 13, 22)]
         plain = not red and any(self._held_red(ev["actor"], k) for k in fives)

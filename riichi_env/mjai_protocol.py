@@ -114,6 +114,19 @@ def _consumed(answer: dict, n: int) -> list[tuple[int, bool]]:
         raise ValueError(f'"consumed": {exc}') from None
 
 
+def chi_shape(kind: int, consumed: list[int]) -> int:
+    """``CHI_LOW`` / ``CHI_MID`` / ``CHI_HIGH`` of a chi on ``kind`` taking the two ``consumed``
+    kinds from hand, -1 if they make no run with it in one suit."""
+    a, b = sorted(consumed)
+    if kind >= 27 or b >= 27 or a // 9 != kind // 9 or b // 9 != kind // 9:
+        return -1
+    return {
+        (kind + 1, kind + 2): CHI_LOW,
+        (kind - 1, kind + 1): CHI_MID,
+        (kind - 2, kind - 1): CHI_HIGH,
+    }.get((a, b), -1)
+
+
 def answer_to_action(answer: Any, state: State, t: int, seat: int, mask: np.ndarray) -> int:
     """The action id of a bot's ``answer`` at table ``t``, where ``seat`` is to act.
 
@@ -150,13 +163,8 @@ def answer_to_action(answer: Any, state: State, t: int, seat: int, mask: np.ndar
                 raise ValueError(f"a pon of {mjai_name(kind, False)} consumes two of that kind")
             base = PON
         else:
-            shapes = {
-                (kind + 1, kind + 2): CHI_LOW,
-                (kind - 1, kind + 1): CHI_MID,
-                (kind - 2, kind - 1): CHI_HIGH,
-            }
-            base = shapes.get(tuple(kinds), -1) if kind < 27 else -1
-            if base < 0 or any(k >= 27 or k // 9 != kind // 9 for k in kinds):
+            base = chi_shape(kind, kinds)
+            if base < 0:
                 raise ValueError("chi consumes two tiles that make a run with the called tile")
         red_used = [k for k, r in used if r]
         for k in red_used:
@@ -256,4 +264,12 @@ def action_to_answer(action: int, state: State, t: int, seat: int) -> dict:
     return {"type": "ankan", "actor": seat, "consumed": [tile_name(rec, x) for x in held]}
 
 
-__all__ = ["HIDDEN", "action_to_answer", "answer_to_action", "dumps", "seat_events", "tile_name"]
+__all__ = [
+    "HIDDEN",
+    "action_to_answer",
+    "answer_to_action",
+    "chi_shape",
+    "dumps",
+    "seat_events",
+    "tile_name",
+]
