@@ -136,6 +136,27 @@ def test_reference_bot_against_callers_and_kans(seat, opponents, rules):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("seed", [302, 305])
+def test_reference_bot_follows_calls_on_a_riichi_declaration_tile(seed):
+    """Games where another seat calls the bot's riichi tile (``reach_accepted`` comes between
+    the ``dahai`` and the call): in-process, each answer is the move the seat then made."""
+    seats = ["random"] * 4
+    seats[2] = EfficiencyAgent()
+    rows = selfplay(seats, games=1, seed=seed, records="events")["records"][0]
+    events = seat_events(game_events(rows, MAHJONGSOUL), 2)
+    player = MjaiPlayer()
+    checked = 0
+    for i, ev in enumerate(events):
+        answer = player.react(ev)
+        if answer is None or answer["type"] == "none":
+            continue
+        made = next(e for e in events[i + 1 :] if e.get("actor") == 2 or e["type"] == "ryukyoku")
+        assert made["type"] == answer["type"] and made.get("pai") == answer.get("pai")
+        checked += 1
+    assert checked > 50
+    assert any(e["type"] in ("chi", "pon") and e.get("target") == 2 for e in events)
+
+
 def test_reference_bot_takes_a_json_list_of_events_per_line():
     """mjai.app's style: one line holds a list of events; the answer is to the last of them."""
     out = selfplay("random", games=1, seed=8, records="events")
