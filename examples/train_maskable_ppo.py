@@ -2,18 +2,32 @@
 
     pip install -e ".[train]" torch==2.13.0
     python examples/train_maskable_ppo.py --opponents random --minutes 10 --json
-    python examples/train_maskable_ppo.py --opponents simple --minutes 30 --out runs/simple
+    python examples/train_maskable_ppo.py --opponents simple --minutes 30 --pretrain efficiency \
+        --pretrain-minutes 10 --out runs/simple --json
     python examples/train_maskable_ppo.py --single-table --minutes 2   # the plain wrapper
 
 The learner plays one seat per table (drawn per game) of ``riichi_env.sb3.RiichiSB3VecEnv``, the
-other three seats are ``--opponents`` played inside the kernels. Every ``--eval-every`` seconds of
-training (and at the end) the policy plays ``--eval-games`` duplicate arena games against three
-opponents (``riichi_env.arena``: average rank with its 95 % interval, win rate); each evaluation
-saves a checkpoint (``OUT/ppo_STEPS.zip``, playable as ``riichi-env arena --seats ppo:PATH,...``)
-and redraws ``OUT/curve.png`` (average rank and win rate against steps and wall time).
-``--single-table`` trains on ``riichi_env.RiichiGymEnv`` (one table, opponents in Python) to show
-the difference in steps per second. ``--json`` prints one object as the last line: ``steps``,
-``steps_per_s``, ``minutes``, ``avg_rank``, ``avg_rank_ci95``, ``games`` (the final evaluation).
+other three seats are ``--opponents`` played inside the kernels. The policy reads ``--encoder``
+observations (default ``rich_v0``: the table plus shanten, waits and per-discard shanten/ukeire)
+through ``--net`` (default ``conv``: ``riichi_env.sb3.TileConvExtractor``, a 1D CNN over the 34
+tile kinds; ``mlp``: SB3's two layers of 64).
+
+``--pretrain AGENT`` first clones a compiled agent for ``--pretrain-minutes`` of the ``--minutes``
+(behaviour cloning on ``RiichiSB3VecEnv.expert_actions``: the agent plays the first half, the
+policy the second with the agent labelling its states), then trains the value head alone for
+``--critic-warmup`` minutes and PPO fine-tunes the whole policy (learning rate 1e-4, clip 0.1,
+no entropy bonus). Without it, PPO starts from scratch (3e-4, clip 0.2, entropy 0.01).
+
+Every ``--eval-every`` seconds of training (and at the start and the end) the policy plays
+``--eval-games`` duplicate arena games against three opponents (``riichi_env.arena``: average
+rank with its 95 % interval, win rate); each evaluation saves a checkpoint
+(``OUT/ppo_STEPS.zip``, playable as ``riichi-env arena --seats ppo:PATH,...``; the arena reads its
+encoder from it) and redraws ``OUT/curve.png`` (average rank and win rate against steps and wall
+time); ``OUT/history.json`` keeps the evaluations. Steps count every learner decision trained
+on, cloned or PPO. ``--single-table`` trains on ``riichi_env.RiichiGymEnv`` (one table,
+opponents in Python) to show the difference in steps per second. ``--json`` prints one object as
+the last line: ``steps``, ``steps_per_s``, ``minutes``, ``avg_rank``, ``avg_rank_ci95``,
+``games`` (the final evaluation).
 """
 
 from __future__ import annotations
@@ -29,9 +43,11 @@ OPPONENTS = ("random", "simple", "efficiency")
 def evaluate(model, opponent: str, games: int, seed: int) -> dict:
     """Duplicate arena games of the policy against three ``opponent`` seats."""
     from riichi_env.arena import arena
+    from riichi_env.sb3 import encoder_of
 
     class Policy:
         __name__ = "ppo"
+        encoder = encoder_of(model.observation_space)
 
         def act_batch(self, observations, masks, seats, views):
             actions, _ = model.predict(
@@ -72,6 +88,111 @@ def plot(history: list[dict], path: Path, title: str) -> None:
     plt.close(fig)
 
 
+def make_model(env, args, n_steps: int):
+    """MaskablePPO with the chosen network (``--net``) and the fine-tuning settings after cloning."""
+    from sb3_contrib import MaskablePPO
+
+    if args.net == "conv":
+        from riichi_env.sb3 import TileConvExtractor
+
+        policy_kwargs = {
+            "features_extractor_class": TileConvExtractor,
+            "net_arch": {"pi": [], "vf": [128]},
+        }
+    else:
+        policy_kwargs = {"net_arch": {"pi": [64, 64], "vf": [64, 64]}}  # SB3's default
+    cloned = args.pretrain != "none"
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=n_steps,
+        batch_size=1024,
+        n_epochs=4,
+        learning_rate=args.lr if args.lr is not None else (1e-4 if cloned else 3e-4),
+        clip_range=0.1 if cloned else 0.2,
+        gamma=0.997,
+        ent_coef=0.0 if cloned else 0.01,  # no push away from the teacher's choices
+        policy_kwargs=policy_kwargs,
+        seed=args.seed,
+        verbose=0,
+    )
+
+
+class Cloning:
+    """Behaviour cloning: the policy learns the teacher's move at every learner decision.
+
+    Each chunk plays ``steps`` moves at every table and then takes two passes of minibatch
+    cross-entropy steps on the masked logits. The first half of the cloning time the teacher
+    moves; after that the policy does (DAgger: the teacher still labels every state the policy
+    reaches, so it also learns to recover from its own mistakes).
+    """
+
+    def __init__(self, model, venv, teacher: str, seconds: float, seed: int):
+        import numpy as np
+        import torch
+
+        self.model, self.venv, self.teacher, self.seconds = model, venv, teacher, seconds
+        self.np, self.torch = np, torch
+        self.optimizer = torch.optim.Adam(model.policy.parameters(), lr=1e-3)
+        self.obs = venv.reset()
+        self.rng = np.random.default_rng([seed, 0xB0C])
+        self.samples = 0
+        self.accuracy = 0.0
+
+    def chunk(self, elapsed: float, steps: int = 32, minibatch: int = 512) -> int:
+        """Play and learn one chunk; the samples it took."""
+        np, torch = self.np, self.torch
+        own = elapsed >= self.seconds / 2  # DAgger half: the policy moves, the teacher labels
+        obs, masks, labels = [], [], []
+        for _ in range(steps):
+            mask = self.venv.action_masks()
+            label = self.venv.expert_actions(self.teacher)
+            move = label
+            if own:
+                move, _ = self.model.predict(self.obs, action_masks=mask, deterministic=True)
+            obs.append(self.obs)
+            masks.append(mask)
+            labels.append(label)
+            self.obs, *_ = self.venv.step(move)
+        o = torch.as_tensor(np.concatenate(obs))
+        m = np.concatenate(masks)
+        a = torch.as_tensor(np.concatenate(labels))
+        policy = self.model.policy
+        hits = 0
+        for _ in range(2):
+            order = torch.as_tensor(self.rng.permutation(len(a)))
+            for i in range(0, len(a), minibatch):
+                j = order[i : i + minibatch]
+                dist = policy.get_distribution(o[j], action_masks=m[j.numpy()])
+                loss = -dist.log_prob(a[j]).mean()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                hits += int((dist.distribution.logits.argmax(1) == a[j]).sum())
+        self.samples += len(a)
+        self.accuracy = hits / (2 * len(a))
+        return len(a)
+
+
+def freeze_policy(model, frozen: bool) -> None:
+    """Stop (or restart) training the policy's layers: PPO then fits the value head alone.
+
+    After cloning, the value head has never been trained, and the advantages it gives would first
+    pull the cloned policy around at random.
+    """
+    policy = model.policy
+    shared = policy.features_extractor if policy.share_features_extractor else None
+    for module in (
+        shared,
+        policy.pi_features_extractor,
+        policy.mlp_extractor.policy_net,
+        policy.action_net,
+    ):
+        if module is not None:
+            for p in module.parameters():
+                p.requires_grad_(not frozen)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--opponents", choices=OPPONENTS, default="random")
@@ -79,14 +200,32 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=None, help="stop after this many steps")
     parser.add_argument("--tables", type=int, default=64, help="tables of the vector adapter")
     parser.add_argument("--single-table", action="store_true", help="RiichiGymEnv instead")
+    parser.add_argument("--encoder", default="rich_v0", help="observation encoder")
+    parser.add_argument("--net", choices=("conv", "mlp"), default="conv", help="policy network")
+    parser.add_argument(
+        "--pretrain",
+        choices=("none", "efficiency", "simple"),
+        default="none",
+        help="clone this compiled agent first (then PPO)",
+    )
+    parser.add_argument(
+        "--pretrain-minutes", type=float, default=10.0, help="of --minutes, for cloning"
+    )
+    parser.add_argument(
+        "--critic-warmup",
+        type=float,
+        default=2.0,
+        help="minutes of PPO after cloning that train the value head only",
+    )
+    parser.add_argument("--lr", type=float, default=None, help="PPO learning rate")
     parser.add_argument("--eval-every", type=float, default=120.0, help="seconds between evals")
     parser.add_argument("--eval-games", type=int, default=400, help="duplicate games per eval")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/maskable_ppo", help="checkpoints and curve.png")
     parser.add_argument("--json", action="store_true", help="one JSON object as the last line")
     args = parser.parse_args()
-
-    from sb3_contrib import MaskablePPO
+    if args.single_table and args.pretrain != "none":
+        parser.error("--pretrain needs the vector adapter (not --single-table)")
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -100,39 +239,49 @@ def main() -> None:
             "efficiency": EfficiencyAgent,
         }
         opponents = [make[args.opponents]() for _ in range(3)]
-        env = RiichiGymEnv(opponents=opponents, seat="random", reward="hand")
+        env = RiichiGymEnv(opponents=opponents, seat="random", reward="hand", encoder=args.encoder)
         env = _ObservationOnly(env)
         n_steps = 4096
     else:
         from riichi_env.sb3 import RiichiSB3VecEnv
 
-        env = RiichiSB3VecEnv(args.tables, opponents=args.opponents, seed=args.seed)
+        env = RiichiSB3VecEnv(
+            args.tables, opponents=args.opponents, seed=args.seed, encoder=args.encoder
+        )
         n_steps = 64
-    model = MaskablePPO(
-        "MlpPolicy",  # two hidden layers of 64 for the policy and the value (SB3's default)
-        env,
-        n_steps=n_steps,
-        batch_size=1024,
-        n_epochs=4,
-        learning_rate=3e-4,
-        gamma=0.997,
-        ent_coef=0.01,
-        seed=args.seed,
-        verbose=0,
-    )
-    history: list[dict] = []
+    model = make_model(env, args, n_steps)
     budget = args.minutes * 60
+    cloning = None
+    if args.pretrain != "none":
+        cloning = Cloning(
+            model, env, args.pretrain, min(args.pretrain_minutes * 60, budget), args.seed
+        )
+    history: list[dict] = []
     start = time.perf_counter()
-    trained = 0.0  # seconds spent in model.learn (evaluation excluded)
+    trained = 0.0  # seconds spent training (evaluation excluded)
     next_eval = args.eval_every
     chunk = n_steps * (1 if args.single_table else args.tables)
     first = True  # evaluate the untrained policy too: the curve starts at step 0
     while True:
         t0 = time.perf_counter()
+        phase = "start" if first else "ppo"
         if not first:
-            model.learn(chunk, reset_num_timesteps=False)
+            if cloning is not None and trained < cloning.seconds:
+                phase = "cloning"
+                cloning.chunk(trained)
+                if trained + time.perf_counter() - t0 >= cloning.seconds:
+                    freeze_policy(model, True)  # the value head learns first (--critic-warmup)
+                    print(
+                        f"cloned {args.pretrain} for {cloning.samples:,} decisions "
+                        f"(accuracy {cloning.accuracy:.1%} on the last chunk); PPO from here",
+                        flush=True,
+                    )
+            else:
+                if cloning is not None and trained >= cloning.seconds + args.critic_warmup * 60:
+                    freeze_policy(model, False)
+                model.learn(chunk, reset_num_timesteps=False)
         trained += time.perf_counter() - t0
-        steps = int(model.num_timesteps)
+        steps = int(model.num_timesteps) + (cloning.samples if cloning else 0)
         done = trained >= budget or (args.max_steps is not None and steps >= args.max_steps)
         if first or trained >= next_eval or done:
             if not first:
@@ -144,6 +293,8 @@ def main() -> None:
                     "steps": steps,
                     "seconds": trained,
                     "wall": time.perf_counter() - start,
+                    "phase": phase,
+                    "cloned": cloning.samples if cloning else 0,
                     "avg_rank": row["avg_rank"],
                     "avg_rank_ci95": row["avg_rank_ci95"],
                     "win_rate": row["win_rate"],
@@ -151,12 +302,13 @@ def main() -> None:
                 }
             )
             model.save(out / f"ppo_{steps}.zip")
-            plot(history, out / "curve.png", f"MaskablePPO vs 3 {args.opponents}")
+            plot(history, out / "curve.png", title(args))
             lo, hi = row["avg_rank_ci95"]
+            extra = f", cloning accuracy {cloning.accuracy:.1%}" if phase == "cloning" else ""
             print(
-                f"{steps:>9,} steps {trained / 60:5.1f} min: avg rank {row['avg_rank']:.3f} "
-                f"({lo:.2f}-{hi:.2f}), win {row['win_rate']:.1%}, "
-                f"{steps / max(trained, 1e-9):,.0f} steps/s",
+                f"{steps:>9,} steps {trained / 60:5.1f} min ({phase}): avg rank "
+                f"{row['avg_rank']:.3f} ({lo:.2f}-{hi:.2f}), win {row['win_rate']:.1%}, "
+                f"{steps / max(trained, 1e-9):,.0f} steps/s{extra}",
                 flush=True,
             )
         if done:
@@ -176,6 +328,11 @@ def main() -> None:
                 }
             )
         )
+
+
+def title(args) -> str:
+    cloned = f", cloning {args.pretrain} first" if args.pretrain != "none" else ""
+    return f"MaskablePPO ({args.net}, {args.encoder}{cloned}) vs 3 {args.opponents}"
 
 
 class _ObservationOnly:

@@ -217,6 +217,23 @@ def _run_tables(
 
 
 @njit
+def _expert_actions(st, tables_tuple, masks, seats, policy, rng, out):
+    """``out[t]``: the action compiled ``policy`` (a ``POLICY_*``) takes for the seat deciding at
+    table ``t`` (``seats[t]``, with mask ``masks[t]``); ``-1`` where no seat decides. Nothing is
+    played; random policies draw from ``rng[t]`` (the caller's own stream, not the tables')."""
+    tables = Tables(tables_tuple[0], tables_tuple[1])
+    for t in range(st.shape[0]):
+        out[t] = -1
+        if seats[t] < 0:  # FINISHED
+            continue
+        n = 0
+        for a in range(masks.shape[1]):
+            n += masks[t, a]
+        if n > 0:
+            out[t] = _choose(st, t, tables, masks[t], n, policy, rng[t])
+
+
+@njit
 def _next_game(st, t, ev, tables, game_index, seed_base, stride, games_end, rng, masks):
     """Start table ``t``'s next game (index ``game_index[t] + stride``) or mark it finished."""
     k = game_index[t] + stride

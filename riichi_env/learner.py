@@ -47,7 +47,7 @@ from gymnasium.vector.utils import batch_space
 
 from engine.actions import N_ACTIONS
 from engine.validation import check_int, check_seed, describe
-from riichi_env._kernels import FINISHED, PYTHON_SEAT
+from riichi_env._kernels import FINISHED, PYTHON_SEAT, _expert_actions
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, _encode, bounds, check_encoder
 from riichi_env.env import _make_rules
 from riichi_env.play import COMPILED_POLICIES, _ask, _name, _policies
@@ -105,6 +105,9 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self._all = np.arange(n)
         self._python = [p for p in dict.fromkeys(o for o in opp if not isinstance(o, str))]
         self._final_obs = np.zeros((n, *self._batch.obs_shape), dtype=np.float32)
+        self._expert_rng = np.zeros((n, 2), dtype=np.int64)
+        self._expert_rng[:, 0] = self._rng.integers(1, 2**62, size=n)
+        self._expert_out = np.zeros(n, dtype=np.int64)
         self._started = False
         low, high = bounds(encoder)
         box = spaces.Box(low=low, high=high, dtype=np.float32)
@@ -241,6 +244,35 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
     def action_masks(self) -> np.ndarray:
         """``bool (B, 85)``: each learner's legal actions now (MaskablePPO's convention)."""
         return self._batch.masks.astype(np.bool_)
+
+    def expert_actions(self, policy: str = "efficiency") -> np.ndarray:
+        """``int64 (B,)``: the action compiled ``policy`` would take for each learner now.
+
+        The teacher of behaviour cloning (``examples/train_maskable_ppo.py --pretrain``): nothing
+        is played, and the tables' own random streams are not touched (``"random"`` and
+        ``"greedy"`` draw from the env's separate expert stream).
+        """
+        if not isinstance(policy, str) or policy not in COMPILED_POLICIES:
+            raise ValueError(
+                f"expert policy must be a compiled policy {list(COMPILED_POLICIES)}, "
+                f"got {describe(policy)}"
+            )
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("expert_actions() before reset(): call reset()")
+        if COMPILED_POLICIES[policy] >= 2:
+            ensure_compiled("agents")
+        b = self._batch
+        out = self._expert_out
+        _expert_actions(
+            b.st,
+            b.tables_tuple,
+            b.masks,
+            b.seats,
+            COMPILED_POLICIES[policy],
+            self._expert_rng,
+            out,
+        )
+        return out.copy()
 
     def close(self, **kwargs: Any) -> None:
         pass

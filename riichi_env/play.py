@@ -30,6 +30,11 @@ external bot over mjai, given a ``LogDecision``); it is told when a game ends (`
 closed after the run (``close``). With one, ``num_tables`` defaults to ``workers`` (a bot process
 per table and seat) and ``skip_forced`` is refused (a bot answers every decision).
 
+A Python policy may declare the observations it reads as an ``encoder`` attribute (a trained
+network does: ``riichi_env.sb3.MaskablePPOAgent``); ``encoder=None`` then plays with it, and
+policies that declare different encoders, or an ``encoder`` argument that differs from a
+declared one, raise ``ValueError``.
+
 ``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
 and a contiguous share of the games; Python callables are then called from K threads at once,
 while each worker gets its own ``copy.deepcopy`` of an agent object (agents need not be
@@ -103,6 +108,33 @@ def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
     return seats
 
 
+def policy_encoder(policies: Sequence[Policy], encoder: str | None = None) -> str:
+    """The encoder to observe with: ``encoder``, else the one the policies declare, else the default.
+
+    A policy declares one with an ``encoder`` attribute; ``ValueError`` if two policies declare
+    different ones or ``encoder`` differs from a declared one.
+    """
+    declared: dict[str, str] = {}
+    for p in policies:
+        e = getattr(p, "encoder", None) if not isinstance(p, str) else None
+        if e is not None:
+            declared.setdefault(check_encoder(e), _name(p))
+    if len(declared) > 1:
+        (a, pa), (b, pb) = list(declared.items())[:2]
+        raise ValueError(
+            f"policies read different observations: {pa!r} encoder {a!r}, {pb!r} encoder {b!r}"
+        )
+    if encoder is None:
+        return next(iter(declared), DEFAULT_ENCODER)
+    check_encoder(encoder)
+    for e, who in declared.items():
+        if e != encoder:
+            raise ValueError(
+                f"policy {who!r} reads encoder {e!r} observations, but encoder={encoder!r} was given"
+            )
+    return encoder
+
+
 def _name(p: Policy) -> str:
     return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
 
@@ -115,7 +147,7 @@ def selfplay(
     seed: int = 0,
     workers: int = 1,
     rules: str | Rules = "mahjongsoul",
-    encoder: str = DEFAULT_ENCODER,
+    encoder: str | None = None,
     obs_dtype: Any = np.float32,
     skip_forced: bool = False,
     records: bool | str = False,
@@ -141,7 +173,7 @@ def selfplay(
         many = python and not log_policies
         num_tables = min(max(games, 1), MAX_PYTHON_TABLES) if many else workers
     num_tables = check_int("num_tables", num_tables, 1, 1 << 20)
-    check_encoder(encoder)
+    encoder = policy_encoder(python, encoder)
     dtype = check_obs_dtype(obs_dtype)
     skip_forced = check_bool("skip_forced", skip_forced)
     if skip_forced and log_policies:

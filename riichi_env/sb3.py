@@ -24,8 +24,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import torch
+from gymnasium import spaces
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import VecEnv
+from torch import nn
 
+from riichi_env.encoders import ENCODERS, N_ROWS
 from riichi_env.learner import LearnerVectorEnv
 
 
@@ -93,6 +98,10 @@ class RiichiSB3VecEnv(VecEnv):
         """``bool (num_tables, 85)``: each learner's legal actions."""
         return self.venv.action_masks()
 
+    def expert_actions(self, policy: str = "efficiency") -> np.ndarray:
+        """``int64 (num_tables,)``: what compiled ``policy`` would play for each learner now."""
+        return self.venv.expert_actions(policy)
+
     def env_method(self, method_name: str, *args, indices=None, **kwargs) -> list:
         idx = self._get_indices(indices)
         if method_name == "action_masks":
@@ -126,10 +135,65 @@ class RiichiSB3VecEnv(VecEnv):
         self.venv.close()
 
 
+def encoder_of(space: Any, what: str = "the model") -> str:
+    """The encoder whose observations have this space's ``(rows, 34)`` shape."""
+    shape = tuple(getattr(space, "shape", None) or ())
+    for name in ENCODERS:
+        if shape == (N_ROWS[name], 34):
+            return name
+    raise ValueError(
+        f"{what} observes shape {shape}, which is no encoder's; "
+        f"expected (rows, 34) with rows one of {N_ROWS}"
+    )
+
+
+class TileConvExtractor(BaseFeaturesExtractor):
+    """Features of a ``(rows, 34)`` observation for MaskablePPO: a 1D CNN over the 34 tile kinds.
+
+    Every row is an input channel; ``blocks`` residual blocks of ``channels`` convolutions
+    (kernel 3) run along the tile axis, so each kind's column sees its neighbours and every scalar
+    row. The features are ``per_tile`` numbers per kind (a 1x1 convolution: what the discard and
+    kan logits of that kind need) followed by ``hidden`` numbers from the mean and max over the
+    kinds. ``policy_kwargs=dict(features_extractor_class=TileConvExtractor)``.
+    """
+
+    def __init__(
+        self,
+        observation_space: spaces.Box,
+        channels: int = 64,
+        blocks: int = 2,
+        per_tile: int = 4,
+        hidden: int = 128,
+    ):
+        rows, kinds = observation_space.shape
+        super().__init__(observation_space, per_tile * kinds + hidden)
+        self.stem = nn.Sequential(nn.Conv1d(rows, channels, 3, padding=1), nn.ReLU())
+        self.blocks = nn.ModuleList(
+            nn.Sequential(
+                nn.Conv1d(channels, channels, 3, padding=1),
+                nn.ReLU(),
+                nn.Conv1d(channels, channels, 3, padding=1),
+            )
+            for _ in range(blocks)
+        )
+        self.per_tile = nn.Conv1d(channels, per_tile, 1)
+        self.pooled = nn.Sequential(nn.Linear(2 * channels, hidden), nn.ReLU())
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        x = self.stem(observations)
+        for block in self.blocks:
+            x = torch.relu(x + block(x))
+        tiles = self.per_tile(x).flatten(1)
+        pooled = self.pooled(torch.cat([x.mean(2), x.amax(2)], 1))
+        return torch.cat([tiles, pooled], 1)
+
+
 class MaskablePPOAgent:
     """A trained MaskablePPO checkpoint as a seat policy (arena ``ppo:PATH``, ``selfplay``).
 
     ``act_batch`` predicts for a batch of tables (deterministic: the most likely legal action).
+    ``encoder`` is the one the checkpoint was trained on, read from its observation shape (every
+    encoder has its own number of rows); ``selfplay`` and ``arena`` observe with it.
     """
 
     def __init__(self, path: str, deterministic: bool = True):
@@ -139,6 +203,7 @@ class MaskablePPOAgent:
         self.deterministic = bool(deterministic)
         self.model = MaskablePPO.load(self.path, device="cpu")
         self.__name__ = f"ppo:{self.path}"
+        self.encoder = encoder_of(self.model.observation_space, self.path)
 
     def act_batch(self, observations, masks, seats, views) -> np.ndarray:
         actions, _ = self.model.predict(
@@ -158,4 +223,4 @@ class MaskablePPOAgent:
         self.__init__(state["path"], state["deterministic"])
 
 
-__all__ = ["MaskablePPOAgent", "RiichiSB3VecEnv"]
+__all__ = ["MaskablePPOAgent", "RiichiSB3VecEnv", "TileConvExtractor"]

@@ -98,3 +98,47 @@ def test_bad_arguments_and_actions():
     illegal = np.array([80, 80])  # pass, on the learner's own turn
     with pytest.raises(ValueError, match="illegal"):
         venv.step(illegal)
+
+
+@pytest.mark.parametrize("teacher", ["efficiency", "simple"])
+def test_expert_actions_are_the_compiled_agents_moves(teacher):
+    """Playing ``expert_actions(p)`` in the learner seat plays the game ``p`` plays there."""
+    venv = learner_vector_env(num_tables=3, opponents="random", learner_seat=2)
+    obs, info = venv.reset(seed=40)
+    done = {}
+    while len(done) < 3:
+        actions = venv.expert_actions(teacher)
+        assert obs["action_mask"][np.arange(3), actions].all()  # legal moves only
+        obs, _, term, _, info = venv.step(actions)
+        for t in np.flatnonzero(term):
+            fi = info["final_info"]
+            done[int(fi["game_seed"][t])] = (int(fi["rank"][t]), int(fi["points"][t]))
+    ref = selfplay(["random", "random", teacher, "random"], games=3, seed=40)
+    for r in ref["results"]:
+        assert done[r["seed"]] == (r["ranks"][2], r["points"][2])
+
+
+def test_expert_actions_leave_the_tables_random_streams_alone():
+    """Asking a random teacher draws from the env's own stream: the games are unchanged."""
+    plain = learner_vector_env(num_tables=2, opponents="random", learner_seat=0)
+    asked = learner_vector_env(num_tables=2, opponents="random", learner_seat=0)
+    a, _ = plain.reset(seed=9)
+    b, _ = asked.reset(seed=9)
+    for _ in range(200):
+        teacher = asked.expert_actions("random")
+        assert b["action_mask"][np.arange(2), teacher].all()
+        actions = first_legal(a["observation"], a["action_mask"], None)
+        a, *_ = plain.step(actions)
+        b, *_ = asked.step(actions)
+        assert np.array_equal(a["observation"], b["observation"])
+
+
+def test_expert_actions_errors():
+    venv = learner_vector_env(2, opponents="random", learner_seat=0)
+    with pytest.raises(Exception, match="reset"):
+        venv.expert_actions()
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match="expert policy must be a compiled policy"):
+        venv.expert_actions("nope")
+    with pytest.raises(ValueError, match="expert policy"):
+        venv.expert_actions(first_legal)

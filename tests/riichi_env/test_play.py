@@ -158,3 +158,39 @@ def test_vector_selfplay_example_runs(capsys):
     out = capsys.readouterr().out
     assert "vector env: 4 tables, 60 steps" in out
     assert "selfplay: 32 games" in out
+
+
+class RichReader:
+    """A Python policy that declares the observations it reads (as a trained network does)."""
+
+    __name__ = "rich-reader"
+    encoder = "rich_v0"
+
+    def __init__(self):
+        self.shapes = set()
+
+    def __call__(self, obs, mask, seat):
+        self.shapes.add(obs.shape[1:])
+        return mask.argmax(axis=1)
+
+
+def test_a_policy_declares_its_encoder():
+    reader = RichReader()
+    riichi_env.selfplay([reader, "random", "random", "random"], games=2, seed=1)
+    assert reader.shapes == {(163, 34)}
+    same = riichi_env.selfplay(
+        [RichReader(), "random", "random", "random"], games=2, seed=1, encoder="rich_v0"
+    )
+    plain = riichi_env.selfplay([first_legal, "random", "random", "random"], games=2, seed=1)
+    assert _strip(same["results"]) == _strip(plain["results"])  # same moves, other observations
+    with pytest.raises(ValueError, match="reads encoder 'rich_v0' observations, but encoder="):
+        riichi_env.selfplay([reader, "random", "random", "random"], games=1, encoder="basic_v0")
+
+    class Basic(RichReader):
+        __name__ = "basic-reader"
+        encoder = "basic_v1"
+
+    with pytest.raises(ValueError, match="policies read different observations"):
+        riichi_env.selfplay([reader, Basic(), "random", "random"], games=1)
+    with pytest.raises(ValueError, match="unknown encoder"):
+        riichi_env.selfplay([first_legal, "random", "random", "random"], games=1, encoder="v9")

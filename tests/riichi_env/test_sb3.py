@@ -42,3 +42,42 @@ def test_maskable_ppo_learns_a_few_steps():
     action, _ = model.predict(obs, action_masks=get_action_masks(venv), deterministic=True)
     masks = get_action_masks(venv)
     assert all(masks[i, a] for i, a in enumerate(action))  # masked actions only
+
+
+def test_tile_conv_network_trains_saves_and_plays_with_its_encoder(tmp_path):
+    """The 1D CNN over tile kinds: logits for masked actions, a checkpoint that knows its encoder."""
+    import torch
+
+    from riichi_env import selfplay
+    from riichi_env.sb3 import MaskablePPOAgent, TileConvExtractor, encoder_of
+
+    venv = RiichiSB3VecEnv(4, opponents="simple", seed=1, encoder="rich_v0")
+    assert venv.observation_space.shape == (163, 34)
+    extractor = TileConvExtractor(venv.observation_space, channels=8, hidden=16)
+    features = extractor(torch.zeros((3, 163, 34)))
+    assert features.shape == (3, 4 * 34 + 16) == (3, extractor.features_dim)
+    kwargs = {
+        "features_extractor_class": TileConvExtractor,
+        "features_extractor_kwargs": {"channels": 8, "hidden": 16},
+        "net_arch": {"pi": [], "vf": [16]},
+    }
+    model = MaskablePPO(
+        "MlpPolicy", venv, n_steps=16, batch_size=32, n_epochs=1, seed=0, policy_kwargs=kwargs
+    )
+    model.learn(64)
+    model.save(tmp_path / "conv.zip")
+    agent = MaskablePPOAgent(tmp_path / "conv.zip")
+    assert agent.encoder == "rich_v0" == encoder_of(venv.observation_space)
+    out = selfplay([agent, "random", "random", "random"], games=2, seed=3)
+    assert len(out["results"]) == 2  # selfplay observed with rich_v0 (163 rows) for it
+    with pytest.raises(ValueError, match="reads encoder 'rich_v0' observations"):
+        selfplay([agent, "random", "random", "random"], games=1, encoder="basic_v0")
+    with pytest.raises(ValueError, match="no encoder's"):
+        encoder_of(type("S", (), {"shape": (100, 34)})(), "checkpoint x")
+
+
+def test_expert_actions_through_the_adapter():
+    venv = RiichiSB3VecEnv(3, opponents="random", learner_seat=0, seed=2)
+    venv.reset()
+    actions = venv.expert_actions("efficiency")
+    assert actions.shape == (3,) and get_action_masks(venv)[np.arange(3), actions].all()

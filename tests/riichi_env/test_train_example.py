@@ -34,6 +34,29 @@ def test_example_trains_evaluates_and_saves(tmp_path, monkeypatch, capsys):
     assert doc["agents"][0]["name"] == f"ppo:{checkpoint}" and doc["agents"][0]["games"] == 4
 
 
+def test_example_clones_a_teacher_then_runs_ppo(tmp_path, monkeypatch, capsys):
+    argv = [EXAMPLE.name, "--opponents", "simple", "--pretrain", "efficiency"]
+    argv += ["--pretrain-minutes", "0.005", "--minutes", "0.05", "--tables", "4"]
+    argv += ["--eval-every", "1", "--eval-games", "4", "--out", str(tmp_path), "--json"]
+    monkeypatch.setattr(sys, "argv", argv)
+    runpy.run_path(str(EXAMPLE), run_name="__main__")
+    text = capsys.readouterr().out
+    assert "cloned efficiency for" in text and "PPO from here" in text
+    history = json.loads((tmp_path / "history.json").read_text())
+    phases = [h["phase"] for h in history]
+    assert phases[0] == "start" and phases[-1] == "ppo"
+    assert history[0]["cloned"] == 0 < history[-1]["cloned"] <= history[-1]["steps"]
+    steps = [h["steps"] for h in history]
+    assert steps == sorted(steps) and steps[-1] > 0
+
+
+def test_example_refuses_cloning_on_the_single_table_wrapper(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", [EXAMPLE.name, "--single-table", "--pretrain", "simple"])
+    with pytest.raises(SystemExit):
+        runpy.run_path(str(EXAMPLE), run_name="__main__")
+    assert "--pretrain needs the vector adapter" in capsys.readouterr().err
+
+
 def test_arena_refuses_a_missing_checkpoint(capsys):
     assert main(["arena", "--seats", "ppo:/nonexistent.zip,random,random,random"]) == 2
     assert "no checkpoint" in capsys.readouterr().err
