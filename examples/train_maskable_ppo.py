@@ -3,7 +3,7 @@
     pip install -e ".[train]" torch==2.13.0
     python examples/train_maskable_ppo.py --opponents random --minutes 10 --json
     python examples/train_maskable_ppo.py --opponents simple --minutes 30 --pretrain efficiency \
-        --pretrain-minutes 10 --out runs/simple --json
+        --pretrain-minutes 10 --final-eval-games 2000 --out runs/simple --json
     python examples/train_maskable_ppo.py --single-table --minutes 2   # the plain wrapper
 
 The learner plays one seat per table (drawn per game) of ``riichi_env.sb3.RiichiSB3VecEnv``, the
@@ -19,12 +19,12 @@ policy the second with the agent labelling its states), then trains the value he
 no entropy bonus). Without it, PPO starts from scratch (3e-4, clip 0.2, entropy 0.01).
 
 Every ``--eval-every`` seconds of training (and at the start and the end) the policy plays
-``--eval-games`` duplicate arena games against three opponents (``riichi_env.arena``: average
-rank with its 95 % interval, win rate); each evaluation saves a checkpoint
-(``OUT/ppo_STEPS.zip``, playable as ``riichi-env arena --seats ppo:PATH,...``; the arena reads its
-encoder from it) and redraws ``OUT/curve.png`` (average rank and win rate against steps and wall
-time); ``OUT/history.json`` keeps the evaluations. Steps count every learner decision trained
-on, cloned or PPO. ``--single-table`` trains on ``riichi_env.RiichiGymEnv`` (one table,
+``--eval-games`` duplicate arena games (the last evaluation ``--final-eval-games``) against three
+opponents (``riichi_env.arena``: average rank with its 95 % interval, win rate); each evaluation
+saves a checkpoint (``OUT/ppo_STEPS.zip``, playable as ``riichi-env arena --seats ppo:PATH,...``;
+the arena reads its encoder from it) and redraws ``OUT/curve.png`` (average rank and win rate
+against steps and wall time); ``OUT/history.json`` keeps the evaluations. Steps count every
+learner decision trained on, cloned or PPO. ``--single-table`` trains on ``riichi_env.RiichiGymEnv`` (one table,
 opponents in Python) to show the difference in steps per second. ``--json`` prints one object as
 the last line: ``steps``, ``steps_per_s``, ``minutes``, ``avg_rank``, ``avg_rank_ci95``,
 ``games`` (the final evaluation).
@@ -59,7 +59,7 @@ def evaluate(model, opponent: str, games: int, seed: int) -> dict:
     return out["agents"][0]
 
 
-def plot(history: list[dict], path: Path, title: str) -> None:
+def plot(history: list[dict], path: Path, title: str, cloned_until=None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -76,12 +76,18 @@ def plot(history: list[dict], path: Path, title: str) -> None:
         ax.plot(x, rank, "o-", color="tab:blue", label="average rank")
         ax.fill_between(x, lo, hi, color="tab:blue", alpha=0.2)
         ax.axhline(2.5, color="grey", lw=0.8, ls="--")
+        if cloned_until is not None:  # (steps, minutes) where cloning ended and PPO began
+            at = cloned_until[0] if x is steps else cloned_until[1]
+            ax.axvline(at, color="tab:green", lw=0.8, ls=":", label="cloning | PPO")
         ax.set_xlabel(label)
         ax.set_ylabel("average rank (1 = first)")
         ax.invert_yaxis()
         twin = ax.twinx()
         twin.plot(x, win, "s--", color="tab:orange", label="win rate")
         twin.set_ylabel("win rate per hand (%)")
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = twin.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, loc="center right", fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -138,6 +144,7 @@ class Cloning:
         self.rng = np.random.default_rng([seed, 0xB0C])
         self.samples = 0
         self.accuracy = 0.0
+        self.ended = seconds  # training seconds when the last chunk ended
 
     def chunk(self, elapsed: float, steps: int = 32, minibatch: int = 512) -> int:
         """Play and learn one chunk; the samples it took."""
@@ -220,6 +227,12 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=None, help="PPO learning rate")
     parser.add_argument("--eval-every", type=float, default=120.0, help="seconds between evals")
     parser.add_argument("--eval-games", type=int, default=400, help="duplicate games per eval")
+    parser.add_argument(
+        "--final-eval-games",
+        type=int,
+        default=None,
+        help="duplicate games of the last evaluation (default: --eval-games)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/maskable_ppo", help="checkpoints and curve.png")
     parser.add_argument("--json", action="store_true", help="one JSON object as the last line")
@@ -270,6 +283,7 @@ def main() -> None:
                 phase = "cloning"
                 cloning.chunk(trained)
                 if trained + time.perf_counter() - t0 >= cloning.seconds:
+                    cloning.ended = trained + time.perf_counter() - t0
                     freeze_policy(model, True)  # the value head learns first (--critic-warmup)
                     print(
                         f"cloned {args.pretrain} for {cloning.samples:,} decisions "
@@ -287,7 +301,8 @@ def main() -> None:
             if not first:
                 next_eval += args.eval_every
             first = False
-            row = evaluate(model, args.opponents, args.eval_games, seed=10_000)
+            games = args.eval_games if not done else (args.final_eval_games or args.eval_games)
+            row = evaluate(model, args.opponents, games, seed=10_000)
             history.append(
                 {
                     "steps": steps,
@@ -302,7 +317,10 @@ def main() -> None:
                 }
             )
             model.save(out / f"ppo_{steps}.zip")
-            plot(history, out / "curve.png", title(args))
+            until = None
+            if cloning is not None and trained >= cloning.seconds:
+                until = (cloning.samples, cloning.ended / 60)
+            plot(history, out / "curve.png", title(args), until)
             lo, hi = row["avg_rank_ci95"]
             extra = f", cloning accuracy {cloning.accuracy:.1%}" if phase == "cloning" else ""
             print(

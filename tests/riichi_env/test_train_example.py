@@ -37,7 +37,8 @@ def test_example_trains_evaluates_and_saves(tmp_path, monkeypatch, capsys):
 def test_example_clones_a_teacher_then_runs_ppo(tmp_path, monkeypatch, capsys):
     argv = [EXAMPLE.name, "--opponents", "simple", "--pretrain", "efficiency"]
     argv += ["--pretrain-minutes", "0.005", "--minutes", "0.05", "--tables", "4"]
-    argv += ["--eval-every", "1", "--eval-games", "4", "--out", str(tmp_path), "--json"]
+    argv += ["--eval-every", "1", "--eval-games", "4", "--final-eval-games", "8"]
+    argv += ["--out", str(tmp_path), "--json"]
     monkeypatch.setattr(sys, "argv", argv)
     runpy.run_path(str(EXAMPLE), run_name="__main__")
     text = capsys.readouterr().out
@@ -48,6 +49,7 @@ def test_example_clones_a_teacher_then_runs_ppo(tmp_path, monkeypatch, capsys):
     assert history[0]["cloned"] == 0 < history[-1]["cloned"] <= history[-1]["steps"]
     steps = [h["steps"] for h in history]
     assert steps == sorted(steps) and steps[-1] > 0
+    assert [h["games"] for h in history][-2:] == [4, 8]  # the last evaluation: --final-eval-games
 
 
 def test_example_refuses_cloning_on_the_single_table_wrapper(monkeypatch, capsys):
