@@ -3,7 +3,8 @@
     pip install -e ".[train]" torch==2.13.0
     python examples/train_maskable_ppo.py --opponents random --minutes 10 --json
     python examples/train_maskable_ppo.py --opponents simple --minutes 30 --pretrain efficiency \
-        --pretrain-minutes 10 --final-eval-games 2000 --out runs/simple --json
+        --pretrain-minutes 20 --critic-warmup 3 --lr 3e-5 --eval-every 300 --final-eval-games 2000 \
+        --out runs/simple --json
     python examples/train_maskable_ppo.py --single-table --minutes 2   # the plain wrapper
 
 The learner plays one seat per table (drawn per game) of ``riichi_env.sb3.RiichiSB3VecEnv``, the
@@ -36,6 +37,9 @@ import argparse
 import json
 import time
 from pathlib import Path
+
+import numpy as np
+import torch
 
 OPPONENTS = ("random", "simple", "efficiency")
 
@@ -134,11 +138,7 @@ class Cloning:
     """
 
     def __init__(self, model, venv, teacher: str, seconds: float, seed: int):
-        import numpy as np
-        import torch
-
         self.model, self.venv, self.teacher, self.seconds = model, venv, teacher, seconds
-        self.np, self.torch = np, torch
         self.optimizer = torch.optim.Adam(model.policy.parameters(), lr=1e-3)
         self.obs = venv.reset()
         self.rng = np.random.default_rng([seed, 0xB0C])
@@ -148,7 +148,6 @@ class Cloning:
 
     def chunk(self, elapsed: float, steps: int = 32, minibatch: int = 512) -> int:
         """Play and learn one chunk; the samples it took."""
-        np, torch = self.np, self.torch
         own = elapsed >= self.seconds / 2  # DAgger half: the policy moves, the teacher labels
         obs, masks, labels = [], [], []
         for _ in range(steps):

@@ -46,6 +46,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from engine.actions import N_ACTIONS
+from engine.selfplay import POLICY_SIMPLE
 from engine.validation import check_int, check_seed, describe
 from riichi_env._kernels import FINISHED, PYTHON_SEAT, _expert_actions
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, _encode, bounds, check_encoder
@@ -56,6 +57,10 @@ from riichi_env.warmup import ensure_compiled
 
 SEAT_STREAM = 0x5EA7
 """Stream key of the learner-seat draw (``numpy.random.default_rng([game_seed, SEAT_STREAM])``)."""
+
+
+EXPERT_STREAM = 0xE4BE
+"""Stream key of random teachers (``expert_actions``), drawn from the reset's seed base."""
 
 
 def learner_seat_of(game_seed: int) -> int:
@@ -105,8 +110,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self._all = np.arange(n)
         self._python = [p for p in dict.fromkeys(o for o in opp if not isinstance(o, str))]
         self._final_obs = np.zeros((n, *self._batch.obs_shape), dtype=np.float32)
-        self._expert_rng = np.zeros((n, 2), dtype=np.int64)
-        self._expert_rng[:, 0] = self._rng.integers(1, 2**62, size=n)
+        self._expert_rng = np.zeros((n, 2), dtype=np.int64)  # keyed at reset
         self._expert_out = np.zeros(n, dtype=np.int64)
         self._started = False
         low, high = bounds(encoder)
@@ -119,7 +123,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, n)
         compiled = [o for o in opp if isinstance(o, str)]
         ensure_compiled("vector")
-        if any(COMPILED_POLICIES[o] >= 2 for o in compiled):
+        if any(COMPILED_POLICIES[o] >= POLICY_SIMPLE for o in compiled):
             ensure_compiled("agents")
 
     # ------------------------------------------------------------------ seats
@@ -152,6 +156,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         b.seed_base[:] = base
+        self._expert_rng[:, 0] = np.random.default_rng([base, EXPERT_STREAM]).integers(1, 2**62, n)
+        self._expert_rng[:, 1] = 0
         b.game_index[:] = self._all
         b.pending[:] = False
         b.need_reset[:] = False
@@ -259,7 +265,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             )
         if not self._started:
             raise gymnasium.error.ResetNeeded("expert_actions() before reset(): call reset()")
-        if COMPILED_POLICIES[policy] >= 2:
+        if COMPILED_POLICIES[policy] >= POLICY_SIMPLE:  # the agents, not the random ones
             ensure_compiled("agents")
         b = self._batch
         out = self._expert_out

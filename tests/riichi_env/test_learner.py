@@ -122,14 +122,18 @@ def test_expert_actions_leave_the_tables_random_streams_alone():
     """Asking a random teacher draws from the env's own stream: the games are unchanged."""
     plain = learner_vector_env(num_tables=2, opponents="random", learner_seat=0)
     asked = learner_vector_env(num_tables=2, opponents="random", learner_seat=0)
+    again = learner_vector_env(num_tables=2, opponents="random", learner_seat=0)
     a, _ = plain.reset(seed=9)
     b, _ = asked.reset(seed=9)
+    again.reset(seed=9)
     for _ in range(200):
         teacher = asked.expert_actions("random")
         assert b["action_mask"][np.arange(2), teacher].all()
+        assert np.array_equal(teacher, again.expert_actions("random"))  # seeded by reset
         actions = first_legal(a["observation"], a["action_mask"], None)
         a, *_ = plain.step(actions)
         b, *_ = asked.step(actions)
+        again.step(actions)
         assert np.array_equal(a["observation"], b["observation"])
 
 
