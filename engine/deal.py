@@ -133,7 +133,8 @@ def _continue_at(st, t, ev, tables, wall, kyoku, honba, kyotaku, points, clear_l
     rec.kyoku = kyoku
     rec.honba = honba
     rec.kyotaku = kyotaku
-    rec.points[:] = points
+    for s in range(4):
+        rec.points[s] = points[s]
     rec.game_over = 0
     rec.final_scores[:] = 0.0
     rec.final_ranks[:] = 0

@@ -203,7 +203,7 @@ def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, np.bool_(True), total)
     for o in range(4):
         rec.points[o] += total[o]
-    rec.last_delta[:] = total
+        rec.last_delta[o] = total[o]  # a loop, not a slice copy: see docs/internals.md
     dealer = _dealer(st, t)
     yame = w == dealer and rec.rules[RULE_AGARI_YAME] != 0
     _settled(st, t, w == dealer, yame, w == dealer)
@@ -230,7 +230,7 @@ def _ron(st, t, ev, tables, d, tile):
                 dealer_won = True
     for o in range(4):
         rec.points[o] += total[o]
-    rec.last_delta[:] = total
+        rec.last_delta[o] = total[o]  # a loop, not a slice copy: see docs/internals.md
     yame = dealer_won and rec.rules[RULE_AGARI_YAME] != 0
     _settled(st, t, dealer_won, yame, dealer_won)
 
@@ -292,7 +292,7 @@ def _exhaustive_draw(st, t, ev, tables):
     _log_delta(st, t, ev, -1, delta, 0)
     for s in range(4):
         rec.points[s] += delta[s]
-    rec.last_delta[:] = delta
+        rec.last_delta[s] = delta[s]
     dealer_tenpai = (tenpai_mask >> dealer & 1) == 1
     yame = dealer_tenpai and rules[RULE_TENPAI_YAME] != 0
     _settled(st, t, dealer_tenpai, yame, True)
