@@ -420,15 +420,64 @@ def _encode_oracle(st, t, seat, out):
         out[URA_INDICATORS, rec.wall[URA_START + d] // 4] += 0.25
 
 
+@njit(inline="always")
+def _encode_basic_v0(st, t, seat, suit_table, honor_table, out):
+    """``basic_v0``: the public table and the own hand."""
+    _encode_basic(st, t, seat, out)
+
+
+@njit(inline="always")
+def _encode_rich_v0(st, t, seat, suit_table, honor_table, out):
+    """``rich_v0``: ``basic_v0`` and the shanten, wait and seen-tile rows."""
+    _encode_basic(st, t, seat, out)
+    _encode_rich(st, t, seat, suit_table, honor_table, False, out)
+
+
+@njit(inline="always")
+def _encode_oracle_v0(st, t, seat, suit_table, honor_table, out):
+    """``oracle_v0``: ``rich_v0`` and the hidden rows (other hands, the wall)."""
+    _encode_basic(st, t, seat, out)
+    _encode_rich(st, t, seat, suit_table, honor_table, False, out)
+    _encode_oracle(st, t, seat, out)
+
+
+@njit(inline="always")
+def _encode_basic_v1(st, t, seat, suit_table, honor_table, out):
+    """``basic_v1``: ``basic_v0`` and the open riichi hands."""
+    _encode_basic(st, t, seat, out)
+    _encode_open(st, t, seat, N_BASIC, out)
+
+
+@njit(inline="always")
+def _encode_rich_v1(st, t, seat, suit_table, honor_table, out):
+    """``rich_v1``: ``rich_v0`` (open hands count as seen) and the open riichi hands."""
+    _encode_basic(st, t, seat, out)
+    _encode_rich(st, t, seat, suit_table, honor_table, True, out)
+    _encode_open(st, t, seat, N_RICH, out)
+
+
+ENCODE_KERNELS = (
+    _encode_basic_v0,
+    _encode_rich_v0,
+    _encode_oracle_v0,
+    _encode_basic_v1,
+    _encode_rich_v1,
+)
+"""One kernel per encoder, in ``ENCODERS`` order, all called as ``(st, t, seat, suit_table,
+honor_table, out)``. The env calls its own encoder's kernel, so it compiles that encoder alone;
+``_encode`` (the vector env, the learner view) inlines them all and picks one by id."""
+
+
 @njit
 def _encode(st, t, seat, encoder, suit_table, honor_table, out):
     """Encoder ``ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32[rows, 34])."""
-    _encode_basic(st, t, seat, out)
-    if encoder == 1 or encoder == 2 or encoder == 4:
-        _encode_rich(st, t, seat, suit_table, honor_table, encoder == 4, out)
-    if encoder == 2:
-        _encode_oracle(st, t, seat, out)
+    if encoder == 0:
+        _encode_basic_v0(st, t, seat, suit_table, honor_table, out)
+    elif encoder == 1:
+        _encode_rich_v0(st, t, seat, suit_table, honor_table, out)
+    elif encoder == 2:
+        _encode_oracle_v0(st, t, seat, suit_table, honor_table, out)
     elif encoder == 3:
-        _encode_open(st, t, seat, N_BASIC, out)
-    elif encoder == 4:
-        _encode_open(st, t, seat, N_RICH, out)
+        _encode_basic_v1(st, t, seat, suit_table, honor_table, out)
+    else:
+        _encode_rich_v1(st, t, seat, suit_table, honor_table, out)

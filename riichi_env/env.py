@@ -94,7 +94,14 @@ from engine.validation import (
 )
 from engine.visibility import SeatView, seat_view
 from riichi_env._kernels import GAME_OVER, _k_step
-from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, N_ROWS, _encode, bounds, check_encoder
+from riichi_env.encoders import (
+    DEFAULT_ENCODER,
+    ENCODE_KERNELS,
+    ENCODER_IDS,
+    N_ROWS,
+    bounds,
+    check_encoder,
+)
 from riichi_env.render import render_text
 from riichi_env.warmup import ensure_compiled
 
@@ -304,6 +311,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.rewards, self._cumulative_rewards, self.infos = {}, {}, {}
         self.terminations, self.truncations = {}, {}
         ensure_compiled("env")  # a cold cache: say so on stderr before compiling for a minute
+        if encoder != DEFAULT_ENCODER:
+            ensure_compiled("encoders")  # the env's step compiles the default encoder only
 
     def _setup_buffers(self, state: State | None = None) -> None:
         if state is None:
@@ -502,7 +511,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         obs = np.empty(self._obs_shape, dtype=np.float32)
-        _encode(self._rec, 0, seat, self._encoder_id, self._suit, self._honor, obs)
+        ENCODE_KERNELS[self._encoder_id](self._rec, 0, seat, self._suit, self._honor, obs)
         if agent == self.agent_selection and self._started:
             mask = self._mask.copy()
         else:
@@ -524,7 +533,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             )
         elif not out.flags.c_contiguous:
             raise ValueError("out must be C-contiguous")
-        _encode(self._rec, 0, self._seat(agent), self._encoder_id, self._suit, self._honor, out)
+        encode = ENCODE_KERNELS[self._encoder_id]  # this encoder's kernel alone
+        encode(self._rec, 0, self._seat(agent), self._suit, self._honor, out)
         return out
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:

@@ -5,7 +5,7 @@ compile takes a minute or more on a small machine, so before it starts ``ensure_
 prints one line to stderr saying what happens and about how long it takes, shows the elapsed time
 while it runs, and records in the cache directory that this kind of kernel is compiled for these
 sources, so a warm run prints nothing. ``kind`` is one of ``KINDS``: ``"env"`` (reset, mask, step,
-the encoders), ``"selfplay"`` (compiled self-play, ``riichi_env.selfplay``), ``"vector"`` (the vector env),
+the default encoder), ``"encoders"`` (the other encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play, ``riichi_env.selfplay``), ``"vector"`` (the vector env),
 ``"checked"`` (self-play that validates every step), ``"agents"`` (self-play of the compiled
 agents, the arena), ``"score"`` (hand scoring), ``"replay"`` (the
 ``Game`` facade that records replay through).
@@ -17,6 +17,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -28,15 +29,19 @@ import numba
 from engine._numba import cache_roots, jit_disabled
 
 KINDS: dict[str, tuple[str, str]] = {
-    "env": ("the environment's kernels (reset, masks, step, encoders)", "about 85 s"),
-    "selfplay": ("the compiled self-play loop", "about 80 s, or 12 s after the env's"),
+    "env": (
+        "the environment's kernels (reset, masks, step, the basic_v0 encoder)",
+        "about 50 s with a helper process, 80 s without",
+    ),
+    "encoders": ("the observation encoders other than basic_v0", "about 10 s"),
+    "selfplay": ("the compiled self-play loop", "about 80 s, or 10 s after the env's"),
     "score": ("the hand-scoring kernels", "about 15 s"),
     "replay": (
         "the game kernels records replay through",
         "about 75 s, or seconds after the env's",
     ),
     "vector": ("the vector env's kernels", "about 2 minutes, or 40 s after the env's"),
-    "agents": ("the compiled agents' self-play loop", "about 100 s, or 15 s after the env's"),
+    "agents": ("the compiled agents' self-play loop", "about 100 s, or 7 s after the env's"),
     "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
@@ -101,6 +106,14 @@ def _marker(kind: str) -> Path | None:
     return None
 
 
+def _mark(kind: str, seconds: float) -> None:
+    """Record that ``kind`` is compiled for the current sources."""
+    marker = _marker(kind)
+    if marker is not None:
+        with contextlib.suppress(OSError):
+            marker.write_text(f"{seconds:.1f}\n")
+
+
 def is_compiled(kind: str) -> bool:
     """True when ``kind``'s kernels were compiled and cached for the current sources."""
     if kind not in KINDS:
@@ -134,27 +147,178 @@ def ensure_compiled(kind: str, stream=None) -> float:
         _done.discard(kind)
         raise
     seconds = time.perf_counter() - start
-    marker = _marker(kind)
-    if marker is not None:
-        with contextlib.suppress(OSError):
-            marker.write_text(f"{seconds:.1f}\n")
+    _mark(kind, seconds)
     stream.write(f"riichi_env: compiled {kind} in {seconds:.0f} s\n")
     stream.flush()
     return seconds
 
 
-def _warm_env() -> None:
-    from riichi_env.encoders import ENCODERS
+def _play_env(encoder: str) -> None:
     from riichi_env.env import raw_env
 
-    for encoder in ENCODERS:
-        env = raw_env(encoder=encoder)
-        env.reset(seed=0)
-        for _ in range(40):
-            if not env.agents:
-                break
-            obs, _, term, trunc, _ = env.last()
-            env.step(None if term or trunc else int(obs["action_mask"].argmax()))
+    env = raw_env(encoder=encoder)
+    env.reset(seed=0)
+    for _ in range(40):
+        if not env.agents:
+            break
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(obs["action_mask"].argmax()))
+
+
+COMPILE_JOBS = "RIICHI_ENV_COMPILE_JOBS"
+"""Environment variable: processes a cold compile of the env may use (``1``: this one alone).
+Default: 2 on a machine with two cores or more."""
+
+
+def compile_jobs() -> int:
+    """The processes a cold env compile uses: ``$RIICHI_ENV_COMPILE_JOBS``, else 2 (1 on one core)."""
+    raw = os.environ.get(COMPILE_JOBS)
+    if raw is None or raw == "":
+        frozen = getattr(sys, "frozen", False)  # sys.executable is then no Python to run -m with
+        return 2 if (os.cpu_count() or 1) >= 2 and not frozen else 1
+    try:
+        jobs = int(raw)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise ValueError(
+            f"{COMPILE_JOBS} must be a whole number of processes, 1 or more; got {raw!r}"
+        )
+    return jobs
+
+
+class _Helper:
+    """A second process compiling parts of the game (``engine.compile_parts``) into the shared
+    cache: the scoring part at once, then each part ``ask`` names.
+
+    It prints each kernel's name once that kernel is cached; ``wait(name)`` blocks until then, or
+    until the helper ended for whatever reason (this process then compiles what is missing
+    itself, as without a helper).
+    """
+
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_ROOT), env.get("PYTHONPATH")) if p)
+        self.done: set[str] = set()
+        self._changed = threading.Condition()
+        self.ended = False
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "engine.compile_parts", "scoring", "agents"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,
+                env=env,
+                text=True,
+            )
+        except OSError:
+            self._proc = None
+            self.ended = True
+            return
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self._proc.stdout:
+            with self._changed:
+                self.done.add(line.strip())
+                self._changed.notify_all()
+        with self._changed:
+            self.ended = True
+            self._changed.notify_all()
+
+    def ask(self, part: str) -> None:
+        """Have the helper compile ``part`` next (``engine.compile_parts.PARTS``)."""
+        if not self.ended:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.write(part + "\n")
+                self._proc.stdin.flush()
+
+    def wait(self, name: str, timeout: float | None = None) -> bool:
+        """Until the helper has cached kernel ``name`` (True), ended or ``timeout`` s passed."""
+        with self._changed:
+            self._changed.wait_for(lambda: name in self.done or self.ended, timeout)
+            return name in self.done
+
+    def stop(self) -> None:
+        if self._proc is None:
+            return
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        for pipe in (self._proc.stdin, self._proc.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+
+HELPER_GRACE = 20.0
+"""Seconds the env's warm-up waits, once its own kernels are done, for the helper to finish the
+agents and the self-play loop before it stops it (what is missing compiles on first use)."""
+
+
+def _warm_env() -> None:
+    """The env's kernels, on two processes when ``compile_jobs() > 1``.
+
+    The helper compiles the scoring part while this process compiles the deal and the default
+    encoder; this one then compiles the mask (which calls ``_can_win``) and ``_apply`` (which
+    calls the rest of the scoring part), then the env's step. Meanwhile the helper, which would
+    be idle, compiles the compiled agents' choice and then the random self-play loop; when it
+    finishes in time, ``"selfplay"`` is marked compiled too, and the arena's loop is all that is
+    left of ``"agents"``.
+    """
+    from engine.compile_parts import apply_part, compile_part, deal_part, mask_part
+    from riichi_env.encoders import DEFAULT_ENCODER
+
+    if compile_jobs() < 2:
+        _play_env(DEFAULT_ENCODER)
+        return
+    start = time.perf_counter()
+    helper = _Helper()
+    try:
+        compile_part(deal_part())
+        _compile_default_encoder()
+        helper.wait("_can_win")
+        compile_part(mask_part())
+        helper.wait("_discard_passes")
+        compile_part(apply_part())
+        helper.ask("selfplay")
+        _play_env(DEFAULT_ENCODER)
+        deadline = time.perf_counter() + HELPER_GRACE
+        helper.wait("_choose", timeout=HELPER_GRACE)
+        if helper.wait("_play_games_unchecked", timeout=max(0.0, deadline - time.perf_counter())):
+            _mark("selfplay", time.perf_counter() - start)
+            _done.add("selfplay")
+    finally:
+        helper.stop()
+
+
+def _compile_default_encoder() -> None:
+    """``basic_v0``'s kernel for the argument types the env passes (``env.observe``)."""
+    import numba
+    import numpy as np
+
+    from engine.rules import MAHJONGSOUL
+    from engine.state import new_state
+    from engine.tables import load_tables
+    from riichi_env.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
+
+    st = new_state(1, MAHJONGSOUL, 0).records
+    tables = load_tables()
+    obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
+    args = (st, 0, 0, tables.shanten_suit, tables.shanten_honor, obs)
+    ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]].compile(tuple(numba.typeof(a) for a in args))
+
+
+def _warm_encoders() -> None:
+    import numpy as np
+
+    from riichi_env.encoders import ENCODE_KERNELS, ENCODERS, N_ROWS
+    from riichi_env.env import raw_env
+
+    env = raw_env()
+    env.reset(seed=0)
+    for kernel, name in zip(ENCODE_KERNELS, ENCODERS, strict=True):  # each one's own kernel
+        obs = np.zeros((N_ROWS[name], 34), dtype=np.float32)
+        kernel(env._rec, 0, 0, env._suit, env._honor, obs)
 
 
 def _warm_selfplay() -> None:
@@ -202,6 +366,7 @@ def _warm_replay() -> None:
 
 _WARM_UPS: dict[str, Callable[[], None]] = {
     "env": _warm_env,
+    "encoders": _warm_encoders,
     "selfplay": _warm_selfplay,
     "score": _warm_score,
     "replay": _warm_replay,

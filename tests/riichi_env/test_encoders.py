@@ -355,3 +355,20 @@ def test_open_riichi_hands_are_the_only_extra_tiles_v1_sees(name):
         legal = np.flatnonzero(e.action_mask())
         e.step(int(legal[rng.integers(legal.size)]))
     assert checked >= 24
+
+
+@pytest.mark.parametrize("name", enc.ENCODERS)
+def test_each_encoders_own_kernel_writes_what_encode_writes(name):
+    """The env observes through ``ENCODE_KERNELS[id]``; the vector env through ``_encode``."""
+    e = raw_env(encoder=name, game_length="tonpuusen")
+    e.reset(seed=5)
+    i = enc.ENCODER_IDS[name]
+    for _ in range(6):
+        _play(e, 9, seed=i)
+        for seat, agent in enumerate(e.possible_agents):
+            mine = np.full((enc.N_ROWS[name], 34), -7.0, dtype=np.float32)
+            shared = mine.copy()
+            enc.ENCODE_KERNELS[i](e._rec, 0, seat, e._suit, e._honor, mine)
+            enc._encode(e._rec, 0, seat, i, e._suit, e._honor, shared)
+            np.testing.assert_array_equal(mine, shared)
+            np.testing.assert_array_equal(e.observe(agent)["observation"], shared)

@@ -65,3 +65,42 @@ def test_ctrl_c_during_the_compile_prints_one_line(monkeypatch, capsys):
     assert cli.main(["selfplay", "--games", "1"]) == 130  # it compiles after checking its input
     err = capsys.readouterr().err
     assert err == "riichi-env selfplay: interrupted\n"
+
+
+def test_an_env_with_another_encoder_compiles_the_encoders_group(fresh, monkeypatch):
+    """The env's own warm-up compiles basic_v0 only; any other encoder asks for "encoders"."""
+    import importlib
+
+    module = importlib.import_module("riichi_env.env")  # the module: riichi_env.env is env()
+    asked = []
+    monkeypatch.setattr(module, "ensure_compiled", asked.append)
+    raw_env = module.raw_env
+    raw_env()
+    assert asked == ["env"]
+    raw_env(encoder="rich_v0")
+    assert asked == ["env", "env", "encoders"]
+    assert "encoders" in warmup.KINDS and "encoders" in warmup._WARM_UPS
+
+
+def test_compile_jobs_default_and_override(monkeypatch):
+    monkeypatch.delenv(warmup.COMPILE_JOBS, raising=False)
+    monkeypatch.setattr(warmup.os, "cpu_count", lambda: 2)
+    assert warmup.compile_jobs() == 2
+    monkeypatch.setattr(warmup.os, "cpu_count", lambda: 1)
+    assert warmup.compile_jobs() == 1
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
+    assert warmup.compile_jobs() == 1
+    for bad in ("0", "two", "-3"):
+        monkeypatch.setenv(warmup.COMPILE_JOBS, bad)
+        with pytest.raises(ValueError, match="RIICHI_ENV_COMPILE_JOBS must be a whole number"):
+            warmup.compile_jobs()
+
+
+def test_a_helper_that_fails_leaves_the_work_to_this_process(monkeypatch):
+    """A helper that cannot run ends; waiting for it returns, and the caller compiles instead."""
+    monkeypatch.setattr(warmup.sys, "executable", "/nonexistent/python")
+    helper = warmup._Helper()
+    assert helper.wait("_can_win") is False
+    helper.ask("selfplay")  # nothing to ask: no error
+    assert helper.ended and helper.done == set()
+    helper.stop()

@@ -1,0 +1,141 @@
+"""The game's kernels in parts that compile independently, for a compile on two cores.
+
+Numba compiles a kernel's callees before the kernel, one function at a time, in one process. The
+scoring side of the game (``_score_win`` and the scorer below it, ``_can_win``, ``_pay_win``) and
+the settling of a passed discard (``_discard_passes``) share almost nothing with the deal
+(``_reset``), so a second process can compile them into the shared on-disk cache while the first
+compiles the deal; the first then loads them from the cache when ``_legal_mask`` and ``_apply``
+call them (``riichi_env/warmup.py`` runs the two processes).
+
+Each entry is ``(name, kernel, signature)``: the Numba argument types the game's own call sites
+pass (integers as int64, ``engine/_numba.py``), so the cached machine code is the one the game
+looks up. A kernel compiled with other types would simply be compiled again where it is called.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numba
+import numpy as np
+
+from engine.actions import N_ACTIONS
+from engine.claims import _discard_passes
+from engine.deal import _reset
+from engine.legality import _legal_mask
+from engine.rules import MAHJONGSOUL
+from engine.score_layout import N_RES
+from engine.selfplay import _choose, _play_games_unchecked
+from engine.settlement import _can_win, _pay_win, _score_win
+from engine.state import new_state
+from engine.tables import load_tables
+from engine.turn import _apply
+from engine.yaku import N_YAKU
+
+
+def _signature(*args) -> tuple:
+    return tuple(numba.typeof(a) for a in args)
+
+
+def _arguments():
+    state = new_state(1, MAHJONGSOUL, 0)  # types only: every state has the same record dtype
+    return state.records, state.events, load_tables(), np.int64(0), np.bool_(False)
+
+
+def scoring_part() -> list[tuple[str, object, tuple]]:
+    """Scoring and the settling of a passed discard, in the order a helper compiles them."""
+    st, ev, tables, i, b = _arguments()
+    out = np.zeros(N_RES, dtype=np.int32)
+    yaku = np.zeros(N_YAKU, dtype=np.int32)
+    total = np.zeros(4, dtype=np.int32)
+    return [
+        ("_score_win", _score_win, _signature(st, i, tables, i, i, i, i, i, i, out, yaku)),
+        ("_can_win", _can_win, _signature(st, i, tables, i, i, i, i)),
+        ("_pay_win", _pay_win, _signature(st, i, ev, tables, i, i, i, i, b, total)),
+        ("_discard_passes", _discard_passes, _signature(st, i, ev, tables, i, i)),
+    ]
+
+
+def deal_part() -> list[tuple[str, object, tuple]]:
+    """The deal, which needs nothing of the scoring part."""
+    st, ev, tables, i, _ = _arguments()
+    return [("_reset", _reset, _signature(st, i, ev, tables, i))]
+
+
+def mask_part() -> list[tuple[str, object, tuple]]:
+    """The legal mask: it calls ``_can_win``, so it compiles after the scoring part has it."""
+    st, _, tables, i, _ = _arguments()
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    return [("_legal_mask", _legal_mask, _signature(st, i, tables, mask))]
+
+
+def apply_part() -> list[tuple[str, object, tuple]]:
+    """Playing an action: it calls the scoring part and the deal (the next hand)."""
+    st, ev, tables, i, _ = _arguments()
+    return [("_apply", _apply, _signature(st, i, ev, tables, i))]
+
+
+def selfplay_part() -> list[tuple[str, object, tuple]]:
+    """The compiled self-play loop of the random policies (``riichi-env selfplay``): it calls
+    ``_reset``, ``_legal_mask`` and ``_apply``, so it compiles after them."""
+    st, ev, tables, i, _ = _arguments()
+    i64 = np.zeros(1, dtype=np.int64)
+    i32 = np.zeros(1, dtype=np.int32)
+    rows32 = np.zeros((1, 4), dtype=np.int32)
+    rows64 = np.zeros((1, 4), dtype=np.float64)
+    policy = np.zeros(4, dtype=np.int64)
+    signature = _signature(st, i, ev, tables, i64, policy, rows32, rows64, rows32, i32, i64, i64)
+    return [("_play_games_unchecked", _play_games_unchecked, signature)]
+
+
+def agents_part() -> list[tuple[str, object, tuple]]:
+    """The compiled agents' choice (``simple``, ``efficiency``; the arena): it needs the shanten
+    kernels alone, not the game."""
+    st, _, tables, i, _ = _arguments()
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    rng = np.zeros(2, dtype=np.int64)
+    return [("_choose", _choose, _signature(st, i, tables, mask, i, i, rng))]
+
+
+def compile_part(part: list[tuple[str, object, tuple]], done=None) -> None:
+    """Compile each kernel of ``part`` for its signature (no call: nothing runs); ``done(name)``
+    after each one."""
+    for name, kernel, signature in part:
+        kernel.compile(signature)
+        if done is not None:
+            done(name)
+
+
+PARTS = {
+    "scoring": scoring_part,
+    "deal": deal_part,
+    "mask": mask_part,
+    "apply": apply_part,
+    "selfplay": selfplay_part,
+    "agents": agents_part,
+}
+
+
+def main(argv: list[str]) -> int:
+    """``python -m engine.compile_parts PART [PART ...]``: compile those parts, then each part
+    named on a line of stdin until it closes; print each kernel's name once it is cached."""
+    if not argv or any(name not in PARTS for name in argv):
+        sys.stderr.write(f"usage: python -m engine.compile_parts {{{','.join(PARTS)}}} ...\n")
+        return 2
+
+    def done(name: str) -> None:
+        print(name, flush=True)
+
+    for name in argv:
+        compile_part(PARTS[name](), done)
+    for line in sys.stdin:
+        name = line.strip()
+        if name not in PARTS:
+            sys.stderr.write(f"unknown part {name!r}; choose from {sorted(PARTS)}\n")
+            return 2
+        compile_part(PARTS[name](), done)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
