@@ -19,6 +19,12 @@ DEFAULT_VENV = Path("/tmp/riichienv-bench")
 def riichienv_python(given: str | None, no_install: bool) -> tuple[str | None, str]:
     """Path of a Python with riichienv, or None and why not."""
     if given:
+        try:
+            ok = subprocess.run([given, "-c", "import riichienv, numpy"], capture_output=True)
+        except OSError as exc:
+            return None, f"--riichienv-python {given!r} cannot run ({exc.strerror})"
+        if ok.returncode != 0:
+            return None, f"--riichienv-python {given!r} cannot import riichienv and numpy"
         return given, "given"
     python = DEFAULT_VENV / "bin" / "python"
     check = [str(python), "-c", "import riichienv, numpy"]
@@ -45,12 +51,15 @@ def riichienv_python(given: str | None, no_install: bool) -> tuple[str | None, s
 
 def run_riichienv(python: str, games: int, seed: int, repeats: int) -> tuple[dict | None, str]:
     """``_riichienv_loop.py``'s result (``plain`` and ``encode`` rows), or None and why not."""
-    proc = subprocess.run(
-        [python, str(HERE / "_riichienv_loop.py"), str(games), str(seed), str(repeats)],
-        capture_output=True,
-        text=True,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-    )
+    try:
+        proc = subprocess.run(
+            [python, str(HERE / "_riichienv_loop.py"), str(games), str(seed), str(repeats)],
+            capture_output=True,
+            text=True,
+            env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        )
+    except OSError as exc:
+        return None, f"riichienv run failed: {python!r} cannot run ({exc.strerror})"
     if proc.returncode != 0:
         return None, f"riichienv run failed: {proc.stderr.strip().splitlines()[-1:]}"
     return json.loads(proc.stdout.strip().splitlines()[-1]), "ok"
