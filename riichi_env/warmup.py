@@ -34,14 +34,20 @@ KINDS: dict[str, tuple[str, str]] = {
         "about 50 s with a helper process, 80 s without",
     ),
     "encoders": ("the observation encoders other than basic_v0", "about 10 s"),
-    "selfplay": ("the compiled self-play loop", "about 80 s, or 10 s after the env's"),
+    "selfplay": (
+        "the compiled self-play loop",
+        "about 50 s with a helper process, 80 s without, or 10 s after the env's",
+    ),
     "score": ("the hand-scoring kernels", "about 15 s"),
     "replay": (
         "the game kernels records replay through",
         "about 75 s, or seconds after the env's",
     ),
     "vector": ("the vector env's kernels", "about 2 minutes, or 40 s after the env's"),
-    "agents": ("the compiled agents' self-play loop", "about 100 s, or 7 s after the env's"),
+    "agents": (
+        "the compiled agents' self-play loop",
+        "about 55 s with a helper process, 100 s without, or 7 s after the env's",
+    ),
     "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
@@ -251,44 +257,78 @@ class _Helper:
 
 
 HELPER_GRACE = 20.0
-"""Seconds the env's warm-up waits, once its own kernels are done, for the helper to finish the
-agents and the self-play loop before it stops it (what is missing compiles on first use)."""
+"""Seconds a warm-up waits, once its own kernels are done, for the helper to finish its extra
+parts (the agents, the self-play loop) before it stops it (what is missing compiles on first
+use)."""
 
 
-def _warm_env() -> None:
-    """The env's kernels, on two processes when ``compile_jobs() > 1``.
+def _core_is_cached() -> bool:
+    """True once the game's core (deal, mask, ``_apply``) was compiled for these sources."""
+    marker = _marker("core")
+    return marker is not None and marker.exists()
 
-    The helper compiles the scoring part while this process compiles the deal and the default
-    encoder; this one then compiles the mask (which calls ``_can_win``) and ``_apply`` (which
-    calls the rest of the scoring part), then the env's step. Meanwhile the helper, which would
-    be idle, compiles the compiled agents' choice and then the random self-play loop; when it
-    finishes in time, ``"selfplay"`` is marked compiled too, and the arena's loop is all that is
-    left of ``"agents"``.
+
+def _on_two_cores(
+    finish: Callable[[_Helper], None],
+    *,
+    after_deal: Callable[[], None] | None = None,
+    ask: tuple[str, ...] = (),
+    extras: tuple[str, ...] = (),
+) -> bool:
+    """Compile the game's core with a helper, then ``finish(helper)`` here; False (nothing done)
+    with one job or when the core is cached already.
+
+    The helper compiles the scoring part, then the agents' choice; this process compiles the
+    deal (then ``after_deal()``), the mask once the helper has ``_can_win``, and ``_apply`` once
+    it has ``_discard_passes``. It then asks the helper for the parts ``ask`` names and runs
+    ``finish``; afterwards it waits up to ``HELPER_GRACE`` s for the kernels ``extras`` names.
+    ``"selfplay"`` is marked compiled when the helper finished the self-play loop.
     """
     from engine.compile_parts import apply_part, compile_part, deal_part, mask_part
-    from riichi_env.encoders import DEFAULT_ENCODER
 
-    if compile_jobs() < 2:
-        _play_env(DEFAULT_ENCODER)
-        return
+    if compile_jobs() < 2 or _core_is_cached():
+        return False
     start = time.perf_counter()
     helper = _Helper()
     try:
         compile_part(deal_part())
-        _compile_default_encoder()
+        if after_deal is not None:
+            after_deal()
         helper.wait("_can_win")
         compile_part(mask_part())
         helper.wait("_discard_passes")
         compile_part(apply_part())
-        helper.ask("selfplay")
-        _play_env(DEFAULT_ENCODER)
+        _mark("core", time.perf_counter() - start)
+        for part in ask:
+            helper.ask(part)
+        finish(helper)
         deadline = time.perf_counter() + HELPER_GRACE
-        helper.wait("_choose", timeout=HELPER_GRACE)
-        if helper.wait("_play_games_unchecked", timeout=max(0.0, deadline - time.perf_counter())):
+        for name in extras:
+            helper.wait(name, timeout=max(0.0, deadline - time.perf_counter()))
+        if "_play_games_unchecked" in helper.done:
             _mark("selfplay", time.perf_counter() - start)
             _done.add("selfplay")
     finally:
         helper.stop()
+    return True
+
+
+def _warm_env() -> None:
+    """The env's kernels; from a cold cache on two processes (``_on_two_cores``): the env's step
+    and default encoder here, the agents and the random self-play loop on the helper's core,
+    which would otherwise be idle, so that ``riichi-env selfplay`` and ``arena`` find them."""
+    from riichi_env.encoders import DEFAULT_ENCODER
+
+    def finish(helper: _Helper) -> None:
+        _play_env(DEFAULT_ENCODER)
+
+    if not _on_two_cores(
+        finish,
+        after_deal=_compile_default_encoder,
+        ask=("selfplay",),
+        extras=("_choose", "_play_games_unchecked"),
+    ):
+        _play_env(DEFAULT_ENCODER)
 
 
 def _compile_default_encoder() -> None:
@@ -321,16 +361,33 @@ def _warm_encoders() -> None:
         kernel(env._rec, 0, 0, env._suit, env._honor, obs)
 
 
-def _warm_selfplay() -> None:
+def _selfplay_game(policy: str) -> None:
     from riichi_env.play import selfplay
 
-    selfplay("random", games=1, num_tables=1, progress=False)
+    selfplay(policy, games=1, num_tables=1, progress=False)
+
+
+def _warm_selfplay() -> None:
+    """The random self-play loop; from a cold cache the core on two processes, the agents on the
+    helper's core meanwhile."""
+
+    def finish(helper: _Helper) -> None:
+        _selfplay_game("random")
+
+    if not _on_two_cores(finish, extras=("_choose",)):
+        _selfplay_game("random")
 
 
 def _warm_agents() -> None:
-    from riichi_env.play import selfplay
+    """The compiled agents' loop (the arena); from a cold cache the core here and the agents'
+    choice on the helper, then the random self-play loop on the helper while this one finishes."""
 
-    selfplay("efficiency", games=1, num_tables=1, progress=False)
+    def finish(helper: _Helper) -> None:
+        helper.wait("_choose")
+        _selfplay_game("efficiency")
+
+    if not _on_two_cores(finish, ask=("selfplay",), extras=("_play_games_unchecked",)):
+        _selfplay_game("efficiency")
 
 
 def _warm_checked() -> None:

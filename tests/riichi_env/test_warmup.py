@@ -104,3 +104,14 @@ def test_a_helper_that_fails_leaves_the_work_to_this_process(monkeypatch):
     helper.ask("selfplay")  # nothing to ask: no error
     assert helper.ended and helper.done == set()
     helper.stop()
+
+
+def test_the_core_compiles_on_two_cores_only_once_and_only_with_two_jobs(fresh, monkeypatch):
+    started = []
+    monkeypatch.setattr(warmup, "_Helper", lambda: started.append(1))
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
+    assert warmup._on_two_cores(lambda helper: None) is False
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "2")
+    warmup._mark("core", 1.0)  # the deal, mask and _apply are cached for these sources
+    assert warmup._on_two_cores(lambda helper: None) is False
+    assert started == []
