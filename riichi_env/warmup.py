@@ -224,10 +224,11 @@ class _Helper:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        for line in self._proc.stdout:
-            with self._changed:
-                self.done.add(line.strip())
-                self._changed.notify_all()
+        with self._proc.stdout:
+            for line in self._proc.stdout:
+                with self._changed:
+                    self.done.add(line.strip())
+                    self._changed.notify_all()
         with self._changed:
             self.ended = True
             self._changed.notify_all()
@@ -240,22 +241,27 @@ class _Helper:
                 self._proc.stdin.flush()
 
     def wait(self, name: str, timeout: float | None = None) -> bool:
-        """Until the helper has cached kernel ``name`` (True), ended or ``timeout`` s passed."""
+        """Until the helper has cached kernel ``name`` (True), ended, or ``timeout`` s passed
+        (default ``HELPER_TIMEOUT``: a helper that hangs never stalls the compile)."""
+        if timeout is None:
+            timeout = HELPER_TIMEOUT
         with self._changed:
             self._changed.wait_for(lambda: name in self.done or self.ended, timeout)
             return name in self.done
 
     def stop(self) -> None:
+        """End the helper (its reader thread closes stdout when the pipe ends)."""
         if self._proc is None:
             return
         if self._proc.poll() is None:
             self._proc.kill()
         self._proc.wait()
-        for pipe in (self._proc.stdin, self._proc.stdout):
-            with contextlib.suppress(OSError):
-                pipe.close()
+        with contextlib.suppress(OSError):
+            self._proc.stdin.close()
 
 
+HELPER_TIMEOUT = 300.0
+"""The longest wait for one of the helper's kernels; then this process compiles it itself."""
 HELPER_GRACE = 20.0
 """Seconds a warm-up waits, once its own kernels are done, for the helper to finish its extra
 parts (the agents, the self-play loop) before it stops it (what is missing compiles on first

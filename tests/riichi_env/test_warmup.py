@@ -115,3 +115,18 @@ def test_the_core_compiles_on_two_cores_only_once_and_only_with_two_jobs(fresh, 
     warmup._mark("core", 1.0)  # the deal, mask and _apply are cached for these sources
     assert warmup._on_two_cores(lambda helper: None) is False
     assert started == []
+
+
+def test_a_helper_that_hangs_is_waited_for_at_most_the_timeout(monkeypatch, tmp_path):
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nexec sleep 60\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(warmup.sys, "executable", str(fake))
+    monkeypatch.setattr(warmup, "HELPER_TIMEOUT", 0.2)
+    helper = warmup._Helper()
+    start = time.perf_counter()
+    try:
+        assert helper.wait("_can_win") is False and not helper.ended
+    finally:
+        helper.stop()
+    assert time.perf_counter() - start < 10
