@@ -33,68 +33,70 @@ from engine.turn import _apply
 from engine.yaku import N_YAKU
 
 
-def _signature(*args) -> tuple:
+def signature(*args) -> tuple:
+    """The Numba argument types of ``args``: what a call with them compiles for."""
     return tuple(numba.typeof(a) for a in args)
 
 
-def _arguments():
+def game_arguments():
+    """``(records, events, tables, an int64, a bool)`` of the types the game's kernels take."""
     state = new_state(1, MAHJONGSOUL, 0)  # types only: every state has the same record dtype
     return state.records, state.events, load_tables(), np.int64(0), np.bool_(False)
 
 
 def scoring_part() -> list[tuple[str, object, tuple]]:
     """Scoring and the settling of a passed discard, in the order a helper compiles them."""
-    st, ev, tables, i, b = _arguments()
+    st, ev, tables, i, b = game_arguments()
     out = np.zeros(N_RES, dtype=np.int32)
     yaku = np.zeros(N_YAKU, dtype=np.int32)
     total = np.zeros(4, dtype=np.int32)
     return [
-        ("_score_win", _score_win, _signature(st, i, tables, i, i, i, i, i, i, out, yaku)),
-        ("_can_win", _can_win, _signature(st, i, tables, i, i, i, i)),
-        ("_pay_win", _pay_win, _signature(st, i, ev, tables, i, i, i, i, b, total)),
-        ("_discard_passes", _discard_passes, _signature(st, i, ev, tables, i, i)),
+        ("_score_win", _score_win, signature(st, i, tables, i, i, i, i, i, i, out, yaku)),
+        ("_can_win", _can_win, signature(st, i, tables, i, i, i, i)),
+        ("_pay_win", _pay_win, signature(st, i, ev, tables, i, i, i, i, b, total)),
+        ("_discard_passes", _discard_passes, signature(st, i, ev, tables, i, i)),
     ]
 
 
 def deal_part() -> list[tuple[str, object, tuple]]:
     """The deal, which needs nothing of the scoring part."""
-    st, ev, tables, i, _ = _arguments()
-    return [("_reset", _reset, _signature(st, i, ev, tables, i))]
+    st, ev, tables, i, _ = game_arguments()
+    return [("_reset", _reset, signature(st, i, ev, tables, i))]
 
 
 def mask_part() -> list[tuple[str, object, tuple]]:
     """The legal mask: it calls ``_can_win``, so it compiles after the scoring part has it."""
-    st, _, tables, i, _ = _arguments()
+    st, _, tables, i, _ = game_arguments()
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    return [("_legal_mask", _legal_mask, _signature(st, i, tables, mask))]
+    return [("_legal_mask", _legal_mask, signature(st, i, tables, mask))]
 
 
 def apply_part() -> list[tuple[str, object, tuple]]:
     """Playing an action: it calls the scoring part and the deal (the next hand)."""
-    st, ev, tables, i, _ = _arguments()
-    return [("_apply", _apply, _signature(st, i, ev, tables, i))]
+    st, ev, tables, i, _ = game_arguments()
+    return [("_apply", _apply, signature(st, i, ev, tables, i))]
 
 
 def selfplay_part() -> list[tuple[str, object, tuple]]:
     """The compiled self-play loop of the random policies (``riichi-env selfplay``): it calls
     ``_reset``, ``_legal_mask`` and ``_apply``, so it compiles after them."""
-    st, ev, tables, i, _ = _arguments()
+    st, ev, tables, i, _ = game_arguments()
     i64 = np.zeros(1, dtype=np.int64)
     i32 = np.zeros(1, dtype=np.int32)
     rows32 = np.zeros((1, 4), dtype=np.int32)
     rows64 = np.zeros((1, 4), dtype=np.float64)
     policy = np.zeros(4, dtype=np.int64)
-    signature = _signature(st, i, ev, tables, i64, policy, rows32, rows64, rows32, i32, i64, i64)
-    return [("_play_games_unchecked", _play_games_unchecked, signature)]
+    types = signature(st, i, ev, tables, i64, policy, rows32, rows64, rows32, i32, i64, i64)
+    return [("_play_games_unchecked", _play_games_unchecked, types)]
 
 
 def agents_part() -> list[tuple[str, object, tuple]]:
     """The compiled agents' choice (``simple``, ``efficiency``; the arena): it needs the shanten
     kernels alone, not the game."""
-    st, _, tables, i, _ = _arguments()
+    st, _, tables, i, _ = game_arguments()
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     rng = np.zeros(2, dtype=np.int64)
-    return [("_choose", _choose, _signature(st, i, tables, mask, i, i, rng))]
+    return [("_choose", _choose, signature(st, i, tables, mask, i, i, rng))]
 
 
 def compile_part(part: list[tuple[str, object, tuple]], done=None) -> None:

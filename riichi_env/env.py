@@ -533,8 +533,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             )
         elif not out.flags.c_contiguous:
             raise ValueError("out must be C-contiguous")
-        encode = ENCODE_KERNELS[self._encoder_id]  # this encoder's kernel alone
-        encode(self._rec, 0, self._seat(agent), self._suit, self._honor, out)
+        ENCODE_KERNELS[self._encoder_id](
+            self._rec, 0, self._seat(agent), self._suit, self._honor, out
+        )
         return out
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:

@@ -172,12 +172,13 @@ def _play_env(encoder: str) -> None:
 
 
 COMPILE_JOBS = "RIICHI_ENV_COMPILE_JOBS"
-"""Environment variable: processes a cold compile of the env may use (``1``: this one alone).
-Default: 2 on a machine with two cores or more."""
+"""Environment variable: processes a cold compile of the game (``"env"``, ``"selfplay"``,
+``"agents"``) may use (``1``: this one alone). Default: 2 on a machine with two cores or more."""
 
 
 def compile_jobs() -> int:
-    """The processes a cold env compile uses: ``$RIICHI_ENV_COMPILE_JOBS``, else 2 (1 on one core)."""
+    """Processes for a cold compile of the game: ``$RIICHI_ENV_COMPILE_JOBS``, else 2 (1 on one
+    core)."""
     raw = os.environ.get(COMPILE_JOBS)
     if raw is None or raw == "":
         frozen = getattr(sys, "frozen", False)  # sys.executable is then no Python to run -m with
@@ -339,19 +340,15 @@ def _warm_env() -> None:
 
 def _compile_default_encoder() -> None:
     """``basic_v0``'s kernel for the argument types the env passes (``env.observe``)."""
-    import numba
     import numpy as np
 
-    from engine.rules import MAHJONGSOUL
-    from engine.state import new_state
-    from engine.tables import load_tables
+    from engine.compile_parts import game_arguments, signature
     from riichi_env.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
 
-    st = new_state(1, MAHJONGSOUL, 0).records
-    tables = load_tables()
+    st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
-    args = (st, 0, 0, tables.shanten_suit, tables.shanten_honor, obs)
-    ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]].compile(tuple(numba.typeof(a) for a in args))
+    kernel = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
+    kernel.compile(signature(st, i, i, tables.shanten_suit, tables.shanten_honor, obs))
 
 
 def _warm_encoders() -> None:
