@@ -25,6 +25,8 @@ import numba
 from numba.core import caching, errors, types
 from numba.core.registry import CPUDispatcher
 
+from engine._linking import KernelCache, keep_reload_steps, link_by_symbol
+
 NJIT_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False, "no_cfunc_wrapper": True}
 """``no_cfunc_wrapper``: no kernel is passed as a first-class function, so none needs the C-ABI
 wrapper Numba otherwise builds, optimises and compiles for every function (about 5 % of the
@@ -50,7 +52,12 @@ class UnliteralDispatcher(CPUDispatcher):
     read from the state is int32, a loop index int64); each copy also relinks everything the
     callee calls, which multiplied the engine's cold compile time. Integer arguments are passed
     as int64. Falls back to the exact types for a callee that needs them.
+
+    A ``separate`` kernel's overloads are called by symbol from the kernels compiled after it
+    (``engine/_linking.py``).
     """
+
+    separate = False
 
     def get_call_template(self, args, kws):
         try:
@@ -61,19 +68,32 @@ class UnliteralDispatcher(CPUDispatcher):
         except errors.TypingError:
             return super().get_call_template(args, kws)
 
+    def add_overload(self, cres):
+        super().add_overload(cres)
+        keep_reload_steps(cres)
+        if self.separate and not cres.objectmode:
+            link_by_symbol(self, cres)
 
-def njit(*args, **kwargs):
-    """``numba.njit`` with the project's options; usable bare or with extra options."""
+
+def njit(*args, separate: bool = False, **kwargs):
+    """``numba.njit`` with the project's options; usable bare or with extra options.
+
+    ``separate=True``: callers call this kernel's one compiled copy by its symbol instead of
+    linking its code into their own (``engine/_linking.py``); for large kernels that run rarely.
+    """
     options = {**NJIT_OPTIONS, **kwargs}
     if args and callable(args[0]):
-        return _unliteral(numba.njit(**options)(args[0]))
+        return _unliteral(numba.njit(**options)(args[0]), separate)
     decorator = numba.njit(*args, **options)
-    return lambda fn: _unliteral(decorator(fn))
+    return lambda fn: _unliteral(decorator(fn), separate)
 
 
-def _unliteral(dispatcher):
+def _unliteral(dispatcher, separate: bool = False):
     if type(dispatcher) is CPUDispatcher:
         dispatcher.__class__ = UnliteralDispatcher
+        dispatcher.separate = separate
+        if type(dispatcher._cache) is caching.FunctionCache:
+            dispatcher._cache.__class__ = KernelCache
     return dispatcher
 
 

@@ -56,7 +56,7 @@ def _is_kokushi_with(hand34, k):
     return pair == 1
 
 
-@njit(inline="always")
+@njit(separate=True)
 def _own_kan(st, t, ev, tables, s, k):
     """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it.
 

@@ -266,7 +266,7 @@ def _offer(
     return True
 
 
-@njit
+@njit(separate=True)
 def _score_hand(
     closed34, melds, n_melds, win_tile, ctx, dora_ind, ura_ind, rules, work, out, yaku_out
 ):

@@ -68,7 +68,7 @@ from engine.wall import _live_left
 from engine.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII
 
 
-@njit
+@njit(separate=True)
 def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, out, yaku):
     """Score seat ``s`` winning on ``win_tile`` (tsumo if ``from_seat == s``); returns status."""
     rec = st[t]
@@ -123,7 +123,7 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
     return _score_hand(closed34, melds, nm, win_tile // 4, ctx, dora, ura, rules, work, out, yaku)
 
 
-@njit
+@njit(separate=True)
 def _can_win(st, t, tables, s, win_tile, from_seat, chankan):
     """True if the win has a yaku (status OK); the caller checked the shape and furiten."""
     out = np.zeros(N_RES, dtype=np.int32)
@@ -135,7 +135,7 @@ def _can_win(st, t, tables, s, win_tile, from_seat, chankan):
     )
 
 
-@njit
+@njit(separate=True)
 def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
     """Score one winner and add its payments to ``total``; pao per docs/rules.md (``pao_honba`` rule)."""
     rec = st[t]
@@ -195,7 +195,7 @@ def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
         total[o] += delta[o]
 
 
-@njit(inline="always")
+@njit(separate=True)
 def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     """Tsumo by ``w`` (``from_seat == w``): settle and end the hand."""
     rec = st[t]
@@ -209,7 +209,7 @@ def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     _settled(st, t, w == dealer, yame, w == dealer)
 
 
-@njit(inline="always")
+@njit(separate=True)
 def _ron(st, t, ev, tables, d, tile):
     """Every ron answer wins; honba and sticks to the first winner after the discarder."""
     rec = st[t]
@@ -254,7 +254,7 @@ def _draw_tenpai(st, t, s):
     return False
 
 
-@njit(inline="always")
+@njit(separate=True)
 def _exhaustive_draw(st, t, ev, tables):
     """Exhaustive draw: nagashi mangan, else tenpai payments (formal tenpai, karaten noten)."""
     rec = st[t]
