@@ -23,6 +23,7 @@ from engine.actions import N_ACTIONS
 from engine.claims import _discard_passes
 from engine.deal import _reset
 from engine.legality import _legal_mask
+from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
 from engine.score_layout import N_RES
 from engine.selfplay import _choose, _play_games_unchecked
@@ -91,12 +92,16 @@ def selfplay_part() -> list[tuple[str, object, tuple]]:
 
 
 def agents_part() -> list[tuple[str, object, tuple]]:
-    """The compiled agents' choice (``simple``, ``efficiency``; the arena): it needs the shanten
-    kernels alone, not the game."""
+    """The compiled agents (``simple``, ``efficiency``; the arena) and the choice among all
+    policies: they need the shanten kernels alone, not the game."""
     st, _, tables, i, _ = game_arguments()
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     rng = np.zeros(2, dtype=np.int64)
-    return [("_choose", _choose, signature(st, i, tables, mask, i, i, rng))]
+    return [
+        ("_simple_action", _simple_action, signature(st, i, tables, mask)),
+        ("_efficiency_action", _efficiency_action, signature(st, i, tables, mask)),
+        ("_choose", _choose, signature(st, i, tables, mask, i, i, rng)),
+    ]
 
 
 def compile_part(part: list[tuple[str, object, tuple]], done=None) -> None:

@@ -265,7 +265,7 @@ HELPER_TIMEOUT = 300.0
 """The longest wait for one of the helper's kernels; then this process compiles it itself."""
 HELPER_GRACE = 20.0
 """Seconds a warm-up waits, once its own kernels are done, for the helper to finish its extra
-parts (the agents, the self-play loop) before it stops it (what is missing compiles on first
+parts (the agents) before it stops it (what is missing compiles on first
 use)."""
 
 
@@ -279,17 +279,15 @@ def _on_two_cores(
     finish: Callable[[_Helper], None],
     *,
     after_deal: Callable[[], None] | None = None,
-    ask: tuple[str, ...] = (),
     extras: tuple[str, ...] = (),
 ) -> bool:
     """Compile the game's core with a helper, then ``finish(helper)`` here; False (nothing done)
     with one job or when the core is cached already.
 
-    The helper compiles the scoring part, then the agents' choice; this process compiles the
-    deal (then ``after_deal()``), the mask once the helper has ``_can_win``, and ``_apply`` once
-    it has ``_discard_passes``. It then asks the helper for the parts ``ask`` names and runs
-    ``finish``; afterwards it waits up to ``HELPER_GRACE`` s for the kernels ``extras`` names.
-    ``"selfplay"`` is marked compiled when the helper finished the self-play loop.
+    The helper compiles the scoring part, then the agents; this process compiles the deal (then
+    ``after_deal()``), the mask once the helper has ``_can_win``, and ``_apply`` once it has
+    ``_discard_passes``. It then runs ``finish`` and waits up to ``HELPER_GRACE`` s for the
+    helper's kernels that ``extras`` names.
     """
     from engine.compile_parts import apply_part, compile_part, deal_part, mask_part
 
@@ -306,15 +304,10 @@ def _on_two_cores(
         helper.wait("_discard_passes")
         compile_part(apply_part())
         _mark("core", time.perf_counter() - start)
-        for part in ask:
-            helper.ask(part)
         finish(helper)
         deadline = time.perf_counter() + HELPER_GRACE
         for name in extras:
             helper.wait(name, timeout=max(0.0, deadline - time.perf_counter()))
-        if "_play_games_unchecked" in helper.done:
-            _mark("selfplay", time.perf_counter() - start)
-            _done.add("selfplay")
     finally:
         helper.stop()
     return True
@@ -322,20 +315,25 @@ def _on_two_cores(
 
 def _warm_env() -> None:
     """The env's kernels; from a cold cache on two processes (``_on_two_cores``): the env's step
-    and default encoder here, the agents and the random self-play loop on the helper's core,
-    which would otherwise be idle, so that ``riichi-env selfplay`` and ``arena`` find them."""
+    and default encoder here, then the random self-play loop, while the helper's core compiles
+    the agents, so that ``riichi-env selfplay`` and ``arena`` find them."""
     from riichi_env.encoders import DEFAULT_ENCODER
 
     def finish(helper: _Helper) -> None:
         _play_env(DEFAULT_ENCODER)
+        _selfplay_here()
 
-    if not _on_two_cores(
-        finish,
-        after_deal=_compile_default_encoder,
-        ask=("selfplay",),
-        extras=("_choose", "_play_games_unchecked"),
-    ):
+    if not _on_two_cores(finish, after_deal=_compile_default_encoder, extras=("_choose",)):
         _play_env(DEFAULT_ENCODER)
+
+
+def _selfplay_here() -> None:
+    """The random self-play loop, in this process, marked compiled (``"selfplay"``)."""
+    start = time.perf_counter()
+    _done.add("selfplay")  # within this warm-up: no second notice from the game's own call
+    _selfplay_game("random")
+    _mark("selfplay", time.perf_counter() - start)
+    _done.add("selfplay")
 
 
 def _compile_default_encoder() -> None:
@@ -382,14 +380,15 @@ def _warm_selfplay() -> None:
 
 
 def _warm_agents() -> None:
-    """The compiled agents' loop (the arena); from a cold cache the core here and the agents'
-    choice on the helper, then the random self-play loop on the helper while this one finishes."""
+    """The compiled agents' loop (the arena); from a cold cache the core and then the random
+    self-play loop here while the helper compiles the agents, then the agents' loop."""
 
     def finish(helper: _Helper) -> None:
+        _selfplay_here()
         helper.wait("_choose")
         _selfplay_game("efficiency")
 
-    if not _on_two_cores(finish, ask=("selfplay",), extras=("_play_games_unchecked",)):
+    if not _on_two_cores(finish):
         _selfplay_game("efficiency")
 
 
