@@ -66,7 +66,6 @@ space grew from 81 to 85 ids: the plain-five chi/pon ids 81-84).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import gymnasium
@@ -78,7 +77,7 @@ from pettingzoo.utils import wrappers
 from engine.actions import N_ACTIONS, action_name
 from engine.kernels import _legal_mask, _reset
 from engine.legality import explain_illegal
-from engine.rules import Rules, as_rules
+from engine.rules import Rules
 from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
 from engine.tables import load_tables
 from engine.validation import (
@@ -102,37 +101,17 @@ from riichi_env.encoders import (
     bounds,
     check_encoder,
 )
+from riichi_env.options import DEFAULT_RANK_POINTS, REWARDS, _make_rules, _rank_points
 from riichi_env.render import render_text
 from riichi_env.warmup import ensure_compiled
 
 ENV_NAME = "riichi_v0"
-REWARDS = ("hand", "placement", "rank")
-DEFAULT_RANK_POINTS = (0.9, 0.45, 0.0, -1.35)
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
 
 class ResetNeededError(gymnasium.error.ResetNeeded, RuntimeError):
     """A call that needs a game in progress: before the first ``reset()``, or after the game
     ended and every agent was stepped out (``agents`` is empty). Also a ``RuntimeError``."""
-
-
-def _make_rules(rules: str | Rules, overrides: dict[str, Any]) -> Rules:
-    base = as_rules(rules)
-    if not overrides:
-        return base
-    known = {f.name for f in dataclasses.fields(Rules)} - {"name"}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise TypeError(f"unknown env option(s) {unknown}; rule options are {sorted(known)}")
-    # every override is checked, also one equal to the preset's value (open_tanyao=1 is refused)
-    changed = base.replace(**overrides)
-    return base if changed == base else changed
-
-
-def _rank_points(value: Any) -> tuple[float, float, float, float]:
-    if not isinstance(value, (tuple, list)) or len(value) != 4:
-        raise ValueError(f"rank_points must be a tuple of four numbers, got {describe(value)}")
-    return tuple(check_number(f"rank_points[{i}]", x) for i, x in enumerate(value))
 
 
 def _direct(name: str, check_reset: bool) -> property:

@@ -50,7 +50,7 @@ from engine.selfplay import POLICY_SIMPLE
 from engine.validation import check_int, check_seed, describe
 from riichi_env._kernels import FINISHED, PYTHON_SEAT, _expert_actions
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, _encode, bounds, check_encoder
-from riichi_env.env import _make_rules
+from riichi_env.options import _make_rules
 from riichi_env.play import COMPILED_POLICIES, _ask, _name, _policies
 from riichi_env.vector import GAMES_FOREVER, reward_spec
 from riichi_env.warmup import ensure_compiled

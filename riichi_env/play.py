@@ -67,9 +67,8 @@ from engine.visibility import seat_view
 from riichi_env._batch import FINISHED, Batch
 from riichi_env._kernels import PYTHON_SEAT
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
-from riichi_env.env import _make_rules
 from riichi_env.mjai_seat import LogDecision, is_log_policy
-from riichi_env.vector import check_obs_dtype, reward_spec
+from riichi_env.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
 COMPILED_POLICIES = {

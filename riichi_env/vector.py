@@ -56,14 +56,14 @@ from gymnasium.vector.utils import batch_space
 
 from engine.actions import N_ACTIONS
 from engine.rules import Rules
-from engine.validation import check_bool, check_int, check_number, check_seed, describe
+from engine.validation import check_bool, check_int, check_seed, describe
 from riichi_env._batch import Batch
-from riichi_env._kernels import PYTHON_SEAT, REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
+from riichi_env._kernels import PYTHON_SEAT
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, bounds, check_encoder
-from riichi_env.env import DEFAULT_RANK_POINTS, ENV_NAME, REWARDS, _make_rules, _rank_points
+from riichi_env.env import ENV_NAME
+from riichi_env.options import DEFAULT_RANK_POINTS, _make_rules, check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
-REWARD_MODES = {"hand": REWARD_HAND, "placement": REWARD_PLACEMENT, "rank": REWARD_RANK}
 GAMES_FOREVER = 2**62
 """``games_end`` of a vector env: tables never run out of games."""
 
@@ -71,28 +71,6 @@ GAMES_FOREVER = 2**62
 def vector_env(num_tables: int = 64, **kwargs: Any) -> RiichiVectorEnv:
     """``RiichiVectorEnv(num_tables, **kwargs)``: ``num_tables`` tables stepped in one call."""
     return RiichiVectorEnv(num_tables, **kwargs)
-
-
-def reward_spec(reward: str, reward_scale: float, rank_points) -> tuple[int, np.ndarray]:
-    """``(mode, params)`` of ``_run_tables``: params are the scale, then the four rank points."""
-    if not isinstance(reward, str) or reward not in REWARDS:
-        raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
-    scale = check_number("reward_scale", reward_scale)
-    params = np.array([scale, *_rank_points(rank_points)], dtype=np.float64)
-    return REWARD_MODES[reward], params
-
-
-def check_obs_dtype(obs_dtype: Any) -> np.dtype:
-    """``np.float32`` or ``np.uint8`` as a dtype; ``TypeError`` / ``ValueError`` otherwise."""
-    try:
-        dtype = np.dtype(obs_dtype)
-    except TypeError as exc:
-        raise TypeError(
-            f"obs_dtype must be np.float32 or np.uint8, got {describe(obs_dtype)}"
-        ) from exc
-    if dtype not in (np.float32, np.uint8):
-        raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {dtype}")
-    return dtype
 
 
 class RiichiVectorEnv(gymnasium.vector.VectorEnv):
