@@ -26,7 +26,7 @@ from engine.legality import _legal_mask
 from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
 from engine.score_layout import N_RES
-from engine.selfplay import _choose, _play_games_unchecked
+from engine.selfplay import _choose, _choose_random, _play_games_unchecked
 from engine.settlement import _can_win, _pay_win, _score_win
 from engine.state import new_state
 from engine.tables import load_tables
@@ -92,12 +92,14 @@ def selfplay_part() -> list[tuple[str, object, tuple]]:
 
 
 def agents_part() -> list[tuple[str, object, tuple]]:
-    """The compiled agents (``simple``, ``efficiency``; the arena) and the choice among all
-    policies: they need the shanten kernels alone, not the game."""
+    """The random policies' choice (which the self-play loop needs too, so it comes first), the
+    compiled agents (``simple``, ``efficiency``; the arena) and the choice among all policies:
+    they need the shanten kernels alone, not the game."""
     st, _, tables, i, _ = game_arguments()
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     rng = np.zeros(2, dtype=np.int64)
     return [
+        ("_choose_random", _choose_random, signature(st, i, tables, mask, i, i, rng)),
         ("_simple_action", _simple_action, signature(st, i, tables, mask)),
         ("_efficiency_action", _efficiency_action, signature(st, i, tables, mask)),
         ("_choose", _choose, signature(st, i, tables, mask, i, i, rng)),

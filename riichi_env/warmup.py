@@ -31,12 +31,12 @@ from engine._numba import cache_roots, jit_disabled
 KINDS: dict[str, tuple[str, str]] = {
     "env": (
         "the environment's kernels (reset, masks, step, the basic_v0 encoder)",
-        "about 50 s with a helper process, 80 s without",
+        "20 to 50 s with a helper process, 30 to 70 s without, depending on the machine",
     ),
     "encoders": ("the observation encoders other than basic_v0", "about 10 s"),
     "selfplay": (
         "the compiled self-play loop",
-        "about 50 s with a helper process, 80 s without, or 10 s after the env's",
+        "20 to 50 s with a helper process, 30 to 70 s without, or seconds after the env's",
     ),
     "score": ("the hand-scoring kernels", "about 15 s"),
     "replay": (
@@ -46,7 +46,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "vector": ("the vector env's kernels", "about 2 minutes, or 40 s after the env's"),
     "agents": (
         "the compiled agents' self-play loop",
-        "about 55 s with a helper process, 100 s without, or 7 s after the env's",
+        "20 to 50 s with a helper process, 40 to 90 s without, or seconds after the env's",
     ),
     "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
 }
