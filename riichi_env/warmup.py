@@ -264,9 +264,8 @@ class _Helper:
 HELPER_TIMEOUT = 300.0
 """The longest wait for one of the helper's kernels; then this process compiles it itself."""
 HELPER_GRACE = 20.0
-"""Seconds a warm-up waits, once its own kernels are done, for the helper to finish its extra
-parts (the agents) before it stops it (what is missing compiles on first
-use)."""
+"""Seconds a warm-up waits, once its own kernels are done, for the helper to finish the agents
+before it stops it (what is missing compiles on first use)."""
 
 
 def _core_is_cached() -> bool:
