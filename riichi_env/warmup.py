@@ -332,7 +332,6 @@ def _selfplay_here() -> None:
     _done.add("selfplay")  # within this warm-up: no second notice from the game's own call
     _selfplay_game("random")
     _mark("selfplay", time.perf_counter() - start)
-    _done.add("selfplay")
 
 
 def _compile_default_encoder() -> None:

@@ -29,6 +29,11 @@ def callee(x):
 @njit
 def caller(x):
     return callee(x) * 2
+
+
+@njit
+def outer(x):
+    return caller(x) + 1
 """
 
 pytestmark = pytest.mark.skipif(jit_disabled(), reason="linking is a compiled-code matter")
@@ -89,6 +94,17 @@ def test_a_cached_caller_loads_its_callee_first(kern):
     assert "1" in callee_hits  # the caller's reload step loaded the callee from the cache
 
 
+def test_a_kernel_linking_a_cached_caller_also_loads_the_separate_callee_first(kern):
+    """``outer`` links the code of ``caller``, loaded from the cache, which calls ``callee`` by
+    symbol: ``outer``'s own cache entry must load ``callee`` first too."""
+    assert _run(kern, "from kern import caller; print(caller(1))") == "4"
+    assert _run(kern, "from kern import outer; print(outer(1))") == "5"  # caller from the cache
+    out = _run(
+        kern, "from kern import outer; print(outer(2), sum(outer.stats.cache_hits.values()))"
+    )
+    assert out == "7 1"  # loaded, and the callee's symbol resolved
+
+
 def test_a_caller_whose_callee_was_compiled_again_is_compiled_again(kern):
     symbol = (
         "from kern import callee; print(next(iter(callee.overloads.values())).fndesc.mangled_name)"
@@ -129,7 +145,7 @@ def test_the_loader_pickles_and_names_a_stale_symbol(kern, monkeypatch):
     sys.modules.pop("kern")
 
 
-def test_the_scorer_is_separate_and_its_callers_are_not_relinked():
+def test_the_scorer_is_separate_and_the_hot_path_is_not():
     assert _score_win.separate and _can_win.separate
     from engine.turn import _apply
 

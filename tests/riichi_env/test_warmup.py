@@ -130,3 +130,18 @@ def test_a_helper_that_hangs_is_waited_for_at_most_the_timeout(monkeypatch, tmp_
     finally:
         helper.stop()
     assert time.perf_counter() - start < 10
+
+
+def test_the_self_play_loop_compiled_inside_another_warm_up_is_marked_and_not_announced(
+    fresh, monkeypatch
+):
+    """The env's and the arena's warm-ups compile the random loop too (``_selfplay_here``): the
+    game's own ``ensure_compiled("selfplay")`` inside it prints nothing, and later runs skip it."""
+    out = io.StringIO()
+    monkeypatch.setattr(
+        warmup, "_selfplay_game", lambda policy: warmup.ensure_compiled("selfplay", stream=out)
+    )
+    warmup._selfplay_here()
+    assert out.getvalue() == "" and fresh == []  # no notice, no second warm-up
+    monkeypatch.setattr(warmup, "_done", set())  # a later process
+    assert warmup.is_compiled("selfplay")
