@@ -17,8 +17,11 @@ Per row: ``games`` (seat-games played), ``avg_rank`` (1 = first) with a 95 % int
 approximation over the seat-games), ``rank_counts``, ``avg_final_score`` (``(points - return) /
 1000 + uma + oka``), ``win_rate`` / ``deal_in_rate`` / ``riichi_rate`` / ``call_rate`` (shares
 of the hands the policy played: won, dealt into a ron, declared riichi, made an open call) and
-``avg_win`` (points gained by a win, honba and riichi sticks included). ``draw_rate`` is the share
-of hands that ended in an exhaustive draw (nagashi mangan included).
+``avg_win`` (points gained by a win, honba and riichi sticks included), and ``bot_errors``: the
+bad answers of an external bot (``riichi_env.mjai_seat``) that were replaced by a default move
+with ``bot_errors="substitute"`` (always 0 for other policies, and with ``"stop"``, where the
+first one ends the run). ``draw_rate`` is the share of hands that ended in an exhaustive draw
+(nagashi mangan included).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from engine.events import (
 )
 from engine.melds import MELD_ANKAN
 from engine.validation import check_int, describe
+from riichi_env.mjai_seat import check_bot_errors, is_log_policy
 from riichi_env.play import _name, _policies, selfplay
 
 LOG_FORMATS = {"mjai": ".mjson", "tenhou6": ".json"}
@@ -100,13 +104,17 @@ def arena(
     log_format: str = "mjai",
     progress: bool | None = None,
     runner: Callable[..., dict[str, Any]] | None = None,
+    bot_errors: str = "stop",
 ) -> dict[str, Any]:
     """Duplicate games of the four ``seats`` (see the module docstring); the summary dict.
 
     ``names`` labels the seats (default: the policy names); ``log_dir`` writes each game's record
     in ``log_format`` (``"mjai"`` or ``"tenhou6"``) as ``set-K-rotation-R`` files. ``runner``
     plays the games in place of ``riichi_env.selfplay`` with ``workers`` (the Ray backend's
-    ``riichi_env.distributed.RayPool.selfplay``: same arguments, same results).
+    ``riichi_env.distributed.RayPool.selfplay``: same arguments, same results). ``bot_errors``
+    (``"stop"`` or ``"substitute"``) is what an external bot's bad answer does (``selfplay``).
+    The result has ``external_bots``: True when a seat is an external bot (``format_table`` then
+    shows the ``bot_errors`` column).
     """
     policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
     if names is None:
@@ -115,6 +123,7 @@ def arena(
     if len(names) != 4 or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be four strings, got {describe(names)}")
     games = check_int("games", games, 1)
+    bot_errors = check_bot_errors(bot_errors)
     sets = math.ceil(games / 4)
     if log_format not in LOG_FORMATS:
         raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
@@ -126,7 +135,10 @@ def arena(
     labels = list(dict.fromkeys(names))  # distinct seat specs, first-seat order
     acc = {
         label: {k: [] for k in ("ranks", "scores")}
-        | {k: 0 for k in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points")}
+        | {
+            k: 0
+            for k in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points", "bot_errors")
+        }
         for label in labels
     }
     total_hands = 0
@@ -141,6 +153,7 @@ def arena(
             rules=rules,
             records="events",
             progress=progress,
+            bot_errors=bot_errors,
         )
         seconds += out["seconds"]
         for k, (res, rows) in enumerate(zip(out["results"], out["records"], strict=True)):
@@ -151,6 +164,7 @@ def arena(
                 a = acc[names[at_seat[s]]]
                 a["ranks"].append(res["ranks"][s] + 1)
                 a["scores"].append(res["final_scores"][s])
+                a["bot_errors"] += int(res["bot_errors"][s])
                 for key in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points"):
                     a[key] += int(stats[key][s])
             if out_dir is not None:
@@ -179,6 +193,7 @@ def arena(
                 "riichi_rate": a["riichi"] / hands,
                 "call_rate": a["calls"] / hands,
                 "avg_win": a["win_points"] / a["wins"] if a["wins"] else 0.0,
+                "bot_errors": a["bot_errors"],
             }
         )
     return {
@@ -187,6 +202,7 @@ def arena(
         "draw_rate": total_draws / max(total_hands, 1),
         "seconds": seconds,
         "agents": agents,
+        "external_bots": any(is_log_policy(p) for p in policies),
     }
 
 
@@ -201,12 +217,16 @@ def _write_log(out_dir: Path, fmt: str, rows, rules, names, k: int, rotation: in
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """The arena's result as a plain-text table, one row per seat spec."""
+    """The arena's result as a plain-text table, one row per seat spec (a ``bot errors`` column
+    when a seat is an external bot)."""
     w = max([5] + [len(a["name"]) for a in result["agents"]])
+    bots = bool(result.get("external_bots"))
     head = (
         f"{'agent':<{w}} {'games':>6} {'avg rank':>9} {'95% CI':>13} {'1st/2nd/3rd/4th':>19} "
         f"{'score':>7} {'win':>6} {'deal-in':>7} {'riichi':>6} {'call':>6} {'avg win':>7}"
     )
+    if bots:
+        head += f" {'bot errors':>10}"
     lines = [head, "-" * len(head)]
     for a in result["agents"]:
         lo, hi = a["avg_rank_ci95"]
@@ -216,6 +236,7 @@ def format_table(result: dict[str, Any]) -> str:
             f"{f'{lo:.2f}-{hi:.2f}':>13} {counts:>19} {a['avg_final_score']:>7.1f} "
             f"{a['win_rate']:>6.1%} {a['deal_in_rate']:>7.1%} {a['riichi_rate']:>6.1%} "
             f"{a['call_rate']:>6.1%} {a['avg_win']:>7.0f}"
+            + (f" {a['bot_errors']:>10}" if bots else "")
         )
     lines.append(
         f"{result['games']} games ({result['games'] // 4} walls x 4 seat rotations), "

@@ -9,11 +9,11 @@ import sys
 
 from engine.validation import SEED_RANGE
 from riichi_env.cli import add_backend_arguments, int_arg, seed_arg
-from riichi_env.mjai_seat import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from riichi_env.mjai_seat import BOT_ERRORS, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 
 HELP = (
-    "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND for an "
-    "external bot) and their stats"
+    "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
+    "mjaiapp:COMMAND for an external bot) and their stats"
 )
 BUILT_IN = ("random", "greedy", "efficiency", "simple", "efficiency-py", "simple-py")
 """Seat names the arena knows: compiled ``random``, ``greedy``, ``efficiency`` and ``simple``
@@ -29,10 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="four comma-separated seat specs: "
         + ", ".join(BUILT_IN)
         + ", module:Class (a class with act(observation, action_mask, view) or "
-        "act_batch(...), built with no arguments), or mjai:COMMAND (an external bot speaking "
-        "mjai on stdin/stdout, e.g. 'mjai:python -m riichi_env.mjai_bot'; the command may not "
-        "contain commas), or ppo:PATH (a MaskablePPO checkpoint, the train extra); default "
-        "efficiency,random,random,random",
+        "act_batch(...), built with no arguments), mjai:COMMAND (an external bot speaking "
+        "Mortal's mjai on stdin/stdout, one event per line, e.g. 'mjai:python -m "
+        "riichi_env.mjai_bot' or 'mjai:python mortal.py {seat}'), mjaiapp:COMMAND (a bot "
+        "written for mjai.app: a JSON array of events per line, every line answered, e.g. "
+        "'mjaiapp:python bot.py {seat}'); {seat} in a command becomes the seat the bot plays "
+        "(one process per seat index), and a command may not contain commas; or ppo:PATH (a "
+        "MaskablePPO checkpoint, the train extra); default efficiency,random,random,random",
     )
     parser.add_argument(
         "--games",
@@ -70,6 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_STARTUP_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--bot-errors",
+        choices=BOT_ERRORS,
+        default="stop",
+        help="what an mjai bot's illegal or malformed answer or timeout does: stop (end the run "
+        "with the error, the default) or substitute (play the default move: pass on an offer, "
+        "else tsumogiri, else the first legal discard; counted per seat as bot_errors); a bot "
+        "that exits ends the run either way",
+    )
+    parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -80,7 +92,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def resolve_seat(
     spec: str, timeout: float = DEFAULT_TIMEOUT, startup: float = DEFAULT_STARTUP_TIMEOUT
 ):
-    """The policy of a seat spec: a compiled name, a Python agent, module:Class or mjai:COMMAND."""
+    """The policy of a seat spec: a compiled name, a Python agent, module:Class, mjai:COMMAND or
+    mjaiapp:COMMAND."""
     spec = spec.strip()
     if spec in ("random", "greedy", "simple", "efficiency"):
         return spec  # compiled: played inside the kernels
@@ -100,13 +113,16 @@ def resolve_seat(
             return MaskablePPOAgent(path)
         except FileNotFoundError:
             raise ValueError(f"seat {spec!r}: no checkpoint at {path!r}") from None
-    if spec.startswith("mjai:"):
+    dialect = spec.partition(":")[0]
+    if dialect in ("mjai", "mjaiapp"):
         from riichi_env.mjai_seat import MjaiBot
 
-        command = spec[len("mjai:") :].strip()
+        command = spec[len(dialect) + 1 :].strip()
         if not command:
-            raise ValueError(f"seat {spec!r}: give the bot's command after mjai:")
-        return MjaiBot(command, name=spec, timeout=timeout, startup_timeout=startup)
+            raise ValueError(f"seat {spec!r}: give the bot's command after {dialect}:")
+        return MjaiBot(
+            command, name=spec, timeout=timeout, startup_timeout=startup, dialect=dialect
+        )
     if ":" not in spec:
         raise ValueError(f"unknown seat {spec!r}; use one of {', '.join(BUILT_IN)} or module:Class")
     module_name, _, attr = spec.partition(":")
@@ -157,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
             log_format=args.format,
             progress=args.progress,
             runner=pool.selfplay if pool is not None else None,
+            bot_errors=args.bot_errors,
         )
     finally:
         if pool is not None:

@@ -25,6 +25,7 @@ from engine.actions import (
     KAN,
     KYUUSHU,
     N_ACTIONS,
+    N_DISCARD_ACTIONS,
     PASS,
     PLAIN_OFFSET,
     PON,
@@ -62,6 +63,21 @@ def seat_events(events: list[dict], seat: int) -> list[dict]:
             ev = {**ev, "pai": HIDDEN}
         out.append(ev)
     return out
+
+
+APP_LINE_ENDS = ("start_game", "end_kyoku", "end_game")
+"""Events after which mjai.app's dialect ends a line even when the seat has no decision."""
+
+
+def app_lines(events: list[dict]) -> list[list[dict]]:
+    """Events cut into the lines of mjai.app's dialect: a line ends after each ``start_game``,
+    ``end_kyoku`` and ``end_game``, and at the end of ``events`` (the seat's decision)."""
+    lines: list[list[dict]] = [[]]
+    for ev in events:
+        lines[-1].append(ev)
+        if ev["type"] in APP_LINE_ENDS:
+            lines.append([])
+    return [line for line in lines if line]
 
 
 def dumps(ev: Any) -> str:
@@ -190,6 +206,26 @@ def answer_to_action(answer: Any, state: State, t: int, seat: int, mask: np.ndar
     return int(action)
 
 
+def default_action(state: State, t: int, seat: int, mask: np.ndarray) -> int:
+    """The move played for a bot whose answer is unusable (``bot_errors="substitute"``).
+
+    Pass on an offer; on its own turn the drawn tile (tsumogiri) when that is legal, else the
+    first legal discard (lowest action id: 1m .. 7z, then the red fives), else the first legal
+    action.
+    """
+    if mask[PASS]:
+        return PASS
+    drawn = int(state.records[t]["drawn"])
+    if drawn >= 0 and int(state.records[t]["actor"]) == seat:
+        kind = drawn // 4
+        a = DISCARD_RED + kind // 9 if _is_red(state.records[t], drawn) else kind
+        if mask[a]:
+            return int(a)
+    legal = np.flatnonzero(mask)
+    discards = legal[legal < N_DISCARD_ACTIONS]
+    return int(discards[0] if discards.size else legal[0])
+
+
 def _call_tiles(rec, seat: int, kinds: list[int], plain: bool, avoid: int = -1) -> list[int]:
     """The held tile136 ids a call takes: a red five first unless ``plain`` (as the engine does)."""
     taken: list[int] = []
@@ -265,10 +301,13 @@ def action_to_answer(action: int, state: State, t: int, seat: int) -> dict:
 
 
 __all__ = [
+    "APP_LINE_ENDS",
     "HIDDEN",
+    "app_lines",
     "action_to_answer",
     "answer_to_action",
     "chi_shape",
+    "default_action",
     "dumps",
     "seat_events",
     "tile_name",

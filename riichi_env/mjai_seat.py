@@ -1,27 +1,45 @@
-"""External bots seated over mjai: a subprocess per table and seat, one JSON event per line.
+"""External bots seated over mjai: a subprocess per table and seat, speaking one of two dialects.
 
 ```python
 from riichi_env import selfplay
 from riichi_env.mjai_seat import MjaiBot
 
-bot = MjaiBot("python -m riichi_env.mjai_bot")  # or Mortal's "python mortal.py 0", ...
-out = selfplay([bot, "random", "random", "random"], games=4, records=True)
+bot = MjaiBot("python -m riichi_env.mjai_bot")  # Mortal's dialect: "python mortal.py {seat}", ...
+app = MjaiBot("python bot.py {seat}", dialect="mjaiapp")  # a bot written for mjai.app
+out = selfplay([bot, app, "random", "random"], games=4, records=True, bot_errors="substitute")
 ```
 
-The protocol is Mortal's (``riichi_env.mjai_protocol``): the bot's stdin gets every event of the
-game as its seat sees it, one JSON object per line (``start_game`` with its seat as ``id``,
+Dialect ``"mjai"`` is Mortal's (``riichi_env.mjai_protocol``): the bot's stdin gets every event of
+the game as its seat sees it, one JSON object per line (``start_game`` with its seat as ``id``,
 ``start_kyoku``, ``tsumo``, ``dahai``, calls, ``dora``, ``reach``, ``reach_accepted``, ``hora``,
 ``ryukyoku``, ``end_kyoku``, ``end_game``); whenever the seat has a decision, the bot answers on
-stdout with one JSON object on one line, and is never read at any other time. A new game on the
-same table starts with ``start_game`` again (Mortal's bots reset there), so one process plays
-all the games of its table and seat. Lines on stderr are kept (the last few show in errors).
+stdout with one JSON object on one line, and is never read at any other time.
 
-A bot that fails ends the run with :class:`MjaiBotError`, which names the bot, its seat and table,
-the last event it was sent and its answer: an answer that is not JSON, not a legal move
-(``riichi_env.mjai_protocol.answer_to_action`` says why), no answer within ``timeout`` seconds
-(``startup_timeout`` for its first), an exit, or output written when it had no decision (a rules
-mismatch: the bot thought it could act). Every bot process is then killed; the game being played
-is lost and no result of it is returned (``riichi_env.arena`` stops with that error).
+Dialect ``"mjaiapp"`` is mjai.app's (a bot written on the ``mjai`` package's ``Bot``, run by its
+``start()`` loop): each line is a JSON *array* of the events since the seat's previous line, sent
+at each decision of the seat and after ``start_game``, each ``end_kyoku`` and ``end_game``
+(``mjai_protocol.app_lines``), and the bot answers *every* line with one JSON object:
+its move at a decision, ``{"type":"none"}`` on the other lines.
+
+One process plays all the games of its table and seat (a new game starts with ``start_game``
+again). ``{seat}`` in the command becomes the seat the process plays (0-3), so a bot that takes
+its seat from its command line (``mortal.py 0``, ``mjai.Bot(player_id)``) is started once per
+seat index with the right one, wherever duplicate play seats it. Lines on stderr are kept (the
+last few show in errors).
+
+A bad answer is one that is not JSON, not a legal move (``mjai_protocol.answer_to_action`` says
+why), no answer within ``timeout`` seconds (``startup_timeout`` for its first), output written
+when it had no decision (a rules mismatch: the bot thought it could act; in mjai.app's dialect,
+anything but ``{"type":"none"}`` on a line without a decision). With ``bot_errors="stop"`` (the
+default of ``selfplay`` and the arena) it ends the run with :class:`MjaiBotError`, which names the
+bot, its seat and table, the last event it was sent and its answer; every bot process is killed
+and the game being played is lost. With ``bot_errors="substitute"`` the engine plays
+``mjai_protocol.default_action`` instead (pass on an offer, else tsumogiri, else the first legal
+discard), the game goes on, and the error is counted for the seat (``selfplay``'s per-game
+``bot_errors``); an answer that comes after its timeout is read and dropped later, so the next
+answers stay in step. The first error of each process is logged as a warning (logger
+``riichi_env.mjai_seat``), the others at INFO. A bot process that exits, or stops reading its
+input, ends the run in both modes.
 
 ``python`` or ``python3`` as the command's first word means this interpreter (``sys.executable``),
 so a bot from this environment runs with its packages. Unix only (``select`` on pipes).
@@ -32,6 +50,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import json
+import logging
 import os
 import select
 import shlex
@@ -43,10 +62,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from engine.actions import action_name
 from engine.rules import Rules
 from engine.state import State
 from engine.validation import describe
-from riichi_env.mjai_protocol import answer_to_action, dumps, seat_events
+from riichi_env.mjai_protocol import (
+    answer_to_action,
+    app_lines,
+    default_action,
+    dumps,
+    seat_events,
+)
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a bot may take to answer one decision."""
@@ -54,6 +80,14 @@ DEFAULT_STARTUP_TIMEOUT = 120.0
 """Seconds for its first answer, which includes starting up (loading a model, say)."""
 STDERR_LINES = 20
 """Last stderr lines kept per bot process for error messages."""
+DIALECTS = ("mjai", "mjaiapp")
+"""Protocols a bot may speak: Mortal's (``"mjai"``) and mjai.app's (``"mjaiapp"``)."""
+BOT_ERRORS = ("stop", "substitute")
+"""What a bad answer does: end the run, or play the default move and count it."""
+SEAT_FIELD = "{seat}"
+"""Replaced in the command by the seat (0-3) the process plays."""
+
+log = logging.getLogger(__name__)
 
 
 class MjaiBotError(ValueError):
@@ -74,6 +108,17 @@ class LogDecision(NamedTuple):
     game: int
     """Index of the game in the run (a new game on the table has a new index)."""
     rules: Rules
+    bot_errors: str = "stop"
+    """``"stop"`` (a bad answer raises) or ``"substitute"`` (the default move, counted)."""
+    errors: np.ndarray | None = None
+    """``int64[4]``: the game's substituted bot errors by seat; a substitution adds one."""
+
+
+def check_bot_errors(value: Any) -> str:
+    """``value`` if it is one of ``BOT_ERRORS``, else ``ValueError``."""
+    if value not in BOT_ERRORS:
+        raise ValueError(f"bot_errors must be 'stop' or 'substitute', got {describe(value)}")
+    return value
 
 
 def game_events(rows: np.ndarray, rules: Rules, cache: dict | None = None) -> list[dict]:
@@ -118,8 +163,14 @@ class _Process:
         self.buffer = b""
         self.game = -1
         self.sent = 0
+        """Events of the game sent so far."""
         self.cache: dict = {}
         self.answered = 0
+        """Lines read from the bot (its first answer has ``startup_timeout``)."""
+        self.owed = 0
+        """Lines still to come that answer nothing now (late answers): dropped when they come."""
+        self.errors = 0
+        """Bad answers substituted."""
         self.last_event = ""
         os.set_blocking(self.proc.stdout.fileno(), False)
 
@@ -144,7 +195,7 @@ class _Process:
         while data:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"did not read its input within {timeout:g} s")
+                raise EOFError(f"did not read its input within {timeout:g} s")
             _, ready, _ = select.select([], [fd], [], left)
             if ready:
                 try:
@@ -153,38 +204,57 @@ class _Process:
                     raise EOFError(self.exited() or "closed its stdin") from None
                 data = data[n:]
 
-    def pending_output(self) -> bytes:
-        """Whatever the bot wrote that nobody asked for (non-blocking)."""
-        self._fill(0.0)
-        out, self.buffer = self.buffer, b""
-        return out
+    def unrequested(self) -> str:
+        """What the bot wrote that answers nothing (late answers it owed are dropped), or ''.
 
-    def _fill(self, wait: float) -> bool:
-        """Read what is available (waiting up to ``wait`` s for something); False at EOF."""
+        A line it is still writing counts too (and its rest is dropped when it comes)."""
+        while self._fill(0.0) > 0:
+            pass
+        extra = []
+        while b"\n" in self.buffer:
+            line, _, self.buffer = self.buffer.partition(b"\n")
+            self.answered += 1
+            if self.owed:
+                self.owed -= 1
+            else:
+                extra.append(line)
+        if self.buffer and not self.owed:
+            extra.append(self.buffer)
+            self.owed += 1
+        return " | ".join(x.decode("utf-8", "replace").strip() for x in extra)
+
+    def _fill(self, wait: float) -> int:
+        """Read what is available (waiting up to ``wait`` s for something): bytes read, -1 at EOF."""
         fd = self.proc.stdout.fileno()
         ready, _, _ = select.select([fd], [], [], max(wait, 0.0))
         if not ready:
-            return True
+            return 0
         try:
             chunk = os.read(fd, 65536)
         except BlockingIOError:
-            return True
+            return 0
         if not chunk:
-            return False
+            return -1
         self.buffer += chunk
-        return True
+        return len(chunk)
 
-    def read_line(self, timeout: float) -> str:
+    def read_answer(self, timeout: float) -> str:
+        """The bot's next line that answers the last one sent (owed late answers dropped)."""
         deadline = time.monotonic() + timeout
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no answer within {timeout:g} s")
-            if not self._fill(left):
-                self.proc.wait(timeout=1.0)
-                raise EOFError(self.exited() or "closed its stdout")
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line.decode("utf-8", "replace").strip()
+        while True:
+            while b"\n" not in self.buffer:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no answer within {timeout:g} s")
+                if self._fill(left) < 0:
+                    self.proc.wait(timeout=1.0)
+                    raise EOFError(self.exited() or "closed its stdout")
+            line, _, self.buffer = self.buffer.partition(b"\n")
+            self.answered += 1
+            if self.owed:
+                self.owed -= 1
+                continue
+            return line.decode("utf-8", "replace").strip()
 
     def close(self, grace: float = 1.0) -> None:
         with contextlib.suppress(OSError):
@@ -201,10 +271,13 @@ class MjaiBot:
     """An external mjai bot as a seat policy (module docstring): one process per table and seat.
 
     Args:
-        command: The bot's command line (a string, split like a shell does, or a list).
-        name: Label in errors and the arena's table (default ``"mjai:" + command``).
+        command: The bot's command line (a string, split like a shell does, or a list);
+            ``{seat}`` in it becomes the seat the process plays.
+        name: Label in errors and the arena's table (default ``dialect + ":" + command``).
         timeout: Seconds per answer.
         startup_timeout: Seconds for a process's first answer.
+        dialect: ``"mjai"`` (Mortal's: one event per line, answers at decisions only) or
+            ``"mjaiapp"`` (mjai.app's: a JSON array of events per line, every line answered).
     """
 
     def __init__(
@@ -214,6 +287,7 @@ class MjaiBot:
         name: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        dialect: str = "mjai",
     ):
         if isinstance(command, str):
             argv = shlex.split(command)
@@ -228,13 +302,23 @@ class MjaiBot:
         for label, value in (("timeout", timeout), ("startup_timeout", startup_timeout)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"{label} must be a number of seconds > 0, got {describe(value)}")
+        if dialect not in DIALECTS:
+            raise ValueError(
+                f"dialect must be 'mjai' (Mortal's) or 'mjaiapp' (mjai.app's), got "
+                f"{describe(dialect)}"
+            )
         self.command = shlex.join(argv)
         self.argv = [sys.executable, *argv[1:]] if argv[0] in ("python", "python3") else argv
-        self.name = name if name is not None else f"mjai:{self.command}"
+        self.dialect = dialect
+        self.name = name if name is not None else f"{dialect}:{self.command}"
         self.__name__ = self.name
         self.timeout = float(timeout)
         self.startup_timeout = float(startup_timeout)
         self._procs: dict[tuple[int, int], _Process] = {}
+
+    def argv_for(self, seat: int) -> list[str]:
+        """The command line of the process playing ``seat`` (``{seat}`` replaced)."""
+        return [a.replace(SEAT_FIELD, str(seat)) for a in self.argv]
 
     def __deepcopy__(self, memo) -> MjaiBot:
         """A copy with the same command and no processes (each worker starts its own)."""
@@ -243,6 +327,7 @@ class MjaiBot:
             name=self.name,
             timeout=self.timeout,
             startup_timeout=self.startup_timeout,
+            dialect=self.dialect,
         )
 
     def __getstate__(self) -> dict:
@@ -253,78 +338,169 @@ class MjaiBot:
         self.__dict__.update(state)
         self._procs = {}
 
-    def _error(
-        self, proc: _Process | None, seat: int, t: int, what: str, answer: str = ""
-    ) -> MjaiBotError:
-        """The error naming bot, seat, table, last event and answer; every process is ended."""
+    def _describe(self, proc: _Process | None, seat: int, t: int, what: str, answer: str) -> str:
         where = f"mjai bot {self.name!r} (seat {seat}, table {t})"
         parts = [f"{where}: {what}"]
         if proc is not None and proc.last_event:
             parts.append(f"last event sent: {proc.last_event}")
         if answer:
             parts.append(f"its answer: {answer[:300]}")
+        return "; ".join(parts)
+
+    def _error(
+        self, proc: _Process | None, seat: int, t: int, what: str, answer: str = ""
+    ) -> MjaiBotError:
+        """The error naming bot, seat, table, last event and answer; every process is ended."""
+        text = self._describe(proc, seat, t, what, answer)
         tail = proc.stderr_tail() if proc is not None else ""
         self.close()
-        return MjaiBotError("; ".join(parts) + tail)
+        return MjaiBotError(text + tail)
+
+    def _bad(
+        self,
+        proc: _Process,
+        seat: int,
+        t: int,
+        mode: str,
+        errors: np.ndarray | None,
+        what: str,
+        answer: str = "",
+        instead: str = "ignored",
+    ) -> None:
+        """A bad answer: raise (``"stop"``), or count it and log what was played instead."""
+        if mode != "substitute":
+            raise self._error(proc, seat, t, what, answer)
+        if errors is not None:
+            errors[seat] += 1
+        proc.errors += 1
+        level = logging.WARNING if proc.errors == 1 else logging.INFO
+        if log.isEnabledFor(level):
+            text = self._describe(proc, seat, t, what, answer)
+            more = " (its further errors are logged at INFO)" if proc.errors == 1 else ""
+            log.log(level, "%s; %s%s%s", text, instead, more, proc.stderr_tail())
+
+    def _process(self, t: int, seat: int, game: int) -> _Process:
+        key = (t, seat)
+        proc = self._procs.get(key)
+        if proc is None:
+            label = f"mjai bot {self.name!r} (seat {seat}, table {t})"
+            proc = _Process(self.argv_for(seat), label)
+            self._procs[key] = proc
+        if proc.game != game:
+            proc.game, proc.sent, proc.cache = game, 0, {}
+        return proc
+
+    def _timeout(self, proc: _Process) -> float:
+        return self.timeout if proc.answered else self.startup_timeout
+
+    def _check_quiet(self, proc, seat, t, mode, errors) -> None:
+        """Output the bot wrote since its last answer: a bad answer (it had no decision)."""
+        extra = proc.unrequested()
+        if extra:
+            self._bad(proc, seat, t, mode, errors, "wrote output when it had no decision", extra)
+
+    def _send(self, proc: _Process, seat: int, t: int, lines: list[str], what: str) -> None:
+        try:
+            proc.send(lines, self._timeout(proc))
+        except EOFError as exc:
+            raise self._error(proc, seat, t, f"{exc} {what}") from None
+
+    def _app_line(self, proc, seat, t, events, mode, errors) -> None:
+        """One line of mjai.app's dialect where the seat has no decision: its answer is none."""
+        proc.last_event = dumps(events[-1])
+        self._send(proc, seat, t, [dumps(events)], "at a line without a decision")
+        proc.sent += len(events)
+        try:
+            line = proc.read_answer(self._timeout(proc))
+        except TimeoutError as exc:
+            proc.owed += 1
+            self._bad(proc, seat, t, mode, errors, f"{exc} to a line without a decision")
+            return
+        except EOFError as exc:
+            raise self._error(proc, seat, t, f"{exc} before answering") from None
+        try:
+            answer = json.loads(line)
+        except json.JSONDecodeError:
+            answer = None
+        if not (isinstance(answer, dict) and answer.get("type") == "none"):
+            self._bad(
+                proc,
+                seat,
+                t,
+                mode,
+                errors,
+                'answered a line without a decision with something else than {"type":"none"}',
+                line,
+            )
 
     def act_log(self, d: LogDecision) -> int:
         """Send the events the seat has not seen yet, read its answer, return its action id."""
-        key = (d.t, d.seat)
-        proc = self._procs.get(key)
-        if proc is None:
-            proc = _Process(self.argv, f"mjai bot {self.name!r} (seat {d.seat}, table {d.t})")
-            self._procs[key] = proc
-        if proc.game != d.game:
-            proc.game, proc.sent, proc.cache = d.game, 0, {}
-        events = seat_events(game_events(d.rows, d.rules, proc.cache), d.seat)
-        new = [dumps(ev) for ev in events[proc.sent :]]
+        mode = check_bot_errors(d.bot_errors)
+        seat, t, errors = d.seat, d.t, d.errors
+        proc = self._process(t, seat, d.game)
+        events = seat_events(game_events(d.rows, d.rules, proc.cache), seat)
+        new = events[proc.sent :]
         if not new:
-            raise self._error(
-                proc, d.seat, d.t, "internal error: a decision with no new event"
-            ) from None
-        stray = proc.pending_output()
-        if stray:
-            text = stray.decode("utf-8", "replace").strip()
-            raise self._error(
-                proc, d.seat, d.t, "wrote output when it had no decision", text
-            ) from None
-        proc.last_event = new[-1]
-        timeout = self.timeout if proc.answered else self.startup_timeout
+            raise self._error(proc, seat, t, "internal error: a decision with no new event")
+        self._check_quiet(proc, seat, t, mode, errors)
+        if self.dialect == "mjaiapp":
+            *quiet, last = app_lines(new)
+            for line_events in quiet:
+                self._app_line(proc, seat, t, line_events, mode, errors)
+            payload = [dumps(last)]
+        else:
+            payload = [dumps(ev) for ev in new]
+        proc.last_event = dumps(new[-1])
+        self._send(proc, seat, t, payload, "before answering")
+        proc.sent = len(events)
+
+        def substitute(what: str, answer: str = "") -> int:
+            action = default_action(d.state, t, seat, d.mask)
+            played = f"played {action_name(action)} instead"
+            self._bad(proc, seat, t, mode, errors, what, answer, played)
+            return action
+
         try:
-            proc.send(new, timeout)
-            proc.sent = len(events)
-            line = proc.read_line(timeout)
+            line = proc.read_answer(self._timeout(proc))
         except TimeoutError as exc:
-            raise self._error(proc, d.seat, d.t, str(exc)) from None
+            proc.owed += 1
+            return substitute(str(exc))
         except EOFError as exc:
-            raise self._error(proc, d.seat, d.t, f"{exc} before answering") from None
-        proc.answered += 1
+            raise self._error(proc, seat, t, f"{exc} before answering") from None
         try:
             answer = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise self._error(
-                proc, d.seat, d.t, f"answered with invalid JSON ({exc.msg})", line
-            ) from None
+            return substitute(f"answered with invalid JSON ({exc.msg})", line)
         try:
-            return answer_to_action(answer, d.state, d.t, d.seat, d.mask)
+            return answer_to_action(answer, d.state, t, seat, d.mask)
         except ValueError as exc:
-            raise self._error(
-                proc, d.seat, d.t, f"answered with an illegal move: {exc}", line
-            ) from None
+            return substitute(f"answered with an illegal move: {exc}", line)
 
-    def game_over(self, rows: np.ndarray, t: int, game: int, rules: Rules) -> None:
+    def game_over(
+        self,
+        rows: np.ndarray,
+        t: int,
+        game: int,
+        rules: Rules,
+        bot_errors: str = "stop",
+        errors: np.ndarray | None = None,
+    ) -> None:
         """Send the rest of a finished game (the last hand's end and ``end_game``) to its bots."""
+        mode = check_bot_errors(bot_errors)
         for (table, seat), proc in list(self._procs.items()):
             if table != t or proc.game != game:
                 continue
             events = seat_events(game_events(rows, rules, proc.cache), seat)
-            new = [dumps(ev) for ev in events[proc.sent :]]
-            if new:
-                proc.last_event = new[-1]
-                try:
-                    proc.send(new, self.timeout)
-                except (TimeoutError, EOFError) as exc:
-                    raise self._error(proc, seat, t, f"{exc} at the end of the game") from None
+            new = events[proc.sent :]
+            if not new:
+                continue
+            self._check_quiet(proc, seat, t, mode, errors)
+            if self.dialect == "mjaiapp":
+                for line_events in app_lines(new):
+                    self._app_line(proc, seat, t, line_events, mode, errors)
+            else:
+                proc.last_event = dumps(new[-1])
+                self._send(proc, seat, t, [dumps(ev) for ev in new], "at the end of the game")
             proc.sent = len(events)
 
     def close(self) -> None:
@@ -338,7 +514,7 @@ class MjaiBot:
             self.close()
 
     def __repr__(self) -> str:
-        return f"MjaiBot({self.command!r})"
+        return f"MjaiBot({self.command!r}, dialect={self.dialect!r})"
 
 
 def is_log_policy(policy: Any) -> bool:
@@ -346,4 +522,13 @@ def is_log_policy(policy: Any) -> bool:
     return hasattr(policy, "act_log")
 
 
-__all__ = ["LogDecision", "MjaiBot", "MjaiBotError", "game_events", "is_log_policy"]
+__all__ = [
+    "BOT_ERRORS",
+    "DIALECTS",
+    "LogDecision",
+    "MjaiBot",
+    "MjaiBotError",
+    "check_bot_errors",
+    "game_events",
+    "is_log_policy",
+]

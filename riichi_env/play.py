@@ -29,6 +29,9 @@ An agent object is a policy too (the agents of ``agents/`` and a user's own): it
 external bot over mjai, given a ``LogDecision``); it is told when a game ends (``game_over``) and
 closed after the run (``close``). With one, ``num_tables`` defaults to ``workers`` (a bot process
 per table and seat) and ``skip_forced`` is refused (a bot answers every decision).
+``bot_errors`` says what a bad answer of such a bot does: ``"stop"`` ends the run with
+``MjaiBotError``, ``"substitute"`` plays a default move instead and counts it in the game's
+result (``"bot_errors"``, by seat).
 
 A Python policy may declare the observations it reads as an ``encoder`` attribute (a trained
 network does: ``riichi_env.sb3.MaskablePPOAgent``); ``encoder=None`` then plays with it, and
@@ -67,7 +70,7 @@ from engine.visibility import seat_view
 from riichi_env._batch import FINISHED, Batch
 from riichi_env._kernels import PYTHON_SEAT
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
-from riichi_env.mjai_seat import LogDecision, is_log_policy
+from riichi_env.mjai_seat import LogDecision, check_bot_errors, is_log_policy
 from riichi_env.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
@@ -151,14 +154,17 @@ def selfplay(
     skip_forced: bool = False,
     records: bool | str = False,
     progress: bool | None = None,
+    bot_errors: str = "stop",
     **rule_options: Any,
 ) -> dict[str, Any]:
     """Play ``games`` games (seeds ``seed .. seed + games - 1``); see the module docstring.
 
     Returns ``{"games", "hands", "decisions", "seconds", "results"}`` (and ``"records"``: a
     ``riichi_env.records.Game`` per game with ``records=True``, the engine's event-log rows,
-    ``int32 (rows, 8)`` as in ``engine/events.py``, with ``records="events"``). Each result is ``{"seed",
-    "points", "final_scores", "ranks", "hands", "decisions"}``, in seed order; ``seconds``
+    ``int32 (rows, 8)`` as in ``engine/events.py``, with ``records="events"``). Each result is
+    ``{"seed", "points", "final_scores", "ranks", "hands", "decisions", "bot_errors"}`` (the last:
+    by seat, an external bot's bad answers replaced with ``bot_errors="substitute"``), in seed
+    order; ``seconds``
     counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
     ``min(games, 256)`` (compiled policies alone play on one table per worker, in
     ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress`` shows a line on stderr (default: when stderr is a terminal).
@@ -184,6 +190,7 @@ def selfplay(
         raise ValueError(f"records must be False, True or 'events', got {describe(records)}")
     if progress is not None:
         progress = check_bool("progress", progress)
+    bot_errors = check_bot_errors(bot_errors)
     rules = _make_rules(rules, rule_options)
     workers = min(workers, num_tables)
 
@@ -193,6 +200,7 @@ def selfplay(
     ensure_compiled(("agents" if agents else "selfplay") if fast else "vector")
     results_i = np.zeros((games, 10), dtype=np.int64)
     results_f = np.zeros((games, 4), dtype=np.float64)
+    bot_counts = np.zeros((games, 4), dtype=np.int64)  # bot errors substituted, by game, seat
     seat_policy = seat_policy_of(seats)
     owners: list[tuple[Policy, np.ndarray]] = []
     for p in dict.fromkeys(python, None):  # distinct callables, first-seat order
@@ -233,9 +241,10 @@ def selfplay(
                     rows = batch.ev[t, : int(batch.state.n_events[t])]
                     if records:
                         game_log[int(batch.game_index[t])] = rows.copy()
+                    g = int(batch.game_index[t])
                     for p, _ in own:
                         if is_log_policy(p) and hasattr(p, "game_over"):
-                            p.game_over(rows, int(t), int(batch.game_index[t]), rules)
+                            p.game_over(rows, int(t), g, rules, bot_errors, bot_counts[g])
             seats_now = batch.seats
             acting = seats_now >= 0
             if not acting.any():
@@ -245,7 +254,7 @@ def selfplay(
             for p, owned in own:
                 idx = np.flatnonzero(acting & np.isin(seats_now, owned))
                 if idx.size:
-                    actions = _ask(p, batch, idx, rules)
+                    actions = _ask(p, batch, idx, rules, bot_errors, bot_counts)
                     batch.set_actions(idx, actions, f"policy {_name(p)!r}")
 
     if fast:
@@ -315,6 +324,7 @@ def selfplay(
             "ranks": [int(x) for x in ri[k, 4:8]],
             "hands": int(ri[k, 8]),
             "decisions": int(ri[k, 9]),
+            "bot_errors": [int(x) for x in bot_counts[k]],
         }
         for k in range(games)
     ]
@@ -347,22 +357,33 @@ AGENT_METHODS = ("act", "act_batch", "act_log")
 """Methods that make a policy an agent object (copied per worker)."""
 
 
-def _ask(policy, batch: Batch, idx: np.ndarray, rules: Rules):
+def _ask(
+    policy,
+    batch: Batch,
+    idx: np.ndarray,
+    rules: Rules,
+    bot_errors: str = "stop",
+    errors: np.ndarray | None = None,
+):
     """The actions of ``policy`` for tables ``idx``: a batched callable, an agent's ``act_batch``
     (with each table's ``SeatView``), its per-decision ``act(observation, mask, view)``, or its
-    ``act_log(LogDecision)`` (the game's event log so far)."""
+    ``act_log(LogDecision)`` (the game's event log so far; ``errors``: the run's bot errors by
+    game and seat)."""
     if is_log_policy(policy):
         out = np.empty(idx.shape[0], dtype=np.int64)
         for i, t in enumerate(idx.tolist()):
             rows = batch.ev[t, : int(batch.state.n_events[t])]
+            g = int(batch.game_index[t])
             d = LogDecision(
                 rows,
                 batch.state,
                 t,
                 int(batch.seats[t]),
                 batch.masks[t],
-                int(batch.game_index[t]),
+                g,
                 rules,
+                bot_errors,
+                errors[g] if errors is not None else None,
             )
             out[i] = policy.act_log(d)
         return out
