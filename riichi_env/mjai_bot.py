@@ -1,8 +1,11 @@
 """A baseline agent as an mjai bot: ``python -m riichi_env.mjai_bot [--agent efficiency]``.
 
 The reference bot for ``riichi-env arena --seats mjai:...`` and for anyone's mjai server. It reads
-one mjai event per line on stdin (or a JSON list of events per line) and, whenever its seat has a
-decision, writes its answer as one JSON line (Mortal's protocol, ``riichi_env.mjai_protocol``).
+one mjai event per line on stdin and, whenever its seat has a decision, writes its answer as one
+JSON line (Mortal's protocol, ``riichi_env.mjai_protocol``). A line may also hold a JSON list of
+events (mjai.app's dialect): such a line is always answered, with the answer to its last event or
+``{"type":"none"}``. An event it cannot follow (a bad tile name or actor, a tile its hand does
+not hold, a move out of turn) ends it with one line on stderr naming the event, and status 2.
 
 To decide, it rebuilds the hand in the engine from what its seat has seen (:class:`SeatWorld`):
 its own tiles and draws, every public tile in its place, the other hands and the unseen wall
@@ -43,7 +46,7 @@ from engine.state import (
 )
 from engine.tables import load_tables
 from engine.visibility import seat_view
-from riichi_env.mjai_protocol import action_to_answer, chi_shape, dumps
+from riichi_env.mjai_protocol import HIDDEN, action_to_answer, chi_shape, dumps
 from riichi_env.records.notation import from_mjai_name
 
 AGENTS = ("efficiency", "simple", "random")
@@ -51,6 +54,11 @@ AGENTS = ("efficiency", "simple", "random")
 _KANS = ("ankan", "kakan", "daiminkan")
 _CALLS = ("chi", "pon", "daiminkan")
 _BAKAZE = "ESWN"
+_ACTOR_EVENTS = ("tsumo", "dahai", "reach", "reach_accepted", "hora", *_CALLS, "ankan", "kakan")
+
+
+def _is_seat(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 3
 
 
 class WorldError(ValueError):
@@ -293,15 +301,34 @@ class MjaiPlayer:
         self._suit, self._honor = tables.shanten_suit, tables.shanten_honor
         self._waits = np.zeros(34, dtype=np.bool_)
         self._waits_of = b""
+        self.to_discard = -1
+        """The seat that holds a drawn or called tile and must discard it, -1 for none."""
 
     def react(self, ev: dict) -> dict | None:
-        """Take one event; the answer when the seat has a decision, else ``None``."""
+        """Take one event; the answer when the seat has a decision, else ``None``.
+
+        ``WorldError`` naming the event when it is malformed or cannot come now: a tile name
+        that is not mjai's, an ``actor`` that is not a seat 0-3, a tile the seat's own hand
+        does not hold, or a move out of turn (a second ``tsumo`` before the discard, say).
+        """
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             raise WorldError(f'an event must be an object with a "type", got {dumps(ev)}')
+        try:
+            return self._react(ev)
+        except WorldError as exc:
+            if str(exc).startswith("{"):
+                raise
+            raise WorldError(f"{dumps(ev)}: {exc}") from None
+        except ValueError as exc:
+            raise WorldError(f"{dumps(ev)}: {exc}") from None
+        except (KeyError, IndexError, TypeError) as exc:
+            raise WorldError(f"{dumps(ev)}: malformed event ({exc!r})") from None
+
+    def _react(self, ev: dict) -> dict | None:
         typ = ev["type"]
         if typ == "start_game":
             seat = ev.get("id")
-            if not isinstance(seat, int) or not 0 <= seat <= 3:
+            if not _is_seat(seat):
                 raise WorldError(f'start_game needs the bot\'s seat as "id" 0-3, got {seat!r}')
             self.world = SeatWorld(self.rules, seat)
             self.hand = []
@@ -309,25 +336,26 @@ class MjaiPlayer:
         if self.world is None:
             raise WorldError(f"{typ} before start_game")
         if typ == "start_kyoku":
+            self.hand = []
+            self.hand34[:] = 0
+            for name in ev["tehais"][self.world.seat]:
+                self.hand34[from_mjai_name(name)[0]] += 1
+            if int(self.hand34.sum()) != 13 or int(self.hand34.max()) > 4:
+                raise WorldError("start_kyoku: the seat's tehai is not 13 tiles of 34 kinds")
+            from_mjai_name(ev["dora_marker"])
+            _BAKAZE.index(ev["bakaze"])
+            self.to_discard = -1
             self.hand = [ev]
-            try:
-                self.hand34[:] = 0
-                for name in ev["tehais"][self.world.seat]:
-                    self.hand34[from_mjai_name(name)[0]] += 1
-            except (KeyError, IndexError, TypeError, ValueError) as exc:
-                raise WorldError(f"{dumps(ev)}: malformed start_kyoku ({exc!r})") from None
             return None
         if typ == "end_game" or not self.hand:
             return None
+        self._check(ev)
         self.hand.append(ev)
         if typ in ("hora", "ryukyoku", "end_kyoku", "reach_accepted", "dora"):
             return None
-        try:
-            if not self._may_decide(ev):
-                return None
-            decides = self.world.rebuild(self.hand)
-        except (KeyError, IndexError, TypeError) as exc:
-            raise WorldError(f"{dumps(ev)}: malformed event ({exc!r})") from None
+        if not self._may_decide(ev):
+            return None
+        decides = self.world.rebuild(self.hand)
         if not decides:
             return None
         world = self.world
@@ -335,6 +363,41 @@ class MjaiPlayer:
         view = seat_view(world.state, world.seat)
         action = int(self.agent.act(None, mask, view))
         return action_to_answer(action, world.state, 0, world.seat)
+
+    def _check(self, ev: dict) -> None:
+        """Refuse an event of the hand with a bad actor or tile name, or out of turn."""
+        typ = ev["type"]
+        actor = ev.get("actor")
+        if typ in _ACTOR_EVENTS and not _is_seat(actor):
+            raise WorldError(f'"actor" must be a seat 0-3 (an integer), got {actor!r}')
+        for key in ("pai", "dora_marker"):
+            if key in ev and not (
+                typ == "tsumo" and ev[key] == HIDDEN and actor != self.world.seat
+            ):
+                from_mjai_name(ev[key])
+        if "consumed" in ev:
+            used = ev["consumed"]
+            if not isinstance(used, list):
+                raise WorldError(f'"consumed" must be a list of tiles, got {used!r}')
+            for name in used:
+                from_mjai_name(name)
+        turn = self.to_discard  # the seat holding a drawn or called tile, -1 for none
+        if typ == "tsumo" or typ in _CALLS:
+            if turn >= 0:
+                raise WorldError(f"a {typ} of seat {actor} while seat {turn} has yet to discard")
+            self.to_discard = actor if typ != "daiminkan" else -1  # a kan draws a replacement
+        elif typ in ("dahai", "reach", "ankan", "kakan"):
+            if turn != actor:
+                now = f"seat {turn} is to discard" if turn >= 0 else "no seat is to discard"
+                raise WorldError(f"a {typ} of seat {actor} out of turn ({now})")
+            if typ != "reach":
+                self.to_discard = -1
+
+    def _take(self, name: str) -> None:
+        k = from_mjai_name(name)[0]
+        if not self.hand34[k]:
+            raise WorldError(f"the seat's hand holds no {name}")
+        self.hand34[k] -= 1
 
     def _may_decide(self, ev: dict) -> bool:
         """Keep the seat's tiles; False when ``ev`` surely leaves it no decision (no rebuild)."""
@@ -344,12 +407,15 @@ class MjaiPlayer:
         hand = self.hand34
         if actor == me:
             if typ == "tsumo":
-                hand[from_mjai_name(ev["pai"])[0]] += 1
+                k = from_mjai_name(ev["pai"])[0]
+                if hand[k] >= 4:
+                    raise WorldError(f"draws a fifth {ev['pai']}")
+                hand[k] += 1
             elif typ == "dahai" or typ == "kakan":
-                hand[from_mjai_name(ev["pai"])[0]] -= 1
+                self._take(ev["pai"])
             elif typ in ("chi", "pon", "daiminkan", "ankan"):
                 for name in ev["consumed"]:
-                    hand[from_mjai_name(name)[0]] -= 1
+                    self._take(name)
             return typ in ("tsumo", "reach", "chi", "pon")
         if typ not in ("dahai", "kakan", "ankan"):
             return False
@@ -376,13 +442,17 @@ class MjaiPlayer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the bot on stdin/stdout until stdin closes."""
+    """Run the bot on stdin/stdout until stdin closes; 2 (and one line on stderr) on bad input."""
     parser = argparse.ArgumentParser(prog="python -m riichi_env.mjai_bot", description=__doc__)
     parser.add_argument("--agent", choices=AGENTS, default="efficiency", help="default efficiency")
     parser.add_argument("--rules", default="mahjongsoul", help="mahjongsoul (default) or tenhou")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random agent")
     args = parser.parse_args(argv)
-    player = MjaiPlayer(args.agent, args.rules, args.seed)
+    try:
+        player = MjaiPlayer(args.agent, args.rules, args.seed)
+    except ValueError as exc:
+        print(f"mjai_bot: --rules {args.rules!r}: {exc}", file=sys.stderr)
+        return 2
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -395,10 +465,12 @@ def main(argv: list[str] | None = None) -> int:
         answer = None
         try:
             for ev in batch:
-                answer = player.react(ev) or answer
+                answer = player.react(ev)
         except WorldError as exc:
             print(f"mjai_bot: {exc}", file=sys.stderr)
             return 2
+        if answer is None and isinstance(data, list):
+            answer = {"type": "none"}  # mjai.app's dialect: every line is answered
         if answer is not None:
             sys.stdout.write(dumps(answer) + "\n")
             sys.stdout.flush()
