@@ -1,5 +1,6 @@
 """External bots over mjai: the protocol's mapping, the reference bot, misbehaving bots, the CLI."""
 
+import io
 import json
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from engine.game import Game
 from engine.rules import MAHJONGSOUL
 from engine.scenario import play, start_hand
 from riichi_env import selfplay
+from riichi_env.arena import arena
 from riichi_env.cli import main
 from riichi_env.mjai_bot import MjaiPlayer, WorldError
 from riichi_env.mjai_protocol import action_to_answer, answer_to_action, seat_events
@@ -284,3 +286,245 @@ def test_pass_and_tsumo_answers():
         "pai": "4p",
     }
     assert action_to_answer(PASS, game.state, 0, 0) == {"type": "none"}
+
+
+# ---------------------------------------------------------------------- seats and dialects
+
+APP_BOT = BAD_BOT.parent / "app_bot.py"
+LATE = BAD_BOT.parent / "late_wrapper.py"
+
+
+def _app(mode: str, *extra: str, **kw) -> MjaiBot:
+    argv = [sys.executable, str(APP_BOT), mode, "{seat}", *extra]
+    return MjaiBot(argv, dialect="mjaiapp", timeout=5.0, startup_timeout=60.0, **kw)
+
+
+def test_seat_field_is_the_seat_each_process_plays():
+    """``{seat}``: one process per seat index, started with it, wherever duplicate play seats
+    the bot (app_bot exits when start_game seats it elsewhere than its command says)."""
+    bot = _app("ok")
+    assert bot.argv_for(2)[-1] == "2" and bot.argv[-1] == "{seat}"
+    out = arena([bot, "random", "random", "random"], games=4, seed=1, names=["app", "r", "r", "r"])
+    assert out["agents"][0]["games"] == 4 and out["external_bots"]
+    fixed = MjaiBot([sys.executable, str(APP_BOT), "ok", "0"], dialect="mjaiapp", timeout=5.0)
+    with pytest.raises(MjaiBotError, match="started as seat 0, seated at 3"):
+        arena([fixed, "random", "random", "random"], games=4, seed=1)
+
+
+def test_mjaiapp_lines_are_the_events_since_the_seats_previous_line(tmp_path):
+    """mjai.app's dialect: ``[start_game]`` alone, then a line at each decision and after each
+    ``end_kyoku`` and ``end_game``; together they are the seat's events, each sent once."""
+    log = tmp_path / "lines.jsonl"
+    bot = _app("ok", str(log))
+    out = selfplay(["random", bot, "random", "random"], games=1, seed=4, records="events")
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    events = seat_events(game_events(out["records"][0], MAHJONGSOUL), 1)
+    assert [ev for line in lines for ev in line] == events
+    assert lines[0] == [events[0]] and [ev["type"] for ev in lines[-1]] == ["end_game"]
+    ends = [line[-1] for line in lines]
+    assert sum(ev["type"] == "end_kyoku" for ev in ends) == out["results"][0]["hands"]
+    own_draws = [ev for ev in events if ev["type"] == "tsumo" and ev["actor"] == 1]
+    assert [ev for ev in ends if ev["type"] == "tsumo"] == own_draws  # each draw a decision
+    offers = [ev for ev in ends if ev["type"] in ("dahai", "kakan")]
+    assert offers and all(ev["actor"] != 1 for ev in offers)  # a claim it may make
+    assert len(own_draws) + len(offers) + out["results"][0]["hands"] + 2 == len(lines)
+    for line in lines:
+        if line[-1]["type"] == "end_kyoku":
+            assert line[-2]["type"] in ("hora", "ryukyoku")  # the hand's end comes first
+
+
+def test_reference_bot_in_mjaiapp_dialect_plays_exactly_the_in_process_games():
+    """The reference bot answers every JSON-array line: seated in mjai.app's dialect it plays
+    the in-process agent's game, row for row."""
+    ref = selfplay([EfficiencyAgent(), *["efficiency"] * 3], games=1, seed=100, records="events")
+    bot = MjaiBot(REFERENCE, dialect="mjaiapp", startup_timeout=STARTUP)
+    out = selfplay([bot, *["efficiency"] * 3], games=1, seed=100, records="events")
+    assert out["results"] == ref["results"]
+    np.testing.assert_array_equal(_logs(ref)[0], _logs(out)[0])
+
+
+# ---------------------------------------------------------------------- bot errors
+
+
+def _own_draws(rows, seat: int) -> int:
+    return sum(
+        ev["type"] == "tsumo" and ev["actor"] == seat for ev in game_events(rows, MAHJONGSOUL)
+    )
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_substitute_plays_the_default_move_and_counts_it(workers):
+    """app_bot ``every3`` answers none (illegal) at every third draw: with ``substitute`` the
+    engine plays tsumogiri there, which is what the ``ok`` bot plays, so the games are the same
+    and each game counts its errors at the bot's seat (with worker copies of the bot too)."""
+    seats = ["random", None, "greedy", "random"]
+    ok = selfplay(
+        [_app("ok") if s is None else s for s in seats], games=2, seed=9, records="events"
+    )
+    bad = _app("every3")
+    out = selfplay(
+        [bad if s is None else s for s in seats],
+        games=2,
+        seed=9,
+        records="events",
+        workers=workers,
+        bot_errors="substitute",
+    )
+    for a, b in zip(_logs(ok), _logs(out), strict=True):
+        np.testing.assert_array_equal(a, b)
+    for res, rows in zip(out["results"], _logs(out), strict=True):
+        assert res["bot_errors"] == [0, _own_draws(rows, 1) // 3, 0, 0]
+    assert all(r["bot_errors"] == [0, 0, 0, 0] for r in ok["results"])
+    with pytest.raises(MjaiBotError, match="answered with an illegal move: pass is illegal"):
+        selfplay([_app("every3") if s is None else s for s in seats], games=1, seed=9)
+
+
+def test_substituted_errors_are_logged_first_as_a_warning(caplog):
+    with caplog.at_level("INFO", logger="riichi_env.mjai_seat"):
+        selfplay([_app("every3"), "random", "random", "random"], games=1, bot_errors="substitute")
+    warnings = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and len(caplog.records) > 1
+    text = warnings[0].getMessage()
+    assert "pass is illegal here" in text and "played discard" in text and "instead" in text
+
+
+@pytest.mark.parametrize("dialect", ["mjai", "mjaiapp"])
+def test_a_late_answer_is_dropped_and_the_next_ones_stay_in_step(dialect):
+    """The reference bot's third line comes 3 s late (timeout 2 s; the lines after it wait
+    behind it): one error, the default move, and every later answer answers its own decision."""
+    late = [sys.executable, str(LATE), "3", "3", sys.executable, "-m", "riichi_env.mjai_bot"]
+    seats = [*["efficiency"] * 3]
+    bot = MjaiBot(late, dialect=dialect, timeout=2.0, startup_timeout=STARTUP)
+    out = selfplay([*seats[:2], bot, seats[2]], games=1, seed=3, bot_errors="substitute")
+    assert out["results"][0]["bot_errors"] == [0, 0, 1, 0]
+
+
+def test_mjaiapp_output_where_the_seat_has_no_decision():
+    """app_bot ``chatty`` answers its start_game line with a discard: an error (stop), or one
+    counted per game and ignored (substitute: the games are the ``ok`` bot's)."""
+    with pytest.raises(MjaiBotError, match='something else than {"type":"none"}'):
+        selfplay([_app("chatty"), "random", "random", "random"], games=1)
+    ok = selfplay([_app("ok"), "random", "random", "random"], games=2, records="events")
+    out = selfplay(
+        [_app("chatty"), "random", "random", "random"],
+        games=2,
+        records="events",
+        bot_errors="substitute",
+    )
+    assert [r["bot_errors"] for r in out["results"]] == [[1, 0, 0, 0]] * 2
+    for a, b in zip(_logs(ok), _logs(out), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_bot_errors_option_is_checked(capsys):
+    with pytest.raises(ValueError, match="bot_errors must be 'stop' or 'substitute'"):
+        selfplay("random", games=1, bot_errors="ignore")
+    with pytest.raises(ValueError, match="bot_errors must be"):
+        arena(["random"] * 4, games=4, bot_errors=True)
+    with pytest.raises(ValueError, match="dialect must be 'mjai'"):
+        MjaiBot("x", dialect="tenhou")
+    with pytest.raises(SystemExit):
+        main(["arena", "--games", "4", "--bot-errors", "skip"])
+    assert "--bot-errors: invalid choice: 'skip'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- the reference bot's input
+
+
+def _first_events():
+    """Seat 0's first events of a game: start_game, start_kyoku, its tsumo, its dahai, ..."""
+    out = selfplay("random", games=1, seed=8, records="events")
+    return seat_events(game_events(out["records"][0], MAHJONGSOUL), 0)[:8]
+
+
+def _run_reference(monkeypatch, capsys, events, *args):
+    from riichi_env import mjai_bot
+
+    text = "".join(json.dumps(ev) + "\n" for ev in events)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    capsys.readouterr()  # what came before (a compile notice, say)
+    code = mjai_bot.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+def _changed(events, i, **fields):
+    events = [dict(ev) for ev in events]
+    events[i].update(fields)
+    return events
+
+
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("tile 9z", '{"type":"tsumo","actor":0,"pai":"9z"}: \'9z\' is not an mjai tile name'),
+        ("tile QQ", '"pai":"QQ"}: \'QQ\' is not an mjai tile name'),
+        ("not held", '"pai":"1s","tsumogiri":false}: the seat\'s hand holds no 1s'),
+        ("actor string", '"actor":"0","pai":"C"}: "actor" must be a seat 0-3 (an integer), got'),
+        ("two tsumo", '{"type":"tsumo","actor":0,"pai":"C"}: a tsumo of seat 0 while seat 0 has'),
+    ],
+)
+def test_reference_bot_refuses_bad_events_in_one_line(monkeypatch, capsys, case, message):
+    """Each bad event ends the bot with status 2 and one stderr line naming it: no traceback,
+    no wrapped tile count, no other seat's move taken for its own, no second answer."""
+    events = _first_events()
+    assert events[2] == {"type": "tsumo", "actor": 0, "pai": "C"}
+    assert events[3]["type"] == "dahai" and events[3]["actor"] == 0
+    bad = {
+        "tile 9z": _changed(events[:3], 2, pai="9z"),
+        "tile QQ": _changed(events[:3], 2, pai="QQ"),
+        "not held": _changed(events, 3, pai="1s", tsumogiri=False),
+        "actor string": _changed(events[:3], 2, actor="0"),
+        "two tsumo": [*events[:3], events[2]],
+    }[case]
+    code, out, err = _run_reference(monkeypatch, capsys, bad)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("mjai_bot: {") and message in err, err
+    assert len(out) == (1 if case in ("not held", "two tsumo") else 0)  # the first draw only
+
+
+def test_reference_bot_refuses_unknown_rules_in_one_line(monkeypatch, capsys):
+    code, out, err = _run_reference(monkeypatch, capsys, [], "--rules", "nope")
+    assert code == 2 and out == []
+    assert err == (
+        "mjai_bot: --rules 'nope': unknown rules preset 'nope'; choose from "
+        "['mahjongsoul', 'tenhou']\n"
+    )
+
+
+def test_reference_bot_answers_every_json_list_line(monkeypatch, capsys):
+    """mjai.app's dialect: a list line without a decision is answered none."""
+    from riichi_env import mjai_bot
+
+    events = _first_events()
+    lines = [[events[0]], events[1:3], [events[3]]]
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    capsys.readouterr()
+    assert mjai_bot.main([]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert out[0] == {"type": "none"} and out[2] == {"type": "none"}
+    assert out[1]["type"] == "dahai" and len(out) == 3
+
+
+# ---------------------------------------------------------------------- the arena CLI's bot errors
+
+
+def test_arena_cli_counts_bot_errors_per_seat_spec(capsys):
+    spec = f"mjaiapp:{sys.executable} {APP_BOT} every3 {{seat}}"
+    argv = ["arena", "--seats", f"{spec},random,greedy,random", "--games", "4", "--seed", "2"]
+    assert main([*argv, "--bot-errors", "substitute", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) == {"games", "draw_rate", "agents"}
+    rows = {a["seat_spec"]: a for a in doc["agents"]}
+    assert rows[spec]["bot_errors"] > 4 and rows["random"]["bot_errors"] == 0
+    assert rows["greedy"]["bot_errors"] == 0
+    assert main([*argv, "--bot-errors", "substitute"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].endswith("bot errors")
+    assert table[2].startswith(spec) and table[2].split()[-1] == str(rows[spec]["bot_errors"])
+    assert main([*argv]) == 2
+    err = capsys.readouterr().err
+    assert f"riichi-env arena: error: mjai bot '{spec}' (seat 0, table 0): answered with" in err
+    assert main(["arena", "--seats", "greedy,random,random,random", "--games", "4"]) == 0
+    assert "bot errors" not in capsys.readouterr().out  # no external bot: no column

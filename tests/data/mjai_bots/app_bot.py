@@ -1,0 +1,35 @@
+"""A tsumogiri bot in mjai.app's dialect, for tests: ``python app_bot.py MODE SEAT [LOG]``.
+
+It reads one JSON array of events per line and answers every line: the drawn tile after its own
+``tsumo``, ``{"type":"none"}`` otherwise (so it never calls or wins). It is built for seat SEAT,
+as a bot on ``mjai.Bot(player_id)`` is, and exits with code 3 when ``start_game`` seats it
+elsewhere. LOG, if given, is a file each input line is appended to. MODE: ``ok``; ``every3``
+(answers ``none``, which is illegal there, at every third of its own draws in a game);
+``chatty`` (answers its ``start_game`` line with a discard).
+"""
+
+import json
+import sys
+
+mode, seat = sys.argv[1], int(sys.argv[2])
+log = open(sys.argv[3], "a", encoding="utf-8") if len(sys.argv) > 3 else None  # noqa: SIM115
+draws = 0
+for line in sys.stdin:
+    if log is not None:
+        log.write(line)
+        log.flush()
+    events = json.loads(line)
+    last = events[-1]
+    answer = {"type": "none"}
+    if last["type"] == "start_game":
+        if last["id"] != seat:
+            print(f"app_bot: started as seat {seat}, seated at {last['id']}", file=sys.stderr)
+            sys.exit(3)
+        draws = 0
+        if mode == "chatty":
+            answer = {"type": "dahai", "actor": seat, "pai": "1m", "tsumogiri": False}
+    elif last["type"] == "tsumo" and last["actor"] == seat:
+        draws += 1
+        if not (mode == "every3" and draws % 3 == 0):
+            answer = {"type": "dahai", "actor": seat, "pai": last["pai"], "tsumogiri": True}
+    print(json.dumps(answer), flush=True)
