@@ -67,6 +67,23 @@ def test_arena_on_two_actors_equals_one_process(pool):
         assert out[key] == local[key]
 
 
+def test_bot_errors_come_back_from_the_actors(pool):
+    """An mjai bot's substituted errors are counted in the actors' copies and come back in the
+    results: the arena's per-seat-spec ``bot_errors`` equal one process's."""
+    import sys
+    from pathlib import Path
+
+    from riichi_env.mjai_seat import MjaiBot
+
+    app_bot = Path(__file__).resolve().parent.parent / "data" / "mjai_bots" / "app_bot.py"
+    bot = MjaiBot([sys.executable, str(app_bot), "every3", "{seat}"], dialect="mjaiapp")
+    seats = [bot, "random", "greedy", "random"]
+    local = arena(seats, games=8, seed=5, workers=2, bot_errors="substitute")
+    out = pool.arena(seats, games=8, seed=5, bot_errors="substitute")
+    assert out["agents"] == local["agents"]
+    assert out["agents"][0]["bot_errors"] > 0
+
+
 def test_a_dead_actor_loses_no_finished_game(pool):
     local = selfplay("random", games=40, seed=100)
     crashed = []

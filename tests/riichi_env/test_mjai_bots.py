@@ -528,3 +528,23 @@ def test_arena_cli_counts_bot_errors_per_seat_spec(capsys):
     assert f"riichi-env arena: error: mjai bot '{spec}' (seat 0, table 0): answered with" in err
     assert main(["arena", "--seats", "greedy,random,random,random", "--games", "4"]) == 0
     assert "bot errors" not in capsys.readouterr().out  # no external bot: no column
+
+
+def test_bot_errors_survive_pickled_copies_and_merged_chunks():
+    """The Ray backend's path (``riichi_env.distributed``): each chunk of games is played by an
+    unpickled copy of the policies and the outputs are merged; the arena's counts are the same."""
+    import pickle
+
+    from riichi_env.distributed import _merge
+
+    def runner(policies, *, games, seed, **kwargs):
+        outs = []
+        for k in range(games):
+            copies = pickle.loads(pickle.dumps(policies))
+            outs.append(selfplay(copies, games=1, seed=seed + k, **kwargs))
+        return _merge(outs, games, 0.0, [], [], [])
+
+    seats = [_app("every3"), "random", "greedy", "random"]
+    local = arena(seats, games=8, seed=5, bot_errors="substitute")
+    out = arena(seats, games=8, seed=5, bot_errors="substitute", runner=runner)
+    assert out["agents"] == local["agents"] and local["agents"][0]["bot_errors"] > 0
