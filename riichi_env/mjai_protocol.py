@@ -8,6 +8,8 @@ Mortal's bots do: ``dahai``, ``reach``, ``hora``, ``chi`` / ``pon`` / ``daiminka
 an answer into an action id of ``engine/actions.py`` against the table's state and legal mask
 (``riichi_env.mjai_seat``, the server end); :func:`action_to_answer` writes an action id as that
 answer (``riichi_env.mjai_bot``, the bot end). Both name tiles as ``riichi_env.records`` does.
+mjai.app's dialect sends the same events grouped in JSON arrays (:func:`app_lines`) and reads an
+answer to every line; :func:`default_action` is the move played for a bot whose answer is bad.
 """
 
 from __future__ import annotations
