@@ -307,7 +307,7 @@ class MjaiBot:
                 f"dialect must be 'mjai' (Mortal's) or 'mjaiapp' (mjai.app's), got "
                 f"{describe(dialect)}"
             )
-        self.command = shlex.join(argv)
+        self.command = command.strip() if isinstance(command, str) else shlex.join(argv)
         self.argv = [sys.executable, *argv[1:]] if argv[0] in ("python", "python3") else argv
         self.dialect = dialect
         self.name = name if name is not None else f"{dialect}:{self.command}"
