@@ -26,8 +26,8 @@ An agent object is a policy too (the agents of ``agents/`` and a user's own): it
 ``act(observation, action_mask, view) -> int`` per decision, with each table's ``SeatView``
 (``engine.visibility.seat_view``), as the AEC env's ``env.view(agent)`` gives it. A policy with
 ``act_log(decision) -> int`` reads the game's event log instead (``riichi_env.mjai_seat``: an
-external bot over mjai, given a ``LogDecision``); it is told when a game ends (``game_over``) and
-closed after the run (``close``). With one, ``num_tables`` defaults to ``workers`` (a bot process
+external bot over mjai, given a ``LogDecision``); it is told when a game ends (``game_over(rows,
+t, game, rules, bot_errors, errors)``) and closed after the run (``close``). With one, ``num_tables`` defaults to ``workers`` (a bot process
 per table and seat) and ``skip_forced`` is refused (a bot answers every decision).
 ``bot_errors`` says what a bad answer of such a bot does: ``"stop"`` ends the run with
 ``MjaiBotError``, ``"substitute"`` plays a default move instead and counts it in the game's

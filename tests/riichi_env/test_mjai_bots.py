@@ -400,8 +400,9 @@ def test_a_late_answer_is_dropped_and_the_next_ones_stay_in_step(dialect):
 
 
 def test_mjaiapp_output_where_the_seat_has_no_decision():
-    """app_bot ``chatty`` answers its start_game line with a discard: an error (stop), or one
-    counted per game and ignored (substitute: the games are the ``ok`` bot's)."""
+    """app_bot ``chatty`` answers its start_game line with a discard (``chattyend`` its end_game
+    line): an error (stop), or one counted per game and ignored (substitute: the games are the
+    ``ok`` bot's)."""
     with pytest.raises(MjaiBotError, match='something else than {"type":"none"}'):
         selfplay([_app("chatty"), "random", "random", "random"], games=1)
     ok = selfplay([_app("ok"), "random", "random", "random"], games=2, records="events")
@@ -414,6 +415,13 @@ def test_mjaiapp_output_where_the_seat_has_no_decision():
     assert [r["bot_errors"] for r in out["results"]] == [[1, 0, 0, 0]] * 2
     for a, b in zip(_logs(ok), _logs(out), strict=True):
         np.testing.assert_array_equal(a, b)
+    # the same at the end of a game (game_over): counted in the game that ended
+    with pytest.raises(MjaiBotError, match='last event sent: {"type":"end_game"'):
+        selfplay(["random", _app("chattyend"), "random", "random"], games=1)
+    out = selfplay(
+        ["random", _app("chattyend"), "random", "random"], games=2, bot_errors="substitute"
+    )
+    assert [r["bot_errors"] for r in out["results"]] == [[0, 1, 0, 0]] * 2
 
 
 def test_bot_errors_option_is_checked(capsys):

@@ -5,7 +5,8 @@ It reads one JSON array of events per line and answers every line: the drawn til
 as a bot on ``mjai.Bot(player_id)`` is, and exits with code 3 when ``start_game`` seats it
 elsewhere. LOG, if given, is a file each input line is appended to. MODE: ``ok``; ``every3``
 (answers ``none``, which is illegal there, at every third of its own draws in a game);
-``chatty`` (answers its ``start_game`` line with a discard).
+``chatty`` (answers its ``start_game`` line with a discard); ``chattyend`` (answers its
+``end_game`` line with a discard).
 """
 
 import json
@@ -28,6 +29,8 @@ for line in sys.stdin:
         draws = 0
         if mode == "chatty":
             answer = {"type": "dahai", "actor": seat, "pai": "1m", "tsumogiri": False}
+    elif last["type"] == "end_game" and mode == "chattyend":
+        answer = {"type": "dahai", "actor": seat, "pai": "1m", "tsumogiri": False}
     elif last["type"] == "tsumo" and last["actor"] == seat:
         draws += 1
         if not (mode == "every3" and draws % 3 == 0):
