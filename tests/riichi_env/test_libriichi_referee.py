@@ -24,7 +24,7 @@ from libriichi_referee import (  # noqa: E402
     seat_policies,
 )
 
-from engine.actions import action_name  # noqa: E402
+from engine.actions import PON, PON_PLAIN, action_name  # noqa: E402
 from engine.scenario import start_hand  # noqa: E402
 from engine.state import PHASE_CLAIM  # noqa: E402
 from engine.tiles import parse_tile34  # noqa: E402
@@ -190,18 +190,39 @@ def test_no_yaku_furiten_is_compared_after_the_pass():
     assert ref.seen["pon"] == 1
 
 
-def test_the_referee_reports_a_wrong_mask():
-    """A mask with one flag flipped is a difference no rule choice explains (not a vacuous test)."""
+def _pon_offer(decisions):
+    return next(i for i, d in enumerate(decisions) if d.phase == PHASE_CLAIM and d.mask[PON])
+
+
+def _mutated(change):
+    """The differences the referee finds in game 7 after ``change(decisions)``."""
     ref = Referee("mahjongsoul")
     rows, decisions = ref.table.play(7, seat_policies(7))
-    k = next(i for i, d in enumerate(decisions) if d.phase == PHASE_CLAIM and d.mask[44])
-    bad = decisions[k].mask.copy()
-    bad[44] = 0  # no pon
-    bad[84] = 0
-    decisions[k] = decisions[k]._replace(mask=bad)
-    ref.compare_log(rows, decisions, (7, "flipped pon"))
-    diffs = [explain(d) for d in ref.differences]
-    assert [(d.what, d.ours, d.theirs, d.rule) for d in diffs] == [("pon", False, True, "")]
+    change(decisions)
+    ref.compare_log(rows, decisions, (7, "mutated"))
+    return [(d.what, d.ours, d.theirs, d.rule) for d in map(explain, ref.differences)]
+
+
+def test_the_referee_reports_a_wrong_mask():
+    """A wrong flag, a decision not asked and a wrong view are differences no rule choice
+    explains: the referee is not vacuous."""
+
+    def no_pon(decisions):
+        k = _pon_offer(decisions)
+        mask = decisions[k].mask.copy()
+        mask[PON] = mask[PON_PLAIN] = 0
+        decisions[k] = decisions[k]._replace(mask=mask)
+
+    def not_asked(decisions):
+        del decisions[_pon_offer(decisions)]
+
+    def furiten(decisions):
+        k = _pon_offer(decisions)
+        decisions[k] = decisions[k]._replace(furiten=True)
+
+    assert _mutated(no_pon) == [("pon", False, True, "")]
+    assert [x[:2] for x in _mutated(not_asked)] == [("decision", "none")]
+    assert _mutated(furiten) == [("furiten", True, False, "")]
 
 
 def test_every_rule_choice_is_documented():
