@@ -457,6 +457,8 @@ class Referee:
         """How often each compared situation came up (where both sides agree it is there)."""
         self.decisions = 0
         self.games = 0
+        self.scenario_decisions: list[Decision] = []
+        """The decisions of the last scenario."""
 
     def run(self, seeds: range) -> Referee:
         """Play and compare games ``seeds``, each with ``seat_policies(seed)``."""
@@ -485,6 +487,7 @@ class Referee:
         """Play ``moves`` from scenario ``game`` (``Table.play_moves``) and compare them; the
         differences found, each with the rule choice that explains it."""
         rows, decisions = Table(self.rules, game.state).play_moves(game, moves)
+        self.scenario_decisions = decisions
         start = len(self.differences)
         self.compare_log(rows, decisions, (-1, label))
         return [explain(d) for d in self.differences[start:]]

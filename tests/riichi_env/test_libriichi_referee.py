@@ -24,9 +24,9 @@ from libriichi_referee import (  # noqa: E402
     seat_policies,
 )
 
-from engine.actions import PON, PON_PLAIN, action_name  # noqa: E402
+from engine.actions import PON, PON_PLAIN, RIICHI, action_name  # noqa: E402
 from engine.scenario import start_hand  # noqa: E402
-from engine.state import PHASE_CLAIM  # noqa: E402
+from engine.state import PHASE_CLAIM, PHASE_TURN  # noqa: E402
 from engine.tiles import parse_tile34  # noqa: E402
 
 GAMES = 200
@@ -144,6 +144,51 @@ def test_rule_choice_kokushi_robs_a_closed_kan(preset):
         (1, "furiten shown", True, False),
     ], "\n".join(d.line() for d in diffs)
     assert {d.rule for d in diffs} == {"kokushi robs a closed kan"}
+
+
+CHANKAN_HANDS = [
+    "19m059p19s234567z",  # S0 pons S1's 5p and kans it with the fourth
+    "238m258p28s12345z",
+    "123m456s789s46p11z",  # S2 waits on 5p, its only yaku would be chankan
+    "478m1369p3467s67z",
+]
+CHANKAN_MOVES = ["-", "*", "5p", "pass", "pon", "9m", "*", "-", "*", "-", "*", "-", "*", "kan 5p"]
+
+
+@pytest.mark.parametrize("then", [[], ["ron"], ["pass", "-", "*", "-", "*"]])
+def test_chankan_agrees(then):
+    ref, diffs = _scenario(
+        "mahjongsoul", CHANKAN_HANDS, "8s 1s ? ? ? 5p", CHANKAN_MOVES + then, "chankan"
+    )
+    assert not diffs, "\n".join(d.line() for d in diffs)
+    assert ref.seen["claim on an added kan (chankan)"] == 1
+    assert ref.seen["ron"] == 1
+
+
+@pytest.mark.parametrize("points", [900, 1000])
+def test_riichi_needs_1000_points_in_both(points):
+    hands = ["123m456p789s1122z", "159m48p37s123456z", "159m48p37s123456z", "1359m48p37s34567z"]
+    ref, diffs = _scenario(
+        "mahjongsoul",
+        hands,
+        "9p",
+        [],
+        "riichi points",
+        points=[points, 33000, 33000, 34000 - points],
+    )
+    assert not diffs, "\n".join(d.line() for d in diffs)
+    (turn,) = ref.scenario_decisions
+    assert bool(turn.mask[RIICHI]) == (points >= 1000)
+
+
+def test_riichi_needs_4_live_tiles_in_both():
+    # S0, S1 and S2 are tenpai and discard every draw to the end of the wall: riichi is offered
+    # with 5 (S0) and 4 (S1) tiles left, not with 3 (S2), 1 (S0) or 0 (S1, haitei)
+    hands = ["123m456p789s1122z", "456m789p123s3344z", "789m123p456s5566z", "159m48p37s123456z"]
+    ref, diffs = _scenario("mahjongsoul", hands, "", ["-", "*"] * 70, "end of the wall")
+    assert not diffs, "\n".join(d.line() for d in diffs)
+    turns = [(d.seat, int(d.mask[RIICHI])) for d in ref.scenario_decisions if d.phase == PHASE_TURN]
+    assert turns[-7:-1] == [(0, 1), (1, 1), (2, 0), (3, 0), (0, 0), (1, 0)]
 
 
 KARATEN = [
