@@ -3,18 +3,18 @@
 A game is played by the engine's own kernels (``_legal_mask``, the compiled policies' ``_choose``,
 ``_apply``), so it is the game ``riichi_env.selfplay`` plays with those compiled policies and that
 seed. At every decision the seat's mask is kept with what the seat is shown: its concealed and
-visible tiles (``SeatView``) and, on a claim, the ``rich_v0`` rows shanten, waits and furiten,
-next to the engine's own waits and furiten. The log is converted to mjai events as a bot seat is
-sent them (``riichi_env.mjai_seat.game_events``, ``riichi_env.mjai_protocol.seat_events``) and
+visible tiles (the kernels of ``SeatView``), honba and riichi sticks, and on a claim its whole
+``SeatView`` and the ``rich_v0`` rows shanten, waits and furiten, next to the engine's own waits
+and furiten. The log is converted to mjai events as a bot seat is sent them (``riichi_env.mjai_seat.game_events``, ``riichi_env.mjai_protocol.seat_events``) and
 each seat's stream is fed to ``mjai.mlibriichi.state.PlayerState(seat)``:
 
 - after every event libriichi's ``ActionCandidate`` must be a decision of that seat exactly when
   the engine asks the seat one, and then agree with the mask: discards (libriichi's discard
   candidates: ``forbidden_tiles`` for kuikae, the riichi declaration, red fives), riichi, tsumo,
   ron, each chi shape, pon, each kan, kyuushu kyuuhai and pass;
-- the seat's concealed tiles and red fives, the tiles it has seen, its shanten and waits (those
-  of the last 3n+1 hand: the hand on a claim, before the draw on its turn), and its furiten on a
-  claim must agree;
+- the seat's concealed tiles and red fives, the tiles it has seen, honba and riichi sticks, its
+  shanten and waits (those of the last 3n+1 hand: the hand on a claim, before the draw on its
+  turn), and on a claim its points, round and seat wind and furiten must agree;
 - the mjai answer of the action taken (``mjai_protocol.action_to_answer``) must pass
   ``validate_reaction``.
 
@@ -88,7 +88,7 @@ from engine.state import (
 from engine.tables import load_tables
 from engine.tiles import hand34_to_str, red_ids, tile34_to_str
 from engine.turn import _apply
-from engine.visibility import _furiten, _visible34
+from engine.visibility import SeatView, _furiten, _visible34, seat_view
 from engine.wall import _rng_seed
 from riichi_env.encoders import FURITEN, N_RICH, SEEN, SHANTEN, WAITS, _encode_rich
 from riichi_env.mjai_protocol import action_to_answer, seat_events
@@ -166,6 +166,10 @@ class Decision(NamedTuple):
     """The seat's riichi (0 none, 1 riichi, 2 double riichi), set at the declaration."""
     claim_kind: int
     """``CLAIM_*`` of a claim, -1 on the own turn."""
+    honba: int
+    kyotaku: int
+    view: SeatView | None
+    """On a claim, the seat's ``SeatView`` (``engine.visibility.seat_view``)."""
     answer: str = ""
     """The mjai answer of the action taken (``riichi_env.mjai_protocol.action_to_answer``)."""
 
@@ -251,8 +255,9 @@ class Table:
         reds = [False, False, False]
         for i, held in zip(self.red_suit, rec["closed"][seat][self.red_ids].tolist(), strict=True):
             reds[i] |= bool(held)
-        rich = None
+        rich = view = None
         if claim:
+            view = seat_view(self.state, seat, 0)
             _encode_rich(st, 0, seat, tables.shanten_suit, tables.shanten_honor, False, obs)
             rich = (
                 round(float(obs[SHANTEN, 0]) * 7) - 1,
@@ -277,6 +282,9 @@ class Table:
             rich,
             int(rec["riichi"][seat]),
             int(rec["claim_kind"]) if claim else -1,
+            int(rec["honba"]),
+            int(rec["kyotaku"]),
+            view,
         )
         return d, n
 
@@ -451,7 +459,7 @@ class Referee:
         self.table = Table(self.rules)
         self.suit = self.table.tables.shanten_suit
         self.honor = self.table.tables.shanten_honor
-        self.scratch = np.zeros(34, dtype=np.bool_)
+        self.scratch = np.zeros(34, dtype=np.uint8)
         self.differences: list[Difference] = []
         self.seen: Counter[str] = Counter()
         """How often each compared situation came up (where both sides agree it is there)."""
@@ -640,6 +648,8 @@ class Referee:
             return out
         if ps.akas_in_hand != d.reds:
             out.append(("red fives held", d.reds, ps.akas_in_hand))
+        if (ps.honba, ps.kyotaku) != (d.honba, d.kyotaku):
+            out.append(("honba and riichi sticks", (d.honba, d.kyotaku), (ps.honba, ps.kyotaku)))
         if claim:
             self.compare_claim_view(d, m, ps, out)
         elif d.drawn >= 0:
@@ -668,8 +678,21 @@ class Referee:
             out.append((what, ours, theirs))
 
     def compare_claim_view(self, d: Decision, m: list[int], ps, out) -> None:
-        """On a claim (a 3n+1 hand): shanten, waits and furiten, shown and the engine's."""
+        """On a claim (a 3n+1 hand): the ``SeatView`` (points, winds, tiles) and shanten, waits
+        and furiten, shown and the engine's."""
         seen = self.seen
+        v = d.view
+        points = v.points.tolist()
+        points = points[d.seat :] + points[: d.seat]  # libriichi's are the seat's first
+        if ps.scores != points:
+            out.append(("points", points, ps.scores))
+        if (ps.bakaze, ps.jikaze) != (v.round_wind, v.seat_wind):
+            winds = tile34_to_str(v.round_wind) + tile34_to_str(v.seat_wind)
+            out.append(
+                ("round and seat wind", winds, tile34_to_str(ps.bakaze) + tile34_to_str(ps.jikaze))
+            )
+        if (v.hand34 + v.visible34).tolist() != d.seen34 or v.hand34.tolist() != d.hand34:
+            out.append(("SeatView", "its hand34 and visible34", "the kernels' differ"))
         shanten, waits_row, furiten = d.rich
         if shanten != ps.shanten:
             out.append(("shanten", shanten, ps.shanten))
