@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("mjai.mlibriichi", reason="the referee extra (mjai) is not installed")
 
 from libriichi_referee import (  # noqa: E402
+    POLICY_NAMES,
     RULE_CHOICES,
     Kinds,
     Referee,
@@ -276,3 +277,14 @@ def test_every_rule_choice_is_documented():
     assert len(section) == 2, 'docs/rules.md has no "Differences with libriichi" section'
     for key in RULE_CHOICES:
         assert f"`{key}`" in section[1], f"rule choice {key!r} is not in docs/rules.md"
+
+
+def test_a_referee_game_is_the_selfplay_game():
+    """Seed and policies name the game: ``riichi_env.selfplay`` replays any game of the report."""
+    from riichi_env import selfplay
+
+    seed = 5
+    rows, _ = Referee("tenhou").table.play(seed, seat_policies(seed))
+    policies = [POLICY_NAMES[int(p)] for p in seat_policies(seed)]
+    out = selfplay(policies, games=1, seed=seed, rules="tenhou", records="events")
+    assert (out["records"][0] == rows).all()
