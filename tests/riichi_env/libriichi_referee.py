@@ -357,12 +357,15 @@ class Table:
 def row_events(rows: np.ndarray, events: list[dict]) -> np.ndarray:
     """For each log row, the index of the mjai event written for it (-1 for none).
 
-    Play rows map one to one, in order, onto the events of their hand; a row whose event has
-    another type or actor raises ``AssertionError`` (a converter bug).
+    Play rows map one to one, in order, onto the events of their hand, except that an open
+    kan's indicator, logged after the discard it comes with, may be written just before that
+    ``dahai`` (as Mortal's arena sends it). A row whose event has another type or actor raises
+    ``AssertionError`` (a converter bug).
     """
     out = np.full(len(rows), -1, dtype=np.int64)
     j = -1
     in_play = False
+    early_dora = -1  # a dora event written before the dahai of the discard row just mapped
     for i, r in enumerate(rows.tolist()):
         kind = r[0]
         if kind == EV_HAND_START:
@@ -373,14 +376,21 @@ def row_events(rows: np.ndarray, events: list[dict]) -> np.ndarray:
         elif kind == EV_DORA and not in_play:
             in_play = True  # the first indicator is in start_kyoku
             out[i] = j
+        elif kind == EV_DORA and early_dora >= 0:
+            out[i] = early_dora
+            early_dora = -1
         elif in_play and kind in _ROW_EVENTS:
             j += 1
             e = events[j]
+            if kind != EV_DORA and e["type"] == "dora" and early_dora < 0:
+                early_dora, j = j, j + 1
+                e = events[j]
             assert e["type"] in _ROW_EVENTS[kind], f"row {i} {r} written as {e}"
             assert kind == EV_DORA or e["actor"] == r[1], f"row {i} {r} written as {e}"
             out[i] = j
         elif kind in (EV_WIN, EV_RYUUKYOKU):
             in_play = False
+    assert early_dora < 0, "a dora event before a dahai without its indicator row"
     return out
 
 
@@ -500,9 +510,11 @@ class Referee:
         self.compare_log(rows, decisions, (-1, label))
         return [explain(d) for d in self.differences[start:]]
 
-    def compare_log(self, rows: np.ndarray, decisions: list[Decision], context) -> None:
-        """Feed the log's mjai events to each seat's ``PlayerState``; compare every decision."""
-        events = game_events(rows, self.rules)
+    def compare_log(self, rows, decisions, context, events: list[dict] | None = None) -> None:
+        """Feed the log's mjai events (``events``, by default ``game_events``) to each seat's
+        ``PlayerState``; compare every decision."""
+        if events is None:
+            events = game_events(rows, self.rules)
         index = row_events(rows, events)
         # a decision answers its log's last play row other than a kan indicator (an open kan's
         # indicator is logged after the discard it comes with), and sees every event before it

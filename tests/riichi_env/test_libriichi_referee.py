@@ -290,3 +290,29 @@ def test_a_referee_game_is_the_selfplay_game():
     policies = [POLICY_NAMES[int(p)] for p in seat_policies(seed)]
     out = selfplay(policies, games=1, seed=seed, rules="tenhou", records="events")
     assert (out["records"][0] == rows).all()
+
+
+def _indicator_before_its_discard(events):
+    """The events with each ``dora`` that follows a ``dahai`` moved just before it (the order of
+    Mortal's arena for an open kan's indicator)."""
+    out = []
+    for e in events:
+        if e["type"] == "dora" and out and out[-1]["type"] == "dahai":
+            out.insert(len(out) - 1, e)
+        else:
+            out.append(e)
+    return out
+
+
+def test_an_open_kan_indicator_before_its_discard_agrees_too():
+    # game 3 (all random) has open kans; sent in Mortal's order, the claims on the discard see
+    # the new indicator at once, and nothing else changes
+    from riichi_env.mjai_seat import game_events
+
+    ref = Referee("mahjongsoul")
+    rows, decisions = ref.table.play(3, seat_policies(3))
+    events = game_events(rows, ref.rules)
+    moved = _indicator_before_its_discard(events)
+    assert moved != events
+    ref.compare_log(rows, decisions, (3, "indicator first"), events=moved)
+    assert not ref.differences, _report(ref.differences)
