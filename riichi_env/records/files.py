@@ -141,8 +141,12 @@ def _read_bounded(stream, name: str, compressed: bool, max_bytes: int, max_line:
 def log_directory(
     path: str | os.PathLike, names: Iterable[str] = (), *, overwrite: bool = False
 ) -> Path:
-    """The directory records go to, created if missing; ``ValueError`` when ``path`` is a file
-    or when one of ``names`` is already in it (unless ``overwrite``), before anything is played."""
+    """The directory records go to, created if missing, checked before anything is played.
+
+    ``ValueError`` when ``path`` is a file, when one of the file ``names`` to be written is
+    already in it (unless ``overwrite``), or when one of them is a symbolic link or other
+    non-regular file (never replaced, see :func:`create_file`).
+    """
     out = Path(path)
     if out.exists() and not out.is_dir():
         raise ValueError(
@@ -153,15 +157,20 @@ def log_directory(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ValueError(f"log directory {out}: cannot create it ({exc.strerror or exc})") from None
-    if not overwrite:
-        present = set(os.listdir(out))
-        taken = [n for n in names if n in present]
-        if taken:
-            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-            raise ValueError(
-                f"log directory {out}: {taken[0]}{more} already there; choose another "
-                "directory or replace them with --overwrite (overwrite=True)"
-            )
+    present = set(os.listdir(out))
+    taken = [n for n in names if n in present]
+    odd = [n for n in taken if not stat.S_ISREG(os.lstat(out / n).st_mode)]
+    if odd:
+        raise ValueError(
+            f"log directory {out}: {odd[0]} is {_kind(out / odd[0])}; records never replace "
+            "one (move it away)"
+        )
+    if taken and not overwrite:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        raise ValueError(
+            f"log directory {out}: {taken[0]}{more} already there; choose another "
+            "directory or replace them with --overwrite (overwrite=True)"
+        )
     return out
 
 
