@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         + ", module:Class (a class with act(observation, action_mask, view) or "
         "act_batch(...), built with no arguments), or mjai:COMMAND (an external bot speaking "
         "mjai on stdin/stdout, e.g. 'mjai:python -m riichi_env.mjai_bot'; the command may not "
-        "contain commas), or ppo:PATH (a MaskablePPO checkpoint, the train extra); default "
+        "contain commas), or ppo:PATH (a MaskablePPO checkpoint, the train extra; loading one "
+        "unpickles code: load only checkpoints you trust); default "
         "efficiency,random,random,random",
     )
     parser.add_argument(
@@ -50,7 +51,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--log", metavar="DIR", help="write every game's record into DIR")
+    parser.add_argument(
+        "--log",
+        metavar="DIR",
+        help="write every game's record into DIR (created if missing); existing records there "
+        "and symbolic links are refused before the first game",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="with --log: replace existing record files"
+    )
     parser.add_argument(
         "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
     )
@@ -155,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
             rules=rules,
             log_dir=args.log,
             log_format=args.format,
+            overwrite=args.overwrite,
             progress=args.progress,
             runner=pool.selfplay if pool is not None else None,
         )
