@@ -102,6 +102,7 @@ def arena(
     rules: Any = "mahjongsoul",
     log_dir: str | os.PathLike | None = None,
     log_format: str = "mjai",
+    overwrite: bool = False,
     progress: bool | None = None,
     runner: Callable[..., dict[str, Any]] | None = None,
     bot_errors: str = "stop",
@@ -109,7 +110,9 @@ def arena(
     """Duplicate games of the four ``seats`` (see the module docstring); the summary dict.
 
     ``names`` labels the seats (default: the policy names); ``log_dir`` writes each game's record
-    in ``log_format`` (``"mjai"`` or ``"tenhou6"``) as ``set-K-rotation-R`` files. ``runner``
+    in ``log_format`` (``"mjai"`` or ``"tenhou6"``) as ``set-K-rotation-R`` files, never through a
+    symbolic link and, unless ``overwrite``, never over an existing file (both checked before the
+    first game: ``ValueError``; ``riichi_env.records.files.create_file``). ``runner``
     plays the games in place of ``riichi_env.selfplay`` with ``workers`` (the Ray backend's
     ``riichi_env.distributed.RayPool.selfplay``: same arguments, same results). ``bot_errors``
     (``"stop"`` or ``"substitute"``) is what an external bot's bad answer does (``selfplay``).
@@ -129,8 +132,10 @@ def arena(
         raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
     out_dir = None
     if log_dir is not None:
-        out_dir = Path(log_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
+        from riichi_env.records.files import log_directory
+
+        names_out = (_log_name(k, r, log_format) for k in range(sets) for r in range(4))
+        out_dir = log_directory(log_dir, names_out, overwrite=overwrite)
     run = runner if runner is not None else functools.partial(selfplay, workers=workers)
     labels = list(dict.fromkeys(names))  # distinct seat specs, first-seat order
     acc = {
@@ -169,7 +174,14 @@ def arena(
                     a[key] += int(stats[key][s])
             if out_dir is not None:
                 _write_log(
-                    out_dir, log_format, rows, rules, [names[i] for i in at_seat], k, rotation
+                    out_dir,
+                    log_format,
+                    rows,
+                    rules,
+                    [names[i] for i in at_seat],
+                    k,
+                    rotation,
+                    overwrite,
                 )
     agents = []
     for label in labels:
@@ -206,14 +218,20 @@ def arena(
     }
 
 
-def _write_log(out_dir: Path, fmt: str, rows, rules, names, k: int, rotation: int) -> None:
+def _log_name(k: int, rotation: int, fmt: str) -> str:
+    return f"set-{k:05d}-rotation-{rotation}{LOG_FORMATS[fmt]}"
+
+
+def _write_log(
+    out_dir: Path, fmt: str, rows, rules, names, k: int, rotation: int, overwrite: bool = False
+) -> None:
     from engine.rules import as_rules
     from riichi_env.records import write_text
     from riichi_env.records.export import game_from_events
+    from riichi_env.records.files import create_file
 
     game = game_from_events(rows, as_rules(rules), names=tuple(names), source="riichi_env arena")
-    path = out_dir / f"set-{k:05d}-rotation-{rotation}{LOG_FORMATS[fmt]}"
-    path.write_text(write_text(game, fmt), encoding="utf-8")
+    create_file(out_dir / _log_name(k, rotation, fmt), write_text(game, fmt), overwrite=overwrite)
 
 
 def format_table(result: dict[str, Any]) -> str:

@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "written for mjai.app: a JSON array of events per line, every line answered, e.g. "
         "'mjaiapp:python bot.py {seat}'); {seat} in a command becomes the seat the bot plays "
         "(one process per seat index), and a command may not contain commas; or ppo:PATH (a "
-        "MaskablePPO checkpoint, the train extra); default efficiency,random,random,random",
+        "MaskablePPO checkpoint, the train extra; loading one unpickles code: load only "
+        "checkpoints you trust); default efficiency,random,random,random",
     )
     parser.add_argument(
         "--games",
@@ -53,7 +54,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--log", metavar="DIR", help="write every game's record into DIR")
+    parser.add_argument(
+        "--log",
+        metavar="DIR",
+        help="write every game's record into DIR (created if missing); existing records there "
+        "and symbolic links are refused before the first game",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="with --log: replace existing record files"
+    )
     parser.add_argument(
         "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
     )
@@ -171,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
             rules=rules,
             log_dir=args.log,
             log_format=args.format,
+            overwrite=args.overwrite,
             progress=args.progress,
             runner=pool.selfplay if pool is not None else None,
             bot_errors=args.bot_errors,

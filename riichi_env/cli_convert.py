@@ -7,11 +7,46 @@ import sys
 from pathlib import Path
 
 from riichi_env.records.convert import FORMATS, WRITE_FORMATS, read_file, write_text
+from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, parse_size, size_text
 from riichi_env.records.model import RecordError
 from riichi_env.records.tenhou6 import viewer_url, write_tenhou6
 
 HELP = "convert game records between mjlog XML, tenhou.net/6 JSON and mjai events"
 _SUFFIX = {"tenhou6": ".json", "mjai": ".jsonl"}
+
+
+def size_arg(text: str) -> int:
+    """An ``argparse`` type: a positive byte count (``1000000``, ``512K``, ``64M``, ``2G``)."""
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--max-record-bytes`` and ``--max-line-bytes`` (shared by replay and convert)."""
+    parser.add_argument(
+        "--max-record-bytes",
+        type=size_arg,
+        default=MAX_RECORD_BYTES,
+        metavar="SIZE",
+        help="refuse a file holding more than SIZE bytes of record text, counted after gzip "
+        f"decompression (1000000, 512K, 64M, 1G; default {size_text(MAX_RECORD_BYTES)}: a real "
+        "game is about 1 MB at most)",
+    )
+    parser.add_argument(
+        "--max-line-bytes",
+        type=size_arg,
+        default=MAX_LINE_BYTES,
+        metavar="SIZE",
+        help=f"refuse a file with a line longer than SIZE bytes (default "
+        f"{size_text(MAX_LINE_BYTES)}; mjlog and tenhou.net/6 may hold a game on one line)",
+    )
+
+
+def read_limits(args: argparse.Namespace) -> dict[str, int]:
+    """``read_file`` / ``load_walls`` keywords from the options of :func:`add_limit_arguments`."""
+    return {"max_bytes": args.max_record_bytes, "max_line_bytes": args.max_line_bytes}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,6 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="print the tenhou.net/6 viewer address of each game instead (a tenhou6 output: "
         "not with --to mjai)",
     )
+    add_limit_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.files:
         try:
-            game = read_file(name, fmt=args.fmt)
+            game = read_file(name, fmt=args.fmt, **read_limits(args))
         except RecordError as exc:
             print(f"riichi-env convert: {exc}", file=sys.stderr)
             status = 1

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from riichi_env.cli_convert import add_limit_arguments, read_limits
 from riichi_env.records.model import NotARecordError, RecordError
 
 HELP = "replay game records (mjlog XML, tenhou.net/6, mjai) in the engine and compare the results"
@@ -26,16 +27,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--walls",
         help="walls.jsonl with the full walls of mjlog records (default: walls.jsonl next to each file)",
     )
+    add_limit_arguments(parser)
 
 
-def _walls_for(path: Path, explicit: str | None, cache: dict):
+def _walls_for(path: Path, explicit: str | None, cache: dict, limits: dict | None = None):
     from riichi_env.records.mjlog import load_walls
 
     source = Path(explicit) if explicit else path.parent / "walls.jsonl"
     if not source.exists():
         return None
     if source not in cache:
-        cache[source] = load_walls(source)
+        cache[source] = load_walls(source, **(limits or {}))
     return {k: v for (name, k), v in cache[source].items() if name == path.name}
 
 
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     Prints each mismatch, then one line per file with its hands and the rules used, then a
     summary. Files that are not game records (a ``walls.jsonl``, a README) are skipped with a
-    line saying so.
+    line saying so. A run that exits 1 ends with a line on stderr saying why (:func:`why_failed`).
     """
     from riichi_env.records.convert import read_file
     from riichi_env.records.replay import explain_rules, replay_game
@@ -54,20 +56,26 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--walls {args.walls}: no such file (expected a walls.jsonl)")
     games = hands = 0
     mismatched = skipped = 0
-    bad = False
+    bad = 0
+    differ: list[tuple[Path, int]] = []
     cache: dict = {}
     for name in args.files:
         path = Path(name)
         try:
-            walls = _walls_for(path, args.walls, cache) if path.suffix.lower() == ".xml" else None
-            game = read_file(path, walls=walls)
+            limits = read_limits(args)
+            walls = (
+                _walls_for(path, args.walls, cache, limits)
+                if path.suffix.lower() == ".xml"
+                else None
+            )
+            game = read_file(path, walls=walls, **limits)
         except NotARecordError as exc:
             print(f"{path}: skipped: {exc.detail}", flush=True)
             skipped += 1
             continue
         except RecordError as exc:
             print(f"{exc}", flush=True)
-            bad = True
+            bad += 1
             continue
         rules, which = explain_rules(game, args.rules)
         ensure_compiled("replay")  # once, after the first readable record
@@ -76,15 +84,39 @@ def run(args: argparse.Namespace) -> int:
         hands += result.hands
         n_bad = len(result.mismatched_hands) or (1 if result.mismatches else 0)
         mismatched += n_bad
+        if n_bad:
+            differ.append((path, n_bad))
         for m in result.mismatches:
             print(str(m), flush=True)
         print(f"{path}: {result.hands} hands, {n_bad} mismatched; rules {which}", flush=True)
     summary = f"{games} games, {hands} hands, {mismatched} mismatched"
     if skipped:
         summary += f", {skipped} {'file' if skipped == 1 else 'files'} skipped (not game records)"
-    print(summary)
-    if bad:
-        print("some files could not be read", file=sys.stderr)
-    if not games and not bad:
-        print("no game records among the files", file=sys.stderr)
-    return 1 if bad or mismatched or not games else 0
+    print(summary, flush=True)
+    if bad or mismatched or not games:
+        print(why_failed(bad, differ, games), file=sys.stderr)
+        return 1
+    return 0
+
+
+def why_failed(unreadable: int, differ: list[tuple[Path, int]], games: int) -> str:
+    """The last line of a replay that exits 1: files that could not be read, and the records that
+    differ from the engine by name (up to 10), so a run over a collection shows at a glance
+    whether only the records expected to differ did (``docs/records.md``)."""
+    reasons = []
+    if unreadable:
+        reasons.append(f"{unreadable} {'file' if unreadable == 1 else 'files'} could not be read")
+    if differ:
+        names = [p.name for p, _ in differ]
+        if len(set(names)) < len(names):
+            names = [str(p) for p, _ in differ]
+        listed = ", ".join(f"{n} ({k})" for n, (_, k) in zip(names[:10], differ, strict=False))
+        more = f" and {len(differ) - 10} more" if len(differ) > 10 else ""
+        hands = sum(k for _, k in differ)
+        reasons.append(
+            f"{hands} mismatched {'hand' if hands == 1 else 'hands'} in {len(differ)} of {games} "
+            f"{'game' if games == 1 else 'games'}: {listed}{more}"
+        )
+    if not games and not unreadable:
+        reasons.append("no game records among the files")
+    return "exit status 1: " + "; ".join(reasons)

@@ -142,6 +142,10 @@ def score_line(line: str) -> dict[str, Any]:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         return invalid_input(f"line: not valid JSON ({exc})")
+    except RecursionError:
+        return invalid_input("line: JSON nested deeper than Python's recursion limit")
+    except ValueError as exc:  # a number of more than 4300 digits
+        return invalid_input(f"line: not valid JSON ({str(exc).split(';')[0]})")
     return score_input(obj)
 
 

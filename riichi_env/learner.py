@@ -31,7 +31,8 @@ plays ``S + i``, then ``S + i + B``, ...
 ``info`` holds ``"seat"`` (the learner's seat at each table) and ``"game_seed"``; a finished game
 adds ``info["final_obs"][i]`` (the learner's last view, mask all zeros) and ``info["final_info"]``
 (per table the learner's ``"seat"``, ``"rank"`` (0 = first), ``"points"``, ``"final_score"`` and the
-``"game_seed"``), with Gymnasium's ``_final_obs`` / ``_final_info`` masks.
+``"game_seed"``), with Gymnasium's ``_final_obs`` / ``_final_info`` masks. A game seed determines
+every wall to come: ``info_seed=False`` leaves ``"game_seed"`` out of both for a fair evaluation.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from gymnasium.vector.utils import batch_space
 
 from engine.actions import N_ACTIONS
 from engine.selfplay import POLICY_SIMPLE
-from engine.validation import check_int, check_seed, describe
+from engine.validation import check_bool, check_int, check_seed, describe
 from riichi_env._kernels import FINISHED, PYTHON_SEAT, _expert_actions
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, _encode, bounds, check_encoder
 from riichi_env.options import _make_rules
@@ -85,11 +86,13 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         reward_scale: float = 1e-3,
         rank_points: Sequence[float] = (0.9, 0.45, 0.0, -1.35),
         seed: int | None = None,
+        info_seed: bool = True,
         **rule_options: Any,
     ):
         from riichi_env._batch import Batch
 
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
+        self.info_seed = check_bool("info_seed", info_seed)
         check_encoder(encoder)
         if learner_seat != "random":
             learner_seat = check_int("learner_seat", learner_seat, 0, 3)
@@ -168,7 +171,10 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         terms = np.zeros(n, dtype=np.bool_)
         self._advance(reward, terms, {})
         self._started = True
-        return self._observation(), {"seat": self._seat.copy(), "game_seed": b.game_seeds()}
+        info = {"seat": self._seat.copy()}
+        if self.info_seed:
+            info["game_seed"] = b.game_seeds()
+        return self._observation(), info
 
     def step(self, actions):
         """Play each learner's action, then the opponents, until every learner decides again."""
@@ -182,7 +188,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         info: dict[str, Any] = {}
         self._advance(reward, terms, info)
         info["seat"] = self._seat.copy()
-        info["game_seed"] = b.game_seeds()
+        if self.info_seed:
+            info["game_seed"] = b.game_seeds()
         return self._observation(), reward, terms, np.zeros(n, dtype=np.bool_), info
 
     def _advance(self, reward: np.ndarray, terms: np.ndarray, info: dict) -> None:
@@ -223,8 +230,9 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
                 "rank": np.zeros(n, dtype=np.int64),
                 "points": np.zeros(n, dtype=np.int64),
                 "final_score": np.zeros(n, dtype=np.float64),
-                "game_seed": np.zeros(n, dtype=np.int64),
             }
+            if self.info_seed:
+                info["final_info"]["game_seed"] = np.zeros(n, dtype=np.int64)
             info["_final_info"] = np.zeros(n, dtype=np.bool_)
         s = int(self._seat[t])
         rec = b.state.records[t]
@@ -240,7 +248,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         fi["rank"][t] = int(rec["final_ranks"][s])
         fi["points"][t] = int(rec["points"][s])
         fi["final_score"][t] = float(rec["final_scores"][s])
-        fi["game_seed"][t] = int(rec["seed"])
+        if self.info_seed:
+            fi["game_seed"][t] = int(rec["seed"])
         info["_final_info"][t] = True
 
     def _observation(self) -> dict[str, np.ndarray]:

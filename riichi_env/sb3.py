@@ -194,6 +194,9 @@ class MaskablePPOAgent:
     ``act_batch`` predicts for a batch of tables (deterministic: the most likely legal action).
     ``encoder`` is the one the checkpoint was trained on, read from its observation shape (every
     encoder has its own number of rows); ``selfplay`` and ``arena`` observe with it.
+
+    Loading unpickles objects stored in the zip (``MaskablePPO.load``), which can run any code:
+    load only checkpoints you trust.
     """
 
     def __init__(self, path: str, deterministic: bool = True):

@@ -35,6 +35,9 @@ is the last observation of the seat that acted (the mask all zeros) and ``info["
 holds, per table, ``"points"`` (int ``(B, 4)``), ``"final_score"`` (float ``(B, 4)``, as the AEC
 env's ``infos``), ``"rank"`` (int ``(B, 4)``, 0 = first) and ``"game_seed"`` of the game that ended;
 ``info["_final_obs"]`` and ``info["_final_info"]`` mark those tables (Gymnasium's convention).
+A game seed determines the game's every wall (and, through ``S + i + B``, the next games' seeds):
+``info_seed=False`` leaves ``"game_seed"`` out of ``info`` and ``final_info``, so a policy that
+sees only observations and ``info`` cannot rebuild the walls (``docs/environment.md``).
 
 ``obs_dtype=np.uint8`` writes each feature as a byte, ``round(255 * (x - low) / (high - low))`` with
 the encoder's bounds (``riichi_env.encoders.bounds``): 0/1 rows are exactly 0/255, counts of four
@@ -91,9 +94,11 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         skip_forced: bool = False,
         obs_dtype: Any = np.float32,
         copy: bool = True,
+        info_seed: bool = True,
         **rule_options: Any,
     ) -> None:
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
+        self.info_seed = check_bool("info_seed", info_seed)
         check_encoder(encoder)
         dtype = check_obs_dtype(obs_dtype)
         self.rules = _make_rules(rules, rule_options)
@@ -157,7 +162,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         b.run(0, n, self._scratch, self._seat_policy, self._reward, n, GAMES_FOREVER, False)
         self._started = True
         obs = self._observation()
-        return obs, {"seat": self._copy(b.seats), "game_seed": b.game_seeds()}
+        return obs, self._info()
 
     def step(
         self, actions
@@ -171,7 +176,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         b.run(
             0, n, self._scratch, self._seat_policy, self._reward, n, GAMES_FOREVER, self.skip_forced
         )
-        info: dict[str, Any] = {"seat": self._copy(b.seats), "game_seed": b.game_seeds()}
+        info = self._info()
         terms = b.terms.copy()
         if terms.any():
             self._final(info, terms)
@@ -182,6 +187,13 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
             np.zeros(n, dtype=np.bool_),
             info,
         )
+
+    def _info(self) -> dict[str, Any]:
+        b = self._batch
+        info: dict[str, Any] = {"seat": self._copy(b.seats)}
+        if self.info_seed:
+            info["game_seed"] = b.game_seeds()
+        return info
 
     def _final(self, info: dict[str, Any], terms: np.ndarray) -> None:
         b = self._batch
@@ -199,8 +211,9 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
             "points": b.final_i[:, 0:4].copy(),
             "final_score": b.final_f.copy(),
             "rank": b.final_i[:, 4:8].copy(),
-            "game_seed": b.final_i[:, 8].copy(),
         }
+        if self.info_seed:
+            info["final_info"]["game_seed"] = b.final_i[:, 8].copy()
         info["_final_info"] = terms.copy()
 
     def _as_obs_dtype(self, x: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, read_record_bytes
 from riichi_env.records.mjai import dumps_mjai, read_mjai
 from riichi_env.records.mjlog import read_mjlog
 from riichi_env.records.model import Game, NotARecordError, RecordError, strip_bom
@@ -32,6 +33,13 @@ def detect_format(text: str) -> str:
 
 def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> Game:
     """Parse a record of any supported format (``fmt="auto"`` detects it)."""
+    try:
+        return _read_text(text, source, fmt, walls)
+    except RecursionError:  # the readers catch deep JSON; this is the backstop
+        raise RecordError("nested too deeply to read", file=source) from None
+
+
+def _read_text(text: str, source: str, fmt: str, walls) -> Game:
     if fmt == "auto":
         fmt = detect_format(text)
     if fmt == "mjlog":
@@ -52,20 +60,21 @@ def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> 
     )
 
 
-def read_file(path: str | Path, *, fmt: str = "auto", walls=None) -> Game:
-    """Read a record file; ``RecordError`` names the file on any problem."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"cannot read: {exc.strerror}", file=str(path)) from None
-    if data[:2] == b"\x1f\x8b":
-        import gzip
+def read_file(
+    path: str | Path,
+    *,
+    fmt: str = "auto",
+    walls=None,
+    max_bytes: int = MAX_RECORD_BYTES,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> Game:
+    """Read a record file (gzip-compressed or not); ``RecordError`` names the file on any problem.
 
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise RecordError(f"bad gzip data: {exc}", file=str(path)) from None
+    ``max_bytes`` (default 64 MiB, after decompression) and ``max_line_bytes`` (default 16 MiB)
+    bound what is read (see :mod:`riichi_env.records.files`); a real game is about 1 MB at most.
+    """
+    path = Path(path)
+    data = read_record_bytes(path, max_bytes=max_bytes, max_line_bytes=max_line_bytes)
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise RecordError(
             "UTF-16 text (it starts with a UTF-16 byte-order mark); save the record as UTF-8",
@@ -77,6 +86,7 @@ def read_file(path: str | Path, *, fmt: str = "auto", walls=None) -> Game:
         raise RecordError(
             f"not UTF-8 text ({exc.reason})", file=str(path), position=f"byte {exc.start}"
         ) from None
+    del data
     return read_text(text, source=str(path), fmt=fmt, walls=walls)
 
 

@@ -21,6 +21,7 @@ from riichi_env.records.model import (
     RecordError,
     TileAllocator,
     Win,
+    json_problem,
     strip_bom,
 )
 from riichi_env.records.notation import from_mjai_name, mjai_name
@@ -79,6 +80,8 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
             ev = json.loads(line)
         except json.JSONDecodeError as exc:
             fail(f"not valid JSON: {exc.msg} (truncated file?)")
+        except (ValueError, RecursionError) as exc:  # too deep, or a number over 4300 digits
+            fail(json_problem(exc))
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             fail('an event must be an object with a "type"')
         typ = ev["type"]

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
+from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, read_record_bytes
 from riichi_env.records.model import (
     LIMITS,
     YAKU_KEYS,
@@ -24,10 +25,16 @@ from riichi_env.records.model import (
     Hand,
     RecordError,
     Win,
+    json_problem,
     strip_bom,
 )
 
-_TAG_RE = re.compile(r"<\s*([A-Za-z]+)([0-9]*)((?:\s+[A-Za-z0-9_]+\s*=\s*\"[^\"]*\")*)\s*/?\s*>")
+_TAG_RE = re.compile(
+    r"<\s*([A-Za-z]+)([0-9]*)((?:\s+[A-Za-z0-9_]+\s*=\s*\"[^\"]*\")*)\s*(?:/\s*)?>"
+)
+"""A tag; its end ``\\s*(?:/\\s*)?>`` has one way to match spaces, so a tag that never closes costs
+linear time (``\\s*/?\\s*>`` was quadratic in the spaces after it)."""
+_XML_DECL_RE = re.compile(r"<\?xml\b[^<>]*\?>")
 _ATTR_RE = re.compile(r"([A-Za-z0-9_]+)\s*=\s*\"([^\"]*)\"")
 _DRAW_TAGS = "TUVW"
 _DISCARD_TAGS = "DEFG"
@@ -128,13 +135,23 @@ def _ints(text: str, fail, what: str) -> list[int]:
         raise
 
 
-def load_walls(path: str | Path) -> dict[tuple[str, int], tuple[list[int], str]]:
-    """Walls by (file name, hand index) from a ``walls.jsonl`` file: (wall, layout name)."""
+def load_walls(
+    path: str | Path, *, max_bytes: int = MAX_RECORD_BYTES, max_line_bytes: int = MAX_LINE_BYTES
+) -> dict[tuple[str, int], tuple[list[int], str]]:
+    """Walls by (file name, hand index) from a ``walls.jsonl`` file: (wall, layout name).
+
+    Read with the limits of :func:`riichi_env.records.files.read_record_bytes`.
+    """
     walls = {}
+    data = read_record_bytes(path, max_bytes=max_bytes, max_line_bytes=max_line_bytes)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read the wall file: {exc}", file=str(path)) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"cannot read the wall file: not UTF-8 text ({exc.reason})",
+            file=str(path),
+            position=f"byte {exc.start}",
+        ) from None
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -146,6 +163,8 @@ def load_walls(path: str | Path) -> dict[tuple[str, int], tuple[list[int], str]]
             raise RecordError(
                 f"bad wall entry: {exc}", file=str(path), position=f"line {n}"
             ) from None
+        except RecursionError as exc:
+            raise RecordError(json_problem(exc), file=str(path), position=f"line {n}") from None
     return walls
 
 
@@ -217,12 +236,19 @@ def read_mjlog(
         end = match.end()
         name, num, attr_text = match.group(1), match.group(2), match.group(3)
         pos = f"tag {n} <{name}{num}>"
-        if between and not between.startswith("<?xml"):
+        if between and not (n == 0 and _XML_DECL_RE.fullmatch(between)):
+            if "<!" in between:
+                fail(
+                    "a DOCTYPE, ENTITY or comment: mjlog records have none "
+                    "(entities are never expanded)"
+                )
             fail(f"unreadable text before this tag: {between[:40]!r}")
         attrs = dict(_ATTR_RE.findall(attr_text))
         if num:
             if hand is None or finished:
                 fail("draw or discard outside a hand")
+            if len(num) > 3:
+                fail(f"tile id {num[:6]}… is not 0-135")
             tile = tile_id(int(num))
             if name in _DRAW_TAGS and len(name) == 1:
                 seat = _DRAW_TAGS.index(name)

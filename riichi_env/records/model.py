@@ -135,13 +135,36 @@ def strip_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
+MAX_MESSAGE = 500
+"""Characters of a :class:`RecordError` message part beyond which it is cut (a hostile record's
+values are quoted in messages; the message stays one short line)."""
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` on one line and at most ``limit`` characters (``…`` marks a cut)."""
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class RecordError(ValueError):
-    """A record that cannot be read or replayed; the message names file, hand and position."""
+    """A record that cannot be read or replayed; the message names file, hand and position.
+
+    Each part is one line of at most :data:`MAX_MESSAGE` characters.
+    """
 
     def __init__(self, message: str, *, file: str = "", hand: str = "", position: str = ""):
+        message, position = clip(message), clip(position, 100)
         self.file, self.hand, self.position, self.detail = file, hand, position, message
         where = ", ".join(p for p in (file, f"hand {hand}" if hand else "", position) if p)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+def json_problem(exc: BaseException) -> str:
+    """What ``json.loads`` refused besides a syntax error, as a ``RecordError`` message: nesting
+    deeper than Python's recursion limit (a record needs a few levels) or an over-long number."""
+    if isinstance(exc, RecursionError):
+        return "JSON nested deeper than Python's recursion limit (a record needs a few levels)"
+    return f"not valid JSON: {str(exc).split(';')[0]}"
 
 
 class NotARecordError(RecordError):

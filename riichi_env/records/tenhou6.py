@@ -37,6 +37,7 @@ from riichi_env.records.model import (
     TileAllocator,
     Win,
     hand_label,
+    json_problem,
     strip_bom,
 )
 from riichi_env.records.notation import from_tenhou6_code, tenhou6_code
@@ -169,6 +170,8 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
                 file=source,
                 position=f"line {exc.lineno} column {exc.colno}",
             ) from None
+        except (ValueError, RecursionError) as exc:  # too deep, or a number over 4300 digits
+            raise RecordError(json_problem(exc), file=source) from None
     else:
         data = text_or_obj
     if not isinstance(data, dict) or not isinstance(data.get("log"), list):

@@ -225,6 +225,16 @@ def test_stream_keeps_going_after_bad_lines(fake_scorer):
     assert len(fake_scorer) == 3
 
 
+def test_hostile_json_lines_are_invalid_input(fake_scorer):
+    """A line nested 200,000 deep (a RecursionError) or with a 5,000-digit number (a ValueError
+    outside JSONDecodeError) is one bad line, not a traceback that ends the stream."""
+    lines = ["[" * 200_000, '{"closed": ' + "1" * 5000 + "}", json.dumps(BASE)]
+    results = list(score_lines(lines))
+    assert results[0]["message"] == "line: JSON nested deeper than Python's recursion limit"
+    assert results[1]["message"].startswith("line: not valid JSON (Exceeds the limit (4300 digits)")
+    assert results[2] == {"valid": True, "closed": BASE["closed"]}
+
+
 def test_score_line_passes_arguments(fake_scorer):
     score_line(json.dumps(_with(RIICHI, dora_indicators=["1m"], honba=2)))
     closed, win, kwargs = fake_scorer[0]

@@ -5,11 +5,14 @@ are not game records."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
-from test_records_helpers import LOGS
+from test_records_helpers import LOGS, index_rows
 
 from riichi_env.cli import main
+from riichi_env.cli_replay import why_failed
 from riichi_env.records.convert import detect_format, read_file, read_text
 from riichi_env.records.model import NotARecordError, RecordError
 from riichi_env.records.replay import explain_rules, record_preset
@@ -143,6 +146,45 @@ def test_replay_whole_folder_glob(capsys):
     assert "could not be read" not in captured.err
     assert out[-1].endswith(", 2 files skipped (not game records)")
     assert sum(": skipped: " in x for x in out) == 2
+    # the last line says why the status is 1: the records that differ, each one INDEX.md does
+    # not require to match (with the rules the record names)
+    differ = [
+        (Path(m[1]), int(m[2]))
+        for m in map(re.compile(r"(.*): \d+ hands, (\d+) mismatched; rules ").match, out)
+        if m and m[2] != "0"
+    ]
+    last = captured.err.strip().splitlines()[-1]
+    assert differ and last == why_failed(0, differ, len(files) - 2)
+    names = ", ".join(f"{p.name} ({k})" for p, k in differ[:10])
+    assert last.startswith(f"exit status 1: {sum(k for _, k in differ)} mismatched hands in ")
+    assert names in last
+    rows = {r["file"]: r for r in index_rows()}
+    for path, _ in differ:
+        assert rows[path.relative_to(LOGS).as_posix()]["required_text"] != "yes", path
+
+
+def test_index_lists_exactly_the_records():
+    """Every record under tests/data/logs has one INDEX.md row, and every row its file."""
+    listed = re.findall(r"^\| ([\w-]+/[^ |]+) \|", (LOGS / "INDEX.md").read_text(), re.M)
+    present = [
+        p.relative_to(LOGS).as_posix()
+        for p in LOGS.glob("*/*")
+        if p.name not in ("walls.jsonl", "generate.py")
+    ]
+    assert sorted(listed) == sorted(present)
+
+
+def test_why_failed_names_the_records():
+    assert why_failed(2, [], 0) == "exit status 1: 2 files could not be read"
+    assert why_failed(0, [], 0) == "exit status 1: no game records among the files"
+    one = [(Path("a/x.xml"), 1)]
+    assert why_failed(1, one, 3) == (
+        "exit status 1: 1 file could not be read; 1 mismatched hand in 1 of 3 games: x.xml (1)"
+    )
+    same = [(Path("a/x.xml"), 1), (Path("b/x.xml"), 2)]
+    assert why_failed(0, same, 2).endswith("in 2 of 2 games: a/x.xml (1), b/x.xml (2)")
+    many = [(Path(f"g{i}.json"), 1) for i in range(12)]
+    assert why_failed(0, many, 20).endswith("g8.json (1), g9.json (1) and 2 more")
 
 
 def test_convert_url_only_with_tenhou6(capsys, tmp_path):

@@ -21,8 +21,8 @@ def index_rows() -> list[dict]:
         if len(cells) != 7 or not re.match(r"^[\w-]+/", cells[0]):
             continue
         path = LOGS / cells[0]
-        if not path.exists():
-            continue
+        if not path.exists():  # a row must not outlive its file (it once hid sanma2.xml)
+            raise FileNotFoundError(f"INDEX.md lists {cells[0]}, which is not in {LOGS}")
         rows.append(
             {
                 "file": cells[0],
@@ -32,6 +32,7 @@ def index_rows() -> list[dict]:
                 "draws": int(cells[3]),
                 "rules": cells[5],
                 "required": cells[6].startswith("yes"),
+                "required_text": cells[6],
             }
         )
     return rows
