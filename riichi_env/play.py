@@ -184,7 +184,7 @@ def selfplay(
         raise ValueError(f"records must be False, True or 'events', got {describe(records)}")
     if progress is not None:
         progress = check_bool("progress", progress)
-    rules = _make_rules(rules, rule_options)
+    rules = _make_rules(rules, rule_options, selfplay)
     workers = min(workers, num_tables)
 
     # compiled policies only and no records: engine's self-play loop, one table per worker
