@@ -14,6 +14,7 @@ agents, the arena), ``"score"`` (hand scoring), ``"replay"`` (the
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
 import os
@@ -61,7 +62,7 @@ _done: set[str] = set()
 
 
 @contextlib.contextmanager
-def _progress(stream, label: str) -> Iterator[None]:
+def _progress(stream, label: str, doing: str = "still compiling") -> Iterator[None]:
     """Elapsed seconds on ``stream`` while the block runs: a live line on a terminal."""
     stop = threading.Event()
     tty = hasattr(stream, "isatty") and stream.isatty()
@@ -74,7 +75,7 @@ def _progress(stream, label: str) -> Iterator[None]:
             if tty:
                 stream.write(f"\r  {label}: {elapsed:.0f} s")
             else:
-                stream.write(f"  {label}: still compiling, {elapsed:.0f} s\n")
+                stream.write(f"  {label}: {doing}, {elapsed:.0f} s\n")
             stream.flush()
 
     thread = threading.Thread(target=tick, daemon=True)
@@ -131,14 +132,30 @@ def is_compiled(kind: str) -> bool:
 def ensure_compiled(kind: str, stream=None) -> float:
     """Compile ``kind``'s kernels now if the cache lacks them, announcing it on stderr.
 
-    Returns the seconds spent compiling (0.0 when the cache was warm). Safe to call often: after
-    the first call in a process it returns at once.
+    One process at a time compiles into a cache (``_compile_lock``): another one waits for it,
+    saying so, and then loads what it compiled. Returns the seconds spent compiling (0.0 when
+    the cache was warm). Safe to call often: after the first call in a process it returns at once.
     """
     if kind in _done or is_compiled(kind):
         _done.add(kind)
         return 0.0
     _done.add(kind)  # the warm-up below builds an env, whose constructor calls this again
     stream = sys.stderr if stream is None else stream
+    try:
+        with _compile_lock(stream) as waited:
+            if waited and is_compiled(kind):
+                stream.write(f"riichi_env: {kind} was compiled by the other process; loading it\n")
+                stream.flush()
+                return 0.0
+            return _compile(kind, stream)
+    except BaseException:
+        _done.discard(kind)
+        raise
+
+
+def _compile(kind: str, stream) -> float:
+    """Run ``kind``'s warm-up with a notice and progress (none when nothing is left to compile),
+    then mark it compiled."""
     what, how_long = KINDS[kind]
     stream.write(
         f"riichi_env: compiling {what} for this machine, once ({how_long}, on 2 cores; "
@@ -146,17 +163,128 @@ def ensure_compiled(kind: str, stream=None) -> float:
     )
     stream.flush()
     start = time.perf_counter()
-    try:
-        with _progress(stream, kind):
-            _WARM_UPS[kind]()
-    except BaseException:
-        _done.discard(kind)
-        raise
+    with _progress(stream, kind):
+        _WARM_UPS[kind]()
     seconds = time.perf_counter() - start
     _mark(kind, seconds)
     stream.write(f"riichi_env: compiled {kind} in {seconds:.0f} s\n")
     stream.flush()
     return seconds
+
+
+LOCK_WAIT = 900.0
+"""The longest wait for another process compiling into the same cache; then this one compiles
+too (a process that hangs while holding the lock never blocks the others for good)."""
+LOCK_POLL = 0.25
+"""Seconds between attempts to take the compile lock while another process holds it."""
+
+_lock_guard = threading.RLock()
+_lock_depth = 0
+
+
+def _lock_path() -> Path | None:
+    """The compile lock of the first usable cache root (one per root: all sources share it)."""
+    marker = _marker("lock")
+    return None if marker is None else marker.with_name("lock")
+
+
+def _try_lock(handle) -> bool:
+    """Take the exclusive lock on the open file ``handle`` without waiting; False if held."""
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError as exc:
+        if os.name == "nt" or exc.errno in (errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _unlock(handle) -> None:
+    with contextlib.suppress(OSError):
+        if os.name == "nt":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _compile_lock(stream) -> Iterator[bool]:
+    """Hold the cache's compile lock while the block runs; yields whether another process held it
+    first (this one waited, with a notice and progress, up to ``LOCK_WAIT`` seconds).
+
+    Two processes compiling into one cache would each write the separately linked kernels, and
+    the cached callers of the copy written first would then be compiled again by the next run
+    (``docs/internals.md``, "Separately linked kernels"); one at a time, the second loads what
+    the first compiled. Re-entrant within a process; without a usable lock file it does nothing.
+    """
+    global _lock_depth
+    with _lock_guard:
+        if _lock_depth:
+            _lock_depth += 1
+            try:
+                yield False
+            finally:
+                _lock_depth -= 1
+            return
+        handle = None
+        path = _lock_path()
+        if path is not None:
+            try:
+                handle = open(path, "a+")  # noqa: SIM115 (held across the yield)
+            except OSError:
+                handle = None
+        waited = False
+        locked = False
+        try:
+            if handle is not None:
+                locked = _try_lock(handle)
+                if not locked:
+                    waited = True
+                    locked = _wait_for_lock(handle, stream)
+            _lock_depth += 1
+            try:
+                yield waited
+            finally:
+                _lock_depth -= 1
+        finally:
+            if handle is not None:
+                if locked:
+                    _unlock(handle)
+                handle.close()
+
+
+def _wait_for_lock(handle, stream) -> bool:
+    """Poll for the lock another process holds, with a notice and progress; False after
+    ``LOCK_WAIT`` seconds (then this process compiles without it)."""
+    stream.write(
+        "riichi_env: another process is compiling into this cache; waiting for it, then "
+        "loading what it compiled\n"
+    )
+    stream.flush()
+    deadline = time.perf_counter() + LOCK_WAIT
+    with _progress(stream, "waiting", "still waiting for the other process"):
+        while time.perf_counter() < deadline:
+            if _try_lock(handle):
+                return True
+            time.sleep(LOCK_POLL)
+    stream.write(f"riichi_env: still locked after {LOCK_WAIT:.0f} s; compiling here too\n")
+    stream.flush()
+    return False
 
 
 def _play_env(encoder: str) -> None:
