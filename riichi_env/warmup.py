@@ -17,6 +17,7 @@ import contextlib
 import errno
 import functools
 import hashlib
+import importlib
 import os
 import subprocess
 import sys
@@ -51,8 +52,68 @@ KINDS: dict[str, tuple[str, str]] = {
     ),
     "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
 }
-"""Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
-from an empty cache; the groups share the engine's kernels, so the first one pays most)."""
+"""Kernel groups: what the notice calls them and how long a cold compile of the group takes from an
+empty cache (the groups share the engine's kernels, so the first one pays most; the notice
+estimates what is left, ``estimate``)."""
+
+STAGES: dict[str, tuple[tuple[str, ...], float]] = {
+    "deal": (("engine.deal:_reset",), 13.0),
+    "scoring": (
+        (
+            "engine.settlement:_score_win",
+            "engine.settlement:_can_win",
+            "engine.settlement:_pay_win",
+            "engine.claims:_discard_passes",
+        ),
+        15.0,
+    ),
+    "mask": (("engine.legality:_legal_mask",), 5.0),
+    "apply": (("engine.turn:_apply",), 10.0),
+    "step": (("riichi_env._kernels:_k_step", "riichi_env.encoders:_encode_basic_v0"), 5.0),
+    "selfplay": (("engine.selfplay:_choose_random", "engine.selfplay:_play_games_unchecked"), 5.0),
+    "agents": (
+        (
+            "engine.policies:_simple_action",
+            "engine.policies:_efficiency_action",
+            "engine.selfplay:_choose",
+        ),
+        10.0,
+    ),
+    "agents_loop": (("engine.selfplay:_play_games_agents",), 5.0),
+    "vector": (("riichi_env._kernels:_start_tables", "riichi_env._kernels:_run_tables"), 20.0),
+    "checked": (("engine.selfplay:_play_games",), 20.0),
+    "score": (("engine.score_kernel:_score_hand",), 10.0),
+    "encoders": (
+        (
+            "riichi_env.encoders:_encode_rich_v0",
+            "riichi_env.encoders:_encode_oracle_v0",
+            "riichi_env.encoders:_encode_basic_v1",
+            "riichi_env.encoders:_encode_rich_v1",
+        ),
+        5.0,
+    ),
+}
+"""Parts of the warm-ups: the kernels each compiles (``module:name``; a part is left to compile
+while any of their cache indexes is missing) and the CPU seconds of its cold compile with the
+parts before it cached (``python benchmarks/bench_compile_stages.py``, on the 2-core machine of the
+README's cold-start table)."""
+
+CORE = ("deal", "scoring", "mask", "apply")
+KIND_STAGES: dict[str, tuple[str, ...]] = {
+    "env": (*CORE, "step"),
+    "encoders": ("encoders",),
+    "selfplay": (*CORE, "selfplay"),
+    "score": ("score",),
+    "replay": CORE,
+    "vector": (*CORE, "agents", "vector"),
+    "agents": (*CORE, "agents", "agents_loop"),
+    "checked": (*CORE, "agents", "checked"),
+}
+"""The parts each warm-up compiles in one process. On two (``_on_two_cores``) the env's and
+self-play's also compile the self-play loop here and the agents on the helper."""
+
+PROCESS_SECONDS = 2.0
+"""What a warm-up costs besides compiling: imports, loading cached kernels, playing a game."""
 
 PROGRESS_EVERY = 10.0
 """Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)."""
@@ -154,15 +215,23 @@ def ensure_compiled(kind: str, stream=None) -> float:
 
 
 def _compile(kind: str, stream) -> float:
-    """Run ``kind``'s warm-up with a notice and progress (none when nothing is left to compile),
-    then mark it compiled."""
+    """Run ``kind``'s warm-up with a notice and progress, then mark it compiled; silently when its
+    kernels are all cached already (only the marker was missing: it loads them)."""
+    seconds_left, cold = estimate(kind)
+    start = time.perf_counter()
+    if seconds_left == 0.0:
+        _WARM_UPS[kind]()
+        _mark(kind, time.perf_counter() - start)
+        return 0.0
     what, how_long = KINDS[kind]
+    about = f"about {_round(seconds_left)} s here"
+    if cold:
+        about += f"; {how_long} from an empty cache, more on a busy machine"
     stream.write(
-        f"riichi_env: compiling {what} for this machine, once ({how_long}, on 2 cores; "
-        "later runs load them from the cache in about a second)\n"
+        f"riichi_env: compiling {what} for this machine, once ({about}; later runs load them "
+        "from the cache in about a second)\n"
     )
     stream.flush()
-    start = time.perf_counter()
     with _progress(stream, kind):
         _WARM_UPS[kind]()
     seconds = time.perf_counter() - start
@@ -170,6 +239,58 @@ def _compile(kind: str, stream) -> float:
     stream.write(f"riichi_env: compiled {kind} in {seconds:.0f} s\n")
     stream.flush()
     return seconds
+
+
+def _round(seconds: float) -> int:
+    return max(5, int(5 * round(seconds / 5)))
+
+
+def _kernel_cached(spec: str) -> bool:
+    """True when the cache index of kernel ``spec`` (``module:name``) exists."""
+    module, _, name = spec.partition(":")
+    kernel = getattr(importlib.import_module(module), name)
+    files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    return files is not None and os.path.exists(files._index_path)
+
+
+def _stages(kind: str) -> list[str]:
+    """The parts (``STAGES``) ``kind``'s warm-up compiles."""
+    stages = KIND_STAGES[kind]
+    if _two_processes(kind):
+        stages = (*stages, "selfplay", "agents")
+    return list(dict.fromkeys(stages))
+
+
+def stages_left(kind: str) -> list[str]:
+    """The parts of ``kind``'s warm-up (``STAGES``) whose kernels are not all cached."""
+    return [s for s in _stages(kind) if not all(map(_kernel_cached, STAGES[s][0]))]
+
+
+def _two_processes(kind: str) -> bool:
+    """True when ``kind``'s warm-up would compile the core on two processes (``_on_two_cores``)."""
+    return kind in ("env", "selfplay", "agents") and compile_jobs() >= 2 and not _core_is_cached()
+
+
+def estimate(kind: str) -> tuple[float, bool]:
+    """``(seconds, cold)``: about how long ``kind``'s warm-up takes, from what is left to compile
+    (``stages_left``, at ``STAGES``' measured costs), 0.0 when nothing is; ``cold`` when all of
+    it is left. On two processes the helper's part (scoring, then the agents) runs beside this
+    one's (the deal, then the mask and ``_apply``, which wait for its scoring, then the rest)."""
+    left = stages_left(kind)
+    if not left:
+        return 0.0, False
+    cost = {s: STAGES[s][1] for s in left}
+    cold = len(left) == len(_stages(kind))
+    if not _two_processes(kind):
+        return PROCESS_SECONDS + sum(cost.values()), cold
+    helper = cost.get("scoring", 0.0) + cost.get("agents", 0.0)
+    here = max(cost.get("deal", 0.0), cost.get("scoring", 0.0))
+    here += sum(cost.get(s, 0.0) for s in ("mask", "apply", "step", "selfplay"))
+    if kind == "agents":  # its loop waits for the helper's agents
+        seconds = max(here, helper) + cost.get("agents_loop", 0.0)
+    else:  # the helper is given HELPER_GRACE s to finish the agents
+        seconds = max(here, min(helper, here + HELPER_GRACE))
+    return PROCESS_SECONDS + seconds, cold
 
 
 LOCK_WAIT = 900.0

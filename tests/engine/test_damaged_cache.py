@@ -77,3 +77,48 @@ def test_an_empty_or_garbage_cache_file_is_dropped_too(kern):
     out, err = _run(kern)
     assert out == "42 0" and len(err.splitlines()) == 1, err
     assert _run(kern) == ("42 1", "")
+
+
+VECTOR = """
+import riichi_env
+venv = riichi_env.vector_env(2)
+obs, _ = venv.reset(seed=0)
+venv.step(obs["action_mask"].argmax(axis=1))
+print("ok")
+"""
+
+
+def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeypatch):
+    """The issue's case: a truncated ``.nbc`` made every ``vector_env()`` fail with an
+    ``UnpicklingError`` until the cache was deleted. A copy of this session's warm cache, with
+    the entry of the kernel ``reset`` calls cut in half, still works and says so once."""
+    import os
+    import shutil
+
+    import riichi_env
+    from engine._numba import cache_roots, source_digest
+
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        pytest.skip("the project's cache layout is used only without NUMBA_CACHE_DIR")
+    riichi_env.vector_env(2).reset(seed=0)  # this session's cache holds the vector env's kernels
+    root = cache_roots()[0]
+    for item in root.iterdir():  # the tables, the compiled markers and these sources' kernels
+        if item.is_file():
+            shutil.copy(item, tmp_path / item.name)
+    shutil.copytree(root / "compiled", tmp_path / "compiled")
+    digest = source_digest()
+    shutil.copytree(root / "numba" / digest, tmp_path / "numba" / digest)
+    (entry,) = (tmp_path / "numba").rglob("_kernels._start_tables-*.nbc")
+    data = entry.read_bytes()
+    entry.write_bytes(data[: len(data) // 2])
+    env = {**os.environ, "RIICHI_ENV_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", VECTOR], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+    damaged = [line for line in out.stderr.splitlines() if "damaged" in line]
+    assert damaged == [
+        f"riichi_env: dropped a damaged Numba cache file {entry} (UnpicklingError: pickle data "
+        "was truncated); compiling riichi_env._kernels._start_tables again"
+    ], out.stderr

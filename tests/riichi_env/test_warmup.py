@@ -21,6 +21,7 @@ def fresh(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(warmup, "_done", set())
     monkeypatch.setattr(warmup, "jit_disabled", lambda: False)
+    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: False)  # nothing compiled yet
     calls = []
     monkeypatch.setitem(warmup._WARM_UPS, "selfplay", lambda: calls.append(time.sleep(0.3)))
     return calls
@@ -63,6 +64,8 @@ def test_unknown_kind_is_refused():
 def test_ctrl_c_during_the_compile_prints_one_line(monkeypatch, capsys):
     def interrupted(kind):
         raise KeyboardInterrupt
+
+    import riichi_env.play  # noqa: F401 (imported now, it binds the real one for later tests)
 
     monkeypatch.setattr(warmup, "ensure_compiled", interrupted)
     assert cli.main(["selfplay", "--games", "1"]) == 130  # it compiles after checking its input
