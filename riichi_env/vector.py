@@ -43,6 +43,11 @@ arrays; ``copy=False`` returns the env's own buffers, overwritten by the next st
 large batches). An illegal action raises ``ValueError`` naming the table, the seat and the action
 (nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
 ``step`` raise ``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
+
+The rewards are every seat's, for self-play: Gymnasium's vector wrappers that keep one reward per
+table (``RecordEpisodeStatistics``, ``NormalizeReward``) are refused as they are built, with a
+``PerSeatRewardsError`` naming ``riichi_env.learner_vector_env``, the one-learner form whose
+``(B,)`` rewards they take; elementwise ones (``ClipReward``, ``TransformReward``) work.
 """
 
 from __future__ import annotations

@@ -242,8 +242,9 @@ def test_gymnasium_per_table_reward_wrappers_are_refused_naming_the_learner_env(
         assert isinstance(info.value, TypeError)
     assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP  # plain reads work
     assert RiichiVectorEnv.metadata["name"] == "riichi_v0"
-    clipped = ClipReward(venv, -0.5, 0.5)  # elementwise reward wrappers work on (B, 4)
-    obs, _ = clipped.reset(seed=0)
+    clipped = ClipReward(DictInfoToList(venv), -0.5, 0.5)  # elementwise ones work on (B, 4)
+    obs, infos = clipped.reset(seed=0)
+    assert isinstance(infos, list) and len(infos) == 4
     rng = np.random.default_rng(0)
     for _ in range(300):
         obs, rewards, *_ = clipped.step(_random_actions(rng, obs["action_mask"]))

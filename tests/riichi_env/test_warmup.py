@@ -261,3 +261,72 @@ def test_two_processes_on_one_empty_cache_compile_once(tmp_path):
     assert len(waited) <= 1, errs  # (none: the second started after the first was done)
     for err in waited:
         assert "score was compiled by the other process; loading it" in err
+
+
+# -- the notice estimates what is left to compile (issue 23) ---------------------------------------
+
+
+def test_the_estimate_counts_only_the_parts_left_to_compile(fresh, monkeypatch):
+    cached: set[str] = set()
+    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: spec in cached)
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
+    cost = {name: seconds for name, (_, seconds) in warmup.STAGES.items()}
+    seconds, cold = warmup.estimate("vector")
+    assert cold and seconds == warmup.PROCESS_SECONDS + sum(
+        cost[s] for s in warmup.KIND_STAGES["vector"]
+    )
+    for stage in (*warmup.CORE, "agents"):  # what the env and the arena compiled before
+        cached.update(warmup.STAGES[stage][0])
+    assert warmup.stages_left("vector") == ["vector"]
+    seconds, cold = warmup.estimate("vector")
+    assert not cold and seconds == warmup.PROCESS_SECONDS + cost["vector"]
+    monkeypatch.setitem(warmup._WARM_UPS, "vector", lambda: None)
+    out = io.StringIO()
+    warmup.ensure_compiled("vector", stream=out)
+    first = out.getvalue().splitlines()[0]
+    assert f"(about {warmup._round(seconds)} s here; later runs load them" in first
+    assert "from an empty cache" not in first  # the cold range is for a cold start only
+
+
+def test_nothing_left_to_compile_runs_the_warm_up_silently_and_marks_it(fresh, monkeypatch):
+    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: True)
+    ran = []
+    monkeypatch.setitem(warmup._WARM_UPS, "replay", lambda: ran.append(1))
+    assert warmup.estimate("replay") == (0.0, False)
+    out = io.StringIO()
+    assert warmup.ensure_compiled("replay", stream=out) == 0.0
+    assert out.getvalue() == "" and ran == [1] and warmup.is_compiled("replay")
+
+
+def test_on_two_processes_the_helpers_part_runs_beside_this_ones(fresh, monkeypatch):
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "2")
+    cost = {name: seconds for name, (_, seconds) in warmup.STAGES.items()}
+    assert warmup.stages_left("env") == [*warmup.CORE, "step", "selfplay", "agents"]
+    here = max(cost["deal"], cost["scoring"]) + sum(
+        cost[s] for s in ("mask", "apply", "step", "selfplay")
+    )
+    helper = cost["scoring"] + cost["agents"]
+    seconds, cold = warmup.estimate("env")
+    assert cold and seconds == warmup.PROCESS_SECONDS + max(here, helper)
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
+    alone, _ = warmup.estimate("env")
+    assert alone == warmup.PROCESS_SECONDS + sum(cost[s] for s in warmup.KIND_STAGES["env"])
+    assert seconds < alone + cost["selfplay"] + cost["agents"]
+
+
+def test_every_part_names_cached_kernels_once_the_game_is_compiled():
+    """The parts' kernel names resolve, and after the env's warm-up (this session's cache) what
+    records replay and hand scoring need is compiled: their notices would promise nothing (they
+    promised "about 75 s" and "about 15 s", and took seconds)."""
+    if warmup.jit_disabled():
+        pytest.skip("no compiled kernels without JIT")
+    import riichi_env
+
+    riichi_env.env()
+    for kernels, seconds in warmup.STAGES.values():
+        assert seconds > 0
+        for spec in kernels:
+            module, _, name = spec.partition(":")
+            assert hasattr(warmup.importlib.import_module(module), name), spec
+    assert warmup.stages_left("replay") == [] and warmup.estimate("score") == (0.0, False)
+    assert set(warmup.KIND_STAGES) == set(warmup.KINDS) == set(warmup._WARM_UPS)
