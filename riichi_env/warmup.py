@@ -2,9 +2,11 @@
 
 The engine's kernels are compiled on first use and cached on disk (``engine/_numba.py``). A cold
 compile takes a minute or more on a small machine, so before it starts ``ensure_compiled(kind)``
-prints one line to stderr saying what happens and about how long it takes, shows the elapsed time
+prints one line to stderr saying what happens and roughly how long it takes (``estimate``: the
+measured cost of the parts whose kernels are not cached yet, ``STAGES``), shows the elapsed time
 while it runs, and records in the cache directory that this kind of kernel is compiled for these
-sources, so a warm run prints nothing. ``kind`` is one of ``KINDS``: ``"env"`` (reset, mask, step,
+sources, so a warm run prints nothing. One process at a time compiles into a cache
+(``_compile_lock``): another one waits, saying so, then loads what the first compiled. ``kind`` is one of ``KINDS``: ``"env"`` (reset, mask, step,
 the default encoder), ``"encoders"`` (the other encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play, ``riichi_env.selfplay``), ``"vector"`` (the vector env),
 ``"checked"`` (self-play that validates every step), ``"agents"`` (self-play of the compiled
 agents, the arena), ``"score"`` (hand scoring), ``"replay"`` (the
@@ -33,31 +35,22 @@ from engine._numba import cache_roots, jit_disabled
 KINDS: dict[str, tuple[str, str]] = {
     "env": (
         "the environment's kernels (reset, masks, step, the basic_v0 encoder)",
-        "20 to 50 s with a helper process, 30 to 70 s without, depending on the machine",
+        "20 to 60 s on 2 cores",
     ),
-    "encoders": ("the observation encoders other than basic_v0", "about 10 s"),
-    "selfplay": (
-        "the compiled self-play loop",
-        "20 to 50 s with a helper process, 30 to 70 s without, or seconds after the env's",
-    ),
-    "score": ("the hand-scoring kernels", "about 15 s"),
-    "replay": (
-        "the game kernels records replay through",
-        "about 75 s, or seconds after the env's",
-    ),
-    "vector": ("the vector env's kernels", "about 2 minutes, or 40 s after the env's"),
-    "agents": (
-        "the compiled agents' self-play loop",
-        "20 to 50 s with a helper process, 40 to 90 s without, or seconds after the env's",
-    ),
-    "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
+    "encoders": ("the observation encoders other than basic_v0", "5 to 10 s"),
+    "selfplay": ("the compiled self-play loop", "20 to 60 s on 2 cores"),
+    "score": ("the hand-scoring kernels", "5 to 15 s"),
+    "replay": ("the game kernels records replay through", "25 to 60 s"),
+    "vector": ("the vector env's kernels", "40 to 90 s"),
+    "agents": ("the compiled agents' self-play loop", "20 to 60 s on 2 cores"),
+    "checked": ("the checked self-play loop (--check)", "40 to 100 s"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile of the group takes from an
 empty cache (the groups share the engine's kernels, so the first one pays most; the notice
 estimates what is left, ``estimate``)."""
 
 STAGES: dict[str, tuple[tuple[str, ...], float]] = {
-    "deal": (("engine.deal:_reset",), 13.0),
+    "deal": (("engine.deal:_reset",), 12.3),
     "scoring": (
         (
             "engine.settlement:_score_win",
@@ -65,24 +58,24 @@ STAGES: dict[str, tuple[tuple[str, ...], float]] = {
             "engine.settlement:_pay_win",
             "engine.claims:_discard_passes",
         ),
-        15.0,
+        15.5,
     ),
-    "mask": (("engine.legality:_legal_mask",), 5.0),
-    "apply": (("engine.turn:_apply",), 10.0),
-    "step": (("riichi_env._kernels:_k_step", "riichi_env.encoders:_encode_basic_v0"), 5.0),
-    "selfplay": (("engine.selfplay:_choose_random", "engine.selfplay:_play_games_unchecked"), 5.0),
+    "mask": (("engine.legality:_legal_mask",), 5.7),
+    "apply": (("engine.turn:_apply",), 10.3),
+    "step": (("riichi_env._kernels:_k_step", "riichi_env.encoders:_encode_basic_v0"), 4.2),
+    "selfplay": (("engine.selfplay:_choose_random", "engine.selfplay:_play_games_unchecked"), 5.4),
     "agents": (
         (
             "engine.policies:_simple_action",
             "engine.policies:_efficiency_action",
             "engine.selfplay:_choose",
         ),
-        10.0,
+        12.9,
     ),
-    "agents_loop": (("engine.selfplay:_play_games_agents",), 5.0),
-    "vector": (("riichi_env._kernels:_start_tables", "riichi_env._kernels:_run_tables"), 20.0),
-    "checked": (("engine.selfplay:_play_games",), 20.0),
-    "score": (("engine.score_kernel:_score_hand",), 10.0),
+    "agents_loop": (("engine.selfplay:_play_games_agents",), 3.5),
+    "vector": (("riichi_env._kernels:_start_tables", "riichi_env._kernels:_run_tables"), 12.8),
+    "checked": (("engine.selfplay:_play_games",), 19.2),
+    "score": (("engine.score_kernel:_score_hand",), 6.7),
     "encoders": (
         (
             "riichi_env.encoders:_encode_rich_v0",
@@ -90,13 +83,14 @@ STAGES: dict[str, tuple[tuple[str, ...], float]] = {
             "riichi_env.encoders:_encode_basic_v1",
             "riichi_env.encoders:_encode_rich_v1",
         ),
-        5.0,
+        4.4,
     ),
 }
 """Parts of the warm-ups: the kernels each compiles (``module:name``; a part is left to compile
 while any of their cache indexes is missing) and the CPU seconds of its cold compile with the
-parts before it cached (``python benchmarks/bench_compile_stages.py``, on the 2-core machine of the
-README's cold-start table)."""
+parts before it cached (``python benchmarks/bench_compile_stages.py``; ``score`` alone, which the
+game's compile includes). Measured on the project's 2-core VM while other processes were
+compiling too: CPU seconds, which a busy machine inflates far less than wall seconds."""
 
 CORE = ("deal", "scoring", "mask", "apply")
 KIND_STAGES: dict[str, tuple[str, ...]] = {
@@ -224,7 +218,7 @@ def _compile(kind: str, stream) -> float:
         _mark(kind, time.perf_counter() - start)
         return 0.0
     what, how_long = KINDS[kind]
-    about = f"about {_round(seconds_left)} s here"
+    about = f"roughly {_round(seconds_left)} s of compiling left"
     if cold:
         about += f"; {how_long} from an empty cache, more on a busy machine"
     stream.write(

@@ -284,7 +284,7 @@ def test_the_estimate_counts_only_the_parts_left_to_compile(fresh, monkeypatch):
     out = io.StringIO()
     warmup.ensure_compiled("vector", stream=out)
     first = out.getvalue().splitlines()[0]
-    assert f"(about {warmup._round(seconds)} s here; later runs load them" in first
+    assert f"(roughly {warmup._round(seconds)} s of compiling left; later runs load" in first
     assert "from an empty cache" not in first  # the cold range is for a cold start only
 
 
