@@ -53,8 +53,7 @@ action, such as the tsumogiri after riichi, automatically instead of asking).
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
 offender, an out-of-space action raises ``ActionOutOfSpaceError`` (a ``ValueError`` naming the
 legal actions, and an ``AssertionError`` as PettingZoo's wrapper raises), and calls out of order
-raise. ``raw_env`` raises
-``ValueError`` naming the action and why it is illegal. Actions are Python or NumPy ints (``None``
+raise. ``raw_env`` raises ``ValueError`` naming the action and why it is illegal. Actions are Python or NumPy ints (``None``
 only for a terminated agent); a ``bool``, float or string raises ``TypeError`` in both. ``step`` /
 ``last`` before ``reset()``, or after the game ended and every agent was stepped out (``agents``
 empty), raise ``ResetNeededError``. Seeds are ints with ``0 <= seed <= 2**63 - 1``, and every

@@ -6,11 +6,12 @@ prints one line to stderr saying what happens and roughly how long it takes (``e
 measured cost of the parts whose kernels are not cached yet, ``STAGES``), shows the elapsed time
 while it runs, and records in the cache directory that this kind of kernel is compiled for these
 sources, so a warm run prints nothing. One process at a time compiles into a cache
-(``_compile_lock``): another one waits, saying so, then loads what the first compiled. ``kind`` is one of ``KINDS``: ``"env"`` (reset, mask, step,
-the default encoder), ``"encoders"`` (the other encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play, ``riichi_env.selfplay``), ``"vector"`` (the vector env),
-``"checked"`` (self-play that validates every step), ``"agents"`` (self-play of the compiled
-agents, the arena), ``"score"`` (hand scoring), ``"replay"`` (the
-``Game`` facade that records replay through).
+(``_compile_lock``): another one waits, saying so, then loads what the first compiled. ``kind`` is
+one of ``KINDS``: ``"env"`` (reset, mask, step, the default encoder), ``"encoders"`` (the other
+encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play,
+``riichi_env.selfplay``), ``"vector"`` (the vector env), ``"checked"`` (self-play that validates
+every step), ``"agents"`` (self-play of the compiled agents, the arena), ``"score"`` (hand
+scoring), ``"replay"`` (the ``Game`` facade that records replay through).
 """
 
 from __future__ import annotations
