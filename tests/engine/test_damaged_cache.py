@@ -102,12 +102,12 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
         pytest.skip("the project's cache layout is used only without NUMBA_CACHE_DIR")
     riichi_env.vector_env(2).reset(seed=0)  # this session's cache holds the vector env's kernels
     root = cache_roots()[0]
-    for item in root.iterdir():  # the tables, the compiled markers and these sources' kernels
-        if item.is_file():
-            shutil.copy(item, tmp_path / item.name)
-    shutil.copytree(root / "compiled", tmp_path / "compiled")
+    for item in root.glob("*.npy"):  # the tables, the compiled markers and these sources' kernels
+        shutil.copy(item, tmp_path / item.name)
+    writing = shutil.ignore_patterns("*.tmp.*")  # another test process may be saving an entry
+    shutil.copytree(root / "compiled", tmp_path / "compiled", ignore=writing)
     digest = source_digest()
-    shutil.copytree(root / "numba" / digest, tmp_path / "numba" / digest)
+    shutil.copytree(root / "numba" / digest, tmp_path / "numba" / digest, ignore=writing)
     (entry,) = (tmp_path / "numba").rglob("_kernels._start_tables-*.nbc")
     data = entry.read_bytes()
     entry.write_bytes(data[: len(data) // 2])
