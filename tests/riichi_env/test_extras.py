@@ -30,6 +30,8 @@ def without(monkeypatch):
 
     def hide(*names: str) -> None:
         for name in names:
+            for loaded in [m for m in sys.modules if m.startswith(name + ".")]:
+                monkeypatch.setitem(sys.modules, loaded, None)  # `from a.b import c` finds a.b
             monkeypatch.setitem(sys.modules, name, None)
         for module in ("riichi_env.sb3", "riichi_env.rllib"):
             monkeypatch.delitem(sys.modules, module, raising=False)
