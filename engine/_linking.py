@@ -19,6 +19,7 @@ compiles the caller again instead of loading code that would call a missing symb
 from __future__ import annotations
 
 import importlib
+import sys
 
 from numba.core import caching
 
@@ -97,11 +98,26 @@ def keep_reload_steps(cres) -> None:
         cres.library._reload_init.update(cres.reload_init)
 
 
+STALE_NOTICE = (
+    "riichi_env: compiling cached kernels again: a kernel they call was compiled again since "
+    "(by another process compiling into the same cache, or after a damaged cache file)"
+)
+"""Said once per process, on stderr, when ``KernelCache`` meets the first stale entry."""
+
+_stale_said = False
+
+
 class KernelCache(caching.FunctionCache):
-    """Numba's function cache; an entry calling a replaced separate kernel is compiled again."""
+    """Numba's function cache; an entry calling a replaced separate kernel is compiled again, and
+    the first such entry of a process says so on stderr (``STALE_NOTICE``)."""
 
     def load_overload(self, sig, target_context):
+        global _stale_said
         try:
             return super().load_overload(sig, target_context)
         except StaleKernelError:
+            if not _stale_said:
+                _stale_said = True
+                sys.stderr.write(STALE_NOTICE + "\n")
+                sys.stderr.flush()
             return None

@@ -7,7 +7,9 @@ kernels are therefore cached under a directory named by a hash of their sources 
 ``engine``, and the modules of ``riichi_env`` and ``agents`` that use Numba): any edit there
 starts a fresh cache. The directory is
 ``$RIICHI_ENV_CACHE/numba/<hash>``, else ``$XDG_CACHE_HOME/riichi_env/numba/<hash>`` (``~/.cache``),
-else the system temp dir; ``NUMBA_CACHE_DIR``, when set, takes precedence as usual.
+else the system temp dir; ``NUMBA_CACHE_DIR``, when set, takes precedence as usual. A damaged
+cache file (a truncated ``.nbi`` index or ``.nbc`` entry) is dropped and the kernel compiled again,
+with one line on stderr (``RepairingCache``).
 
 With ``NUMBA_DISABLE_JIT=1`` the decorator returns the plain Python function, so any rule can be
 stepped through in a debugger.
@@ -15,9 +17,11 @@ stepped through in a debugger.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -93,8 +97,55 @@ def _unliteral(dispatcher, separate: bool = False):
         dispatcher.__class__ = UnliteralDispatcher
         dispatcher.separate = separate
         if type(dispatcher._cache) is caching.FunctionCache:
-            dispatcher._cache.__class__ = KernelCache
+            dispatcher._cache.__class__ = RepairingCache
     return dispatcher
+
+
+DAMAGED_ENTRY = (
+    "riichi_env: dropped a damaged Numba cache file {path} ({error}); compiling {name} again"
+)
+"""The one line on stderr for a cache file that cannot be read back."""
+
+
+class RepairingCache(KernelCache):
+    """The kernels' disk cache: a cache file that cannot be unpickled (truncated by a full disk or
+    an interrupted copy, or garbage) is deleted, the kernel compiled again and saved afresh, and
+    one line (``DAMAGED_ENTRY``) says so on stderr. Numba itself raises the unpickling error at
+    every call, until the user deletes the cache."""
+
+    def _load_overload(self, sig, target_context):
+        if not self._enabled:
+            return None
+        files = self._cache_file
+        try:
+            overloads = files._load_index()
+        except OSError:
+            raise
+        except Exception as exc:  # any error unpickling it: the file is damaged
+            self._drop(files._index_path, exc)
+            return None
+        name = overloads.get(self._index_key(sig, target_context.codegen()))
+        if name is None:
+            return None
+        try:
+            data = files._load_data(name)
+        except OSError:  # removed while the index still names it: compile (as Numba does)
+            return None
+        except Exception as exc:
+            self._drop(files._data_path(name), exc)
+            return None
+        return self._impl.rebuild(target_context, data)
+
+    def _drop(self, path: str, exc: Exception) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        fn = self._py_func
+        error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        sys.stderr.write(
+            DAMAGED_ENTRY.format(path=path, error=error, name=f"{fn.__module__}.{fn.__qualname__}")
+            + "\n"
+        )
+        sys.stderr.flush()
 
 
 def jit_disabled() -> bool:

@@ -39,7 +39,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-import torch
+
+try:  # the train extra: sb3-contrib (with Stable-Baselines3 and torch) and matplotlib
+    import matplotlib  # noqa: F401 (the curves, below)
+    import sb3_contrib  # noqa: F401 (MaskablePPO, below)
+    import torch
+except ModuleNotFoundError as exc:
+    from riichi_env.extras import missing_extra
+
+    raise SystemExit(f"error: {missing_extra(exc, 'examples/train_maskable_ppo.py')}") from None
 
 OPPONENTS = ("random", "simple", "efficiency")
 

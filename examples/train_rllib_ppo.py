@@ -24,13 +24,22 @@ def main() -> None:
     parser.add_argument("--address", default=None, help="a running Ray cluster (default: local)")
     args = parser.parse_args()
 
-    import ray
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-        ActionMaskingTorchRLModule,
-    )
+    try:  # the rllib extra, and torch
+        import ray
+        from ray.rllib.algorithms.ppo import PPOConfig
+        from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+        from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+        from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+            ActionMaskingTorchRLModule,
+        )
+    except ModuleNotFoundError as exc:
+        from riichi_env.extras import missing_extra
+
+        if exc.name == "torch" or (exc.name or "").startswith("torch."):
+            raise SystemExit(
+                "error: examples/train_rllib_ppo.py needs torch: pip install torch"
+            ) from None
+        raise SystemExit(f"error: {missing_extra(exc, 'examples/train_rllib_ppo.py')}") from None
 
     from riichi_env.rllib import RiichiMultiAgentEnv
 

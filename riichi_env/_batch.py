@@ -175,6 +175,9 @@ class Batch:
         """
         if isinstance(actions, np.ndarray):
             a = actions
+        elif actions is None:
+            said = "returned None" if who != "actions" else "is None"
+            raise TypeError(f"{who} {said}, expected an int array of shape ({idx.shape[0]},)")
         else:
             try:
                 a = np.asarray(actions)

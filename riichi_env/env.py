@@ -51,8 +51,9 @@ action, such as the tsumogiri after riichi, automatically instead of asking).
 
 ``reset(seed=s)`` plays the game whose walls come from ``s`` (the same as ``engine.game.Game(seed=s)``).
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
-offender, out-of-space actions assert, and calls out of order raise. ``raw_env`` raises
-``ValueError`` naming the action and why it is illegal. Actions are Python or NumPy ints (``None``
+offender, an out-of-space action raises ``ActionOutOfSpaceError`` (a ``ValueError`` naming the
+legal actions, and an ``AssertionError`` as PettingZoo's wrapper raises), and calls out of order
+raise. ``raw_env`` raises ``ValueError`` naming the action and why it is illegal. Actions are Python or NumPy ints (``None``
 only for a terminated agent); a ``bool``, float or string raises ``TypeError`` in both. ``step`` /
 ``last`` before ``reset()``, or after the game ended and every agent was stepped out (``agents``
 empty), raise ``ResetNeededError``. Seeds are ints with ``0 <= seed <= 2**63 - 1``, and every
@@ -170,6 +171,16 @@ class _TerminateIllegal(_Direct, wrappers.TerminateIllegalWrapper):
         super().step(action)
 
 
+class ActionOutOfSpaceError(ValueError, AssertionError):
+    """``env()``'s step got an int outside the action space 0-84. A ``ValueError`` naming the
+    action and the legal ones; also an ``AssertionError``, what PettingZoo's
+    ``AssertOutOfBoundsWrapper`` raises, for code that catches that."""
+
+
+def _legal_list(mask: np.ndarray) -> str:
+    return ", ".join(f"{a} ({action_name(a)})" for a in np.flatnonzero(mask)) or "none"
+
+
 class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):
     def step(self, action) -> None:
         if type(action) is int and 0 <= action < N_ACTIONS:
@@ -177,7 +188,15 @@ class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):
         else:
             if action is not None and not is_int(action):  # bool, float, str: a TypeError
                 check_action(action, N_ACTIONS, self.agent_selection)
-            super().step(action)  # out-of-range ints assert, as PettingZoo's wrapper does
+            if action is not None and not 0 <= action < N_ACTIONS:
+                raw = self._raw_env
+                agent = raw.agent_selection
+                mask = raw._mask if raw._started and raw.agents else raw._zero_mask
+                raise ActionOutOfSpaceError(
+                    f"action {int(action)} for {agent} is outside the action space "
+                    f"Discrete({N_ACTIONS}) (ids 0-{N_ACTIONS - 1}); legal now: {_legal_list(mask)}"
+                )
+            super().step(action)
 
     def observe(self, agent: str):
         return self.env.observe(agent)
@@ -218,8 +237,9 @@ for _name in _HOT:
 
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env`` in PettingZoo's usual wrappers: an illegal move ends the game with -1 for the
-    offender (``TerminateIllegalWrapper``), out-of-space actions assert
-    (``AssertOutOfBoundsWrapper``), calls out of order raise (``OrderEnforcingWrapper``)."""
+    offender (``TerminateIllegalWrapper``), an out-of-space action raises
+    ``ActionOutOfSpaceError`` naming the legal ones (``AssertOutOfBoundsWrapper``), calls out of
+    order raise (``OrderEnforcingWrapper``)."""
     e = raw_env(**kwargs)
     e = _TerminateIllegal(e, -1)
     e = _AssertOutOfBounds(e)
@@ -257,7 +277,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
-        self.rules = _make_rules(rules, rule_options)
+        self.rules = _make_rules(rules, rule_options, type(self).__init__)
         self.encoder = encoder
         self.reward_mode = reward
         self.reward_scale = check_number("reward_scale", reward_scale)

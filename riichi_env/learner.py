@@ -53,7 +53,7 @@ from riichi_env._kernels import FINISHED, PYTHON_SEAT, _expert_actions
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, _encode, bounds, check_encoder
 from riichi_env.options import _make_rules
 from riichi_env.play import COMPILED_POLICIES, _ask, _name, _policies
-from riichi_env.vector import GAMES_FOREVER, reward_spec
+from riichi_env.vector import GAMES_FOREVER, _check_open, reward_spec
 from riichi_env.warmup import ensure_compiled
 
 SEAT_STREAM = 0x5EA7
@@ -102,7 +102,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"opponents must be one policy or a list of three, got {len(opp)}")
         _policies([*opp, "random"])  # selfplay's checks and messages for each opponent
         self.opponents = opp
-        self.rules = _make_rules(rules, rule_options)
+        self.rules = _make_rules(rules, rule_options, type(self).__init__)
         self.encoder = encoder
         self._reward = reward_spec(reward, reward_scale, rank_points)
         self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
@@ -151,6 +151,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start a game at every table and play until each learner must decide."""
+        _check_open(self, "reset()")
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be None or a dict, got {describe(options)}")
         b = self._batch
@@ -178,6 +179,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
     def step(self, actions):
         """Play each learner's action, then the opponents, until every learner decides again."""
+        _check_open(self, "step()")
         if not self._started:
             raise gymnasium.error.ResetNeeded("step() before reset(): call reset() first")
         b = self._batch
@@ -290,7 +292,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         return out.copy()
 
     def close(self, **kwargs: Any) -> None:
-        pass
+        """End the env: ``reset`` and ``step`` then raise ``riichi_env.vector.ClosedEnvError``."""
+        self.closed = True
 
 
 def learner_vector_env(num_tables: int, opponents: Any = "efficiency", **kwargs: Any):

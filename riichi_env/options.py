@@ -8,6 +8,9 @@ A module of its own, without Gymnasium or PettingZoo, so that ``riichi-env selfp
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,14 +24,33 @@ DEFAULT_RANK_POINTS = (0.9, 0.45, 0.0, -1.35)
 REWARD_MODES = {"hand": REWARD_HAND, "placement": REWARD_PLACEMENT, "rank": REWARD_RANK}
 
 
-def _make_rules(rules: str | Rules, overrides: dict[str, Any]) -> Rules:
+def keyword_options(fn: Callable) -> list[str]:
+    """The named keyword options of ``fn`` (an env's ``__init__``, ``selfplay``), sorted: what an
+    unknown-option error lists besides the rule options."""
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    params = inspect.signature(fn).parameters.values()
+    return sorted(p.name for p in params if p.kind in kinds and p.name != "self")
+
+
+def _make_rules(
+    rules: str | Rules, overrides: dict[str, Any], options: Callable | None = None
+) -> Rules:
+    """``rules`` with the rule options in ``overrides``; ``TypeError`` for a name that is neither a
+    rule option nor one of ``options``' keyword options (the caller, listed in the message)."""
     base = as_rules(rules)
     if not overrides:
         return base
     known = {f.name for f in dataclasses.fields(Rules)} - {"name"}
     unknown = sorted(set(overrides) - known)
     if unknown:
-        raise TypeError(f"unknown env option(s) {unknown}; rule options are {sorted(known)}")
+        own = keyword_options(options) if options is not None else []
+        hint = difflib.get_close_matches(unknown[0], [*own, *known], n=1)
+        raise TypeError(
+            f"unknown env option(s) {unknown}"
+            + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            + (f"; env options are {own}" if own else "")
+            + f"; rule options are {sorted(known)}"
+        )
     # every override is checked, also one equal to the preset's value (open_tanyao=1 is refused)
     changed = base.replace(**overrides)
     return base if changed == base else changed

@@ -191,7 +191,7 @@ def selfplay(
     if progress is not None:
         progress = check_bool("progress", progress)
     bot_errors = check_bot_errors(bot_errors)
-    rules = _make_rules(rules, rule_options)
+    rules = _make_rules(rules, rule_options, selfplay)
     workers = min(workers, num_tables)
 
     # compiled policies only and no records: engine's self-play loop, one table per worker

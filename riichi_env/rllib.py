@@ -27,7 +27,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+from riichi_env.extras import missing_extra
+
+try:
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+except ModuleNotFoundError as exc:
+    raise missing_extra(exc, "riichi_env.rllib") from exc
 
 from engine.actions import N_ACTIONS
 from riichi_env.env import raw_env

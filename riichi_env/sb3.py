@@ -24,11 +24,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import torch
 from gymnasium import spaces
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-from stable_baselines3.common.vec_env import VecEnv
-from torch import nn
+
+from riichi_env.extras import missing_extra, require
+
+try:
+    import torch
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+    from stable_baselines3.common.vec_env import VecEnv
+    from torch import nn
+except ModuleNotFoundError as exc:
+    raise missing_extra(exc, "riichi_env.sb3 (the ppo: seats, RiichiSB3VecEnv)") from exc
 
 from riichi_env.encoders import ENCODERS, N_ROWS
 from riichi_env.learner import LearnerVectorEnv
@@ -200,7 +206,7 @@ class MaskablePPOAgent:
     """
 
     def __init__(self, path: str, deterministic: bool = True):
-        from sb3_contrib import MaskablePPO
+        MaskablePPO = require("sb3_contrib", "a ppo: seat (MaskablePPO)").MaskablePPO
 
         self.path = str(path)
         self.deterministic = bool(deterministic)

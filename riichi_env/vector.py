@@ -44,11 +44,18 @@ the encoder's bounds (``riichi_env.encoders.bounds``): 0/1 rows are exactly 0/25
 within 1/510. ``dequantize(obs)`` maps bytes back to floats. By default a step returns fresh
 arrays; ``copy=False`` returns the env's own buffers, overwritten by the next step (faster for
 large batches). An illegal action raises ``ValueError`` naming the table, the seat and the action
-(nothing is applied); a non-integer one raises ``TypeError``.
+(nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
+``step`` raise ``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
+
+The rewards are every seat's, for self-play: Gymnasium's vector wrappers that keep one reward per
+table (``RecordEpisodeStatistics``, ``NormalizeReward``) are refused as they are built, with a
+``PerSeatRewardsError`` naming ``riichi_env.learner_vector_env``, the one-learner form whose
+``(B,)`` rewards they take; elementwise ones (``ClipReward``, ``TransformReward``) work.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import gymnasium
@@ -71,6 +78,69 @@ GAMES_FOREVER = 2**62
 """``games_end`` of a vector env: tables never run out of games."""
 
 
+REWARD_WRAPPERS = ("RecordEpisodeStatistics", "NormalizeReward")
+"""Gymnasium's vector wrappers (``gymnasium.wrappers.vector``) that keep one reward per table: they
+cannot wrap the per-seat rewards ``(B, 4)`` of a ``RiichiVectorEnv``; ``learner_vector_env``'s
+``(B,)`` rewards suit them."""
+
+
+class PerSeatRewardsError(TypeError):
+    """A Gymnasium vector wrapper that needs one reward per table (``REWARD_WRAPPERS``) was
+    applied to a ``RiichiVectorEnv``, whose rewards are per seat."""
+
+
+def _reward_wrapper_building() -> str | None:
+    """The name of the ``REWARD_WRAPPERS`` wrapper whose constructor is running (reading the env's
+    metadata, as theirs do), if any: the frames up the stack whose ``self`` is a vector wrapper."""
+    wrappers = sys.modules.get("gymnasium.wrappers.vector")
+    if wrappers is None:
+        return None
+    kinds = tuple(getattr(wrappers, name) for name in REWARD_WRAPPERS)
+    frame = sys._getframe(2)
+    for _ in range(8):  # the wrapper's __init__, through the metadata of wrappers in between
+        if frame is None:
+            break
+        owner = frame.f_locals.get("self")
+        if isinstance(owner, kinds) and frame.f_code.co_name == "__init__":
+            return type(owner).__name__
+        frame = frame.f_back
+    return None
+
+
+class _Metadata:
+    """``RiichiVectorEnv.metadata``: the class's dict, read by Gymnasium's wrappers as they are
+    built, where ``RecordEpisodeStatistics`` and ``NormalizeReward`` are refused with a clear
+    ``PerSeatRewardsError`` instead of a NumPy broadcasting error at their first step."""
+
+    def __init__(self, value: dict[str, Any]) -> None:
+        self.value = value
+
+    def __get__(self, obj, owner=None) -> dict[str, Any]:
+        if obj is not None:
+            name = _reward_wrapper_building()
+            if name is not None:
+                raise PerSeatRewardsError(
+                    f"gymnasium.wrappers.vector.{name} cannot wrap riichi_env's "
+                    f"{type(obj).__name__}: its rewards are per seat, shape (num_tables, 4), for "
+                    f"self-play, and {name} keeps one reward per table. Use "
+                    "riichi_env.learner_vector_env(num_tables, opponents=...) (one learning seat "
+                    "per table, rewards (num_tables,)), which works with Gymnasium's vector "
+                    "wrappers; README, 'Which wrappers go with which env'"
+                )
+        return self.value
+
+
+class ClosedEnvError(gymnasium.error.ClosedEnvironmentError, RuntimeError):
+    """``reset`` or ``step`` of a vector env after its ``close()``. Also a ``RuntimeError``."""
+
+
+def _check_open(venv: gymnasium.vector.VectorEnv, call: str) -> None:
+    if venv.closed:
+        raise ClosedEnvError(
+            f"{call} on a closed {type(venv).__name__}: close() ended it; make a new one"
+        )
+
+
 def vector_env(num_tables: int = 64, **kwargs: Any) -> RiichiVectorEnv:
     """``RiichiVectorEnv(num_tables, **kwargs)``: ``num_tables`` tables stepped in one call."""
     return RiichiVectorEnv(num_tables, **kwargs)
@@ -79,7 +149,7 @@ def vector_env(num_tables: int = 64, **kwargs: Any) -> RiichiVectorEnv:
 class RiichiVectorEnv(gymnasium.vector.VectorEnv):
     """``num_tables`` games of ``riichi_v0``; see the module docstring for the spec."""
 
-    metadata = {"name": ENV_NAME, "autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = _Metadata({"name": ENV_NAME, "autoreset_mode": AutoresetMode.SAME_STEP})
 
     def __init__(
         self,
@@ -101,7 +171,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         self.info_seed = check_bool("info_seed", info_seed)
         check_encoder(encoder)
         dtype = check_obs_dtype(obs_dtype)
-        self.rules = _make_rules(rules, rule_options)
+        self.rules = _make_rules(rules, rule_options, type(self).__init__)
         self.encoder = encoder
         self.reward_mode = reward
         self._reward = reward_spec(reward, reward_scale, rank_points)
@@ -138,6 +208,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         self, *, seed: int | list[int] | None = None, options: dict | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start a new game at every table (see the module docstring for the seeds)."""
+        _check_open(self, "reset()")
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be None or a dict, got {describe(options)}")
         b = self._batch
@@ -168,6 +239,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         self, actions
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict]:
         """Play one action per table; see the module docstring for what comes back."""
+        _check_open(self, "step()")
         if not self._started:
             raise gymnasium.error.ResetNeeded("step() before reset(): call reset() first")
         b = self._batch
@@ -244,7 +316,15 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         return self._batch.state
 
     def close(self, **kwargs: Any) -> None:
-        pass
+        """End the env: ``reset`` and ``step`` then raise ``ClosedEnvError``."""
+        self.closed = True
 
 
-__all__ = ["RiichiVectorEnv", "check_obs_dtype", "reward_spec", "vector_env"]
+__all__ = [
+    "ClosedEnvError",
+    "PerSeatRewardsError",
+    "RiichiVectorEnv",
+    "check_obs_dtype",
+    "reward_spec",
+    "vector_env",
+]

@@ -2,20 +2,25 @@
 
 The engine's kernels are compiled on first use and cached on disk (``engine/_numba.py``). A cold
 compile takes a minute or more on a small machine, so before it starts ``ensure_compiled(kind)``
-prints one line to stderr saying what happens and about how long it takes, shows the elapsed time
+prints one line to stderr saying what happens and roughly how long it takes (``estimate``: the
+measured cost of the parts whose kernels are not cached yet, ``STAGES``), shows the elapsed time
 while it runs, and records in the cache directory that this kind of kernel is compiled for these
-sources, so a warm run prints nothing. ``kind`` is one of ``KINDS``: ``"env"`` (reset, mask, step,
-the default encoder), ``"encoders"`` (the other encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play, ``riichi_env.selfplay``), ``"vector"`` (the vector env),
-``"checked"`` (self-play that validates every step), ``"agents"`` (self-play of the compiled
-agents, the arena), ``"score"`` (hand scoring), ``"replay"`` (the
-``Game`` facade that records replay through).
+sources, so a warm run prints nothing. One process at a time compiles into a cache
+(``_compile_lock``): another one waits, saying so, then loads what the first compiled. ``kind`` is
+one of ``KINDS``: ``"env"`` (reset, mask, step, the default encoder), ``"encoders"`` (the other
+encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play,
+``riichi_env.selfplay``), ``"vector"`` (the vector env), ``"checked"`` (self-play that validates
+every step), ``"agents"`` (self-play of the compiled agents, the arena), ``"score"`` (hand
+scoring), ``"replay"`` (the ``Game`` facade that records replay through).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
+import importlib
 import os
 import subprocess
 import sys
@@ -31,27 +36,79 @@ from engine._numba import cache_roots, jit_disabled
 KINDS: dict[str, tuple[str, str]] = {
     "env": (
         "the environment's kernels (reset, masks, step, the basic_v0 encoder)",
-        "20 to 50 s with a helper process, 30 to 70 s without, depending on the machine",
+        "20 to 60 s on 2 cores",
     ),
-    "encoders": ("the observation encoders other than basic_v0", "about 10 s"),
-    "selfplay": (
-        "the compiled self-play loop",
-        "20 to 50 s with a helper process, 30 to 70 s without, or seconds after the env's",
-    ),
-    "score": ("the hand-scoring kernels", "about 15 s"),
-    "replay": (
-        "the game kernels records replay through",
-        "about 75 s, or seconds after the env's",
-    ),
-    "vector": ("the vector env's kernels", "about 2 minutes, or 40 s after the env's"),
-    "agents": (
-        "the compiled agents' self-play loop",
-        "20 to 50 s with a helper process, 40 to 90 s without, or seconds after the env's",
-    ),
-    "checked": ("the checked self-play loop (--check)", "about 2 minutes, or 40 s after the env's"),
+    "encoders": ("the observation encoders other than basic_v0", "5 to 10 s"),
+    "selfplay": ("the compiled self-play loop", "20 to 60 s on 2 cores"),
+    "score": ("the hand-scoring kernels", "5 to 15 s"),
+    "replay": ("the game kernels records replay through", "25 to 60 s"),
+    "vector": ("the vector env's kernels", "40 to 90 s"),
+    "agents": ("the compiled agents' self-play loop", "20 to 60 s on 2 cores"),
+    "checked": ("the checked self-play loop (--check)", "40 to 100 s"),
 }
-"""Kernel groups: what the notice calls them and how long a cold compile takes on 2 cores (measured
-from an empty cache; the groups share the engine's kernels, so the first one pays most)."""
+"""Kernel groups: what the notice calls them and how long a cold compile of the group takes from an
+empty cache (the groups share the engine's kernels, so the first one pays most; the notice
+estimates what is left, ``estimate``)."""
+
+STAGES: dict[str, tuple[tuple[str, ...], float]] = {
+    "deal": (("engine.deal:_reset",), 12.3),
+    "scoring": (
+        (
+            "engine.settlement:_score_win",
+            "engine.settlement:_can_win",
+            "engine.settlement:_pay_win",
+            "engine.claims:_discard_passes",
+        ),
+        15.5,
+    ),
+    "mask": (("engine.legality:_legal_mask",), 5.7),
+    "apply": (("engine.turn:_apply",), 10.3),
+    "step": (("riichi_env._kernels:_k_step", "riichi_env.encoders:_encode_basic_v0"), 4.2),
+    "selfplay": (("engine.selfplay:_choose_random", "engine.selfplay:_play_games_unchecked"), 5.4),
+    "agents": (
+        (
+            "engine.policies:_simple_action",
+            "engine.policies:_efficiency_action",
+            "engine.selfplay:_choose",
+        ),
+        12.9,
+    ),
+    "agents_loop": (("engine.selfplay:_play_games_agents",), 3.5),
+    "vector": (("riichi_env._kernels:_start_tables", "riichi_env._kernels:_run_tables"), 12.8),
+    "checked": (("engine.selfplay:_play_games",), 19.2),
+    "score": (("engine.score_kernel:_score_hand",), 6.7),
+    "encoders": (
+        (
+            "riichi_env.encoders:_encode_rich_v0",
+            "riichi_env.encoders:_encode_oracle_v0",
+            "riichi_env.encoders:_encode_basic_v1",
+            "riichi_env.encoders:_encode_rich_v1",
+        ),
+        4.4,
+    ),
+}
+"""Parts of the warm-ups: the kernels each compiles (``module:name``; a part is left to compile
+while any of their cache indexes is missing) and the CPU seconds of its cold compile with the
+parts before it cached (``python benchmarks/bench_compile_stages.py``; ``score`` alone, which the
+game's compile includes). Measured on the project's 2-core VM while other processes were
+compiling too: CPU seconds, which a busy machine inflates far less than wall seconds."""
+
+CORE = ("deal", "scoring", "mask", "apply")
+KIND_STAGES: dict[str, tuple[str, ...]] = {
+    "env": (*CORE, "step"),
+    "encoders": ("encoders",),
+    "selfplay": (*CORE, "selfplay"),
+    "score": ("score",),
+    "replay": CORE,
+    "vector": (*CORE, "agents", "vector"),
+    "agents": (*CORE, "agents", "agents_loop"),
+    "checked": (*CORE, "agents", "checked"),
+}
+"""The parts each warm-up compiles in one process. On two (``_on_two_cores``) the env's and
+self-play's also compile the self-play loop here and the agents on the helper."""
+
+PROCESS_SECONDS = 2.0
+"""What a warm-up costs besides compiling: imports, loading cached kernels, playing a game."""
 
 PROGRESS_EVERY = 10.0
 """Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)."""
@@ -61,7 +118,7 @@ _done: set[str] = set()
 
 
 @contextlib.contextmanager
-def _progress(stream, label: str) -> Iterator[None]:
+def _progress(stream, label: str, doing: str = "still compiling") -> Iterator[None]:
     """Elapsed seconds on ``stream`` while the block runs: a live line on a terminal."""
     stop = threading.Event()
     tty = hasattr(stream, "isatty") and stream.isatty()
@@ -74,7 +131,7 @@ def _progress(stream, label: str) -> Iterator[None]:
             if tty:
                 stream.write(f"\r  {label}: {elapsed:.0f} s")
             else:
-                stream.write(f"  {label}: still compiling, {elapsed:.0f} s\n")
+                stream.write(f"  {label}: {doing}, {elapsed:.0f} s\n")
             stream.flush()
 
     thread = threading.Thread(target=tick, daemon=True)
@@ -131,32 +188,219 @@ def is_compiled(kind: str) -> bool:
 def ensure_compiled(kind: str, stream=None) -> float:
     """Compile ``kind``'s kernels now if the cache lacks them, announcing it on stderr.
 
-    Returns the seconds spent compiling (0.0 when the cache was warm). Safe to call often: after
-    the first call in a process it returns at once.
+    One process at a time compiles into a cache (``_compile_lock``): another one waits for it,
+    saying so, and then loads what it compiled. Returns the seconds spent compiling (0.0 when
+    the cache was warm). Safe to call often: after the first call in a process it returns at once.
     """
     if kind in _done or is_compiled(kind):
         _done.add(kind)
         return 0.0
     _done.add(kind)  # the warm-up below builds an env, whose constructor calls this again
     stream = sys.stderr if stream is None else stream
-    what, how_long = KINDS[kind]
-    stream.write(
-        f"riichi_env: compiling {what} for this machine, once ({how_long}, on 2 cores; "
-        "later runs load them from the cache in about a second)\n"
-    )
-    stream.flush()
-    start = time.perf_counter()
     try:
-        with _progress(stream, kind):
-            _WARM_UPS[kind]()
+        with _compile_lock(stream) as waited:
+            if waited and is_compiled(kind):
+                stream.write(f"riichi_env: {kind} was compiled by the other process; loading it\n")
+                stream.flush()
+                return 0.0
+            return _compile(kind, stream)
     except BaseException:
         _done.discard(kind)
         raise
+
+
+def _compile(kind: str, stream) -> float:
+    """Run ``kind``'s warm-up with a notice and progress, then mark it compiled; silently when its
+    kernels are all cached already (only the marker was missing: it loads them)."""
+    seconds_left, cold = estimate(kind)
+    start = time.perf_counter()
+    if seconds_left == 0.0:
+        _WARM_UPS[kind]()
+        _mark(kind, time.perf_counter() - start)
+        return 0.0
+    what, how_long = KINDS[kind]
+    about = f"roughly {_round(seconds_left)} s of compiling left"
+    if cold:
+        about += f"; {how_long} from an empty cache, more on a busy machine"
+    stream.write(
+        f"riichi_env: compiling {what} for this machine, once ({about}; later runs load them "
+        "from the cache in about a second)\n"
+    )
+    stream.flush()
+    with _progress(stream, kind):
+        _WARM_UPS[kind]()
     seconds = time.perf_counter() - start
     _mark(kind, seconds)
     stream.write(f"riichi_env: compiled {kind} in {seconds:.0f} s\n")
     stream.flush()
     return seconds
+
+
+def _round(seconds: float) -> int:
+    return max(5, int(5 * round(seconds / 5)))
+
+
+def _kernel_cached(spec: str) -> bool:
+    """True when the cache index of kernel ``spec`` (``module:name``) exists."""
+    module, _, name = spec.partition(":")
+    kernel = getattr(importlib.import_module(module), name)
+    files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    return files is not None and os.path.exists(files._index_path)
+
+
+def _stages(kind: str) -> list[str]:
+    """The parts (``STAGES``) ``kind``'s warm-up compiles."""
+    stages = KIND_STAGES[kind]
+    if _two_processes(kind):
+        stages = (*stages, "selfplay", "agents")
+    return list(dict.fromkeys(stages))
+
+
+def stages_left(kind: str) -> list[str]:
+    """The parts of ``kind``'s warm-up (``STAGES``) whose kernels are not all cached."""
+    return [s for s in _stages(kind) if not all(map(_kernel_cached, STAGES[s][0]))]
+
+
+def _two_processes(kind: str) -> bool:
+    """True when ``kind``'s warm-up would compile the core on two processes (``_on_two_cores``)."""
+    return kind in ("env", "selfplay", "agents") and compile_jobs() >= 2 and not _core_is_cached()
+
+
+def estimate(kind: str) -> tuple[float, bool]:
+    """``(seconds, cold)``: about how long ``kind``'s warm-up takes, from what is left to compile
+    (``stages_left``, at ``STAGES``' measured costs), 0.0 when nothing is; ``cold`` when all of
+    it is left. On two processes the helper's part (scoring, then the agents) runs beside this
+    one's (the deal, then the mask and ``_apply``, which wait for its scoring, then the rest)."""
+    left = stages_left(kind)
+    if not left:
+        return 0.0, False
+    cost = {s: STAGES[s][1] for s in left}
+    cold = len(left) == len(_stages(kind))
+    if not _two_processes(kind):
+        return PROCESS_SECONDS + sum(cost.values()), cold
+    helper = cost.get("scoring", 0.0) + cost.get("agents", 0.0)
+    here = max(cost.get("deal", 0.0), cost.get("scoring", 0.0))
+    here += sum(cost.get(s, 0.0) for s in ("mask", "apply", "step", "selfplay"))
+    if kind == "agents":  # its loop waits for the helper's agents
+        seconds = max(here, helper) + cost.get("agents_loop", 0.0)
+    else:  # the helper is given HELPER_GRACE s to finish the agents
+        seconds = max(here, min(helper, here + HELPER_GRACE))
+    return PROCESS_SECONDS + seconds, cold
+
+
+LOCK_WAIT = 900.0
+"""The longest wait for another process compiling into the same cache; then this one compiles
+too (a process that hangs while holding the lock never blocks the others for good)."""
+LOCK_POLL = 0.25
+"""Seconds between attempts to take the compile lock while another process holds it."""
+
+_lock_guard = threading.RLock()
+_lock_depth = 0
+
+
+def _lock_path() -> Path | None:
+    """The compile lock of the first usable cache root (one per root: all sources share it)."""
+    marker = _marker("lock")
+    return None if marker is None else marker.with_name("lock")
+
+
+def _try_lock(handle) -> bool:
+    """Take the exclusive lock on the open file ``handle`` without waiting; False if held."""
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError as exc:
+        if os.name == "nt" or exc.errno in (errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _unlock(handle) -> None:
+    with contextlib.suppress(OSError):
+        if os.name == "nt":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _compile_lock(stream) -> Iterator[bool]:
+    """Hold the cache's compile lock while the block runs; yields whether another process held it
+    first (this one waited, with a notice and progress, up to ``LOCK_WAIT`` seconds).
+
+    Two processes compiling into one cache would each write the separately linked kernels, and
+    the cached callers of the copy written first would then be compiled again by the next run
+    (``docs/internals.md``, "Separately linked kernels"); one at a time, the second loads what
+    the first compiled. Re-entrant within a process; without a usable lock file it does nothing.
+    """
+    global _lock_depth
+    with _lock_guard:
+        if _lock_depth:
+            _lock_depth += 1
+            try:
+                yield False
+            finally:
+                _lock_depth -= 1
+            return
+        handle = None
+        path = _lock_path()
+        if path is not None:
+            try:
+                handle = open(path, "a+")  # noqa: SIM115 (held across the yield)
+            except OSError:
+                handle = None
+        waited = False
+        locked = False
+        try:
+            if handle is not None:
+                locked = _try_lock(handle)
+                if not locked:
+                    waited = True
+                    locked = _wait_for_lock(handle, stream)
+            _lock_depth += 1
+            try:
+                yield waited
+            finally:
+                _lock_depth -= 1
+        finally:
+            if handle is not None:
+                if locked:
+                    _unlock(handle)
+                handle.close()
+
+
+def _wait_for_lock(handle, stream) -> bool:
+    """Poll for the lock another process holds, with a notice and progress; False after
+    ``LOCK_WAIT`` seconds (then this process compiles without it)."""
+    stream.write(
+        "riichi_env: another process is compiling into this cache; waiting for it, then "
+        "loading what it compiled\n"
+    )
+    stream.flush()
+    deadline = time.perf_counter() + LOCK_WAIT
+    with _progress(stream, "waiting", "still waiting for the other process"):
+        while time.perf_counter() < deadline:
+            if _try_lock(handle):
+                return True
+            time.sleep(LOCK_POLL)
+    stream.write(f"riichi_env: still locked after {LOCK_WAIT:.0f} s; compiling here too\n")
+    stream.flush()
+    return False
 
 
 def _play_env(encoder: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numba
 import pytest
 
-from engine._linking import KernelLoader, StaleKernelError
+from engine._linking import STALE_NOTICE, KernelLoader, StaleKernelError
 from engine._numba import jit_disabled
 from engine.settlement import _can_win, _score_win
 
@@ -39,8 +39,9 @@ def outer(x):
 pytestmark = pytest.mark.skipif(jit_disabled(), reason="linking is a compiled-code matter")
 
 
-def _run(tmp_path: Path, code: str) -> str:
-    """Run ``code`` in a fresh process with ``kern.py`` importable and its own Numba cache."""
+def _run(tmp_path: Path, code: str, stderr: list | None = None) -> str:
+    """Run ``code`` in a fresh process with ``kern.py`` importable and its own Numba cache (its
+    stderr appended to ``stderr``)."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
@@ -54,6 +55,8 @@ def _run(tmp_path: Path, code: str) -> str:
         timeout=300,
     )
     assert out.returncode == 0, out.stderr
+    if stderr is not None:
+        stderr.append(out.stderr)
     return out.stdout.strip()
 
 
@@ -115,18 +118,24 @@ def test_a_caller_whose_callee_was_compiled_again_is_compiled_again(kern):
     # another process compiles the callee again, with another Numba function id in its symbol
     second = _run(kern, "from kern import callee; callee(1)\n" + symbol)
     assert first != second
+    said = []
     out = _run(
         kern,
         """
         from kern import caller
         print(caller(3), sum(caller.stats.cache_misses.values()))
         """,
+        said,
     )
     assert out == "8 1"  # no crash on a missing symbol: the stale caller was compiled again
+    assert said == [STALE_NOTICE + "\n"]  # and said so, once
     out = _run(
-        kern, "from kern import caller; print(caller(3), sum(caller.stats.cache_misses.values()))"
+        kern,
+        "from kern import caller; print(caller(3), sum(caller.stats.cache_misses.values()))",
+        said,
     )
     assert out == "8 0"  # and cached again, against the callee's current code
+    assert said[1] == ""
 
 
 def test_the_loader_pickles_and_names_a_stale_symbol(kern, monkeypatch):

@@ -17,6 +17,7 @@ import gymnasium
 import numpy as np
 import pytest
 
+import riichi_env
 from engine.actions import N_ACTIONS
 from engine.game import Game
 from riichi_env.cli import main
@@ -344,3 +345,69 @@ def test_env_extras_check_their_arguments():
         RiichiGymEnv().reset(seed=0, options=5)
     with pytest.raises(TypeError, match="table index t must be an int"):
         e.load_state(e.state_arrays, True)
+
+
+# -- issue 23: messages -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "own"),
+    [
+        (lambda **kw: raw_env(**kw), "max_events"),
+        (lambda **kw: riichi_env.vector_env(2, **kw), "obs_dtype"),
+        (lambda **kw: riichi_env.learner_vector_env(2, **kw), "learner_seat"),
+        (lambda **kw: riichi_env.selfplay(games=1, **kw), "num_tables"),
+    ],
+)
+def test_an_unknown_option_lists_the_env_options_with_the_rule_options(make, own):
+    with pytest.raises(TypeError, match="unknown env option") as info:
+        make(encodr="rich_v0")
+    message = str(info.value)
+    assert "['encodr'] (did you mean 'encoder'?)" in message
+    assert "env options are [" in message and f"'{own}'" in message and "'encoder'" in message
+    assert "rule options are [" in message and "'open_riichi'" in message
+
+
+def test_a_policy_returning_none_is_named_not_shape():
+    def lazy(observations, masks, seats):
+        return None
+
+    with pytest.raises(TypeError, match=r"policy 'lazy' returned None, expected an int array"):
+        riichi_env.selfplay([lazy, "random", "random", "random"], games=1)
+    venv = riichi_env.learner_vector_env(2, opponents=lazy, learner_seat=0, seed=0)
+    with pytest.raises(
+        TypeError, match=r"opponent 'lazy' returned None, expected .* shape \(\d\,\)"
+    ):
+        obs, _ = venv.reset(seed=0)
+        for _ in range(50):
+            obs, *_ = venv.step(obs["action_mask"].argmax(axis=1))
+    venv = riichi_env.vector_env(2)
+    venv.reset(seed=0)
+    with pytest.raises(TypeError, match=r"actions is None, expected an int array of shape \(2,\)"):
+        venv.step(None)
+
+
+def test_an_out_of_space_action_in_the_wrapped_env_names_the_legal_ones():
+    e = env()
+    e.reset(seed=1)
+    legal = np.flatnonzero(e.last()[0]["action_mask"])
+    for action in (N_ACTIONS, -1, np.int64(90)):
+        with pytest.raises(ValueError, match="outside the action space") as info:
+            e.step(action)
+        message = str(info.value)
+        assert f"action {int(action)} for player_0" in message
+        assert f"legal now: {legal[0]} (discard " in message and f"{legal[-1]} (" in message
+        assert isinstance(info.value, AssertionError)  # what PettingZoo's wrapper raised
+    e.step(int(legal[0]))  # nothing was played: the same agent still acts
+
+
+def test_a_closed_vector_env_refuses_to_step():
+    for venv in (riichi_env.vector_env(2), riichi_env.learner_vector_env(2, opponents="random")):
+        obs, _ = venv.reset(seed=0)
+        venv.close()
+        venv.close()  # twice is fine
+        with pytest.raises(gymnasium.error.ClosedEnvironmentError, match="closed") as info:
+            venv.step(obs["action_mask"].argmax(axis=1))
+        assert type(venv).__name__ in str(info.value) and isinstance(info.value, RuntimeError)
+        with pytest.raises(gymnasium.error.ClosedEnvironmentError, match=r"reset\(\) on a closed"):
+            venv.reset(seed=0)

@@ -146,3 +146,33 @@ def test_expert_actions_errors():
         venv.expert_actions("nope")
     with pytest.raises(ValueError, match="expert policy"):
         venv.expert_actions(first_legal)
+
+
+def test_gymnasium_reward_wrappers_work_on_the_learner_env():
+    """The single-learner form is the one for Gymnasium's vector wrappers (README)."""
+    from gymnasium.wrappers.vector import NormalizeReward, RecordEpisodeStatistics
+
+    stats = RecordEpisodeStatistics(learner_vector_env(4, opponents="random", seed=0))
+    venv = NormalizeReward(stats)
+    obs, _ = venv.reset(seed=3)
+    raw = learner_vector_env(4, opponents="random", seed=0)
+    raw_obs, _ = raw.reset(seed=3)
+    returns = np.zeros(4)
+    episodes = []
+    for _ in range(5000):
+        actions = obs["action_mask"].argmax(axis=1)
+        assert np.array_equal(actions, raw_obs["action_mask"].argmax(axis=1))
+        obs, reward, term, trunc, info = venv.step(actions)
+        raw_obs, raw_reward, *_ = raw.step(actions)
+        assert reward.shape == (4,) and np.isfinite(reward).all()
+        returns += raw_reward
+        if term.any():
+            done = info["_episode"]
+            assert np.array_equal(done, term)
+            np.testing.assert_allclose(info["episode"]["r"][done], returns[done], rtol=1e-5)
+            episodes += list(info["episode"]["l"][done])
+            returns[term] = 0.0
+        if len(episodes) >= 3:
+            break
+    assert len(episodes) >= 3 and min(episodes) > 10
+    assert len(stats.return_queue) == len(episodes)

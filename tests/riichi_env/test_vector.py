@@ -212,3 +212,40 @@ def test_bad_options():
         RiichiVectorEnv(2, kan_dora=True)
     with pytest.raises(gymnasium.error.ResetNeeded):
         RiichiVectorEnv(2).step(np.zeros(2, dtype=np.int64))
+
+
+def test_gymnasium_per_table_reward_wrappers_are_refused_naming_the_learner_env():
+    """``(B, 4)`` rewards broke RecordEpisodeStatistics / NormalizeReward with NumPy broadcasting
+    errors at their first step (or, with 4 tables, silently); they are refused as they are built."""
+    from gymnasium.wrappers.vector import (
+        ClipReward,
+        DictInfoToList,
+        NormalizeReward,
+        RecordEpisodeStatistics,
+    )
+
+    from riichi_env.vector import PerSeatRewardsError
+
+    venv = riichi_env.vector_env(4)
+    for wrap, name in [
+        (RecordEpisodeStatistics, "RecordEpisodeStatistics"),
+        (NormalizeReward, "NormalizeReward"),
+        (lambda e: NormalizeReward(DictInfoToList(e)), "NormalizeReward"),  # through another
+        (lambda e: RecordEpisodeStatistics(ClipReward(e, -1.0, 1.0)), "RecordEpisodeStatistics"),
+    ]:
+        with pytest.raises(PerSeatRewardsError) as info:
+            wrap(venv)
+        message = str(info.value)
+        assert message.startswith(f"gymnasium.wrappers.vector.{name} cannot wrap riichi_env's")
+        assert "per seat, shape (num_tables, 4)" in message
+        assert "riichi_env.learner_vector_env(" in message
+        assert isinstance(info.value, TypeError)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP  # plain reads work
+    assert RiichiVectorEnv.metadata["name"] == "riichi_v0"
+    clipped = ClipReward(DictInfoToList(venv), -0.5, 0.5)  # elementwise ones work on (B, 4)
+    obs, infos = clipped.reset(seed=0)
+    assert isinstance(infos, list) and len(infos) == 4
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        obs, rewards, *_ = clipped.step(_random_actions(rng, obs["action_mask"]))
+        assert rewards.shape == (4, 4) and np.abs(rewards).max() <= 0.5

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+import threading
 import time
 
 import pytest
@@ -18,6 +21,7 @@ def fresh(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(warmup, "_done", set())
     monkeypatch.setattr(warmup, "jit_disabled", lambda: False)
+    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: False)  # nothing compiled yet
     calls = []
     monkeypatch.setitem(warmup._WARM_UPS, "selfplay", lambda: calls.append(time.sleep(0.3)))
     return calls
@@ -60,6 +64,8 @@ def test_unknown_kind_is_refused():
 def test_ctrl_c_during_the_compile_prints_one_line(monkeypatch, capsys):
     def interrupted(kind):
         raise KeyboardInterrupt
+
+    import riichi_env.play  # noqa: F401 (imported now, it binds the real one for later tests)
 
     monkeypatch.setattr(warmup, "ensure_compiled", interrupted)
     assert cli.main(["selfplay", "--games", "1"]) == 130  # it compiles after checking its input
@@ -145,3 +151,182 @@ def test_the_self_play_loop_compiled_inside_another_warm_up_is_marked_and_not_an
     assert out.getvalue() == "" and fresh == []  # no notice, no second warm-up
     monkeypatch.setattr(warmup, "_done", set())  # a later process
     assert warmup.is_compiled("selfplay")
+
+
+# -- one process at a time compiles into a cache (issue 23) ----------------------------------------
+
+
+def _hold_lock():
+    """Take the compile lock of the fixture's cache as another process would (a second open file
+    description: flock conflicts with it even within this process)."""
+    handle = open(warmup._lock_path(), "a+")  # noqa: SIM115
+    assert warmup._try_lock(handle)
+    return handle
+
+
+@pytest.mark.skipif(warmup.os.name == "nt", reason="flock semantics")
+def test_a_second_process_waits_for_the_first_and_loads_what_it_compiled(fresh, monkeypatch):
+    monkeypatch.setattr(warmup, "PROGRESS_EVERY", 0.1)
+    handle = _hold_lock()
+
+    def the_other_process_finishes():
+        time.sleep(0.5)
+        warmup._mark("selfplay", 9.0)
+        warmup._unlock(handle)
+        handle.close()
+
+    other = threading.Thread(target=the_other_process_finishes)
+    other.start()
+    out = io.StringIO()
+    try:
+        assert warmup.ensure_compiled("selfplay", stream=out) == 0.0
+    finally:
+        other.join()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == (
+        "riichi_env: another process is compiling into this cache; waiting for it, then "
+        "loading what it compiled"
+    )
+    assert any("still waiting for the other process" in line for line in lines[1:-1]), lines
+    assert lines[-1] == "riichi_env: selfplay was compiled by the other process; loading it"
+    assert fresh == []  # nothing compiled here
+
+
+@pytest.mark.skipif(warmup.os.name == "nt", reason="flock semantics")
+def test_after_the_wait_what_the_other_process_did_not_compile_is_compiled_here(fresh, monkeypatch):
+    handle = _hold_lock()
+    threading.Timer(0.3, lambda: (warmup._unlock(handle), handle.close())).start()
+    out = io.StringIO()
+    assert warmup.ensure_compiled("selfplay", stream=out) > 0.0
+    assert fresh == [None] and "waiting for it" in out.getvalue()
+    assert "riichi_env: compiled selfplay in" in out.getvalue()
+
+
+@pytest.mark.skipif(warmup.os.name == "nt", reason="flock semantics")
+def test_a_lock_held_too_long_is_given_up(fresh, monkeypatch):
+    monkeypatch.setattr(warmup, "LOCK_WAIT", 0.3)
+    handle = _hold_lock()
+    try:
+        out = io.StringIO()
+        warmup.ensure_compiled("selfplay", stream=out)
+    finally:
+        handle.close()
+    assert "still locked after 0 s; compiling here too" in out.getvalue() and fresh == [None]
+
+
+def test_the_lock_is_reentrant_and_released(fresh):
+    with warmup._compile_lock(io.StringIO()) as waited:
+        assert waited is False
+        with warmup._compile_lock(io.StringIO()) as again:  # a warm-up inside a warm-up
+            assert again is False
+    handle = _hold_lock()  # released: another process takes it at once
+    handle.close()
+
+
+TWO_PROCESSES = """
+import sys, time
+import riichi_env.warmup as warmup
+
+def slow():
+    with open(sys.argv[1], "a") as log:
+        log.write(f"start {time.time()}\\n")
+    time.sleep(3)
+    with open(sys.argv[1], "a") as log:
+        log.write(f"end {time.time()}\\n")
+
+warmup._WARM_UPS["score"] = slow
+warmup.jit_disabled = lambda: False
+warmup.ensure_compiled("score")
+"""
+
+
+@pytest.mark.skipif(warmup.os.name == "nt", reason="flock semantics")
+def test_two_processes_on_one_empty_cache_compile_once(tmp_path):
+    env = {**warmup.os.environ, "RIICHI_ENV_CACHE": str(tmp_path / "cache")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    log = tmp_path / "log"
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", TWO_PROCESSES, str(log)],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    errs = [run.communicate(timeout=120)[1] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], errs
+    assert [line.split()[0] for line in log.read_text().splitlines()] == ["start", "end"]
+    waited = [err for err in errs if "waiting for it" in err]
+    assert len(waited) <= 1, errs  # (none: the second started after the first was done)
+    for err in waited:
+        assert "score was compiled by the other process; loading it" in err
+
+
+# -- the notice estimates what is left to compile (issue 23) ---------------------------------------
+
+
+def test_the_estimate_counts_only_the_parts_left_to_compile(fresh, monkeypatch):
+    cached: set[str] = set()
+    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: spec in cached)
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
+    cost = {name: seconds for name, (_, seconds) in warmup.STAGES.items()}
+    seconds, cold = warmup.estimate("vector")
+    assert cold and seconds == warmup.PROCESS_SECONDS + sum(
+        cost[s] for s in warmup.KIND_STAGES["vector"]
+    )
+    for stage in (*warmup.CORE, "agents"):  # what the env and the arena compiled before
+        cached.update(warmup.STAGES[stage][0])
+    assert warmup.stages_left("vector") == ["vector"]
+    seconds, cold = warmup.estimate("vector")
+    assert not cold and seconds == warmup.PROCESS_SECONDS + cost["vector"]
+    monkeypatch.setitem(warmup._WARM_UPS, "vector", lambda: None)
+    out = io.StringIO()
+    warmup.ensure_compiled("vector", stream=out)
+    first = out.getvalue().splitlines()[0]
+    assert f"(roughly {warmup._round(seconds)} s of compiling left; later runs load" in first
+    assert "from an empty cache" not in first  # the cold range is for a cold start only
+
+
+def test_nothing_left_to_compile_runs_the_warm_up_silently_and_marks_it(fresh, monkeypatch):
+    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: True)
+    ran = []
+    monkeypatch.setitem(warmup._WARM_UPS, "replay", lambda: ran.append(1))
+    assert warmup.estimate("replay") == (0.0, False)
+    out = io.StringIO()
+    assert warmup.ensure_compiled("replay", stream=out) == 0.0
+    assert out.getvalue() == "" and ran == [1] and warmup.is_compiled("replay")
+
+
+def test_on_two_processes_the_helpers_part_runs_beside_this_ones(fresh, monkeypatch):
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "2")
+    cost = {name: seconds for name, (_, seconds) in warmup.STAGES.items()}
+    assert warmup.stages_left("env") == [*warmup.CORE, "step", "selfplay", "agents"]
+    here = max(cost["deal"], cost["scoring"]) + sum(
+        cost[s] for s in ("mask", "apply", "step", "selfplay")
+    )
+    helper = cost["scoring"] + cost["agents"]
+    seconds, cold = warmup.estimate("env")
+    assert cold and seconds == warmup.PROCESS_SECONDS + max(here, helper)
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
+    alone, _ = warmup.estimate("env")
+    assert alone == warmup.PROCESS_SECONDS + sum(cost[s] for s in warmup.KIND_STAGES["env"])
+    assert seconds < alone + cost["selfplay"] + cost["agents"]
+
+
+def test_every_part_names_cached_kernels_once_the_game_is_compiled():
+    """The parts' kernel names resolve, and after the env's warm-up (this session's cache) what
+    records replay and hand scoring need is compiled: their notices would promise nothing (they
+    promised "about 75 s" and "about 15 s", and took seconds)."""
+    if warmup.jit_disabled():
+        pytest.skip("no compiled kernels without JIT")
+    import riichi_env
+
+    riichi_env.env()
+    for kernels, seconds in warmup.STAGES.values():
+        assert seconds > 0
+        for spec in kernels:
+            module, _, name = spec.partition(":")
+            assert hasattr(warmup.importlib.import_module(module), name), spec
+    assert warmup.stages_left("replay") == [] and warmup.estimate("score") == (0.0, False)
+    assert set(warmup.KIND_STAGES) == set(warmup.KINDS) == set(warmup._WARM_UPS)
