@@ -70,8 +70,9 @@ def _int_tuple(name: str, value, n: int, low: int, high: int) -> tuple[int, ...]
     RULE_KAN_DORA_ON_DECLARE,
     RULE_RINSHAN_KAN_DORA,
     RULE_EXTENSION_RENCHAN,
-) = range(29)
-N_RULES = 29
+    RULE_KARATEN_MELDS,
+) = range(30)
+N_RULES = 30
 """Length of ``Rules.to_array()``."""
 
 
@@ -113,6 +114,11 @@ class Rules:
             indicator first, so the win counts it (Mahjong Soul); off (Tenhou): the indicator
             would come with the replacement tile's discard, so the win does not count it.
         abortive_draws: Kyuushu kyuuhai, suufon renda, suucha riichi and suukaikan are played.
+        karaten_melds: Karaten counts the seat's own melds: a wait on a kind whose four copies
+            are among its concealed tiles and its melds is dead, so a hand waiting only on such
+            kinds is noten at an exhaustive draw and may not declare riichi. Off (both presets,
+            as Tenhou and Mahjong Soul play): only concealed copies make a wait dead
+            (docs/rules.md, Draws).
     """
 
     red_fives: tuple[int, int, int] = (1, 1, 1)
@@ -139,6 +145,7 @@ class Rules:
     kan_dora_on_declare: bool = True
     rinshan_kan_dora: bool = True
     abortive_draws: bool = True
+    karaten_melds: bool = False
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
@@ -205,6 +212,7 @@ class Rules:
         a[RULE_KAN_DORA_ON_DECLARE] = self.kan_dora_on_declare
         a[RULE_RINSHAN_KAN_DORA] = self.rinshan_kan_dora
         a[RULE_EXTENSION_RENCHAN] = self.extension_renchan
+        a[RULE_KARATEN_MELDS] = self.karaten_melds
         return a
 
     @staticmethod

@@ -6,6 +6,7 @@ from engine.rules import (
     RULE_DOUBLE_YAKUMAN,
     RULE_EXTENSION_RENCHAN,
     RULE_KAN_DORA_ON_DECLARE,
+    RULE_KARATEN_MELDS,
     RULE_N_WINDS,
     RULE_PAO_HONBA_LIABLE,
     RULE_RED_P,
@@ -51,6 +52,16 @@ def test_extension_renchan_is_tenhou_only():
     assert MAHJONGSOUL.to_array()[RULE_EXTENSION_RENCHAN] == 0
     with pytest.raises(TypeError, match="extension_renchan"):
         MAHJONGSOUL.replace(extension_renchan=1)
+
+
+def test_karaten_counts_concealed_copies_only_in_both_presets():
+    """docs/rules.md, Draws: copies in the seat's own melds do not make a wait dead (Tenhou,
+    Mahjong Soul); ``karaten_melds`` is the option for rule sets that count them."""
+    assert not MAHJONGSOUL.karaten_melds and not TENHOU.karaten_melds
+    assert MAHJONGSOUL.to_array()[RULE_KARATEN_MELDS] == 0
+    assert MAHJONGSOUL.replace(karaten_melds=True).to_array()[RULE_KARATEN_MELDS] == 1
+    with pytest.raises(TypeError, match="karaten_melds"):
+        MAHJONGSOUL.replace(karaten_melds="yes")
 
 
 def test_to_array_is_what_kernels_read():
