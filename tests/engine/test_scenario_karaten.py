@@ -18,8 +18,11 @@ import pytest
 from scenario_helpers import (
     A,
     act,
+    assert_legal,
+    assert_not_legal,
     describe,
     discard,
+    discard_id,
     hand_deltas,
     last_draw_kind,
     pass_claims,
@@ -197,3 +200,56 @@ def test_a_wait_only_on_a_fifth_concealed_copy_is_noten(karaten_melds):
     assert last_draw_kind(g) == DRAW_EXHAUSTIVE, describe(g, "expected an exhaustive draw")
     assert int(ryuukyoku_row(g)[3]) == 0b0001, describe(g, "only S0 is tenpai")
     assert hand_deltas(g) == [3000, -1000, -1000, -1000], describe(g, "S1 is noten: karaten")
+
+
+# --------------------------------------------------------------- riichi: the same definition
+
+QUADS_HAND = "1111m999m234p567p"
+"""Dealt to S0, which draws the fourth 9m: 1111m9999m234p567p. Discarding a 1m or a 9m leaves a
+wait only on a fifth copy (formal shape, no live wait); no other discard is tenpai."""
+ANKAN_HAND = "3333p12p456m789m5s"
+"""Dealt to S0, which draws 5s, ankans 3p and draws 1z from the dead wall: 12p456m789m55s1z plus the
+ankan. Discarding 1z leaves a penchan on 3p, whose four copies are all in S0's own ankan."""
+OTHERS = ["258m147p147s2346z", "368m258p268s2467z", "247m469p379s3567z"]
+"""S1-S3: no 1m, 9m, 3p, 5s or 1z, far from tenpai."""
+
+
+def test_no_riichi_when_every_tenpai_discard_waits_on_a_fifth_concealed_copy():
+    g = start_hand(hands=[QUADS_HAND, *OTHERS], draws="9m", dora="9p")
+    assert g.hand(0) == "11119999m234567p", describe(g)
+    assert_not_legal(g, 0, A.RIICHI, "every discard leaves noten: the draw would not count it")
+    g = start_hand(hands=[QUADS_HAND, *OTHERS], draws="9m", dora="9p")
+    discard(g, 0, "9m")
+    play_out(g)
+    assert int(ryuukyoku_row(g)[3]) & 1 == 0, describe(g, "and the draw counts S0 noten")
+
+
+def _ankan_table(rules):
+    g = start_hand(hands=[ANKAN_HAND, *OTHERS], draws="5s", rinshan="1z", dora="9p", rules=rules)
+    act(g, 0, A.KAN + t34("3p"))
+    pass_claims(g)
+    assert g.hand(0) == "456789m12p55s1z", describe(g, "after the ankan and the rinshan draw")
+    return g
+
+
+@pytest.mark.parametrize("rules", [MAHJONGSOUL, TENHOU], ids=["mahjongsoul", "tenhou"])
+def test_riichi_on_a_wait_beside_its_own_ankan(rules):
+    """By default the ankan's copies do not make the 3p wait dead: riichi is legal, and a hand
+    that declares it is tenpai at the draw."""
+    g = _ankan_table(rules)
+    assert_legal(g, 0, A.RIICHI, "12p waits on 3p; the four 3p are in S0's own ankan")
+    act(g, 0, A.RIICHI)
+    assert g.legal_actions() == [discard_id("1z")], describe(g, "only 1z keeps it tenpai")
+    discard(g, 0, "1z")
+    play_out(g)
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE, describe(g)
+    assert int(ryuukyoku_row(g)[3]) & 1 == 1, describe(g, "the riichi hand is tenpai at the draw")
+
+
+def test_no_riichi_on_a_wait_beside_its_own_ankan_when_melds_count():
+    g = _ankan_table(MAHJONGSOUL.replace(karaten_melds=True))
+    assert_not_legal(g, 0, A.RIICHI, "karaten_melds: the 3p wait is dead, as at the draw")
+    g = _ankan_table(MAHJONGSOUL.replace(karaten_melds=True))
+    discard(g, 0, "1z")
+    play_out(g)
+    assert int(ryuukyoku_row(g)[3]) & 1 == 0, describe(g, "and the draw counts S0 noten")
