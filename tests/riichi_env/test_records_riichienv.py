@@ -41,18 +41,6 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
             "hand start:",
         ),
     },
-    "riichienv/mjsoul_seed250.jsonl": {
-        "S3-0": (
-            "karaten: RiichiEnv pays a wait on a kind held four times counting melds as tenpai; "
-            "docs/rules.md Draws. Seat 3 holds 8m8m4s6s with a kakan of 5s (0s555s), so its only "
-            "wait, 5s, is a kind it holds all four of: the engine pays it as noten",
-            "tenpai seats: record [0, 2, 3], engine [0, 2]",
-        ),
-        "S3-1": (
-            "follows from S3-0: the tenpai payments change the points this hand starts with",
-            "hand start:",
-        ),
-    },
 }
 """File → {hand: (rule and reason, text the mismatch must contain)}."""
 
@@ -118,10 +106,11 @@ def _tiles_at_the_end(hand, seat):
     return concealed, melds
 
 
-def test_karaten_is_the_only_difference_and_exactly_that_seat():
-    """mjsoul_seed250 S3-0: seat 3's only wait is a kind it holds all four of, one concealed
-    pair of neighbours and the kakan; RiichiEnv pays it as tenpai, the engine as noten, and the
-    two engines agree on every other seat."""
+def test_a_wait_beside_its_own_kakan_is_tenpai_as_riichienv_scores_it():
+    """mjsoul_seed250 S3-0: seat 3's only wait, 5s, is a kind it holds all four of, one concealed
+    pair of neighbours and the kakan. Only concealed copies make a wait dead (docs/rules.md,
+    Draws), so the engine pays it as tenpai, as RiichiEnv does; the rule ``karaten_melds`` (off in
+    both presets) counts the kakan and pays it as noten."""
     game = read_file(LOGS / "riichienv" / "mjsoul_seed250.jsonl")
     hand = next(h for h in game.hands if h.label == "S3-0")
     assert hand.draw.kind == "exhaustive" and hand.draw.deltas == (1000, -3000, 1000, 1000)
@@ -132,7 +121,8 @@ def test_karaten_is_the_only_difference_and_exactly_that_seat():
         hand34[x // 4] += 1
     assert waits(hand34) == [22]  # 5s
     assert sum(1 for x in concealed + melds if x // 4 == 22) == 4
-    result = replay_game(game, MAHJONGSOUL)
+    assert replay_game(game, MAHJONGSOUL).ok
+    result = replay_game(game, MAHJONGSOUL.replace(karaten_melds=True))
     assert sorted(m.what for m in result.mismatches if m.hand == "S3-0") == [
         "draw payments: record [1000, -3000, 1000, 1000], engine [1500, -1500, 1500, -1500]",
         "tenpai seats: record [0, 2, 3], engine [0, 2]",
