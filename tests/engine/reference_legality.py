@@ -671,6 +671,16 @@ def situations(tb: Table, legal: set[int]) -> set[str]:
             tags.add(tag)
     if A.KYUUSHU in legal:
         tags.add("kyuushu")
+    if (
+        A.RIICHI not in legal
+        and _last_draw(tb, s) is not None
+        and not tb.riichi[s]
+        and tb.closed_hand(s)
+        and tb.live >= 4
+        and tb.points[s] < 1000
+        and any(tenpai(tb, s, _minus(tb.hand[s], k)) for k in range(34) if tb.hand[s][k])
+    ):
+        tags.add("riichi refused: under 1,000 points")
     for k in range(34):
         if A.KAN + k in legal:
             tags.add("ankan" if tb.hand[s][k] == 4 else "kakan")
