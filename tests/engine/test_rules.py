@@ -15,6 +15,7 @@ from engine.rules import (
     RULE_TENPAI_YAME,
     RULE_UMA_1,
     TENHOU,
+    TENHOU_2009,
     Rules,
 )
 
@@ -32,14 +33,17 @@ def test_tenhou_preset_differs_where_rules_md_says():
 
 
 def test_tenhou_preset_follows_its_records():
-    """bug1.xml (no tenpai-yame), pao.xml (liable pays pao honba), double_kakan_then_chankan.json."""
-    assert TENHOU.agari_yame and not TENHOU.tenpai_yame
+    """Tenpai-yame since June 2010 (tenhou-2009 for older records such as bug1.xml), pao.xml
+    (liable pays pao honba), double_kakan_then_chankan.json."""
+    assert TENHOU.agari_yame and TENHOU.tenpai_yame
+    assert Rules.preset("tenhou-2009") is TENHOU_2009 and not TENHOU_2009.tenpai_yame
     assert TENHOU.pao_honba == "liable" and not TENHOU.kan_dora_on_declare
     assert MAHJONGSOUL.tenpai_yame and MAHJONGSOUL.pao_honba == "normal"
     assert MAHJONGSOUL.kan_dora_on_declare
     assert MAHJONGSOUL.rinshan_kan_dora and not TENHOU.rinshan_kan_dora
     a = TENHOU.to_array()
-    assert (a[RULE_TENPAI_YAME], a[RULE_PAO_HONBA_LIABLE], a[RULE_KAN_DORA_ON_DECLARE]) == (0, 1, 0)
+    assert (a[RULE_TENPAI_YAME], a[RULE_PAO_HONBA_LIABLE], a[RULE_KAN_DORA_ON_DECLARE]) == (1, 1, 0)
+    assert TENHOU_2009.to_array()[RULE_TENPAI_YAME] == 0
     assert a[RULE_RINSHAN_KAN_DORA] == 0 and MAHJONGSOUL.to_array()[RULE_RINSHAN_KAN_DORA] == 1
 
 
