@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_records_helpers import LOGS, index_rows
 
-from engine.rules import MAHJONGSOUL, TENHOU
+from engine.rules import MAHJONGSOUL, TENHOU, TENHOU_2009
 from engine.shanten import waits
 from engine.tiles import tile136_to_str
 from riichi_env.records.convert import read_file, read_text
@@ -20,12 +20,10 @@ from riichi_env.records.mjai import REASON_SPELLINGS, REASONS
 from riichi_env.records.model import DRAW_KINDS, RecordError
 from riichi_env.records.replay import replay_game
 
-RIICHIENV_TENHOU = TENHOU.replace(tenpai_yame=True, name="tenhou-riichienv")
-"""RiichiEnv's ``GameRule.default_tenhou()`` games: Tenhou preset, but RiichiEnv ends the last hand
-when the dealer is tenpai at a draw and first with 30,000 (tenpai-yame), which Tenhou does not."""
-RIICHIENV_RULES = {"tenhou_seed": RIICHIENV_TENHOU, "mjsoul_seed": MAHJONGSOUL}
-"""File name prefix → the rules its game is replayed with (``GameRule.default_mjsoul()`` is the
-Mahjong Soul preset: double yakuman, no sanchahou, tenpai-yame)."""
+RIICHIENV_RULES = {"tenhou_seed": TENHOU, "mjsoul_seed": MAHJONGSOUL}
+"""File name prefix → the rules its game is replayed with: the plain presets
+(``GameRule.default_tenhou()`` is the Tenhou preset, tenpai-yame included;
+``GameRule.default_mjsoul()`` the Mahjong Soul preset: double yakuman, no sanchahou)."""
 
 KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
     "riichienv/mjsoul_seed202.jsonl": {
@@ -75,11 +73,12 @@ def test_riichienv_game_replays(row):
 
 
 def test_tenpai_yame_decides_how_riichienv_tenhou_games_end():
-    """tenhou_seed7 ends at S4 with the dealer tenpai and first: without tenpai-yame the engine
-    goes on, and the replay says so although the record has no final points."""
+    """tenhou_seed7 ends at S4 with the dealer tenpai and first: the Tenhou preset ends it there
+    (tenpai-yame, Tenhou since June 2010); ``tenhou-2009`` goes on, and the replay says so
+    although the record has no final points."""
     game = read_file(LOGS / "riichienv" / "tenhou_seed7.jsonl")
-    assert replay_game(game, RIICHIENV_TENHOU).ok
-    result = replay_game(game, TENHOU)
+    assert replay_game(game, TENHOU).ok
+    result = replay_game(game, TENHOU_2009)
     assert [str(m) for m in result.mismatches] == [
         f"{game.source}: hand {game.hands[-1].label}: "
         "the record ends the game here but the engine goes on"
@@ -136,9 +135,9 @@ def test_extension_renchan_decides_how_riichienv_tenhou_seed288_ends():
     game = read_file(LOGS / "riichienv" / "tenhou_seed288.jsonl")
     labels = [h.label for h in game.hands]
     assert labels[-2:] == ["W1-0", "W1-1"] and max(game.hands[-1].scores) >= 30000
-    assert RIICHIENV_TENHOU.extension_renchan
-    assert replay_game(game, RIICHIENV_TENHOU).ok
-    result = replay_game(game, RIICHIENV_TENHOU.replace(extension_renchan=False))
+    assert TENHOU.extension_renchan
+    assert replay_game(game, TENHOU).ok
+    result = replay_game(game, TENHOU.replace(extension_renchan=False))
     assert [str(m) for m in result.mismatches] == [
         f"{game.source}: hand W1-1: the engine ended the game before this hand"
     ]
