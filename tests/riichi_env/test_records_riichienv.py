@@ -39,6 +39,15 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
             "hand start:",
         ),
     },
+    "riichienv/mjsoul_seed3241.jsonl": {
+        "W1-1": (
+            "West-round ending: W1-0 ends in a draw with the dealer (seat 0) tenpai and seat 3 at "
+            "30,700; RiichiEnv lets the dealer's renchan go on, the Mahjong Soul preset ends the "
+            "extension as soon as someone has 30,000 (docs/rules.md, End of the game; "
+            "extension_renchan is Tenhou's rule)",
+            "the engine ended the game before this hand",
+        ),
+    },
 }
 """File → {hand: (rule and reason, text the mismatch must contain)}."""
 
@@ -141,6 +150,12 @@ def test_extension_renchan_decides_how_riichienv_tenhou_seed288_ends():
     assert [str(m) for m in result.mismatches] == [
         f"{game.source}: hand W1-1: the engine ended the game before this hand"
     ]
+
+
+def test_the_west_round_difference_is_extension_renchan():
+    """mjsoul_seed3241 matches with ``extension_renchan``, the one rule it differs by."""
+    game = read_file(LOGS / "riichienv" / "mjsoul_seed3241.jsonl")
+    assert replay_game(game, MAHJONGSOUL.replace(extension_renchan=True)).ok
 
 
 def test_riichienv_draws_are_read():
