@@ -288,7 +288,7 @@ class Game:
     it through a conversion)."""
 
 
-TENHOU_LOG_ID = re.compile(r"(?<![0-9])(\d{10})gm-[0-9a-f]{4}-\d{4}-x?[0-9a-f]{8,12}")
+TENHOU_LOG_ID = re.compile(r"(?<![0-9])(\d{10})gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]{8,12}")
 """A Tenhou log id in any text (a file name, a viewer address)."""
 
 

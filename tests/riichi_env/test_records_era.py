@@ -72,6 +72,7 @@ def test_find_log_id():
     )
     url = "http://tenhou.net/0/?log=2017020203gm-000b-2873-x84f6522d33b4&tw=2"
     assert find_log_id(url) == "2017020203gm-000b-2873-x84f6522d33b4"
+    assert find_log_id("2017022505gm-000b-17959-8f97ed43") == "2017022505gm-000b-17959-8f97ed43"
     assert find_log_id("bug1.xml") == "" and find_log_id("12009022022gm-00a9-0000-cd94aac8") == ""
 
 
