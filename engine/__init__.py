@@ -3,7 +3,7 @@
 from engine.actions import N_ACTIONS, action_name
 from engine.deal import deal_hand
 from engine.game import Game
-from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, Rules
+from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, TENHOU_2009, Rules
 from engine.scenario import start_hand
 from engine.scoring import HandResult, payment, score_hand
 from engine.selfplay import selfplay
@@ -36,6 +36,7 @@ __all__ = [
     "N_ACTIONS",
     "PRESETS",
     "TENHOU",
+    "TENHOU_2009",
     "Rules",
     "State",
     "Tables",

@@ -4,9 +4,12 @@ under the table's rules), melds, waits and furiten (docs/rules.md, Furiten).
 
 from __future__ import annotations
 
+import numpy as np
+
 from engine._numba import njit
 from engine.melds import MELD_ANKAN
 from engine.rules import (
+    RULE_KARATEN_MELDS,
     RULE_RED_M,
 )
 from engine.shanten import _waits
@@ -107,6 +110,34 @@ def _update_waits(st, t, tables, s):
     rec.n_waits[s] = _waits(
         rec.closed34[s], tables.shanten_suit, tables.shanten_honor, rec.waits[s]
     )
+
+
+@njit
+def _is_tenpai(st, t, tables, s, hand34):
+    """Tenpai of seat ``s`` holding the 3n+1 concealed part ``hand34`` (docs/rules.md, Draws).
+
+    Formal tenpai, except karaten: a wait counts only if the seat does not hold all four copies
+    of its kind among its concealed tiles (with rule ``karaten_melds``, its own melds' copies
+    counted too). The one definition of tenpai for the exhaustive draw and for riichi.
+    """
+    rec = st[t]
+    w = np.zeros(34, dtype=np.uint8)
+    if _waits(hand34, tables.shanten_suit, tables.shanten_honor, w) == 0:
+        return False
+    if rec.rules[RULE_KARATEN_MELDS] == 0:
+        return True
+    for k in range(34):
+        if not w[k]:
+            continue
+        held = np.int64(hand34[k])
+        for i in range(rec.n_melds[s]):
+            for j in range(4):
+                x = rec.meld_tiles[s, i, j]
+                if x >= 0 and x // 4 == k:
+                    held += 1
+        if held < 4:
+            return True
+    return False
 
 
 @njit

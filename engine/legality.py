@@ -26,7 +26,7 @@ from engine.actions import (
     TSUMO,
     action_name,
 )
-from engine.hand_tiles import _is_red, _n_open, _plain_choice
+from engine.hand_tiles import _is_red, _is_tenpai, _n_open, _plain_choice
 from engine.melds import MELD_PON
 from engine.rules import (
     RULE_ABORTIVE_DRAWS,
@@ -154,6 +154,20 @@ def _riichi_ankan_ok(st, t, tables, s, k):
 
 
 @njit
+def _riichi_discard_exists(st, t, tables, s):
+    """True if some discard leaves seat ``s`` tenpai (``_is_tenpai``, the draw's definition)."""
+    h = st[t].closed34[s].copy()
+    for k in range(34):
+        if h[k] > 0:
+            h[k] -= 1
+            ok = _is_tenpai(st, t, tables, s, h)
+            h[k] += 1
+            if ok:
+                return True
+    return False
+
+
+@njit
 def _kuikae_leaves_discard(hand34, k1, k2, forbid1, forbid2):
     """True if after removing k1, k2 some kind other than the forbidden ones remains."""
     for i in range(34):
@@ -235,7 +249,7 @@ def _legal_mask(st, t, tables, out):
             if rec.closed[s, tile]:
                 k = tile // 4
                 h[k] -= 1
-                if _shanten(h, tables.shanten_suit, tables.shanten_honor) == 0:
+                if _is_tenpai(st, t, tables, s, h):
                     if _is_red(rules, tile):
                         out[DISCARD_RED + k // 9] = True
                     else:
@@ -281,6 +295,7 @@ def _legal_mask(st, t, tables, out):
                 and rec.points[s] >= 1000
                 and live >= 4
                 and _shanten(hand, tables.shanten_suit, tables.shanten_honor) <= 0
+                and _riichi_discard_exists(st, t, tables, s)
             ):
                 out[RIICHI] = True
                 if rules[RULE_OPEN_RIICHI]:

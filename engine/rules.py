@@ -70,8 +70,9 @@ def _int_tuple(name: str, value, n: int, low: int, high: int) -> tuple[int, ...]
     RULE_KAN_DORA_ON_DECLARE,
     RULE_RINSHAN_KAN_DORA,
     RULE_EXTENSION_RENCHAN,
-) = range(29)
-N_RULES = 29
+    RULE_KARATEN_MELDS,
+) = range(30)
+N_RULES = 30
 """Length of ``Rules.to_array()``."""
 
 
@@ -98,7 +99,8 @@ class Rules:
             ``return_points``.
         agari_yame: The game ends when the dealer wins the last hand and is first with
             ``return_points``.
-        tenpai_yame: The same when the dealer is tenpai at an exhaustive draw of the last hand.
+        tenpai_yame: The same when the dealer is tenpai at an exhaustive draw of the last hand
+            (tenpai-yame; Tenhou since June 2010, ``tenhou-2009`` off).
         honba_on_pass: ``"increment"`` or ``"reset"`` honba after a draw in which the deal passes.
         start_points: Points each player starts with.
         return_points: Target and oka base (30,000): oka = 4 × (return − start) to first place.
@@ -113,6 +115,11 @@ class Rules:
             indicator first, so the win counts it (Mahjong Soul); off (Tenhou): the indicator
             would come with the replacement tile's discard, so the win does not count it.
         abortive_draws: Kyuushu kyuuhai, suufon renda, suucha riichi and suukaikan are played.
+        karaten_melds: Karaten counts the seat's own melds: a wait on a kind whose four copies
+            are among its concealed tiles and its melds is dead, so a hand waiting only on such
+            kinds is noten at an exhaustive draw and may not declare riichi. Off (both presets,
+            as Tenhou and Mahjong Soul play): only concealed copies make a wait dead
+            (docs/rules.md, Draws).
     """
 
     red_fives: tuple[int, int, int] = (1, 1, 1)
@@ -139,6 +146,7 @@ class Rules:
     kan_dora_on_declare: bool = True
     rinshan_kan_dora: bool = True
     abortive_draws: bool = True
+    karaten_melds: bool = False
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
@@ -205,11 +213,12 @@ class Rules:
         a[RULE_KAN_DORA_ON_DECLARE] = self.kan_dora_on_declare
         a[RULE_RINSHAN_KAN_DORA] = self.rinshan_kan_dora
         a[RULE_EXTENSION_RENCHAN] = self.extension_renchan
+        a[RULE_KARATEN_MELDS] = self.karaten_melds
         return a
 
     @staticmethod
     def preset(name: str) -> Rules:
-        """A named preset: ``"mahjongsoul"`` (default) or ``"tenhou"``."""
+        """A named preset: ``"mahjongsoul"`` (default), ``"tenhou"`` or ``"tenhou-2009"``."""
         if not isinstance(name, str):
             raise TypeError(f"rules preset must be a str, got {describe(name)}")
         try:
@@ -238,7 +247,6 @@ TENHOU = Rules(
     double_yakuman=False,
     sanchahou=True,
     uma=(20, 10, -10, -20),
-    tenpai_yame=False,
     pao_honba="liable",
     kan_dora_on_declare=False,
     rinshan_kan_dora=False,
@@ -247,9 +255,14 @@ TENHOU = Rules(
 )
 """Tenhou ranked, for replaying Tenhou records (docs/rules.md): single yakuman only, triple ron aborts.
 
-Its records also show no tenpai-yame, pao honba paid by the liable player alone, and a pending
-kan indicator revealed only once a further kan is completed, and a rinshan tsumo right after an
-open or added kan that does not count that kan's indicator. Its manual: in the extension a dealer
-renchan takes priority over someone having 30,000.
+Its manual: automatic agari-yame and tenpai-yame for the all-last dealer in first place
+(tenpai-yame since June 2010: "the all-last dealer ends the game by keeping first place above the
+return points", the dealers of the extension's hands included), and in the extension a dealer
+renchan takes priority over someone having 30,000. Its records also show pao honba paid by the
+liable player alone, a pending kan indicator revealed only once a further kan is completed, and a
+rinshan tsumo right after an open or added kan that does not count that kan's indicator.
 """
-PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU}
+TENHOU_2009 = TENHOU.replace(tenpai_yame=False, name="tenhou-2009")
+"""Tenhou before June 2010, for its older records (``bug1.xml``): no tenpai-yame, so the all-last
+dealer tenpai at an exhaustive draw plays on even in first place (docs/rules.md)."""
+PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU, "tenhou-2009": TENHOU_2009}

@@ -21,7 +21,7 @@ from engine.events import (
     DRAW_NAGASHI,
 )
 from engine.hand_end import _settled
-from engine.hand_tiles import _dealer, _is_red
+from engine.hand_tiles import _dealer, _is_red, _is_tenpai
 from engine.rules import (
     RULE_AGARI_YAME,
     RULE_NAGASHI,
@@ -235,28 +235,9 @@ def _ron(st, t, ev, tables, d, tile):
     _settled(st, t, dealer_won, yame, dealer_won)
 
 
-@njit
-def _draw_tenpai(st, t, s):
-    """Tenpai at an exhaustive draw (docs/rules.md): formal tenpai, except a hand whose every wait
-    is a kind the seat holds all four of, its own melds' copies counted (karaten is noten)."""
-    rec = st[t]
-    for k in range(34):
-        if not rec.waits[s, k]:
-            continue
-        held = np.int32(rec.closed34[s, k])
-        for i in range(rec.n_melds[s]):
-            for j in range(4):
-                x = rec.meld_tiles[s, i, j]
-                if x >= 0 and x // 4 == k:
-                    held += 1
-        if held < 4:
-            return True
-    return False
-
-
 @njit(separate=True)
 def _exhaustive_draw(st, t, ev, tables):
-    """Exhaustive draw: nagashi mangan, else tenpai payments (formal tenpai, karaten noten)."""
+    """Exhaustive draw: nagashi mangan, else tenpai payments (``_is_tenpai``: karaten is noten)."""
     rec = st[t]
     rules = rec.rules[:]
     dealer = _dealer(st, t)
@@ -264,7 +245,7 @@ def _exhaustive_draw(st, t, ev, tables):
     tenpai_mask = 0
     n_tenpai = 0
     for s in range(4):
-        if _draw_tenpai(st, t, s):
+        if _is_tenpai(st, t, tables, s, rec.closed34[s]):
             tenpai_mask |= 1 << s
             n_tenpai += 1
     nagashi_mask = 0

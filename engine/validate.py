@@ -5,7 +5,7 @@ place (wall, a hand, a meld, a river), hand counts agree with the held ids, hand
 for the seat on turn), points + sticks constant, kan/dora counters consistent, riichi hands
 closed, waits counts, a seat asked for a claim has one, fields within their documented ranges,
 final scores summing to zero. ``_validate_rules(st, t, ev, tables, detail)`` checks the rule facts
-derived from the tiles (docs/rules.md): a riichi hand is tenpai; the stored waits are the waits of the
+derived from the tiles (docs/rules.md): a riichi hand is tenpai (karaten is not); the stored waits are the waits of the
 hand; the discarded-kinds table agrees with the river; the temporary and riichi furiten flags
 agree with the tiles passed this hand (replayed from the event log); the claim masks agree with
 the hands (no bit a hand cannot make, every pon, daiminkan and chi a hand can make, the asked seats
@@ -25,6 +25,7 @@ from engine.events import (
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
 )
+from engine.hand_tiles import _is_tenpai
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NONE, MELD_PON
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
 from engine.shanten import _shanten, _waits
@@ -453,8 +454,10 @@ def _validate_rules(st, t, ev, tables, detail):
         for k in range(34):
             n += h[k]
         if rec.riichi[s] > 0:
-            sh = _shanten(h, suit, honor)
-            if (n % 3 == 1 and sh != 0) or (n % 3 == 2 and sh > 0):
+            # 3n+1: tenpai as the draw counts it (karaten is not); 3n+2: the drawn tile is held
+            if n % 3 == 1 and not _is_tenpai(st, t, tables, s, h):
+                return VAL_RIICHI_NOT_TENPAI
+            if n % 3 == 2 and _shanten(h, suit, honor) > 0:
                 return VAL_RIICHI_NOT_TENPAI
         # the seat on turn holds 3n+2 (its waits are those of its last discard); a kan being
         # offered for chankan leaves its owner's waits stale until its next discard

@@ -17,11 +17,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="record files (format detected)")
     parser.add_argument(
         "--rules",
-        choices=("auto", "tenhou", "mahjongsoul"),
+        choices=("auto", "tenhou", "tenhou-2009", "mahjongsoul"),
         default="auto",
         help="rules preset (default: from the record: Tenhou games (mjlog, Tenhou rule text such "
-        "as 鳳南喰赤 in mjai rule_disp or tenhou.net/6 rule) tenhou, others mahjongsoul); "
-        "game length, red fives and uma always come from the record",
+        "as 鳳南喰赤 in mjai rule_disp or tenhou.net/6 rule) tenhou, or tenhou-2009 (no "
+        "tenpai-yame) when a log id dates them before June 2010 or an mjlog record has no "
+        "SHUFFLE element; others mahjongsoul); game length, red fives and uma always come from "
+        "the record",
     )
     parser.add_argument(
         "--walls",

@@ -41,9 +41,10 @@ with hidden information); their row tables are in
 - ``"rank"``: at the end only, ``rank_points[placement]`` (default ``(0.9, 0.45, 0.0, -1.35)``,
   Tenhou's houou-room rank points / 100).
 
-**Options**: ``rules`` (a preset name ``"mahjongsoul"`` / ``"tenhou"`` or an ``engine.rules.Rules``),
-any ``Rules`` field as a keyword to override it (``game_length="tonpuusen"``, ``red_fives=(0, 0, 0)``,
-``open_riichi=True``, ...), ``encoder``, ``reward``, ``reward_scale``, ``rank_points``, ``seed``
+**Options**: ``rules`` (a preset name ``"mahjongsoul"`` / ``"tenhou"`` / ``"tenhou-2009"`` or an
+``engine.rules.Rules``), any ``Rules`` field as a keyword to override it
+(``game_length="tonpuusen"``, ``red_fives=(0, 0, 0)``, ``open_riichi=True``, ...), ``encoder``,
+``reward``, ``reward_scale``, ``rank_points``, ``seed``
 (the generator for games started by ``reset()`` without a seed), ``render_mode`` (``"ansi"``:
 ``render()`` returns the table as text from the acting seat; ``"human"`` prints it after every
 step), ``max_events`` (event-log rows), ``skip_forced`` (play decisions with exactly one legal

@@ -8,7 +8,7 @@ from pathlib import Path
 from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, read_record_bytes
 from riichi_env.records.mjai import dumps_mjai, read_mjai
 from riichi_env.records.mjlog import read_mjlog
-from riichi_env.records.model import Game, NotARecordError, RecordError, strip_bom
+from riichi_env.records.model import Game, NotARecordError, RecordError, find_log_id, strip_bom
 from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
 
 FORMATS = ("mjlog", "tenhou6", "mjai")
@@ -87,7 +87,10 @@ def read_file(
             f"not UTF-8 text ({exc.reason})", file=str(path), position=f"byte {exc.start}"
         ) from None
     del data
-    return read_text(text, source=str(path), fmt=fmt, walls=walls)
+    game = read_text(text, source=str(path), fmt=fmt, walls=walls)
+    if not game.log_id:
+        game.log_id = find_log_id(path.name)
+    return game
 
 
 def write_text(game: Game, fmt: str) -> str:

@@ -21,6 +21,7 @@ from riichi_env.records.model import (
     RecordError,
     TileAllocator,
     Win,
+    find_log_id,
     json_problem,
     strip_bom,
 )
@@ -98,6 +99,10 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
                 game.game_length = "tonpuusen"
             if isinstance(ev.get("rule_disp"), str):
                 game.rules_text = ev["rule_disp"]
+            if isinstance(ev.get("log_id"), str):
+                game.log_id = find_log_id(ev["log_id"])
+            if isinstance(ev.get("mjlog_shuffle"), bool):
+                game.mjlog_shuffle = ev["mjlog_shuffle"]
             if ev.get("aka_flag") is False:
                 game.red_fives = (0, 0, 0)
             reds = ev.get("red_fives")
@@ -464,6 +469,10 @@ def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
     ]
     if any(game.red_fives) and tuple(game.red_fives) != (1, 1, 1):
         out[0]["red_fives"] = list(game.red_fives)
+    if game.log_id:
+        out[0]["log_id"] = game.log_id
+    if game.mjlog_shuffle is not None:
+        out[0]["mjlog_shuffle"] = game.mjlog_shuffle
     for hand in game.hands:
         red = red_all - hand.plain_reds
 

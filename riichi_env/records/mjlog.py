@@ -184,7 +184,7 @@ def read_mjlog(
     text = strip_bom(text)
     hand: Hand | None = None
     hands: list[Hand] = []
-    game = Game(hands=hands, source=source, format="mjlog")
+    game = Game(hands=hands, source=source, format="mjlog", mjlog_shuffle=False)
     pos = "start"
     last_draw = [-1, -1, -1, -1]
     last_discard: list[int] = [-1, -1]  # seat, tile
@@ -279,7 +279,10 @@ def read_mjlog(
             else:
                 fail(f"unknown tag <{name}{num}>")
             continue
-        if name == "mjloggm" or name in ("SHUFFLE", "TAIKYOKU", "BYE"):
+        if name == "SHUFFLE":
+            game.mjlog_shuffle = True
+            continue
+        if name == "mjloggm" or name in ("TAIKYOKU", "BYE"):
             continue
         if name == "GO":
             gtype = num_attr(attrs, "type", 0, 1 << 20, 169)

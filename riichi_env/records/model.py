@@ -18,6 +18,7 @@ Event types (``Event.type``):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from engine.score_layout import (
@@ -301,6 +302,23 @@ class Game:
     rules_text: str = ""
     format: str = ""
     """The format the record was read from: ``"mjlog"``, ``"tenhou6"`` or ``"mjai"``."""
+    log_id: str = ""
+    """Tenhou's log id (``2009022022gm-00a9-0000-cd94aac8``; its first ten digits are the date and
+    hour the game was played) when the record (tenhou.net/6 ``ref``) or its file name has one."""
+    mjlog_shuffle: bool | None = None
+    """Whether the mjlog record has a ``SHUFFLE`` element (the wall seed Tenhou writes into its
+    records since August 2009); ``None`` when unknown (mjai ``start_game.mjlog_shuffle`` carries
+    it through a conversion)."""
+
+
+TENHOU_LOG_ID = re.compile(r"(?<![0-9])(\d{10})gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]{8,12}")
+"""A Tenhou log id in any text (a file name, a viewer address)."""
+
+
+def find_log_id(text: str) -> str:
+    """The first Tenhou log id in ``text`` (``TENHOU_LOG_ID``), or ``""``."""
+    m = TENHOU_LOG_ID.search(text)
+    return m.group(0) if m else ""
 
 
 def tile_kind_red(tile136: int, red: frozenset[int] | set[int]) -> tuple[int, bool]:

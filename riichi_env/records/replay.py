@@ -87,24 +87,57 @@ def record_preset(game: Game) -> tuple[str, str]:
     as text, mjai ``rule_disp``, tenhou.net/6 ``rule.disp``: a lobby and a length such as
     ``鳳南喰赤``, or the word "tenhou"). Mahjong Soul: rule text naming it (``Gold Room South``).
     Otherwise a tenhou.net/6 record is taken as Tenhou's and an mjai record as Mahjong Soul's.
+    A Tenhou game that shows it was played before June 2010 gets ``tenhou-2009``
+    (:func:`tenhou_era`).
     """
     text = game.rules_text
     low = text.lower()
     if any(w in low for w in _MAHJONGSOUL_WORDS):
         return "mahjongsoul", f"a Mahjong Soul game: rules {text!r}"
     if "tenhou" in low or _TENHOU_RULE_TEXT.search(text):
-        return "tenhou", f"a Tenhou game: rules {text!r}"
-    if game.format == "mjlog":
-        return "tenhou", "a Tenhou mjlog record"
-    if game.format == "tenhou6":
-        return "tenhou", "a tenhou.net/6 record" + (f", rules {text!r}" if text else "")
-    return "mahjongsoul", "the record names no rules: the default preset"
+        why = f"a Tenhou game: rules {text!r}"
+    elif game.format == "mjlog":
+        why = "a Tenhou mjlog record"
+    elif game.format == "tenhou6":
+        why = "a tenhou.net/6 record" + (f", rules {text!r}" if text else "")
+    else:
+        return "mahjongsoul", "the record names no rules: the default preset"
+    name, era = tenhou_era(game)
+    return name, f"{why}; {era}" if era else why
+
+
+TENPAI_YAME_SINCE = "201006"
+"""Year and month from which Tenhou ends the game on the all-last dealer's tenpai (tenpai-yame;
+announced on its blog on 2010-05-18 for June 2010). Records from before play on (``tenhou-2009``)."""
+
+
+def tenhou_era(game: Game) -> tuple[str, str]:
+    """The Tenhou preset of the era a record shows, and why (``""`` when it shows none).
+
+    A Tenhou log id (tenhou.net/6 ``ref``, mjai ``start_game.log_id``, or the file name, e.g.
+    ``2009022022gm-00a9-0000-cd94aac8.mjlog``) dates the game: before June 2010 it is
+    ``tenhou-2009`` (no tenpai-yame). Without one, an mjlog record with no ``SHUFFLE`` element
+    (mjai ``start_game.mjlog_shuffle: false`` after a conversion) was written before August 2009,
+    so it is ``tenhou-2009`` too. Anything else is played under today's ``tenhou`` preset.
+    """
+    if game.log_id:
+        d = game.log_id
+        when = f"{d[:4]}-{d[4:6]}-{d[6:8]}"
+        if d[:6] < TENPAI_YAME_SINCE:
+            return "tenhou-2009", f"log id {d}: played {when}, before tenpai-yame (June 2010)"
+        return "tenhou", f"log id {d}: played {when}"
+    if game.mjlog_shuffle is False:
+        return "tenhou-2009", (
+            "no SHUFFLE element: an mjlog record from before August 2009, before tenpai-yame "
+            "(June 2010)"
+        )
+    return "tenhou", ""
 
 
 def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
-    """The rules a record is replayed under: a preset (``"tenhou"``, ``"mahjongsoul"``, or
-    ``None``/``"auto"`` to choose from the record, :func:`record_preset`) with the record's game
-    length, red fives and uma."""
+    """The rules a record is replayed under: a preset (``"tenhou"``, ``"tenhou-2009"``,
+    ``"mahjongsoul"``, or ``None``/``"auto"`` to choose from the record, :func:`record_preset`)
+    with the record's game length, red fives and uma."""
     if isinstance(preset, Rules):
         base = preset
     elif preset in (None, "auto"):
@@ -193,7 +226,8 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
     """Replay every hand of ``game`` in the engine and list the differences.
 
     ``rules``: a ``Rules`` object is used as given; a preset name (or ``None``/``"auto"``) goes
-    through :func:`rules_for`, which takes game length, red fives and uma from the record.
+    through :func:`rules_for`, which takes game length, red fives and uma from the record (and,
+    for ``"auto"``, the Tenhou era: :func:`tenhou_era`).
     """
     rules = rules_for(game, rules) if not isinstance(rules, Rules) else rules
     result = ReplayResult(source=game.source)

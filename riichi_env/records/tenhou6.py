@@ -36,6 +36,7 @@ from riichi_env.records.model import (
     RecordError,
     TileAllocator,
     Win,
+    find_log_id,
     hand_label,
     json_problem,
     strip_bom,
@@ -197,6 +198,7 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
         red_fives=reds,
         source=source,
         rules_text=disp,
+        log_id=find_log_id(str(data.get("ref") or "")),
     )
     for k, kyoku in enumerate(data["log"]):
         game.hands.append(_read_hand(kyoku, k, reds, source))
@@ -786,7 +788,9 @@ def write_tenhou6(game: Game) -> dict:
     rule: dict = {"disp": disp, "aka": int(any(game.red_fives))}
     if game.red_fives != (1, 1, 1):
         rule.update({f"aka5{i + 1}": game.red_fives[i] for i in range(3)})
-    out = {"title": ["", ""], "name": list(game.names), "rule": rule}
+    out: dict = {"title": ["", ""], "name": list(game.names), "rule": rule}
+    if game.log_id:
+        out["ref"] = game.log_id
     out["log"] = [hand_to_tenhou6(h, red) for h in game.hands if h.finished]
     if game.final_scores is not None and game.final_results is not None:
         out["sc"] = [v for i in range(4) for v in (game.final_scores[i], game.final_results[i])]

@@ -473,7 +473,7 @@ def turn_actions(tb: Table, s: int) -> set[int]:
         and tb.closed_hand(s)
         and tb.points[s] >= 1000
         and tb.live >= 4
-        and any(_shanten(_minus(h, k)) == 0 for k in range(34) if h[k])
+        and any(tenpai(tb, s, _minus(h, k)) for k in range(34) if h[k])
     ):
         out.add(A.RIICHI)
         if rules.open_riichi:
@@ -510,7 +510,18 @@ def riichi_ankan_ok(h: list[int], drawn_kind: int, k: int) -> bool:
 def riichi_discards(tb: Table, s: int) -> set[int]:
     """After declaring riichi: the discards that keep the hand tenpai."""
     h = tb.hand[s]
-    return {_discard_id(tb.rules, i) for i in tb.ids[s] if _shanten(_minus(h, i // 4)) == 0}
+    return {_discard_id(tb.rules, i) for i in tb.ids[s] if tenpai(tb, s, _minus(h, i // 4))}
+
+
+def tenpai(tb: Table, s: int, hand: tuple[int, ...]) -> bool:
+    """docs/rules.md, Draws: the 3n+1 concealed part ``hand`` of seat ``s`` has a live wait, one
+    whose four copies are not all among its concealed tiles (with ``karaten_melds``, its melds'
+    copies counted too). Riichi needs it after the declaration discard."""
+    w = _waits(tuple(hand))
+    if not tb.rules.karaten_melds:
+        return bool(w)
+    melded = [x // 4 for m in tb.melds[s] for x in m[2]]
+    return any(hand[k] + melded.count(k) < 4 for k in w)
 
 
 def current_offer(tb: Table) -> tuple[int, int, str]:
@@ -660,6 +671,16 @@ def situations(tb: Table, legal: set[int]) -> set[str]:
             tags.add(tag)
     if A.KYUUSHU in legal:
         tags.add("kyuushu")
+    if (
+        A.RIICHI not in legal
+        and _last_draw(tb, s) is not None
+        and not tb.riichi[s]
+        and tb.closed_hand(s)
+        and tb.live >= 4
+        and tb.points[s] < 1000
+        and any(tenpai(tb, s, _minus(tb.hand[s], k)) for k in range(34) if tb.hand[s][k])
+    ):
+        tags.add("riichi refused: under 1,000 points")
     for k in range(34):
         if A.KAN + k in legal:
             tags.add("ankan" if tb.hand[s][k] == 4 else "kakan")

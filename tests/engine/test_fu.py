@@ -86,6 +86,21 @@ def test_double_wind_pair_is_4():
     assert fu_of("999m456p789s234s22z", "2s", riichi=True, seat_wind="W", round_wind="E") == 40
 
 
+@pytest.mark.nojit
+@pytest.mark.parametrize("dragon", ["5z", "6z", "7z"], ids=["haku", "hatsu", "chun"])
+def test_dragon_pair_is_2(dragon):
+    """A dragon pair is a value pair: 2 fu, and the hand is not pinfu."""
+    hand = f"234m456p789s234s{dragon[0] * 2}z"
+    # 20 + 10 closed ron + dragon pair 2, ryanmen 2s: 32 -> 40 (a non-value pair: pinfu, 30)
+    assert fu_of(hand, "2s", riichi=True) == 40
+    # tsumo: 20 + 2 tsumo + 2 = 24 -> 30 (a non-value pair: pinfu tsumo, 20)
+    assert fu_of(hand, "2s", riichi=True, win_type="tsumo") == 30
+    # open: 20 + pons of 999m and another dragon 4 + 4 + kanchan 4p 2 + 2 = 32 -> 40 (else 30)
+    other = "7z" if dragon != "7z" else "5z"
+    melds = [("pon", "999m"), ("pon", f"{other[0] * 3}z")]
+    assert fu_of(f"345p678s{dragon[0] * 2}z", "4p", melds=melds) == 40
+
+
 def test_ron_completed_triplet_counts_open():
     # Shanpon on 1m/5p: ron on 1m makes 111m an open terminal triplet (4), tsumo keeps it (8).
     assert fu_of("111m456p789s234s55p", "1m", riichi=True) == 40  # 30 + 4 → 34

@@ -47,6 +47,7 @@ CONFIGS: dict[str, Rules] = {
         open_tanyao=False, red_fives=(0, 0, 0), abortive_draws=False
     ),
     "tenhou, open riichi, kuitan off": TENHOU.replace(open_riichi=True, open_tanyao=False),
+    "start at 2,000 points, no busting": MAHJONGSOUL.replace(start_points=2000, busting=False),
 }
 """Rules of the random games compared decision by decision."""
 DECISIONS = 4000
@@ -77,6 +78,7 @@ ALSO_SEEN = {
     "open riichi, red fives 1-2-1": {"open riichi", "chi plain", "red five held"},
     "tenhou, open riichi, kuitan off": {"open riichi"},
     "mahjongsoul": {"red five held"},
+    "start at 2,000 points, no busting": {"riichi refused: under 1,000 points"},
 }
 
 

@@ -6,6 +6,7 @@ from engine.rules import (
     RULE_DOUBLE_YAKUMAN,
     RULE_EXTENSION_RENCHAN,
     RULE_KAN_DORA_ON_DECLARE,
+    RULE_KARATEN_MELDS,
     RULE_N_WINDS,
     RULE_PAO_HONBA_LIABLE,
     RULE_RED_P,
@@ -14,6 +15,7 @@ from engine.rules import (
     RULE_TENPAI_YAME,
     RULE_UMA_1,
     TENHOU,
+    TENHOU_2009,
     Rules,
 )
 
@@ -31,14 +33,17 @@ def test_tenhou_preset_differs_where_rules_md_says():
 
 
 def test_tenhou_preset_follows_its_records():
-    """bug1.xml (no tenpai-yame), pao.xml (liable pays pao honba), double_kakan_then_chankan.json."""
-    assert TENHOU.agari_yame and not TENHOU.tenpai_yame
+    """Tenpai-yame since June 2010 (tenhou-2009 for older records such as bug1.xml), pao.xml
+    (liable pays pao honba), double_kakan_then_chankan.json."""
+    assert TENHOU.agari_yame and TENHOU.tenpai_yame
+    assert Rules.preset("tenhou-2009") is TENHOU_2009 and not TENHOU_2009.tenpai_yame
     assert TENHOU.pao_honba == "liable" and not TENHOU.kan_dora_on_declare
     assert MAHJONGSOUL.tenpai_yame and MAHJONGSOUL.pao_honba == "normal"
     assert MAHJONGSOUL.kan_dora_on_declare
     assert MAHJONGSOUL.rinshan_kan_dora and not TENHOU.rinshan_kan_dora
     a = TENHOU.to_array()
-    assert (a[RULE_TENPAI_YAME], a[RULE_PAO_HONBA_LIABLE], a[RULE_KAN_DORA_ON_DECLARE]) == (0, 1, 0)
+    assert (a[RULE_TENPAI_YAME], a[RULE_PAO_HONBA_LIABLE], a[RULE_KAN_DORA_ON_DECLARE]) == (1, 1, 0)
+    assert TENHOU_2009.to_array()[RULE_TENPAI_YAME] == 0
     assert a[RULE_RINSHAN_KAN_DORA] == 0 and MAHJONGSOUL.to_array()[RULE_RINSHAN_KAN_DORA] == 1
 
 
@@ -51,6 +56,16 @@ def test_extension_renchan_is_tenhou_only():
     assert MAHJONGSOUL.to_array()[RULE_EXTENSION_RENCHAN] == 0
     with pytest.raises(TypeError, match="extension_renchan"):
         MAHJONGSOUL.replace(extension_renchan=1)
+
+
+def test_karaten_counts_concealed_copies_only_in_both_presets():
+    """docs/rules.md, Draws: copies in the seat's own melds do not make a wait dead (Tenhou,
+    Mahjong Soul); ``karaten_melds`` is the option for rule sets that count them."""
+    assert not MAHJONGSOUL.karaten_melds and not TENHOU.karaten_melds
+    assert MAHJONGSOUL.to_array()[RULE_KARATEN_MELDS] == 0
+    assert MAHJONGSOUL.replace(karaten_melds=True).to_array()[RULE_KARATEN_MELDS] == 1
+    with pytest.raises(TypeError, match="karaten_melds"):
+        MAHJONGSOUL.replace(karaten_melds="yes")
 
 
 def test_to_array_is_what_kernels_read():

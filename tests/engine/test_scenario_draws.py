@@ -197,6 +197,24 @@ def test_no_suufon_renda_when_one_discard_differs():
     assert int(g.state.hand_index[0]) == 1 and g.actor == 0, describe(g, "no abort")
 
 
+DRAGON_HANDS = [
+    "147m258p369s1235z",
+    "258m369p147s1567z",
+    "369m147p258s1257z",
+    "147m369p258s1567z",
+]
+"""Each seat holds one 5z (haku): a dragon, not a wind."""
+
+
+def test_four_identical_first_dragon_discards_do_not_abort():
+    """Suufon renda is four identical first *wind* discards; four haku play on."""
+    g = start_hand(hands=DRAGON_HANDS, draws="9m 9p 9s 8m", dora="8p")
+    for s in range(4):
+        discard(g, s, "5z")
+        pass_claims(g)
+    assert int(g.state.hand_index[0]) == 1 and g.actor == 0, describe(g, "no abort on dragons")
+
+
 def test_no_suufon_renda_without_abortive_draws():
     rules = MAHJONGSOUL.replace(abortive_draws=False)
     g = start_hand(hands=SUUFON_HANDS, draws="9m 9p 9s 8m", dora="8p", rules=rules)

@@ -29,7 +29,7 @@ from scenario_helpers import (
 )
 
 from engine.events import EV_GAME_END
-from engine.rules import MAHJONGSOUL, TENHOU
+from engine.rules import MAHJONGSOUL, TENHOU, TENHOU_2009
 
 PINFU_TANYAO_3P = "45p234m567m234s88s"  # ron 3p: 2 han 30 fu (2000, dealer 2900)
 DISCARDS_3P = "3p147m147s123456z"
@@ -257,14 +257,16 @@ def test_extension_renchan_still_ends_by_agari_yame():
 
 
 def test_extension_renchan_and_tenpai_yame():
-    """West 1: the dealer is tenpai at the draw and first with 31,000."""
+    """West 1: the dealer is tenpai at the draw and first with 31,000 (Tenhou: "the all-last
+    dealer includes the dealer of the sudden-death hands after it")."""
     points = [28000, 24000, 24000, 24000]
     hands = [TA, N1, N2, N3]
-    assert exhaustive(hands, kyoku=8, points=points, rules=RENCHAN_FIRST).done
-    g = exhaustive(hands, kyoku=8, points=points, rules=TENHOU)
-    assert g.points == [31000, 23000, 23000, 23000], describe(g)
+    for rules in (RENCHAN_FIRST, TENHOU):
+        g = exhaustive(hands, kyoku=8, points=points, rules=rules)
+        assert g.points == [31000, 23000, 23000, 23000] and g.done, describe(g, rules.name)
+    g = exhaustive(hands, kyoku=8, points=points, rules=TENHOU_2009)
     assert not g.done and kyoku_honba(g) == (8, 1), describe(
-        g, "Tenhou preset: no tenpai-yame, so the dealer's renchan goes on"
+        g, "tenhou-2009 (before June 2010): no tenpai-yame, so the dealer's renchan goes on"
     )
 
 
@@ -332,6 +334,79 @@ def test_no_tenpai_yame_when_dealer_not_first():
     hands = [N1, N2, N3, TA]
     g = exhaustive(hands, kyoku=7, points=[40000, 20000, 20000, 20000])
     assert not g.done and kyoku_honba(g) == (7, 1), describe(g, "dealer not first: renchan")
+
+
+# ------------------------------------------- Tenhou's tenpai-yame (docs/rules.md, End of the game)
+
+TENHOU_TON = TENHOU.replace(game_length="tonpuusen")
+TENHOU_2009_TON = TENHOU_2009.replace(game_length="tonpuusen")
+
+
+@pytest.mark.parametrize(
+    ("kyoku", "rules", "rules_2009"),
+    [
+        (7, TENHOU, TENHOU_2009),
+        (3, TENHOU_TON, TENHOU_2009_TON),
+    ],
+    ids=["hanchan South 4", "tonpuusen East 4"],
+)
+def test_tenhou_all_last_dealer_tenpai_and_first(kyoku, rules, rules_2009):
+    """Since June 2010 Tenhou ends the game when the all-last dealer (seat 3) is tenpai at an
+    exhaustive draw and first with 30,000 or more; before that (tenhou-2009) it played on."""
+    hands = [N1, N2, N3, TA]
+    points = [20000, 20000, 20000, 40000]
+    g = exhaustive(hands, kyoku=kyoku, points=points, rules=rules)
+    assert g.points == [19000, 19000, 19000, 43000] and g.done, describe(g, "tenpai-yame")
+    g = exhaustive(hands, kyoku=kyoku, points=points, rules=rules_2009)
+    assert not g.done and kyoku_honba(g) == (kyoku, 1), describe(g, "tenhou-2009: renchan")
+
+
+@pytest.mark.parametrize("kyoku", [7, 3], ids=["hanchan South 4", "tonpuusen East 4"])
+@pytest.mark.parametrize(
+    ("points", "why"),
+    [
+        ([40000, 20000, 20000, 20000], "another seat is first"),
+        ([31000, 21000, 21000, 27000], "tied first at 30,000: the tie goes to seat 0"),
+        ([24000, 24000, 25000, 27000], "first at exactly 30,000 after the draw"),
+        ([24000, 25000, 25000, 26000], "first but below 30,000 (29,000)"),
+    ],
+    ids=["not first", "tied", "exactly 30,000", "below 30,000"],
+)
+def test_tenhou_all_last_dealer_tenpai_conditions(kyoku, points, why):
+    """Tenhou: "the all-last dealer ends the game by keeping first place above the return
+    points" (30,000 or more, not counting sticks on the table; ties go to the seat closer to
+    the starting dealer, so a tied dealer in seat 3 is not first)."""
+    rules = TENHOU if kyoku == 7 else TENHOU_TON
+    g = exhaustive([N1, N2, N3, TA], kyoku=kyoku, points=points, rules=rules)
+    ends = why.startswith("first at exactly")
+    assert g.done == ends, describe(g, why)
+    if not ends:
+        assert kyoku_honba(g) == (kyoku, 1), describe(g, f"{why}: renchan")
+
+
+@pytest.mark.parametrize(
+    ("kyoku", "rules"),
+    [(8, TENHOU), (4, TENHOU_TON)],
+    ids=["hanchan West 1", "tonpuusen South 1"],
+)
+def test_tenhou_extension_dealer_tenpai(kyoku, rules):
+    """The extension's dealer (seat 0) is tenpai at the draw: first with 30,000+ ends the game;
+    below 30,000 or behind a seat with 30,000+ the renchan goes on (extension_renchan)."""
+    hands = [TA, N1, N2, N3]
+    g = exhaustive(hands, kyoku=kyoku, points=[28000, 24000, 24000, 24000], rules=rules)
+    assert g.points == [31000, 23000, 23000, 23000] and g.done, describe(g, "tenpai-yame")
+    g = exhaustive(hands, kyoku=kyoku, points=[26000, 25000, 25000, 24000], rules=rules)
+    assert g.points[0] == 29000 and not g.done, describe(g, "below 30,000: renchan")
+    assert kyoku_honba(g) == (kyoku, 1), describe(g)
+    g = exhaustive(hands, kyoku=kyoku, points=[20000, 32000, 24000, 24000], rules=rules)
+    assert g.points == [23000, 31000, 23000, 23000] and not g.done, describe(g, "not first")
+    assert kyoku_honba(g) == (kyoku, 1), describe(g, "a dealer renchan takes priority")
+
+
+def test_tenhou_2009_is_tenhou_without_tenpai_yame():
+    assert TENHOU.tenpai_yame and not TENHOU_2009.tenpai_yame
+    assert TENHOU.replace(tenpai_yame=False) == TENHOU_2009
+    assert TENHOU_2009.name == "tenhou-2009"
 
 
 # -------------------------------------------------------------------------------- busting

@@ -118,6 +118,7 @@ VARIANTS = {
         kan_dora_on_declare=False,
         rinshan_kan_dora=False,
         abortive_draws=False,
+        karaten_melds=True,
     ),
     "no_red_fives_short_extension": MAHJONGSOUL.replace(red_fives=(0, 0, 0), extension_hands=1),
 }

@@ -23,6 +23,7 @@ from scenario_helpers import (
 )
 
 from engine.game import Game
+from engine.rules import RULE_KARATEN_MELDS
 from engine.shanten import shanten
 from engine.state import CLAIM_BIT_CHI_MID, CLAIM_BIT_PON, CLAIM_BIT_RON, LIVE_END
 from engine.validate import validate
@@ -69,6 +70,22 @@ def test_a_riichi_hand_must_be_tenpai():
     g = _riichi_game()
     _swap_with_wall(g, 0, t34("1m"))
     assert shanten(g.hand(0)) > 0
+    with pytest.raises(ValueError, match=r"a riichi hand is not tenpai \(seat 0\)"):
+        validate(g.state)
+
+
+def test_a_riichi_hand_must_be_tenpai_as_the_draw_counts_it():
+    """A riichi hand waiting on 3p beside its own ankan of 3p is tenpai by default; the same
+    table read with ``karaten_melds`` (the four 3p counted dead) holds a riichi hand in karaten."""
+    others = ["258m147p147s2346z", "368m258p268s2467z", "247m469p379s3567z"]
+    g = start_hand(hands=["3333p12p456m789m5s", *others], draws="5s", rinshan="1z", dora="9p")
+    act(g, 0, A.KAN + t34("3p"))
+    pass_claims(g)
+    act(g, 0, A.RIICHI)
+    discard(g, 0, "1z")
+    pass_claims(g)
+    validate(g.state)
+    g.state.rules[0, RULE_KARATEN_MELDS] = 1
     with pytest.raises(ValueError, match=r"a riichi hand is not tenpai \(seat 0\)"):
         validate(g.state)
 

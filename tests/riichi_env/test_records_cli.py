@@ -26,27 +26,38 @@ def _to_mjai(name: str, tmp_path) -> str:
     return str(out)
 
 
-@pytest.mark.parametrize("name", ["bug1.xml", "pao.xml", "shuffle.xml"])
-def test_tenhou_game_converted_to_mjai_replays_without_rules(name, tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [("bug1.xml", "tenhou-2009"), ("pao.xml", "tenhou"), ("shuffle.xml", "tenhou-2009")],
+)
+def test_tenhou_game_converted_to_mjai_replays_without_rules(name, preset, tmp_path, capsys):
+    """The mjai output keeps what dates the game (``start_game.mjlog_shuffle``): bug1.xml and
+    shuffle.xml have no SHUFFLE element, so they replay with ``tenhou-2009`` as they do as mjlog."""
     path = _to_mjai(name, tmp_path)
     capsys.readouterr()
     assert main(["replay", path]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2, lines  # one line for the file, then the summary
-    assert lines[0].startswith(f"{path}: ") and ", 0 mismatched; rules tenhou (" in lines[0]
+    assert lines[0].startswith(f"{path}: ") and f", 0 mismatched; rules {preset} (" in lines[0]
     assert "a Tenhou game: rules '鳳" in lines[0]
     assert lines[1].endswith(" 0 mismatched")
 
 
 def test_rules_option_overrides_the_record(tmp_path, capsys):
+    """bug1.xml (2009): its S4-1 dealer is tenpai and first at the draw and plays on, so it
+    replays with ``tenhou-2009``; ``--rules tenhou`` (tenpai-yame) ends the game there."""
     path = _to_mjai("bug1.xml", tmp_path)
     capsys.readouterr()
     assert main(["replay", "--rules", "mahjongsoul", path]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert any("hand S4-2: the engine ended the game before this hand" in x for x in out)
     assert out[-2].startswith(f"{path}: 11 hands, 1 mismatched; rules mahjongsoul (--rules ")
-    assert main(["replay", "--rules", "tenhou", path]) == 0
-    assert "rules tenhou (--rules tenhou)" in capsys.readouterr().out
+    assert main(["replay", "--rules", "tenhou", path]) == 1
+    out = capsys.readouterr().out
+    assert "hand S4-2: the engine ended the game before this hand" in out
+    assert "rules tenhou (--rules tenhou)" in out
+    assert main(["replay", "--rules", "tenhou-2009", path]) == 0
+    assert "rules tenhou-2009 (--rules tenhou-2009)" in capsys.readouterr().out
 
 
 def test_one_rules_line_per_file(capsys):
@@ -58,8 +69,9 @@ def test_one_rules_line_per_file(capsys):
     assert main(["replay", *map(str, files)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0] == (
-        f"{files[0]}: 5 hands, 0 mismatched; rules tenhou (a Tenhou game: rules '鳳東喰赤'; "
-        "tonpuusen, uma 10/5/-5/-10 from the record)"
+        f"{files[0]}: 5 hands, 0 mismatched; rules tenhou-2009 (a Tenhou game: rules '鳳東喰赤'; "
+        "no SHUFFLE element: an mjlog record from before August 2009, before tenpai-yame "
+        "(June 2010); tonpuusen, uma 10/5/-5/-10 from the record)"
     )
     assert lines[1] == (
         f"{files[1]}: 1 hands, 0 mismatched; rules mahjongsoul (a Mahjong Soul game: "
@@ -91,7 +103,8 @@ def test_record_preset():
         lines[0] = json.dumps({"type": "start_game", "rule_disp": disp})
         game = read_text("\n".join(lines) + "\n")
         assert record_preset(game)[0] == want, disp
-    assert record_preset(read_file(MJLOG / "bug1.xml"))[0] == "tenhou"
+    assert record_preset(read_file(MJLOG / "bug1.xml"))[0] == "tenhou-2009"
+    assert record_preset(read_file(MJLOG / "example.xml"))[0] == "tenhou"
     assert record_preset(read_file(LOGS / "tenhou6" / "chankan.json"))[0] == "tenhou"
     rules, text = explain_rules(read_file(LOGS / "tenhou6" / "chankan.json"))
     assert rules.game_length == "tonpuusen" and text.startswith("tenhou (a Tenhou game")

@@ -36,7 +36,8 @@ def test_required_record_replays_exactly(row):
 
 
 def test_rules_from_the_record():
-    assert rules_for(load(LOGS / "tenhou-mjlog" / "bug1.xml")).name == "tenhou"
+    assert rules_for(load(LOGS / "tenhou-mjlog" / "bug1.xml")).name == "tenhou-2009"
+    assert rules_for(load(LOGS / "tenhou-mjlog" / "example.xml")).name == "tenhou"
     shuffle = rules_for(load(LOGS / "tenhou-mjlog" / "shuffle.xml"))
     assert shuffle.game_length == "tonpuusen" and shuffle.uma == (10, 5, -5, -10)
     assert rules_for(load(LOGS / "tenhou6" / "suukantsu_1.json")).uma == (20, 10, -10, -20)

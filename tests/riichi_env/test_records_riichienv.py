@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_records_helpers import LOGS, index_rows
 
-from engine.rules import MAHJONGSOUL, TENHOU
+from engine.rules import MAHJONGSOUL, TENHOU, TENHOU_2009
 from engine.shanten import waits
 from engine.tiles import tile136_to_str
 from riichi_env.records.convert import read_file, read_text
@@ -20,12 +20,10 @@ from riichi_env.records.mjai import REASON_SPELLINGS, REASONS
 from riichi_env.records.model import DRAW_KINDS, RecordError
 from riichi_env.records.replay import replay_game
 
-RIICHIENV_TENHOU = TENHOU.replace(tenpai_yame=True, name="tenhou-riichienv")
-"""RiichiEnv's ``GameRule.default_tenhou()`` games: Tenhou preset, but RiichiEnv ends the last hand
-when the dealer is tenpai at a draw and first with 30,000 (tenpai-yame), which Tenhou does not."""
-RIICHIENV_RULES = {"tenhou_seed": RIICHIENV_TENHOU, "mjsoul_seed": MAHJONGSOUL}
-"""File name prefix → the rules its game is replayed with (``GameRule.default_mjsoul()`` is the
-Mahjong Soul preset: double yakuman, no sanchahou, tenpai-yame)."""
+RIICHIENV_RULES = {"tenhou_seed": TENHOU, "mjsoul_seed": MAHJONGSOUL}
+"""File name prefix → the rules its game is replayed with: the plain presets
+(``GameRule.default_tenhou()`` is the Tenhou preset, tenpai-yame included;
+``GameRule.default_mjsoul()`` the Mahjong Soul preset: double yakuman, no sanchahou)."""
 
 KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
     "riichienv/mjsoul_seed202.jsonl": {
@@ -41,16 +39,13 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
             "hand start:",
         ),
     },
-    "riichienv/mjsoul_seed250.jsonl": {
-        "S3-0": (
-            "karaten: RiichiEnv pays a wait on a kind held four times counting melds as tenpai; "
-            "docs/rules.md Draws. Seat 3 holds 8m8m4s6s with a kakan of 5s (0s555s), so its only "
-            "wait, 5s, is a kind it holds all four of: the engine pays it as noten",
-            "tenpai seats: record [0, 2, 3], engine [0, 2]",
-        ),
-        "S3-1": (
-            "follows from S3-0: the tenpai payments change the points this hand starts with",
-            "hand start:",
+    "riichienv/mjsoul_seed3241.jsonl": {
+        "W1-1": (
+            "West-round ending: W1-0 ends in a draw with the dealer (seat 0) tenpai and seat 3 at "
+            "30,700; RiichiEnv lets the dealer's renchan go on, the Mahjong Soul preset ends the "
+            "extension as soon as someone has 30,000 (docs/rules.md, End of the game; "
+            "extension_renchan is Tenhou's rule)",
+            "the engine ended the game before this hand",
         ),
     },
 }
@@ -87,11 +82,12 @@ def test_riichienv_game_replays(row):
 
 
 def test_tenpai_yame_decides_how_riichienv_tenhou_games_end():
-    """tenhou_seed7 ends at S4 with the dealer tenpai and first: without tenpai-yame the engine
-    goes on, and the replay says so although the record has no final points."""
+    """tenhou_seed7 ends at S4 with the dealer tenpai and first: the Tenhou preset ends it there
+    (tenpai-yame, Tenhou since June 2010); ``tenhou-2009`` goes on, and the replay says so
+    although the record has no final points."""
     game = read_file(LOGS / "riichienv" / "tenhou_seed7.jsonl")
-    assert replay_game(game, RIICHIENV_TENHOU).ok
-    result = replay_game(game, TENHOU)
+    assert replay_game(game, TENHOU).ok
+    result = replay_game(game, TENHOU_2009)
     assert [str(m) for m in result.mismatches] == [
         f"{game.source}: hand {game.hands[-1].label}: "
         "the record ends the game here but the engine goes on"
@@ -118,10 +114,11 @@ def _tiles_at_the_end(hand, seat):
     return concealed, melds
 
 
-def test_karaten_is_the_only_difference_and_exactly_that_seat():
-    """mjsoul_seed250 S3-0: seat 3's only wait is a kind it holds all four of, one concealed
-    pair of neighbours and the kakan; RiichiEnv pays it as tenpai, the engine as noten, and the
-    two engines agree on every other seat."""
+def test_a_wait_beside_its_own_kakan_is_tenpai_as_riichienv_scores_it():
+    """mjsoul_seed250 S3-0: seat 3's only wait, 5s, is a kind it holds all four of, one concealed
+    pair of neighbours and the kakan. Only concealed copies make a wait dead (docs/rules.md,
+    Draws), so the engine pays it as tenpai, as RiichiEnv does; the rule ``karaten_melds`` (off in
+    both presets) counts the kakan and pays it as noten."""
     game = read_file(LOGS / "riichienv" / "mjsoul_seed250.jsonl")
     hand = next(h for h in game.hands if h.label == "S3-0")
     assert hand.draw.kind == "exhaustive" and hand.draw.deltas == (1000, -3000, 1000, 1000)
@@ -132,7 +129,8 @@ def test_karaten_is_the_only_difference_and_exactly_that_seat():
         hand34[x // 4] += 1
     assert waits(hand34) == [22]  # 5s
     assert sum(1 for x in concealed + melds if x // 4 == 22) == 4
-    result = replay_game(game, MAHJONGSOUL)
+    assert replay_game(game, MAHJONGSOUL).ok
+    result = replay_game(game, MAHJONGSOUL.replace(karaten_melds=True))
     assert sorted(m.what for m in result.mismatches if m.hand == "S3-0") == [
         "draw payments: record [1000, -3000, 1000, 1000], engine [1500, -1500, 1500, -1500]",
         "tenpai seats: record [0, 2, 3], engine [0, 2]",
@@ -146,12 +144,18 @@ def test_extension_renchan_decides_how_riichienv_tenhou_seed288_ends():
     game = read_file(LOGS / "riichienv" / "tenhou_seed288.jsonl")
     labels = [h.label for h in game.hands]
     assert labels[-2:] == ["W1-0", "W1-1"] and max(game.hands[-1].scores) >= 30000
-    assert RIICHIENV_TENHOU.extension_renchan
-    assert replay_game(game, RIICHIENV_TENHOU).ok
-    result = replay_game(game, RIICHIENV_TENHOU.replace(extension_renchan=False))
+    assert TENHOU.extension_renchan
+    assert replay_game(game, TENHOU).ok
+    result = replay_game(game, TENHOU.replace(extension_renchan=False))
     assert [str(m) for m in result.mismatches] == [
         f"{game.source}: hand W1-1: the engine ended the game before this hand"
     ]
+
+
+def test_the_west_round_difference_is_extension_renchan():
+    """mjsoul_seed3241 matches with ``extension_renchan``, the one rule it differs by."""
+    game = read_file(LOGS / "riichienv" / "mjsoul_seed3241.jsonl")
+    assert replay_game(game, MAHJONGSOUL.replace(extension_renchan=True)).ok
 
 
 def test_riichienv_draws_are_read():

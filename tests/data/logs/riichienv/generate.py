@@ -8,7 +8,7 @@ Run it in a throwaway environment with ``pip install riichienv==0.4.11 numpy``:
 It writes ``OUT_DIR/{RULE}_seed{SEED}.jsonl``, the ``mjai_log`` of ``RiichiEnv(game_mode=
 "4p-red-half", seed=SEED, rule=GameRule.default_tenhou() or default_mjsoul())`` (hanchan, one red
 five per suit), one event per line exactly as RiichiEnv produced it. The files here came from
-``generate.py . tenhou 7 101 220 288`` and ``generate.py . mjsoul 186 202 214 250``
+``generate.py . tenhou 7 101 220 288`` and ``generate.py . mjsoul 186 202 214 250 3241``
 (``generate.py`` then ``cmp`` against them is a check that RiichiEnv still plays the same).
 
 Each seat plays a simple randomized policy so that games have wins, riichi, calls and kans:
