@@ -117,7 +117,8 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
-    damaged = [line for line in out.stderr.splitlines() if "damaged" in line]
+    # (a caller of the recompiled kernel may be compiled again too, with its own notice)
+    damaged = [line for line in out.stderr.splitlines() if "dropped a damaged" in line]
     assert damaged == [
         f"riichi_env: dropped a damaged Numba cache file {entry} (UnpicklingError: pickle data "
         "was truncated); compiling riichi_env._kernels._start_tables again"

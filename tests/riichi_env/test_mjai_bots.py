@@ -496,7 +496,7 @@ def test_reference_bot_refuses_unknown_rules_in_one_line(monkeypatch, capsys):
     assert code == 2 and out == []
     assert err == (
         "mjai_bot: --rules 'nope': unknown rules preset 'nope'; choose from "
-        "['mahjongsoul', 'tenhou']\n"
+        "['mahjongsoul', 'tenhou', 'tenhou-2009']\n"
     )
 
 
