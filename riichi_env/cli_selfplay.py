@@ -1,4 +1,4 @@
-"""``riichi-env selfplay``: random legal play of whole games in compiled code."""
+"""``riichi-env selfplay``: whole games of a compiled policy (random legal play by default)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 
 from engine.validation import SEED_RANGE
 from riichi_env.cli import add_backend_arguments, int_arg, seed_arg
+from riichi_env.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 
 HELP = "play N games with a compiled policy entirely in compiled code and print rates"
 
@@ -40,10 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--policy",
-        choices=("uniform", "greedy", "simple", "efficiency"),
-        default="uniform",
-        help="uniform random legal actions (default), greedy random play that wins more often, "
-        "or simple / efficiency: the baseline agents compiled",
+        choices=(*POLICY_NAMES, *POLICY_ALIASES),
+        default="random",
+        help="random: uniform random legal actions (the default; uniform is another name for "
+        "it), greedy: random play that wins more often, or simple / efficiency: the baseline "
+        "agents compiled (the names riichi_env.selfplay and the arena take)",
     )
     parser.add_argument(
         "--check", action="store_true", help="validate the state after every step (slower)"
@@ -77,12 +79,12 @@ def run(args: argparse.Namespace) -> int:
         from engine.selfplay import selfplay as checked_selfplay
 
         ensure_compiled("checked")  # after the checks: a cold cache says so, then compiles
-        policy = {"uniform": 0, "greedy": 1, "simple": 2, "efficiency": 3}[args.policy]
+        policy = int(COMPILED_POLICIES[args.policy])
         out = checked_selfplay(
             args.games, args.seed, rules, threads=args.workers, check=1, policy=policy
         )
     else:
-        policy = "random" if args.policy == "uniform" else args.policy
+        policy = args.policy
         play = {"games": args.games, "seed": args.seed, "rules": rules, "progress": args.progress}
         if args.tables is not None:
             play["num_tables"] = args.tables

@@ -51,6 +51,8 @@ from riichi_env.records.notation import from_mjai_name
 
 AGENTS = ("efficiency", "simple", "random")
 """Agents the bot can play: ``agents.EfficiencyAgent``, ``SimpleEfficiencyAgent``, ``RandomAgent``."""
+AGENT_ALIASES = {"uniform": "random"}
+"""Other names of the agents, as ``riichi_env.play.POLICY_ALIASES`` (the same names everywhere)."""
 _KANS = ("ankan", "kakan", "daiminkan")
 _CALLS = ("chi", "pon", "daiminkan")
 _BAKAZE = "ESWN"
@@ -66,7 +68,8 @@ class WorldError(ValueError):
 
 
 def make_agent(name: str, seed: int = 0):
-    """A fresh agent by name (``AGENTS``)."""
+    """A fresh agent by name (``AGENTS`` or ``AGENT_ALIASES``)."""
+    name = AGENT_ALIASES.get(name, name)
     if name == "efficiency":
         from agents import EfficiencyAgent
 
@@ -444,7 +447,12 @@ class MjaiPlayer:
 def main(argv: list[str] | None = None) -> int:
     """Run the bot on stdin/stdout until stdin closes; 2 (and one line on stderr) on bad input."""
     parser = argparse.ArgumentParser(prog="python -m riichi_env.mjai_bot", description=__doc__)
-    parser.add_argument("--agent", choices=AGENTS, default="efficiency", help="default efficiency")
+    parser.add_argument(
+        "--agent",
+        choices=(*AGENTS, *AGENT_ALIASES),
+        default="efficiency",
+        help="default efficiency; uniform is another name for random",
+    )
     parser.add_argument("--rules", default="mahjongsoul", help="mahjongsoul (default) or tenhou")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random agent")
     args = parser.parse_args(argv)

@@ -74,16 +74,23 @@ from riichi_env.mjai_seat import LogDecision, check_bot_errors, is_log_policy
 from riichi_env.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
+POLICY_NAMES = ("random", "greedy", "simple", "efficiency")
+"""The compiled policies' names: ``"random"`` (uniform over legal actions, the stream of
+``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
+and ``"efficiency"`` (``agents.SimpleEfficiencyAgent`` and ``agents.EfficiencyAgent``, the same
+choices as the Python agents)."""
+POLICY_ALIASES = {"uniform": "random"}
+"""Other names of compiled policies, accepted wherever a policy name is (the API, the arena, the
+command line)."""
 COMPILED_POLICIES = {
     "random": POLICY_UNIFORM,
     "greedy": POLICY_GREEDY,
     "simple": POLICY_SIMPLE,
     "efficiency": POLICY_EFFICIENCY,
+    "uniform": POLICY_UNIFORM,
 }
-"""Policies played inside the kernels: ``"random"`` (uniform over legal actions, the stream of
-``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
-and ``"efficiency"`` (``agents.SimpleEfficiencyAgent`` and ``agents.EfficiencyAgent``, the same
-choices as the Python agents)."""
+"""Policies played inside the kernels, by name (``POLICY_NAMES``, then ``POLICY_ALIASES``): the
+``engine.selfplay`` policy each plays."""
 MAX_PYTHON_TABLES = 256
 """Default ``num_tables`` with a Python policy: batches large enough for a network call."""
 
@@ -100,7 +107,8 @@ def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
             if p not in COMPILED_POLICIES:
                 raise ValueError(
                     f"unknown compiled policy {p!r} for seat {s}; choose from "
-                    f"{sorted(COMPILED_POLICIES)} or pass a callable (obs, mask, seat) -> actions"
+                    f"{', '.join(POLICY_NAMES)} (or {_aliases()}) or pass a callable "
+                    "(obs, mask, seat) -> actions"
                 )
         elif not (callable(p) or any(hasattr(p, m) for m in ("act", "act_batch", "act_log"))):
             raise TypeError(
@@ -108,6 +116,10 @@ def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
                 f"with act(), got {describe(p)}"
             )
     return seats
+
+
+def _aliases() -> str:
+    return ", ".join(f"{a} for {p}" for a, p in POLICY_ALIASES.items())
 
 
 def policy_encoder(policies: Sequence[Policy], encoder: str | None = None) -> str:
@@ -508,4 +520,4 @@ def _progress(done: threading.Event, games: int, counters: list[np.ndarray]) -> 
     stream.flush()
 
 
-__all__ = ["COMPILED_POLICIES", "selfplay"]
+__all__ = ["COMPILED_POLICIES", "POLICY_ALIASES", "POLICY_NAMES", "selfplay"]
