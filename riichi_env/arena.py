@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from statistics import NormalDist
@@ -48,9 +49,9 @@ from engine.events import (
     EV_WIN,
 )
 from engine.melds import MELD_ANKAN
-from engine.validation import check_int, describe
+from engine.validation import check_bool, check_int, describe
 from riichi_env.mjai_seat import check_bot_errors, is_log_policy
-from riichi_env.play import _name, _policies, selfplay
+from riichi_env.play import ProgressLine, _name, _policies, selfplay
 
 LOG_FORMATS = {"mjai": ".mjson", "tenhou6": ".json"}
 """Formats ``log_dir`` writes, with their file suffixes."""
@@ -155,7 +156,8 @@ def arena(
     ``riichi_env.distributed.RayPool.selfplay``: same arguments, same results). ``bot_errors``
     (``"stop"`` or ``"substitute"``) is what an external bot's bad answer does (``selfplay``).
     The result has ``external_bots``: True when a seat is an external bot (``format_table`` then
-    shows the ``bot_errors`` column).
+    shows the ``bot_errors`` column). ``progress`` draws one live line on stderr for the whole
+    run, ``arena: done/total games`` (default: when stderr is a terminal).
     """
     policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
     if names is None:
@@ -165,6 +167,7 @@ def arena(
         raise ValueError(f"names must be four strings, got {describe(names)}")
     games = check_int("games", games, 1)
     bot_errors = check_bot_errors(bot_errors)
+    show = sys.stderr.isatty() if progress is None else check_bool("progress", progress)
     sets = math.ceil(games / 4)
     if log_format not in LOG_FORMATS:
         raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
@@ -187,40 +190,45 @@ def arena(
     total_hands = 0
     total_draws = 0
     seconds = 0.0
-    for rotation in range(4):
-        at_seat = [(s + rotation) % 4 for s in range(4)]  # seat s plays seats[at_seat[s]]
-        out = run(
-            [policies[i] for i in at_seat],
-            games=sets,
-            seed=seed,
-            rules=rules,
-            records="events",
-            progress=progress,
-            bot_errors=bot_errors,
-        )
-        seconds += out["seconds"]
-        for k, (res, rows) in enumerate(zip(out["results"], out["records"], strict=True)):
-            stats = seat_stats(rows)
-            total_hands += int(stats["hands"][0])
-            total_draws += int(stats["draws"])
-            for s in range(4):
-                a = acc[names[at_seat[s]]]
-                a["ranks"].append(res["ranks"][s] + 1)
-                a["scores"].append(res["final_scores"][s])
-                a["bot_errors"] += int(res["bot_errors"][s])
-                for key in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points"):
-                    a[key] += int(stats[key][s])
-            if out_dir is not None:
-                _write_log(
-                    out_dir,
-                    log_format,
-                    rows,
-                    rules,
-                    [names[i] for i in at_seat],
-                    k,
-                    rotation,
-                    overwrite,
-                )
+    line = ProgressLine("arena", 4 * sets) if show else None
+    try:
+        for rotation in range(4):
+            at_seat = [(s + rotation) % 4 for s in range(4)]  # seat s plays seats[at_seat[s]]
+            out = run(
+                [policies[i] for i in at_seat],
+                games=sets,
+                seed=seed,
+                rules=rules,
+                records="events",
+                progress=functools.partial(_report, line, rotation * sets) if line else False,
+                bot_errors=bot_errors,
+            )
+            seconds += out["seconds"]
+            for k, (res, rows) in enumerate(zip(out["results"], out["records"], strict=True)):
+                stats = seat_stats(rows)
+                total_hands += int(stats["hands"][0])
+                total_draws += int(stats["draws"])
+                for s in range(4):
+                    a = acc[names[at_seat[s]]]
+                    a["ranks"].append(res["ranks"][s] + 1)
+                    a["scores"].append(res["final_scores"][s])
+                    a["bot_errors"] += int(res["bot_errors"][s])
+                    for key in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points"):
+                        a[key] += int(stats[key][s])
+                if out_dir is not None:
+                    _write_log(
+                        out_dir,
+                        log_format,
+                        rows,
+                        rules,
+                        [names[i] for i in at_seat],
+                        k,
+                        rotation,
+                        overwrite,
+                    )
+    finally:
+        if line is not None:
+            line.close()  # one line for the whole run, ended once
     agents = []
     for label in labels:
         a = acc[label]
@@ -254,6 +262,11 @@ def arena(
         "agents": agents,
         "external_bots": any(is_log_policy(p) for p in policies),
     }
+
+
+def _report(line: ProgressLine, before: int, done: int) -> None:
+    """The arena's one progress line: the games of the rotations before, and this one's."""
+    line(before + done)
 
 
 def _log_name(k: int, rotation: int, fmt: str) -> str:

@@ -165,7 +165,7 @@ def selfplay(
     obs_dtype: Any = np.float32,
     skip_forced: bool = False,
     records: bool | str = False,
-    progress: bool | None = None,
+    progress: bool | Callable[[int], Any] | None = None,
     bot_errors: str = "stop",
     **rule_options: Any,
 ) -> dict[str, Any]:
@@ -179,7 +179,10 @@ def selfplay(
     order; ``seconds``
     counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
     ``min(games, 256)`` (compiled policies alone play on one table per worker, in
-    ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress`` shows a line on stderr (default: when stderr is a terminal).
+    ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress=True``
+    shows a live line on stderr (``ProgressLine``; default: when stderr is a terminal); a callable
+    is given the games finished so far instead, about twice a second and once at the end (the
+    arena draws one line for its four rotations so).
     """
     seats = _policies(policy)
     games, seed = check_seed_run(games, seed)
@@ -200,7 +203,7 @@ def selfplay(
         )
     if records not in (False, True, "events"):
         raise ValueError(f"records must be False, True or 'events', got {describe(records)}")
-    if progress is not None:
+    if progress is not None and not callable(progress):
         progress = check_bool("progress", progress)
     bot_errors = check_bot_errors(bot_errors)
     rules = _make_rules(rules, rule_options, selfplay)
@@ -291,11 +294,14 @@ def selfplay(
             first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, keep_log)
 
     warm()  # compile (or load) before the clock starts
-    show = sys.stderr.isatty() if progress is None else progress
+    report = progress if callable(progress) else None
+    line = None
+    if report is None and (sys.stderr.isatty() if progress is None else progress) and games:
+        report = line = ProgressLine("selfplay", games)
     done = threading.Event()
     ticker = None
-    if show and games:
-        ticker = threading.Thread(target=_progress, args=(done, games, counters), daemon=True)
+    if report is not None:
+        ticker = threading.Thread(target=_tick, args=(done, counters, report), daemon=True)
         ticker.start()
     start = time.perf_counter()
     try:
@@ -327,6 +333,8 @@ def selfplay(
         done.set()
         if ticker is not None:
             ticker.join()
+        if line is not None:
+            line.close()
     ri, rf = results_i, results_f
     results = [
         {
@@ -505,19 +513,56 @@ def _compiled_jobs(
     return jobs, counters, warm
 
 
-def _progress(done: threading.Event, games: int, counters: list[np.ndarray]) -> None:
-    """A live ``games done / total`` line on stderr until ``done`` is set."""
-    start = time.perf_counter()
-    stream = sys.stderr
-    while not done.wait(0.5):
-        n = int(sum(int(c[0]) for c in counters))
-        elapsed = time.perf_counter() - start
-        rate = n / elapsed if elapsed > 0 else 0.0
-        stream.write(f"\rselfplay: {n}/{games} games, {elapsed:.0f} s, {rate:.1f} games/s")
-        stream.flush()
-    n = int(sum(int(c[0]) for c in counters))
-    stream.write(f"\rselfplay: {n}/{games} games, {time.perf_counter() - start:.1f} s\n")
-    stream.flush()
+def _tick(done: threading.Event, counters: list[np.ndarray], report: Callable[[int], Any]) -> None:
+    """``report(games finished)`` every ``TICK`` seconds until ``done`` is set, then once more."""
+    while not done.wait(TICK):
+        report(int(sum(int(c[0]) for c in counters)))
+    report(int(sum(int(c[0]) for c in counters)))
 
 
-__all__ = ["COMPILED_POLICIES", "POLICY_ALIASES", "POLICY_NAMES", "selfplay"]
+TICK = 0.5
+"""Seconds between progress reports."""
+
+
+class ProgressLine:
+    """One live progress line on stderr, ``label: done/total games, s, games/s``: each call with
+    the games finished redraws it in place (``\r``), :meth:`close` ends it with one newline.
+
+    Thread-safe; a command draws one for its whole run (the arena over its four rotations).
+    """
+
+    def __init__(self, label: str, total: int, stream: Any = None) -> None:
+        self.label = label
+        self.total = total
+        self.stream = sys.stderr if stream is None else stream
+        self.start = time.perf_counter()
+        self.done = 0
+        self._width = 0
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def __call__(self, done: int) -> None:
+        """Redraw the line with ``done`` games finished."""
+        with self._lock:
+            if not self._closed:
+                self.done = done
+                elapsed = time.perf_counter() - self.start
+                self._draw(f"{elapsed:.0f} s, {done / max(elapsed, 1e-9):.1f} games/s", "")
+
+    def close(self) -> None:
+        """Draw the final figures and end the line (once; later calls do nothing)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                elapsed = time.perf_counter() - self.start
+                self._draw(f"{elapsed:.1f} s", "\n")
+
+    def _draw(self, figures: str, end: str) -> None:
+        text = f"{self.label}: {self.done}/{self.total} games, {figures}"
+        pad = " " * max(self._width - len(text), 0)  # over the end of a longer line before
+        self._width = len(text)
+        self.stream.write(f"\r{text}{pad}{end}")
+        self.stream.flush()
+
+
+__all__ = ["COMPILED_POLICIES", "POLICY_ALIASES", "POLICY_NAMES", "ProgressLine", "selfplay"]
