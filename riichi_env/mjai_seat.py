@@ -86,6 +86,8 @@ BOT_ERRORS = ("stop", "substitute")
 """What a bad answer does: end the run, or play the default move and count it."""
 SEAT_FIELD = "{seat}"
 """Replaced in the command by the seat (0-3) the process plays."""
+CLOSE_GRACE = 1.0
+"""Seconds bot processes get to exit once their stdin is closed, before they are killed."""
 
 log = logging.getLogger(__name__)
 
@@ -256,11 +258,15 @@ class _Process:
                 continue
             return line.decode("utf-8", "replace").strip()
 
-    def close(self, grace: float = 1.0) -> None:
+    def close_input(self) -> None:
+        """Close the bot's stdin: a bot reading it sees the end and exits."""
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
+
+    def end(self, deadline: float) -> None:
+        """Wait until ``deadline`` (``time.monotonic()``) for the process to exit, then kill it."""
         try:
-            self.proc.wait(timeout=grace)
+            self.proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
@@ -503,11 +509,15 @@ class MjaiBot:
                 self._send(proc, seat, t, [dumps(ev) for ev in new], "at the end of the game")
             proc.sent = len(events)
 
-    def close(self) -> None:
-        """End every bot process (closing stdin, then killing one that does not exit)."""
+    def close(self, grace: float = CLOSE_GRACE) -> None:
+        """End every bot process: close their stdin, then kill those that have not exited within
+        ``grace`` seconds (one wait for all; 0 kills them at once, as after Ctrl-C)."""
         procs, self._procs = list(self._procs.values()), {}
         for proc in procs:
-            proc.close()
+            proc.close_input()
+        deadline = time.monotonic() + grace
+        for proc in procs:
+            proc.end(deadline)
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):  # at interpreter shutdown

@@ -41,17 +41,21 @@ declared one, raise ``ValueError``.
 ``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
 and a contiguous share of the games; Python callables are then called from K threads at once,
 while each worker gets its own ``copy.deepcopy`` of an agent object (agents need not be
-thread-safe).
+thread-safe). Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops every worker before its
+next compiled call or batch step (a compiled call plays about ``CALL_SECONDS`` of games), kills
+the bot processes of ``act_log`` policies, and is raised within about a second.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -70,7 +74,7 @@ from engine.visibility import seat_view
 from riichi_env._batch import FINISHED, Batch
 from riichi_env._kernels import PYTHON_SEAT
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
-from riichi_env.mjai_seat import LogDecision, check_bot_errors, is_log_policy
+from riichi_env.mjai_seat import LogDecision, MjaiBot, check_bot_errors, is_log_policy
 from riichi_env.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
@@ -245,10 +249,12 @@ def selfplay(
         batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
         shares.append((batch, ghi, batch.worker_scratch()))
 
+    stop = threading.Event()  # set on Ctrl-C: every worker returns before its next step
+
     def play(batch: Batch, ghi: int, scratch, own: list[tuple[Policy, np.ndarray]]) -> None:
         n = batch.n
         batch.start(0, n)
-        while True:
+        while not stop.is_set():
             batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, keep_log)
             waiting = batch.need_reset
             if keep_log and waiting.any():
@@ -283,6 +289,7 @@ def selfplay(
             results_i,
             results_f,
             game_log if records else None,
+            stop,
         )
     else:
         worker_owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(shares))]
@@ -304,9 +311,22 @@ def selfplay(
         ticker = threading.Thread(target=_tick, args=(done, counters, report), daemon=True)
         ticker.start()
     start = time.perf_counter()
+
+    def close_bots(at_once: bool = False) -> None:
+        """Close the policies that read the event log (an mjai bot's processes end; ``at_once``:
+        killed without waiting, after Ctrl-C)."""
+        if not fast:
+            for own in worker_owners:
+                for p, _ in own:
+                    if isinstance(p, MjaiBot) and at_once:
+                        p.close(grace=0.0)
+                    elif is_log_policy(p) and hasattr(p, "close"):
+                        p.close()
+
+    interrupted = False
     try:
         if len(jobs) == 1:
-            jobs[0]()
+            jobs[0]()  # in this thread: Ctrl-C lands between two compiled calls
         else:
             errors: list[BaseException] = []
 
@@ -315,26 +335,39 @@ def selfplay(
                     job()
                 except BaseException as exc:  # re-raised in the caller's thread
                     errors.append(exc)
+                    stop.set()  # the other workers end too
 
-            threads = [threading.Thread(target=run_share, args=(job,)) for job in jobs]
+            threads = [threading.Thread(target=run_share, args=(job,), daemon=True) for job in jobs]
             for th in threads:
                 th.start()
-            for th in threads:
-                th.join()
+            try:
+                for th in threads:
+                    while th.is_alive():
+                        th.join(JOIN_POLL)  # a wait with a timeout: Ctrl-C is delivered
+            except KeyboardInterrupt:
+                with _interrupts_deferred():  # a second Ctrl-C while stopping ends nothing half-way
+                    stop.set()
+                    close_bots(at_once=True)  # a worker waiting for a bot's answer ends now
+                    deadline = time.monotonic() + STOP_WAIT
+                    for th in threads:
+                        th.join(max(deadline - time.monotonic(), 0.0))
+                raise
             if errors:
                 raise errors[0]
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
         seconds = time.perf_counter() - start
-        if not fast:
-            for own in worker_owners:
-                for p, _ in own:
-                    if is_log_policy(p) and hasattr(p, "close"):
-                        p.close()
-        done.set()
-        if ticker is not None:
-            ticker.join()
-        if line is not None:
-            line.close()
+        try:
+            with _interrupts_deferred():
+                close_bots(at_once=interrupted)
+        finally:
+            done.set()
+            if ticker is not None:
+                ticker.join()
+            if line is not None:
+                line.close()
     ri, rf = results_i, results_f
     results = [
         {
@@ -427,7 +460,39 @@ def _ask(
 
 
 CHUNK = 64
-"""Games per compiled call on the compiled-only path (the progress line moves between calls)."""
+"""Most games per compiled call on the compiled-only path (the progress line moves, and a stop is
+seen, between calls)."""
+CALL_SECONDS = 0.2
+"""Seconds a compiled call on the compiled-only path aims at (games per call from the time of the
+last call): a stop (Ctrl-C) is seen within about this long. One game per call when the event logs
+are kept."""
+JOIN_POLL = 0.1
+"""Seconds between the main thread's checks on its workers (Ctrl-C is delivered between them)."""
+STOP_WAIT = 5.0
+"""Seconds the main thread waits for its workers to end after a stop before it raises
+``KeyboardInterrupt`` anyway (they are daemon threads: nothing waits for them at exit)."""
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C held back while a run cleans up (in the main thread), so that it cannot cut the
+    cleanup half-way (every worker told to stop, every bot process ended): one that came is
+    raised as ``KeyboardInterrupt`` at the end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    try:
+        old = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    except ValueError:  # not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old if old is not None else signal.SIG_DFL)
+    if came:
+        raise KeyboardInterrupt
 
 
 def seat_policy_of(seats: list[Policy]) -> np.ndarray:
@@ -438,11 +503,12 @@ def seat_policy_of(seats: list[Policy]) -> np.ndarray:
 
 
 def _compiled_jobs(
-    seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f, game_log
+    seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f, game_log, stop
 ):
     """Compiled policies only: each worker plays its games on a table of its own in
     ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats).
-    With ``game_log`` (a list, one entry per game) each game keeps its event log there."""
+    With ``game_log`` (a list, one entry per game) each game keeps its event log there. A worker
+    returns before its next compiled call once ``stop`` (a ``threading.Event``) is set."""
     from engine.kernels import _play_games_agents, _play_games_unchecked
     from engine.state import new_state
     from engine.tables import load_tables
@@ -456,13 +522,14 @@ def _compiled_jobs(
     hands = np.zeros(games, dtype=np.int32)
     decisions = np.zeros(games, dtype=np.int64)
 
-    chunk = CHUNK if game_log is None else 1  # one game per call when its log is kept
     max_events = 0 if game_log is None else DEFAULT_MAX_EVENTS
 
     def play(lo: int, hi: int, counter: np.ndarray, state) -> None:
         rng = np.zeros(2, dtype=np.int64)
-        for a in range(lo, hi, chunk):
+        a, chunk = lo, 1  # the first call times a game
+        while a < hi and not stop.is_set():
             b = min(a + chunk, hi)
+            t0 = time.perf_counter()
             kernel(
                 state.records,
                 0,
@@ -484,6 +551,10 @@ def _compiled_jobs(
             if game_log is not None:
                 game_log[a] = state.events[0, : int(state.n_events[0])].copy()
             counter[0] = b - lo
+            if game_log is None:  # games per call: about CALL_SECONDS, CHUNK at most
+                per_game = (time.perf_counter() - t0) / (b - a)
+                chunk = max(1, min(CHUNK, int(CALL_SECONDS / max(per_game, 1e-9))))
+            a = b
 
     jobs, counters = [], []
     for w in range(workers):
