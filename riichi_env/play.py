@@ -477,20 +477,24 @@ STOP_WAIT = 5.0
 def _interrupts_deferred() -> Iterator[None]:
     """Ctrl-C held back while a run cleans up (in the main thread), so that it cannot cut the
     cleanup half-way (every worker told to stop, every bot process ended): one that came is
-    raised as ``KeyboardInterrupt`` at the end."""
-    if threading.current_thread() is not threading.main_thread():
+    raised as ``KeyboardInterrupt`` at the end. Only where Ctrl-C raises ``KeyboardInterrupt``
+    (Python's own handler): a program's own handler, or an ignored SIGINT, is left alone."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield
         return
     came: list[int] = []
     try:
-        old = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+        signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
     except ValueError:  # not the main interpreter
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old if old is not None else signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if came:
         raise KeyboardInterrupt
 
