@@ -82,9 +82,9 @@ def _check_stopped(code: int, seconds: float, err: str, command: str) -> None:
     assert seconds < STOP_BOUND, f"took {seconds:.1f} s to stop"
 
 
-@pytest.mark.parametrize("times", [1, 2])
-def test_selfplay_with_workers_stops_at_ctrl_c(times):
-    run = Command("selfplay", "--games", "1000000", "--workers", "2", "--progress")
+@pytest.mark.parametrize(("times", "extra"), [(1, []), (2, []), (1, ["--check"])])
+def test_selfplay_with_workers_stops_at_ctrl_c(times, extra):
+    run = Command("selfplay", "--games", "1000000", "--workers", "2", "--progress", *extra)
     run.wait_for(b"selfplay: ")
     _check_stopped(*run.interrupt(times), "selfplay")
 
