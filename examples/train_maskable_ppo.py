@@ -21,7 +21,8 @@ no entropy bonus). Without it, PPO starts from scratch (3e-4, clip 0.2, entropy 
 
 Every ``--eval-every`` seconds of training (and at the start and the end) the policy plays
 ``--eval-games`` duplicate arena games (the last evaluation ``--final-eval-games``) against three
-opponents (``riichi_env.arena``: average rank with its 95 % interval, win rate); each evaluation
+opponents (``riichi_env.arena``: average rank with its 95 % interval, ``avg_rank_interval``,
+within 1-4, win rate); each evaluation
 saves a checkpoint (``OUT/ppo_STEPS.zip``, playable as ``riichi-env arena --seats ppo:PATH,...``;
 the arena reads its encoder from it) and redraws ``OUT/curve.png`` (average rank and win rate
 against steps and wall time); ``OUT/history.json`` keeps the evaluations. Steps count every

@@ -13,9 +13,10 @@ of the walls cancels. ``games`` is rounded up to a multiple of four; set ``k`` i
 ``seed + k``. A policy is anything ``riichi_env.selfplay`` takes (a compiled policy name, a batched
 callable, an agent object); policies with the same ``names`` entry are pooled into one row.
 
-Per row: ``games`` (seat-games played), ``avg_rank`` (1 = first) with a 95 % interval (normal
-approximation over the seat-games), ``rank_counts``, ``avg_final_score`` (``(points - return) /
-1000 + uma + oka``), ``win_rate`` / ``deal_in_rate`` / ``riichi_rate`` / ``call_rate`` (shares
+Per row: ``games`` (seat-games played), ``avg_rank`` (1 = first) with a 95 % interval
+(``avg_rank_interval``: a Wilson score interval on the rank scale, inside [1, 4] by construction
+and close to the normal approximation once the games are many), ``rank_counts``,
+``avg_final_score`` (``(points - return) / 1000 + uma + oka``), ``win_rate`` / ``deal_in_rate`` / ``riichi_rate`` / ``call_rate`` (shares
 of the hands the policy played: won, dealt into a ron, declared riichi, made an open call) and
 ``avg_win`` (points gained by a win, honba and riichi sticks included), and ``bot_errors``: the
 bad answers of an external bot (``riichi_env.mjai_seat``) that were replaced by a default move
@@ -29,8 +30,10 @@ from __future__ import annotations
 import functools
 import math
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -46,12 +49,48 @@ from engine.events import (
     EV_WIN,
 )
 from engine.melds import MELD_ANKAN
-from engine.validation import check_int, describe
+from engine.validation import check_bool, check_int, describe
 from riichi_env.mjai_seat import check_bot_errors, is_log_policy
-from riichi_env.play import _name, _policies, selfplay
+from riichi_env.play import ProgressLine, _name, _policies, selfplay
 
 LOG_FORMATS = {"mjai": ".mjson", "tenhou6": ".json"}
 """Formats ``log_dir`` writes, with their file suffixes."""
+
+
+def avg_rank_interval(rank_counts: Sequence[int], level: float = 0.95) -> tuple[float, float]:
+    """A ``level`` interval for the average rank of seat-games with ``rank_counts`` (of 1st-4th).
+
+    A Wilson score interval on the rank scale: the average ranks ``m`` in [1, 4] with
+    ``(mean - m) ** 2 <= z**2 * phi * (m - 1) * (4 - m) / n``. ``(m - 1) * (4 - m)`` is the largest
+    variance ranks averaging ``m`` can have, ``phi`` the share of it the ranks show (their
+    variance over that bound at their mean, both taken with half a game added to each rank, so
+    all-first results still leave room above 1). Inside [1, 4] by construction, it holds the
+    mean, and for many games it is the normal approximation ``mean +- z * sd / sqrt(n)``; in
+    simulation its coverage stays near the nominal level where the normal one falls far short (a
+    strong policy over few games). ``(nan, nan)`` for no games.
+    """
+    counts = np.asarray(rank_counts, dtype=np.float64)
+    if counts.shape != (4,) or not np.isfinite(counts).all() or (counts < 0).any():
+        raise ValueError(f"rank_counts must be four counts >= 0, got {describe(rank_counts)}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {describe(level)}")
+    n = float(counts.sum())
+    if n == 0:
+        return (float("nan"), float("nan"))
+    ranks = np.arange(1.0, 5.0)
+    smoothed = counts + 0.5
+    m = float(smoothed @ ranks / smoothed.sum())
+    var = float(smoothed @ (ranks - m) ** 2 / smoothed.sum())
+    phi = min(var / ((m - 1.0) * (4.0 - m)), 1.0)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    k = z * z * phi / n
+    p = (float(counts @ ranks) / n - 1.0) / 3.0  # the mean on [0, 1]
+    centre = (p + k / 2) / (1 + k)
+    half = math.sqrt(k * p * (1 - p) + k * k / 4) / (1 + k)
+    # exact at the ends and around the mean (rounding only moves the bounds by an ulp or two)
+    lo = 0.0 if p == 0.0 else min(max(centre - half, 0.0), p)
+    hi = 1.0 if p == 1.0 else max(min(centre + half, 1.0), p)
+    return (1.0 + 3.0 * lo, 1.0 + 3.0 * hi)
 
 
 def seat_stats(rows: np.ndarray) -> dict[str, np.ndarray]:
@@ -117,7 +156,8 @@ def arena(
     ``riichi_env.distributed.RayPool.selfplay``: same arguments, same results). ``bot_errors``
     (``"stop"`` or ``"substitute"``) is what an external bot's bad answer does (``selfplay``).
     The result has ``external_bots``: True when a seat is an external bot (``format_table`` then
-    shows the ``bot_errors`` column).
+    shows the ``bot_errors`` column). ``progress`` draws one live line on stderr for the whole
+    run, ``arena: done/total games`` (default: when stderr is a terminal).
     """
     policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
     if names is None:
@@ -127,6 +167,7 @@ def arena(
         raise ValueError(f"names must be four strings, got {describe(names)}")
     games = check_int("games", games, 1)
     bot_errors = check_bot_errors(bot_errors)
+    show = sys.stderr.isatty() if progress is None else check_bool("progress", progress)
     sets = math.ceil(games / 4)
     if log_format not in LOG_FORMATS:
         raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
@@ -149,47 +190,52 @@ def arena(
     total_hands = 0
     total_draws = 0
     seconds = 0.0
-    for rotation in range(4):
-        at_seat = [(s + rotation) % 4 for s in range(4)]  # seat s plays seats[at_seat[s]]
-        out = run(
-            [policies[i] for i in at_seat],
-            games=sets,
-            seed=seed,
-            rules=rules,
-            records="events",
-            progress=progress,
-            bot_errors=bot_errors,
-        )
-        seconds += out["seconds"]
-        for k, (res, rows) in enumerate(zip(out["results"], out["records"], strict=True)):
-            stats = seat_stats(rows)
-            total_hands += int(stats["hands"][0])
-            total_draws += int(stats["draws"])
-            for s in range(4):
-                a = acc[names[at_seat[s]]]
-                a["ranks"].append(res["ranks"][s] + 1)
-                a["scores"].append(res["final_scores"][s])
-                a["bot_errors"] += int(res["bot_errors"][s])
-                for key in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points"):
-                    a[key] += int(stats[key][s])
-            if out_dir is not None:
-                _write_log(
-                    out_dir,
-                    log_format,
-                    rows,
-                    rules,
-                    [names[i] for i in at_seat],
-                    k,
-                    rotation,
-                    overwrite,
-                )
+    line = ProgressLine("arena", 4 * sets) if show else None
+    try:
+        for rotation in range(4):
+            at_seat = [(s + rotation) % 4 for s in range(4)]  # seat s plays seats[at_seat[s]]
+            out = run(
+                [policies[i] for i in at_seat],
+                games=sets,
+                seed=seed,
+                rules=rules,
+                records="events",
+                progress=functools.partial(_report, line, rotation * sets) if line else False,
+                bot_errors=bot_errors,
+            )
+            seconds += out["seconds"]
+            for k, (res, rows) in enumerate(zip(out["results"], out["records"], strict=True)):
+                stats = seat_stats(rows)
+                total_hands += int(stats["hands"][0])
+                total_draws += int(stats["draws"])
+                for s in range(4):
+                    a = acc[names[at_seat[s]]]
+                    a["ranks"].append(res["ranks"][s] + 1)
+                    a["scores"].append(res["final_scores"][s])
+                    a["bot_errors"] += int(res["bot_errors"][s])
+                    for key in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points"):
+                        a[key] += int(stats[key][s])
+                if out_dir is not None:
+                    _write_log(
+                        out_dir,
+                        log_format,
+                        rows,
+                        rules,
+                        [names[i] for i in at_seat],
+                        k,
+                        rotation,
+                        overwrite,
+                    )
+    finally:
+        if line is not None:
+            line.close()  # one line for the whole run, ended once
     agents = []
     for label in labels:
         a = acc[label]
         ranks = np.array(a["ranks"], dtype=np.float64)
         n = ranks.size
         mean = float(ranks.mean())
-        half = 1.96 * float(ranks.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+        rank_counts = [int((ranks == r).sum()) for r in (1, 2, 3, 4)]
         hands = max(a["hands"], 1)
         agents.append(
             {
@@ -197,8 +243,8 @@ def arena(
                 "seat_spec": label,
                 "games": n,
                 "avg_rank": mean,
-                "avg_rank_ci95": [mean - half, mean + half],
-                "rank_counts": [int((ranks == r).sum()) for r in (1, 2, 3, 4)],
+                "avg_rank_ci95": list(avg_rank_interval(rank_counts)),
+                "rank_counts": rank_counts,
                 "avg_final_score": float(np.mean(a["scores"])),
                 "win_rate": a["wins"] / hands,
                 "deal_in_rate": a["deal_ins"] / hands,
@@ -216,6 +262,11 @@ def arena(
         "agents": agents,
         "external_bots": any(is_log_policy(p) for p in policies),
     }
+
+
+def _report(line: ProgressLine, before: int, done: int) -> None:
+    """The arena's one progress line: the games of the rotations before, and this one's."""
+    line(before + done)
 
 
 def _log_name(k: int, rotation: int, fmt: str) -> str:
@@ -264,4 +315,4 @@ def format_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["LOG_FORMATS", "arena", "format_table", "seat_stats"]
+__all__ = ["LOG_FORMATS", "arena", "avg_rank_interval", "format_table", "seat_stats"]

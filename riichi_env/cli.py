@@ -7,8 +7,10 @@ Each subcommand module defines ``HELP`` (one line), ``add_arguments(parser)`` an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import re
+import signal
 import sys
 
 from engine.validation import SEED_RANGE, check_seed
@@ -82,22 +84,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``riichi-env`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not hasattr(args, "_run"):
-        parser.print_help()
-        return 2
+    """Entry point of the ``riichi-env`` console script.
+
+    Ctrl-C ends any command with one line on stderr (``riichi-env COMMAND: interrupted``) and
+    status 130, with nothing left running; as the program itself (``argv`` from the command
+    line), a second Ctrl-C while it exits is ignored.
+    """
+    command = "riichi-env"
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not hasattr(args, "_run"):
+            parser.print_help()
+            return 2
+        command = f"riichi-env {args.command}"
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
-        print(f"riichi-env {args.command}: interrupted", file=sys.stderr)
+        if argv is None:
+            _ignore_interrupts()
+        with contextlib.suppress(KeyboardInterrupt, OSError):
+            print(f"{command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except (ValueError, TypeError, OSError, ImportError) as exc:
-        print(f"riichi-env {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{command}: error: {exc}", file=sys.stderr)
         return 2
+
+
+def _ignore_interrupts() -> None:
+    """Ignore further Ctrl-C: the program is exiting after one (no traceback from a second)."""
+    with contextlib.suppress(ValueError):  # signals are set from the main thread only
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -10,15 +10,17 @@ import sys
 from engine.validation import SEED_RANGE
 from riichi_env.cli import add_backend_arguments, int_arg, seed_arg
 from riichi_env.mjai_seat import BOT_ERRORS, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from riichi_env.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 
 HELP = (
     "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
     "mjaiapp:COMMAND for an external bot) and their stats"
 )
-BUILT_IN = ("random", "greedy", "efficiency", "simple", "efficiency-py", "simple-py")
-"""Seat names the arena knows: compiled ``random``, ``greedy``, ``efficiency`` and ``simple``
-(``EfficiencyAgent`` and ``SimpleEfficiencyAgent`` inside the kernels), and the Python agents
-themselves (``efficiency-py``, ``simple-py``: the same choices, slower)."""
+BUILT_IN = (*POLICY_NAMES, *POLICY_ALIASES, "efficiency-py", "simple-py")
+"""Seat names the arena knows: the compiled policies of ``riichi_env.selfplay`` (``random``, also
+called ``uniform``, ``greedy``, ``efficiency`` and ``simple``: ``EfficiencyAgent`` and
+``SimpleEfficiencyAgent`` inside the kernels), and the Python agents themselves
+(``efficiency-py``, ``simple-py``: the same choices, slower)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +106,7 @@ def resolve_seat(
     """The policy of a seat spec: a compiled name, a Python agent, module:Class, mjai:COMMAND or
     mjaiapp:COMMAND."""
     spec = spec.strip()
-    if spec in ("random", "greedy", "simple", "efficiency"):
+    if spec in COMPILED_POLICIES:
         return spec  # compiled: played inside the kernels
     if spec == "efficiency-py":
         from agents import EfficiencyAgent

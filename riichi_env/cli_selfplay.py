@@ -1,4 +1,4 @@
-"""``riichi-env selfplay``: random legal play of whole games in compiled code."""
+"""``riichi-env selfplay``: whole games of a compiled policy (random legal play by default)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 
 from engine.validation import SEED_RANGE
 from riichi_env.cli import add_backend_arguments, int_arg, seed_arg
+from riichi_env.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 
 HELP = "play N games with a compiled policy entirely in compiled code and print rates"
 
@@ -40,10 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--policy",
-        choices=("uniform", "greedy", "simple", "efficiency"),
-        default="uniform",
-        help="uniform random legal actions (default), greedy random play that wins more often, "
-        "or simple / efficiency: the baseline agents compiled",
+        choices=(*POLICY_NAMES, *POLICY_ALIASES),
+        default="random",
+        help="random: uniform random legal actions (the default; uniform is another name for "
+        "it), greedy: random play that wins more often, or simple / efficiency: the baseline "
+        "agents compiled (the names riichi_env.selfplay and the arena take)",
     )
     parser.add_argument(
         "--check", action="store_true", help="validate the state after every step (slower)"
@@ -74,15 +76,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--check runs in this process only; drop --backend ray")
     actors = None
     if args.check:
-        from engine.selfplay import selfplay as checked_selfplay
-
         ensure_compiled("checked")  # after the checks: a cold cache says so, then compiles
-        policy = {"uniform": 0, "greedy": 1, "simple": 2, "efficiency": 3}[args.policy]
-        out = checked_selfplay(
-            args.games, args.seed, rules, threads=args.workers, check=1, policy=policy
-        )
+        policy = COMPILED_POLICIES[args.policy]
+        out = _checked(args.games, args.seed, rules, args.workers, policy, args.progress)
     else:
-        policy = "random" if args.policy == "uniform" else args.policy
+        policy = args.policy
         play = {"games": args.games, "seed": args.seed, "rules": rules, "progress": args.progress}
         if args.tables is not None:
             play["num_tables"] = args.tables
@@ -124,3 +122,43 @@ def run(args: argparse.Namespace) -> int:
         for e in out["errors"]:
             print(f"error: seed {e['seed']}: {e['message']}")
     return 1 if out["errors"] else 0
+
+
+CHECKED_CALL_SECONDS = 0.5
+"""Seconds each call of the checked loop aims at: Ctrl-C is seen between calls."""
+
+
+def _checked(
+    games: int, seed: int, rules, workers: int, policy: int, progress: bool | None
+) -> dict:
+    """``engine.selfplay`` with ``check=1``, in calls of about ``CHECKED_CALL_SECONDS`` (one
+    compiled call plays all of a thread's games, and Ctrl-C waits for it): the same games, each
+    by its seed, merged; ``progress`` as ``riichi_env.selfplay``'s."""
+    import sys
+
+    from engine.selfplay import selfplay as checked_selfplay
+    from riichi_env.play import ProgressLine
+
+    out = {"games": 0, "hands": 0, "decisions": 0, "seconds": 0.0, "results": [], "errors": []}
+    show = sys.stderr.isatty() if progress is None else progress
+    line = ProgressLine("selfplay", games) if show and games else None
+    done, size = 0, workers  # the first call times one game per thread
+    try:
+        while done < games:
+            n = min(size, games - done)
+            part = checked_selfplay(n, seed + done, rules, threads=workers, check=1, policy=policy)
+            for key in ("games", "hands", "decisions", "seconds"):
+                out[key] += part[key]
+            out["results"] += part["results"]
+            out["errors"] += part["errors"]
+            done += n
+            if line is not None:
+                line(done)
+            per_game = part["seconds"] / n
+            size = max(
+                workers, min(4096, int(CHECKED_CALL_SECONDS * workers / max(per_game, 1e-9)))
+            )
+    finally:
+        if line is not None:
+            line.close()
+    return out

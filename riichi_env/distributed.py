@@ -217,7 +217,7 @@ class RayPool:
         seed: int = 0,
         chunk: int | None = None,
         on_result: Callable[[dict], None] | None = None,
-        progress: bool | None = None,
+        progress: bool | Callable[[int], Any] | None = None,
         workers: int | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
@@ -226,7 +226,8 @@ class RayPool:
         ``kwargs`` are ``selfplay``'s (``rules``, ``records``, ``encoder``, ``num_tables``, ...).
         ``chunk`` is the games per call (default: guided, the games left / (4 x actors) and at
         least 8, so the last chunks are small and the actors finish together). ``on_result`` is called
-        with each finished chunk's output as it arrives (results stream back). Adds
+        with each finished chunk's output as it arrives (results stream back). ``progress`` is
+        ``selfplay``'s: a line on stderr, or a callable given the games finished. Adds
         ``"actors"`` (per actor: ``node``, ``games``, ``seconds`` of play, ``games_per_s``),
         ``"retried"`` and ``"lost"`` (seeds). ``workers`` is accepted for the signature of
         ``selfplay`` and must equal the number of actors if given.
@@ -261,7 +262,12 @@ class RayPool:
         lost: list[int] = []
         running: dict = {}  # task -> (actor index, chunk index)
         done = 0
-        show = sys.stderr.isatty() if progress is None else bool(progress)
+        from riichi_env.play import ProgressLine
+
+        report = progress if callable(progress) else None
+        line = None
+        if report is None and (sys.stderr.isatty() if progress is None else bool(progress)):
+            report = line = ProgressLine("selfplay (ray)", games)
         start = time.perf_counter()
 
         def more() -> bool:
@@ -288,40 +294,40 @@ class RayPool:
         for i in range(self.num_actors):
             if more():
                 submit(i)
-        while running:
-            ready, _ = ray.wait(list(running), num_returns=1)
-            task = ready[0]
-            i, c = running.pop(task)
-            try:
-                out = ray.get(task)
-            except ray.exceptions.RayActorError:
-                lo, hi = chunks[c]
-                tries[c] += 1
-                seeds = list(range(seed + lo, seed + hi))
-                if tries[c] > self.max_retries:
-                    lost.extend(seeds)
-                else:
-                    retried.extend(seeds)
-                    todo.append(c)
-                self._replace(i, warm_args)
+        try:
+            while running:
+                ready, _ = ray.wait(list(running), num_returns=1)
+                task = ready[0]
+                i, c = running.pop(task)
+                try:
+                    out = ray.get(task)
+                except ray.exceptions.RayActorError:
+                    lo, hi = chunks[c]
+                    tries[c] += 1
+                    seeds = list(range(seed + lo, seed + hi))
+                    if tries[c] > self.max_retries:
+                        lost.extend(seeds)
+                    else:
+                        retried.extend(seeds)
+                        todo.append(c)
+                    self._replace(i, warm_args)
+                    if more():
+                        submit(i)
+                    continue
+                outputs[c] = out
+                per_actor[i]["games"] += out["games"]
+                per_actor[i]["seconds"] += out["seconds"]
+                done += out["games"]
+                if on_result is not None:
+                    on_result(out)
+                if report is not None:
+                    report(done)
                 if more():
                     submit(i)
-                continue
-            outputs[c] = out
-            per_actor[i]["games"] += out["games"]
-            per_actor[i]["seconds"] += out["seconds"]
-            done += out["games"]
-            if on_result is not None:
-                on_result(out)
-            if show:
-                elapsed = time.perf_counter() - start
-                sys.stderr.write(f"\rselfplay (ray): {done}/{games} games, {elapsed:.0f} s")
-                sys.stderr.flush()
-            if more():
-                submit(i)
-        seconds = time.perf_counter() - start
-        if show:
-            sys.stderr.write(f"\rselfplay (ray): {done}/{games} games, {seconds:.1f} s\n")
+            seconds = time.perf_counter() - start
+        finally:
+            if line is not None:
+                line.close()
         return _merge(outputs, games, seconds, per_actor, sorted(retried), sorted(lost))
 
     def arena(self, seats: Sequence[Any], **kwargs: Any) -> dict[str, Any]:

@@ -47,14 +47,36 @@ from engine.state import (
 from engine.tables import load_tables
 from engine.visibility import seat_view
 from riichi_env.mjai_protocol import HIDDEN, action_to_answer, chi_shape, dumps
+from riichi_env.mjai_seat import json_error
 from riichi_env.records.notation import from_mjai_name
 
 AGENTS = ("efficiency", "simple", "random")
 """Agents the bot can play: ``agents.EfficiencyAgent``, ``SimpleEfficiencyAgent``, ``RandomAgent``."""
+AGENT_ALIASES = {"uniform": "random"}
+"""Other names of the agents, as ``riichi_env.play.POLICY_ALIASES`` (the same names everywhere)."""
 _KANS = ("ankan", "kakan", "daiminkan")
 _CALLS = ("chi", "pon", "daiminkan")
 _BAKAZE = "ESWN"
 _ACTOR_EVENTS = ("tsumo", "dahai", "reach", "reach_accepted", "hora", *_CALLS, "ankan", "kakan")
+
+
+MAX_LINE_CHARS = 1 << 20
+"""The longest input line the bot reads (1 MiB; an mjai line is well under 10 KiB): a longer one
+ends it with an error line, unread past the limit."""
+SHOWN_CHARS = 200
+"""An event in an error line is cut to this many characters."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "..."
+
+
+def _shown(ev: Any) -> str:
+    """An event as an error line names it: its JSON, cut to ``SHOWN_CHARS``."""
+    try:
+        return _cut(dumps(ev))
+    except (RecursionError, ValueError):  # nested too deep to write back
+        return _cut(repr(ev)) if not isinstance(ev, (list, dict)) else "(an event nested too deep)"
 
 
 def _is_seat(x: Any) -> bool:
@@ -66,7 +88,8 @@ class WorldError(ValueError):
 
 
 def make_agent(name: str, seed: int = 0):
-    """A fresh agent by name (``AGENTS``)."""
+    """A fresh agent by name (``AGENTS`` or ``AGENT_ALIASES``)."""
+    name = AGENT_ALIASES.get(name, name)
     if name == "efficiency":
         from agents import EfficiencyAgent
 
@@ -312,17 +335,17 @@ class MjaiPlayer:
         does not hold, or a move out of turn (a second ``tsumo`` before the discard, say).
         """
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
-            raise WorldError(f'an event must be an object with a "type", got {dumps(ev)}')
+            raise WorldError(f'an event must be an object with a "type", got {_shown(ev)}')
         try:
             return self._react(ev)
         except WorldError as exc:
             if str(exc).startswith("{"):
                 raise
-            raise WorldError(f"{dumps(ev)}: {exc}") from None
+            raise WorldError(f"{_shown(ev)}: {_cut(str(exc))}") from None
         except ValueError as exc:
-            raise WorldError(f"{dumps(ev)}: {exc}") from None
-        except (KeyError, IndexError, TypeError) as exc:
-            raise WorldError(f"{dumps(ev)}: malformed event ({exc!r})") from None
+            raise WorldError(f"{_shown(ev)}: {_cut(str(exc))}") from None
+        except (KeyError, IndexError, TypeError, RecursionError) as exc:
+            raise WorldError(f"{_shown(ev)}: malformed event ({_cut(repr(exc))})") from None
 
     def _react(self, ev: dict) -> dict | None:
         typ = ev["type"]
@@ -444,7 +467,12 @@ class MjaiPlayer:
 def main(argv: list[str] | None = None) -> int:
     """Run the bot on stdin/stdout until stdin closes; 2 (and one line on stderr) on bad input."""
     parser = argparse.ArgumentParser(prog="python -m riichi_env.mjai_bot", description=__doc__)
-    parser.add_argument("--agent", choices=AGENTS, default="efficiency", help="default efficiency")
+    parser.add_argument(
+        "--agent",
+        choices=(*AGENTS, *AGENT_ALIASES),
+        default="efficiency",
+        help="default efficiency; uniform is another name for random",
+    )
     parser.add_argument("--rules", default="mahjongsoul", help="mahjongsoul (default) or tenhou")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random agent")
     args = parser.parse_args(argv)
@@ -453,13 +481,19 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"mjai_bot: --rules {args.rules!r}: {exc}", file=sys.stderr)
         return 2
-    for line in sys.stdin:
+    for line in iter(lambda: sys.stdin.readline(MAX_LINE_CHARS + 1), ""):
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            print(
+                f"mjai_bot: a line longer than {MAX_LINE_CHARS:,} characters: {_cut(line)}",
+                file=sys.stderr,
+            )
+            return 2
         if not line.strip():
             continue
         try:
             data: Any = json.loads(line)
-        except json.JSONDecodeError as exc:
-            print(f"mjai_bot: not JSON: {exc.msg}: {line.strip()[:200]}", file=sys.stderr)
+        except (ValueError, RecursionError) as exc:
+            print(f"mjai_bot: {json_error(exc)}: {_cut(line.strip())}", file=sys.stderr)
             return 2
         batch = data if isinstance(data, list) else [data]
         answer = None

@@ -86,12 +86,45 @@ BOT_ERRORS = ("stop", "substitute")
 """What a bad answer does: end the run, or play the default move and count it."""
 SEAT_FIELD = "{seat}"
 """Replaced in the command by the seat (0-3) the process plays."""
+CLOSE_GRACE = 1.0
+"""Seconds bot processes get to exit once their stdin is closed, before they are killed."""
+MAX_ANSWER_BYTES = 1 << 20
+"""The longest line a bot may write (1 MiB; a real answer is well under 1 KiB): a longer one is a
+malformed answer, and the bytes past the limit are dropped as they come, never kept."""
+STDERR_LINE_BYTES = 4096
+"""A bot's stderr is kept in pieces of at most this many bytes (``STDERR_LINES`` of them)."""
 
 log = logging.getLogger(__name__)
 
 
 class MjaiBotError(ValueError):
     """An external bot failed: bad JSON, an illegal answer, a timeout or an exit."""
+
+
+class AnswerTooLongError(ValueError):
+    """A bot wrote a line longer than ``MAX_ANSWER_BYTES`` (a malformed answer)."""
+
+
+def json_error(exc: BaseException) -> str:
+    """What ``json.loads`` refused in an mjai line, in a few words: a syntax error, nesting deeper
+    than Python's recursion limit, or a number too long to read (``records.model.json_problem``).
+    """
+    from riichi_env.records.model import json_problem
+
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON ({exc.msg})"
+    if isinstance(exc, RecursionError):
+        return "JSON nested deeper than Python's recursion limit"
+    return f"invalid JSON ({json_problem(exc).removeprefix('not valid JSON: ')})"
+
+
+def loads(line: str) -> Any:
+    """``json.loads(line)``, with every refusal a ``ValueError`` worded by ``json_error`` (deep
+    nesting raises ``RecursionError`` there, a 5,000-digit number a bare ``ValueError``)."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(json_error(exc)) from None
 
 
 class LogDecision(NamedTuple):
@@ -161,6 +194,11 @@ class _Process:
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
         self.buffer = b""
+        self.lines_taken = 0
+        """Lines taken out of the buffer so far."""
+        self.too_long: set[int] = set()
+        """Lines (numbered as ``lines_taken`` counts) past ``MAX_ANSWER_BYTES``, not taken yet:
+        their bytes are dropped as they come, their newline kept."""
         self.game = -1
         self.sent = 0
         """Events of the game sent so far."""
@@ -175,7 +213,7 @@ class _Process:
         os.set_blocking(self.proc.stdout.fileno(), False)
 
     def _read_stderr(self) -> None:
-        for raw in iter(self.proc.stderr.readline, b""):
+        for raw in iter(lambda: self.proc.stderr.readline(STDERR_LINE_BYTES), b""):
             self.stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
 
     def stderr_tail(self) -> str:
@@ -207,21 +245,36 @@ class _Process:
     def unrequested(self) -> str:
         """What the bot wrote that answers nothing (late answers it owed are dropped), or ''.
 
-        A line it is still writing counts too (and its rest is dropped when it comes)."""
-        while self._fill(0.0) > 0:
-            pass
+        A line it is still writing counts too (and its rest is dropped when it comes). Reads what
+        is there now, up to about ``MAX_ANSWER_BYTES`` (a bot that writes on and on is not
+        waited for)."""
+        got = 0
+        while got <= MAX_ANSWER_BYTES:
+            n = self._fill(0.0)
+            if n <= 0:
+                break
+            got += n
         extra = []
         while b"\n" in self.buffer:
-            line, _, self.buffer = self.buffer.partition(b"\n")
+            line = self._line()
             self.answered += 1
             if self.owed:
                 self.owed -= 1
             else:
                 extra.append(line)
-        if self.buffer and not self.owed:
-            extra.append(self.buffer)
+        if (self.buffer or self._skipping()) and not self.owed:
+            extra.append(None if self._skipping() else self.buffer)
             self.owed += 1
-        return " | ".join(x.decode("utf-8", "replace").strip() for x in extra)
+        return " | ".join(_shown(x) for x in extra)
+
+    def _line(self) -> bytes | None:
+        """The first whole line of the buffer, taken out; None for a line past the limit."""
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        number, self.lines_taken = self.lines_taken, self.lines_taken + 1
+        if number in self.too_long:
+            self.too_long.discard(number)
+            return None
+        return None if len(line) > MAX_ANSWER_BYTES else line
 
     def _fill(self, wait: float) -> int:
         """Read what is available (waiting up to ``wait`` s for something): bytes read, -1 at EOF."""
@@ -235,11 +288,30 @@ class _Process:
             return 0
         if not chunk:
             return -1
+        n = len(chunk)
+        if self._skipping():  # the rest of a line past the limit: dropped up to its newline
+            end = chunk.find(b"\n")
+            if end < 0:
+                return n
+            chunk = chunk[end:]
         self.buffer += chunk
-        return len(chunk)
+        start = self.buffer.rfind(b"\n") + 1
+        if len(self.buffer) - start > MAX_ANSWER_BYTES:  # the line being written is too long
+            self.buffer = self.buffer[:start]
+            self.too_long.add(self._writing())
+        return n
+
+    def _writing(self) -> int:
+        """The number of the line the bot is writing (after the whole lines in the buffer)."""
+        return self.lines_taken + self.buffer.count(b"\n")
+
+    def _skipping(self) -> bool:
+        """True while the line being written is past the limit (its bytes are dropped)."""
+        return bool(self.too_long) and self._writing() in self.too_long
 
     def read_answer(self, timeout: float) -> str:
-        """The bot's next line that answers the last one sent (owed late answers dropped)."""
+        """The bot's next line that answers the last one sent (owed late answers dropped);
+        ``AnswerTooLongError`` for a line past ``MAX_ANSWER_BYTES``."""
         deadline = time.monotonic() + timeout
         while True:
             while b"\n" not in self.buffer:
@@ -249,18 +321,26 @@ class _Process:
                 if self._fill(left) < 0:
                     self.proc.wait(timeout=1.0)
                     raise EOFError(self.exited() or "closed its stdout")
-            line, _, self.buffer = self.buffer.partition(b"\n")
+            line = self._line()
             self.answered += 1
             if self.owed:
                 self.owed -= 1
                 continue
+            if line is None:
+                raise AnswerTooLongError(
+                    f"answered with a line longer than {MAX_ANSWER_BYTES:,} bytes"
+                )
             return line.decode("utf-8", "replace").strip()
 
-    def close(self, grace: float = 1.0) -> None:
+    def close_input(self) -> None:
+        """Close the bot's stdin: a bot reading it sees the end and exits."""
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
+
+    def end(self, deadline: float) -> None:
+        """Wait until ``deadline`` (``time.monotonic()``) for the process to exit, then kill it."""
         try:
-            self.proc.wait(timeout=grace)
+            self.proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
@@ -418,9 +498,12 @@ class MjaiBot:
             return
         except EOFError as exc:
             raise self._error(proc, seat, t, f"{exc} before answering") from None
+        except AnswerTooLongError as exc:
+            self._bad(proc, seat, t, mode, errors, f"{exc} to a line without a decision")
+            return
         try:
-            answer = json.loads(line)
-        except json.JSONDecodeError:
+            answer = loads(line)
+        except ValueError:
             answer = None
         if not (isinstance(answer, dict) and answer.get("type") == "none"):
             self._bad(
@@ -467,12 +550,16 @@ class MjaiBot:
             return substitute(str(exc))
         except EOFError as exc:
             raise self._error(proc, seat, t, f"{exc} before answering") from None
+        except AnswerTooLongError as exc:
+            return substitute(str(exc))
         try:
-            answer = json.loads(line)
-        except json.JSONDecodeError as exc:
-            return substitute(f"answered with invalid JSON ({exc.msg})", line)
+            answer = loads(line)
+        except ValueError as exc:
+            return substitute(f"answered with {exc}", line)
         try:
             return answer_to_action(answer, d.state, t, seat, d.mask)
+        except RecursionError:
+            return substitute("answered with JSON nested too deep to read as a move", line)
         except ValueError as exc:
             return substitute(f"answered with an illegal move: {exc}", line)
 
@@ -503,11 +590,15 @@ class MjaiBot:
                 self._send(proc, seat, t, [dumps(ev) for ev in new], "at the end of the game")
             proc.sent = len(events)
 
-    def close(self) -> None:
-        """End every bot process (closing stdin, then killing one that does not exit)."""
+    def close(self, grace: float = CLOSE_GRACE) -> None:
+        """End every bot process: close their stdin, then kill those that have not exited within
+        ``grace`` seconds (one wait for all; 0 kills them at once, as after Ctrl-C)."""
         procs, self._procs = list(self._procs.values()), {}
         for proc in procs:
-            proc.close()
+            proc.close_input()
+        deadline = time.monotonic() + grace
+        for proc in procs:
+            proc.end(deadline)
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):  # at interpreter shutdown
@@ -517,6 +608,13 @@ class MjaiBot:
         return f"MjaiBot({self.command!r}, dialect={self.dialect!r})"
 
 
+def _shown(line: bytes | None) -> str:
+    """A line the bot wrote, as an error shows it (None: one past the limit)."""
+    if line is None:
+        return f"(a line longer than {MAX_ANSWER_BYTES:,} bytes)"
+    return line.decode("utf-8", "replace").strip()
+
+
 def is_log_policy(policy: Any) -> bool:
     """True for a policy that reads the event log (``act_log``), such as :class:`MjaiBot`."""
     return hasattr(policy, "act_log")
@@ -524,6 +622,7 @@ def is_log_policy(policy: Any) -> bool:
 
 __all__ = [
     "BOT_ERRORS",
+    "MAX_ANSWER_BYTES",
     "DIALECTS",
     "LogDecision",
     "MjaiBot",

@@ -41,17 +41,21 @@ declared one, raise ``ValueError``.
 ``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
 and a contiguous share of the games; Python callables are then called from K threads at once,
 while each worker gets its own ``copy.deepcopy`` of an agent object (agents need not be
-thread-safe).
+thread-safe). Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops every worker before its
+next compiled call or batch step (a compiled call plays about ``CALL_SECONDS`` of games), kills
+the bot processes of ``act_log`` policies, and is raised within about a second.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -70,20 +74,27 @@ from engine.visibility import seat_view
 from riichi_env._batch import FINISHED, Batch
 from riichi_env._kernels import PYTHON_SEAT
 from riichi_env.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
-from riichi_env.mjai_seat import LogDecision, check_bot_errors, is_log_policy
+from riichi_env.mjai_seat import LogDecision, MjaiBot, check_bot_errors, is_log_policy
 from riichi_env.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.warmup import ensure_compiled
 
+POLICY_NAMES = ("random", "greedy", "simple", "efficiency")
+"""The compiled policies' names: ``"random"`` (uniform over legal actions, the stream of
+``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
+and ``"efficiency"`` (``agents.SimpleEfficiencyAgent`` and ``agents.EfficiencyAgent``, the same
+choices as the Python agents)."""
+POLICY_ALIASES = {"uniform": "random"}
+"""Other names of compiled policies, accepted wherever a policy name is (the API, the arena, the
+command line)."""
 COMPILED_POLICIES = {
     "random": POLICY_UNIFORM,
     "greedy": POLICY_GREEDY,
     "simple": POLICY_SIMPLE,
     "efficiency": POLICY_EFFICIENCY,
+    "uniform": POLICY_UNIFORM,
 }
-"""Policies played inside the kernels: ``"random"`` (uniform over legal actions, the stream of
-``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
-and ``"efficiency"`` (``agents.SimpleEfficiencyAgent`` and ``agents.EfficiencyAgent``, the same
-choices as the Python agents)."""
+"""Policies played inside the kernels, by name (``POLICY_NAMES``, then ``POLICY_ALIASES``): the
+``engine.selfplay`` policy each plays."""
 MAX_PYTHON_TABLES = 256
 """Default ``num_tables`` with a Python policy: batches large enough for a network call."""
 
@@ -100,7 +111,8 @@ def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
             if p not in COMPILED_POLICIES:
                 raise ValueError(
                     f"unknown compiled policy {p!r} for seat {s}; choose from "
-                    f"{sorted(COMPILED_POLICIES)} or pass a callable (obs, mask, seat) -> actions"
+                    f"{', '.join(POLICY_NAMES)} (or {_aliases()}) or pass a callable "
+                    "(obs, mask, seat) -> actions"
                 )
         elif not (callable(p) or any(hasattr(p, m) for m in ("act", "act_batch", "act_log"))):
             raise TypeError(
@@ -108,6 +120,10 @@ def _policies(policy: Policy | Sequence[Policy]) -> list[Policy]:
                 f"with act(), got {describe(p)}"
             )
     return seats
+
+
+def _aliases() -> str:
+    return ", ".join(f"{a} for {p}" for a, p in POLICY_ALIASES.items())
 
 
 def policy_encoder(policies: Sequence[Policy], encoder: str | None = None) -> str:
@@ -153,7 +169,7 @@ def selfplay(
     obs_dtype: Any = np.float32,
     skip_forced: bool = False,
     records: bool | str = False,
-    progress: bool | None = None,
+    progress: bool | Callable[[int], Any] | None = None,
     bot_errors: str = "stop",
     **rule_options: Any,
 ) -> dict[str, Any]:
@@ -167,7 +183,10 @@ def selfplay(
     order; ``seconds``
     counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
     ``min(games, 256)`` (compiled policies alone play on one table per worker, in
-    ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress`` shows a line on stderr (default: when stderr is a terminal).
+    ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress=True``
+    shows a live line on stderr (``ProgressLine``; default: when stderr is a terminal); a callable
+    is given the games finished so far instead, about twice a second and once at the end (the
+    arena draws one line for its four rotations so).
     """
     seats = _policies(policy)
     games, seed = check_seed_run(games, seed)
@@ -188,7 +207,7 @@ def selfplay(
         )
     if records not in (False, True, "events"):
         raise ValueError(f"records must be False, True or 'events', got {describe(records)}")
-    if progress is not None:
+    if progress is not None and not callable(progress):
         progress = check_bool("progress", progress)
     bot_errors = check_bot_errors(bot_errors)
     rules = _make_rules(rules, rule_options, selfplay)
@@ -230,10 +249,12 @@ def selfplay(
         batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
         shares.append((batch, ghi, batch.worker_scratch()))
 
+    stop = threading.Event()  # set on Ctrl-C: every worker returns before its next step
+
     def play(batch: Batch, ghi: int, scratch, own: list[tuple[Policy, np.ndarray]]) -> None:
         n = batch.n
         batch.start(0, n)
-        while True:
+        while not stop.is_set():
             batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, keep_log)
             waiting = batch.need_reset
             if keep_log and waiting.any():
@@ -268,6 +289,7 @@ def selfplay(
             results_i,
             results_f,
             game_log if records else None,
+            stop,
         )
     else:
         worker_owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(shares))]
@@ -279,16 +301,32 @@ def selfplay(
             first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, keep_log)
 
     warm()  # compile (or load) before the clock starts
-    show = sys.stderr.isatty() if progress is None else progress
+    report = progress if callable(progress) else None
+    line = None
+    if report is None and (sys.stderr.isatty() if progress is None else progress) and games:
+        report = line = ProgressLine("selfplay", games)
     done = threading.Event()
     ticker = None
-    if show and games:
-        ticker = threading.Thread(target=_progress, args=(done, games, counters), daemon=True)
+    if report is not None:
+        ticker = threading.Thread(target=_tick, args=(done, counters, report), daemon=True)
         ticker.start()
     start = time.perf_counter()
+
+    def close_bots(at_once: bool = False) -> None:
+        """Close the policies that read the event log (an mjai bot's processes end; ``at_once``:
+        killed without waiting, after Ctrl-C)."""
+        if not fast:
+            for own in worker_owners:
+                for p, _ in own:
+                    if isinstance(p, MjaiBot) and at_once:
+                        p.close(grace=0.0)
+                    elif is_log_policy(p) and hasattr(p, "close"):
+                        p.close()
+
+    interrupted = False
     try:
         if len(jobs) == 1:
-            jobs[0]()
+            jobs[0]()  # in this thread: Ctrl-C lands between two compiled calls
         else:
             errors: list[BaseException] = []
 
@@ -297,24 +335,39 @@ def selfplay(
                     job()
                 except BaseException as exc:  # re-raised in the caller's thread
                     errors.append(exc)
+                    stop.set()  # the other workers end too
 
-            threads = [threading.Thread(target=run_share, args=(job,)) for job in jobs]
+            threads = [threading.Thread(target=run_share, args=(job,), daemon=True) for job in jobs]
             for th in threads:
                 th.start()
-            for th in threads:
-                th.join()
+            try:
+                for th in threads:
+                    while th.is_alive():
+                        th.join(JOIN_POLL)  # a wait with a timeout: Ctrl-C is delivered
+            except KeyboardInterrupt:
+                with _interrupts_deferred():  # a second Ctrl-C while stopping ends nothing half-way
+                    stop.set()
+                    close_bots(at_once=True)  # a worker waiting for a bot's answer ends now
+                    deadline = time.monotonic() + STOP_WAIT
+                    for th in threads:
+                        th.join(max(deadline - time.monotonic(), 0.0))
+                raise
             if errors:
                 raise errors[0]
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
         seconds = time.perf_counter() - start
-        if not fast:
-            for own in worker_owners:
-                for p, _ in own:
-                    if is_log_policy(p) and hasattr(p, "close"):
-                        p.close()
-        done.set()
-        if ticker is not None:
-            ticker.join()
+        try:
+            with _interrupts_deferred():
+                close_bots(at_once=interrupted)
+        finally:
+            done.set()
+            if ticker is not None:
+                ticker.join()
+            if line is not None:
+                line.close()
     ri, rf = results_i, results_f
     results = [
         {
@@ -407,7 +460,43 @@ def _ask(
 
 
 CHUNK = 64
-"""Games per compiled call on the compiled-only path (the progress line moves between calls)."""
+"""Most games per compiled call on the compiled-only path (the progress line moves, and a stop is
+seen, between calls)."""
+CALL_SECONDS = 0.2
+"""Seconds a compiled call on the compiled-only path aims at (games per call from the time of the
+last call): a stop (Ctrl-C) is seen within about this long. One game per call when the event logs
+are kept."""
+JOIN_POLL = 0.1
+"""Seconds between the main thread's checks on its workers (Ctrl-C is delivered between them)."""
+STOP_WAIT = 5.0
+"""Seconds the main thread waits for its workers to end after a stop before it raises
+``KeyboardInterrupt`` anyway (they are daemon threads: nothing waits for them at exit)."""
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C held back while a run cleans up (in the main thread), so that it cannot cut the
+    cleanup half-way (every worker told to stop, every bot process ended): one that came is
+    raised as ``KeyboardInterrupt`` at the end. Only where Ctrl-C raises ``KeyboardInterrupt``
+    (Python's own handler): a program's own handler, or an ignored SIGINT, is left alone."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    came: list[int] = []
+    try:
+        signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    except ValueError:  # not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if came:
+        raise KeyboardInterrupt
 
 
 def seat_policy_of(seats: list[Policy]) -> np.ndarray:
@@ -418,11 +507,12 @@ def seat_policy_of(seats: list[Policy]) -> np.ndarray:
 
 
 def _compiled_jobs(
-    seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f, game_log
+    seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f, game_log, stop
 ):
     """Compiled policies only: each worker plays its games on a table of its own in
     ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats).
-    With ``game_log`` (a list, one entry per game) each game keeps its event log there."""
+    With ``game_log`` (a list, one entry per game) each game keeps its event log there. A worker
+    returns before its next compiled call once ``stop`` (a ``threading.Event``) is set."""
     from engine.kernels import _play_games_agents, _play_games_unchecked
     from engine.state import new_state
     from engine.tables import load_tables
@@ -436,13 +526,14 @@ def _compiled_jobs(
     hands = np.zeros(games, dtype=np.int32)
     decisions = np.zeros(games, dtype=np.int64)
 
-    chunk = CHUNK if game_log is None else 1  # one game per call when its log is kept
     max_events = 0 if game_log is None else DEFAULT_MAX_EVENTS
 
     def play(lo: int, hi: int, counter: np.ndarray, state) -> None:
         rng = np.zeros(2, dtype=np.int64)
-        for a in range(lo, hi, chunk):
+        a, chunk = lo, 1  # the first call times a game
+        while a < hi and not stop.is_set():
             b = min(a + chunk, hi)
+            t0 = time.perf_counter()
             kernel(
                 state.records,
                 0,
@@ -464,6 +555,10 @@ def _compiled_jobs(
             if game_log is not None:
                 game_log[a] = state.events[0, : int(state.n_events[0])].copy()
             counter[0] = b - lo
+            if game_log is None:  # games per call: about CALL_SECONDS, CHUNK at most
+                per_game = (time.perf_counter() - t0) / (b - a)
+                chunk = max(1, min(CHUNK, int(CALL_SECONDS / max(per_game, 1e-9))))
+            a = b
 
     jobs, counters = [], []
     for w in range(workers):
@@ -493,19 +588,56 @@ def _compiled_jobs(
     return jobs, counters, warm
 
 
-def _progress(done: threading.Event, games: int, counters: list[np.ndarray]) -> None:
-    """A live ``games done / total`` line on stderr until ``done`` is set."""
-    start = time.perf_counter()
-    stream = sys.stderr
-    while not done.wait(0.5):
-        n = int(sum(int(c[0]) for c in counters))
-        elapsed = time.perf_counter() - start
-        rate = n / elapsed if elapsed > 0 else 0.0
-        stream.write(f"\rselfplay: {n}/{games} games, {elapsed:.0f} s, {rate:.1f} games/s")
-        stream.flush()
-    n = int(sum(int(c[0]) for c in counters))
-    stream.write(f"\rselfplay: {n}/{games} games, {time.perf_counter() - start:.1f} s\n")
-    stream.flush()
+def _tick(done: threading.Event, counters: list[np.ndarray], report: Callable[[int], Any]) -> None:
+    """``report(games finished)`` every ``TICK`` seconds until ``done`` is set, then once more."""
+    while not done.wait(TICK):
+        report(int(sum(int(c[0]) for c in counters)))
+    report(int(sum(int(c[0]) for c in counters)))
 
 
-__all__ = ["COMPILED_POLICIES", "selfplay"]
+TICK = 0.5
+"""Seconds between progress reports."""
+
+
+class ProgressLine:
+    """One live progress line on stderr, ``label: done/total games, s, games/s``: each call with
+    the games finished redraws it in place (``\r``), :meth:`close` ends it with one newline.
+
+    Thread-safe; a command draws one for its whole run (the arena over its four rotations).
+    """
+
+    def __init__(self, label: str, total: int, stream: Any = None) -> None:
+        self.label = label
+        self.total = total
+        self.stream = sys.stderr if stream is None else stream
+        self.start = time.perf_counter()
+        self.done = 0
+        self._width = 0
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def __call__(self, done: int) -> None:
+        """Redraw the line with ``done`` games finished."""
+        with self._lock:
+            if not self._closed:
+                self.done = done
+                elapsed = time.perf_counter() - self.start
+                self._draw(f"{elapsed:.0f} s, {done / max(elapsed, 1e-9):.1f} games/s", "")
+
+    def close(self) -> None:
+        """Draw the final figures and end the line (once; later calls do nothing)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                elapsed = time.perf_counter() - self.start
+                self._draw(f"{elapsed:.1f} s", "\n")
+
+    def _draw(self, figures: str, end: str) -> None:
+        text = f"{self.label}: {self.done}/{self.total} games, {figures}"
+        pad = " " * max(self._width - len(text), 0)  # over the end of a longer line before
+        self._width = len(text)
+        self.stream.write(f"\r{text}{pad}{end}")
+        self.stream.flush()
+
+
+__all__ = ["COMPILED_POLICIES", "POLICY_ALIASES", "POLICY_NAMES", "ProgressLine", "selfplay"]

@@ -137,3 +137,95 @@ def test_agent_objects_get_a_copy_per_worker():
     one = arena(seats, games=8, seed=2, names=names)
     two = arena(seats, games=8, seed=2, names=names, workers=2)
     assert one["agents"] == two["agents"]
+
+
+def _normal(counts):
+    """The normal approximation the arena used before: mean +- 1.96 sd / sqrt(n)."""
+    ranks = np.repeat(np.arange(1.0, 5.0), counts)
+    half = 1.96 * ranks.std(ddof=1) / np.sqrt(ranks.size)
+    return ranks.mean() - half, ranks.mean() + half
+
+
+def test_avg_rank_interval_stays_in_one_to_four():
+    from riichi_env.arena import avg_rank_interval
+
+    # three firsts and a second: the normal approximation said 0.76-1.74
+    assert _normal([3, 1, 0, 0])[0] < 0.77
+    lo, hi = avg_rank_interval([3, 1, 0, 0])
+    assert 1 <= lo <= 1.25 <= hi <= 4
+    assert avg_rank_interval([40, 0, 0, 0])[0] == 1.0 < avg_rank_interval([40, 0, 0, 0])[1] < 1.3
+    assert avg_rank_interval([0, 0, 0, 40])[1] == 4.0
+    assert avg_rank_interval([400, 0, 0, 0])[1] < avg_rank_interval([40, 0, 0, 0])[1]
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        counts = rng.multinomial(int(rng.integers(1, 60)), rng.dirichlet(np.full(4, 0.3)))
+        lo, hi = avg_rank_interval(counts)
+        mean = counts @ np.arange(1, 5) / counts.sum()
+        assert 1 <= lo <= mean <= hi <= 4
+    assert np.isnan(avg_rank_interval([0, 0, 0, 0])).all()
+    with pytest.raises(ValueError, match="rank_counts"):
+        avg_rank_interval([1, 2, 3])
+
+
+@pytest.mark.parametrize("counts", [[600, 500, 450, 450], [80, 80, 80, 80], [900, 60, 30, 10]])
+def test_avg_rank_interval_is_the_normal_one_for_many_games(counts):
+    from riichi_env.arena import avg_rank_interval
+
+    np.testing.assert_allclose(avg_rank_interval(counts), _normal(counts), atol=0.01)
+
+
+def test_arena_rows_use_the_interval():
+    from riichi_env.arena import avg_rank_interval
+
+    out = arena(["efficiency", "random", "random", "random"], games=4, seed=0)
+    for row in out["agents"]:
+        assert row["avg_rank_ci95"] == list(avg_rank_interval(row["rank_counts"]))
+        assert 1 <= row["avg_rank_ci95"][0] <= row["avg_rank"] <= row["avg_rank_ci95"][1] <= 4
+
+
+def _progress_lines(err: str) -> list[str]:
+    """stderr cut after each newline (a line redrawn in place with ``\\r`` stays one line), without
+    the first-run compile notices of ``riichi_env.warmup``."""
+    lines = err.split("\n")
+    lines = [x + "\n" for x in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    return [x for x in lines if not x.startswith("riichi_env:")]
+
+
+def test_progress_is_one_line_for_the_whole_arena(capsys, monkeypatch):
+    import riichi_env.play
+
+    monkeypatch.setattr(riichi_env.play, "TICK", 0.005)  # redraw often: updates mid-run
+
+    def slow(obs, mask, seat):
+        import time
+
+        time.sleep(0.001)
+        return mask.argmax(axis=1)
+
+    arena([slow, "random", "random", "random"], games=8, seed=1, progress=True)
+    (line,) = _progress_lines(capsys.readouterr().err)
+    assert line.endswith("\n") and "selfplay" not in line
+    draws = line.rstrip("\n").split("\r")[1:]
+    assert len(draws) > 4  # redrawn in place as the rotations play
+    assert all(d.startswith("arena: ") for d in draws)
+    done = [int(d.split()[1].split("/")[0]) for d in draws]
+    assert done == sorted(done) and done[-1] == 8 and draws[-1].startswith("arena: 8/8 games")
+    assert len(draws[-1]) >= max(len(d) for d in draws)  # padded over a longer line before
+    assert main(["arena", "--games", "4", "--progress"]) == 0
+    captured = capsys.readouterr()
+    (line,) = _progress_lines(captured.err)
+    assert line.startswith("\rarena: ") and "arena: 4/4 games" in line
+    assert "efficiency" in captured.out
+    arena(["random"] * 4, games=4, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_selfplay_progress_is_one_line(capsys):
+    assert main(["selfplay", "--games", "3", "--workers", "2", "--progress"]) == 0
+    (line,) = _progress_lines(capsys.readouterr().err)
+    assert line.startswith("\rselfplay: ") and "selfplay: 3/3 games" in line
+    seen = []
+    import riichi_env
+
+    riichi_env.selfplay("random", games=3, progress=seen.append)
+    assert seen[-1] == 3 and capsys.readouterr().err == ""

@@ -67,6 +67,19 @@ def test_arena_on_two_actors_equals_one_process(pool):
         assert out[key] == local[key]
 
 
+def test_arena_on_the_actors_draws_one_progress_line(pool, capsys):
+    out = arena(
+        ["greedy", "uniform", "uniform", "uniform"], games=8, runner=pool.selfplay, progress=True
+    )
+    assert [a["name"] for a in out["agents"]] == ["greedy", "uniform"]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.endswith("\n") and "selfplay" not in err
+    assert "arena: 8/8 games" in err
+    seen = []
+    pool.selfplay("random", games=8, progress=seen.append)
+    assert seen[-1] == 8 and capsys.readouterr().err == ""
+
+
 def test_bot_errors_come_back_from_the_actors(pool):
     """An mjai bot's substituted errors are counted in the actors' copies and come back in the
     results: the arena's per-seat-spec ``bot_errors`` equal one process's."""

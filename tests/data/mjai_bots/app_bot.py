@@ -6,7 +6,9 @@ as a bot on ``mjai.Bot(player_id)`` is, and exits with code 3 when ``start_game`
 elsewhere. LOG, if given, is a file each input line is appended to. MODE: ``ok``; ``every3``
 (answers ``none``, which is illegal there, at every third of its own draws in a game);
 ``chatty`` (answers its ``start_game`` line with a discard); ``chattyend`` (answers its
-``end_game`` line with a discard).
+``end_game`` line with a discard); ``long3``, ``deep3``, ``digits3`` (at every third of its own
+draws: its answer padded past 1 MiB with spaces, a line of 200,000 nested arrays, an answer with a
+5,000-digit number); ``longnone`` (its ``{"type":"none"}`` to ``start_game`` padded past 1 MiB).
 """
 
 import json
@@ -35,4 +37,15 @@ for line in sys.stdin:
         draws += 1
         if not (mode == "every3" and draws % 3 == 0):
             answer = {"type": "dahai", "actor": seat, "pai": last["pai"], "tsumogiri": True}
+        if draws % 3 == 0 and mode in ("long3", "deep3", "digits3"):
+            text = {
+                "long3": json.dumps(answer) + " " * (2 << 20),
+                "deep3": "[" * 200_000 + "]" * 200_000,
+                "digits3": json.dumps(answer)[:-1] + ', "n": ' + "9" * 5000 + "}",
+            }[mode]
+            print(text, flush=True)
+            continue
+    if mode == "longnone" and last["type"] == "start_game":
+        print(json.dumps(answer) + " " * (2 << 20), flush=True)
+        continue
     print(json.dumps(answer), flush=True)
