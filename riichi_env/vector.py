@@ -107,6 +107,20 @@ def _reward_wrapper_building() -> str | None:
     return None
 
 
+def _refuse_reward_wrappers(obj: object) -> None:
+    """Raise ``PerSeatRewardsError`` if a ``REWARD_WRAPPERS`` wrapper is being built on ``obj``."""
+    name = _reward_wrapper_building()
+    if name is not None:
+        raise PerSeatRewardsError(
+            f"gymnasium.wrappers.vector.{name} cannot wrap riichi_env's "
+            f"{type(obj).__name__}: its rewards are per seat, shape (num_tables, 4), for "
+            f"self-play, and {name} keeps one reward per table. Use "
+            "riichi_env.learner_vector_env(num_tables, opponents=...) (one learning seat "
+            "per table, rewards (num_tables,)), which works with Gymnasium's vector "
+            "wrappers; README, 'Which wrappers go with which env'"
+        )
+
+
 class _Metadata:
     """``RiichiVectorEnv.metadata``: the class's dict, read by Gymnasium's wrappers as they are
     built, where ``RecordEpisodeStatistics`` and ``NormalizeReward`` are refused with a clear
@@ -117,17 +131,23 @@ class _Metadata:
 
     def __get__(self, obj, owner=None) -> dict[str, Any]:
         if obj is not None:
-            name = _reward_wrapper_building()
-            if name is not None:
-                raise PerSeatRewardsError(
-                    f"gymnasium.wrappers.vector.{name} cannot wrap riichi_env's "
-                    f"{type(obj).__name__}: its rewards are per seat, shape (num_tables, 4), for "
-                    f"self-play, and {name} keeps one reward per table. Use "
-                    "riichi_env.learner_vector_env(num_tables, opponents=...) (one learning seat "
-                    "per table, rewards (num_tables,)), which works with Gymnasium's vector "
-                    "wrappers; README, 'Which wrappers go with which env'"
-                )
+            _refuse_reward_wrappers(obj)
         return self.value
+
+
+class _NumEnvs:
+    """``RiichiVectorEnv.num_envs``: every Gymnasium release's ``RecordEpisodeStatistics`` and
+    ``NormalizeReward`` read it as they are built (not all of them read ``metadata``), so they
+    are refused here too."""
+
+    def __get__(self, obj, owner=None) -> int:
+        if obj is None:
+            return self
+        _refuse_reward_wrappers(obj)
+        return obj.__dict__["_num_envs"]
+
+    def __set__(self, obj, value: int) -> None:
+        obj.__dict__["_num_envs"] = value
 
 
 class ClosedEnvError(gymnasium.error.ClosedEnvironmentError, RuntimeError):
@@ -150,6 +170,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
     """``num_tables`` games of ``riichi_v0``; see the module docstring for the spec."""
 
     metadata = _Metadata({"name": ENV_NAME, "autoreset_mode": AutoresetMode.SAME_STEP})
+    num_envs = _NumEnvs()
 
     def __init__(
         self,
@@ -182,11 +203,11 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         self.obs_dtype = dtype
         self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
         self._batch = Batch(
-            self.num_envs, self.rules, encoder, ENCODER_IDS[encoder], dtype, final_obs=True
+            self._num_envs, self.rules, encoder, ENCODER_IDS[encoder], dtype, final_obs=True
         )
         self._scratch = self._batch.worker_scratch()
         self._seat_policy = np.full(4, PYTHON_SEAT, dtype=np.int64)
-        self._all = np.arange(self.num_envs)
+        self._all = np.arange(self._num_envs)
         self._started = False
         low, high = bounds(encoder)
         if dtype == np.uint8:
@@ -198,8 +219,8 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
             {"observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)}
         )
         self.single_action_space = spaces.Discrete(N_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self._num_envs)
+        self.action_space = batch_space(self.single_action_space, self._num_envs)
         ensure_compiled("vector")
 
     # -------------------------------------------------------------------------------- play
@@ -212,7 +233,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be None or a dict, got {describe(options)}")
         b = self._batch
-        n = self.num_envs
+        n = self._num_envs
         if seed is None:
             base = int(self._rng.integers(2**62))
             b.seed_base[:] = base
@@ -243,7 +264,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         if not self._started:
             raise gymnasium.error.ResetNeeded("step() before reset(): call reset() first")
         b = self._batch
-        n = self.num_envs
+        n = self._num_envs
         b.set_actions(self._all, actions, "actions")
         b.run(
             0, n, self._scratch, self._seat_policy, self._reward, n, GAMES_FOREVER, self.skip_forced
@@ -270,7 +291,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
     def _final(self, info: dict[str, Any], terms: np.ndarray) -> None:
         b = self._batch
         idx = np.flatnonzero(terms)
-        final_obs = np.full(self.num_envs, None, dtype=object)
+        final_obs = np.full(self._num_envs, None, dtype=object)
         zero_mask = np.zeros(N_ACTIONS, dtype=np.int8)
         for i in idx:
             final_obs[i] = {
