@@ -89,28 +89,60 @@ class PerSeatRewardsError(TypeError):
     applied to a ``RiichiVectorEnv``, whose rewards are per seat."""
 
 
-def _reward_wrapper_building() -> str | None:
-    """The name of the ``REWARD_WRAPPERS`` wrapper whose constructor is running (reading the env's
-    metadata, as theirs do), if any: the frames up the stack whose ``self`` is a vector wrapper."""
+def _reward_wrapper_building() -> Any:
+    """The ``REWARD_WRAPPERS`` wrapper whose constructor is running (reading the env's metadata
+    or ``num_envs``, as theirs do), if any: the frames up the stack whose ``self`` is one."""
     wrappers = sys.modules.get("gymnasium.wrappers.vector")
     if wrappers is None:
         return None
     kinds = tuple(getattr(wrappers, name) for name in REWARD_WRAPPERS)
     frame = sys._getframe(2)
-    for _ in range(8):  # the wrapper's __init__, through the metadata of wrappers in between
+    for _ in range(8):  # the wrapper's __init__, through the properties of wrappers in between
         if frame is None:
             break
         owner = frame.f_locals.get("self")
         if isinstance(owner, kinds) and frame.f_code.co_name == "__init__":
-            return type(owner).__name__
+            return owner
         frame = frame.f_back
     return None
 
 
+class _Detached:
+    """What a refused wrapper (and the wrappers under it) point to instead of the env: Gymnasium's
+    ``VectorEnv.__del__`` closes a wrapper that is not closed, and closing a wrapper closes the env
+    under it, so a refused, half-built wrapper would otherwise close the user's env when it is
+    garbage-collected."""
+
+    closed = True
+
+    def close(self, **kwargs: Any) -> None:
+        """Nothing to close."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise PerSeatRewardsError(
+            "this Gymnasium wrapper was built around a wrapper that riichi_env refused "
+            "(PerSeatRewardsError); build the wrappers again around riichi_env.learner_vector_env"
+        )
+
+
+def _detach(wrapper: Any, env: Any) -> None:
+    """Point ``wrapper`` and every wrapper between it and ``env`` at a ``_Detached``."""
+    for _ in range(64):
+        inner = wrapper.__dict__.get("env")
+        if inner is None:
+            return
+        wrapper.__dict__["env"] = _Detached()
+        if inner is env:
+            return
+        wrapper = inner
+
+
 def _refuse_reward_wrappers(obj: object) -> None:
     """Raise ``PerSeatRewardsError`` if a ``REWARD_WRAPPERS`` wrapper is being built on ``obj``."""
-    name = _reward_wrapper_building()
-    if name is not None:
+    wrapper = _reward_wrapper_building()
+    if wrapper is not None:
+        name = type(wrapper).__name__
+        _detach(wrapper, obj)
         raise PerSeatRewardsError(
             f"gymnasium.wrappers.vector.{name} cannot wrap riichi_env's "
             f"{type(obj).__name__}: its rewards are per seat, shape (num_tables, 4), for "
