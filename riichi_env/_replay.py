@@ -98,7 +98,7 @@ def _kind_of(st, t, action):
     rec = st[t]
     if action < RIICHI:
         return K_DISCARD
-    if action == RIICHI or action == OPEN_RIICHI:
+    if action in (RIICHI, OPEN_RIICHI):
         return K_RIICHI
     if action == TSUMO:
         return K_TSUMO
@@ -106,7 +106,7 @@ def _kind_of(st, t, action):
         return K_RON
     if CHI_LOW <= action <= CHI_HIGH or CHI_LOW_PLAIN <= action <= CHI_HIGH_PLAIN:
         return K_CHI
-    if action == PON or action == PON_PLAIN:
+    if action in (PON, PON_PLAIN):
         return K_PON
     if action == KYUUSHU:
         return K_KYUSHU
@@ -181,7 +181,7 @@ def _script_action(st, t, row, red, mask):
         return DISCARD + k
     if code == S_RIICHI:
         return RIICHI
-    if code == S_ANKAN or code == S_KAKAN:
+    if code in (S_ANKAN, S_KAKAN):
         return KAN + row[4] // 4
     if code == S_DAIMINKAN:
         return KAN + k
@@ -301,7 +301,7 @@ def _replay_game(
                     if i < end:
                         code = script[i, 0]
                         if (
-                            (code == S_CHI or code == S_PON or code == S_DAIMINKAN)
+                            (code in (S_CHI, S_PON, S_DAIMINKAN))
                             and script[i, 3] == rec.claim_from
                             and script[i, 2] // 4 == rec.claim_tile // 4
                         ):
@@ -335,10 +335,7 @@ def _replay_game(
                 elif kyushu:
                     action = KYUUSHU
                 else:
-                    if finished[h]:
-                        result = HAND_DESYNC
-                    else:
-                        result = HAND_UNFINISHED
+                    result = HAND_DESYNC if finished[h] else HAND_UNFINISHED
                     err[h] = end
                     break
             if not mask[action]:

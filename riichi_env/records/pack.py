@@ -112,10 +112,7 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
             red_used = 0
             if ev.consumed:
                 red_used = int(any(t in red_set for t in ev.consumed))
-                if c == S_CHI:
-                    aux = min(ev.consumed, key=lambda t: t // 4)
-                else:
-                    aux = ev.consumed[0]
+                aux = min(ev.consumed, key=lambda t: t // 4) if c == S_CHI else ev.consumed[0]
             hand_rows.append((c, ev.seat, ev.tile, ev.from_seat, aux, red_used))
         engine_wall = to_engine_wall(wall, layout, hand.dealer)
         k = np.ones(136, dtype=np.uint8)
