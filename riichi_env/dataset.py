@@ -217,6 +217,9 @@ class Converter:
         self.strict = bool(strict)
         self.walls = walls
         self.stats = Stats()
+        from riichi_env.warmup import ensure_compiled
+
+        ensure_compiled("dataset")  # a cold cache says so on stderr, then compiles
         self._tables = load_tables()
         self._tables_tuple = tuple(self._tables)
         self._rows = N_ROWS[encoder]
