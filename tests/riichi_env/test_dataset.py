@@ -410,12 +410,14 @@ def _claim_rows(rows):
     return [(int(s), KINDS[int(k)]) for s, k in zip(rows["seat"], rows["kind"], strict=True)]
 
 
+@pytest.mark.nojit
 def test_scripted_passes_when_nobody_claims_are_rows():
     """Nobody claimed the 4p: both offered seats' passes are known choices, so both are rows."""
     rows = _scripted("pass", "pass", "4z")
     assert _claim_rows(rows)[:4] == [(0, "discard"), (1, "pass"), (2, "pass"), (1, "discard")]
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("first", ["pass", "chi"])
 def test_scripted_pass_under_another_seats_pon_is_no_row(first):
     """Seat 2's pon took the 4p: seat 1 (offered only a chi) passed or asked for a chi that lost;
