@@ -1,0 +1,833 @@
+"""Many record files as training batches, in worker processes, and as shards on disk.
+
+:func:`iter_batches` streams batches of rows (the columns of :class:`riichi_env.dataset.Converter`
+plus ``file``) from many record files, converting them in this process or in ``workers`` worker
+processes; the rows and their order are the same for any number of workers, shuffled or not.
+:func:`write_shards` writes the same rows to ``shard-00000.npz`` ... with a ``manifest.json``;
+:func:`load_shards`, :func:`iter_shards` and :func:`read_manifest` read them back. The
+``riichi-env dataset`` command (``riichi_env.cli_dataset``) runs :func:`write_shards`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import math
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+import time
+import zipfile
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.validation import check_bool, check_int, check_seed, describe
+
+RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl")
+"""Names of the record files taken from a directory (also with ``.gz`` after them); the project's
+``walls.jsonl`` wall files are left out."""
+
+FILE_COLUMN = "file"
+"""The column :func:`iter_batches` adds: the index (int32) of the row's record in ``files``."""
+
+MANIFEST = "manifest.json"
+SHARD_FORMAT = "riichi_env dataset shards"
+SHARD_VERSION = 1
+_SHARD_NAME = "shard-{:05d}.npz"
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+_INFLIGHT_PER_WORKER = 2
+_POLL_SECONDS = 0.2
+_JOIN_SECONDS = 5.0
+_REDRAW_SECONDS = 0.25
+_ENV_KEYS = ("RIICHI_ENV_CACHE", "XDG_CACHE_HOME", "HOME")
+"""Environment variables a worker takes from the parent at its start (with every ``NUMBA_*``),
+so it uses the parent's Numba cache even when the forkserver was started before they changed."""
+
+
+def is_record_name(name: str) -> bool:
+    """True for a file name :func:`record_files` takes from a directory (``RECORD_SUFFIXES``)."""
+    lower = name.lower()
+    if lower.startswith("."):
+        return False
+    if lower.endswith(".gz"):
+        lower = lower[:-3]
+    stem, dot, suffix = lower.rpartition(".")
+    return bool(dot) and f".{suffix}" in RECORD_SUFFIXES and stem != "walls"
+
+
+def record_files(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[Path]:
+    """The record files named by ``paths``: files as given, directories as every record file under
+    them (:func:`is_record_name`, searched recursively, sorted by path), in the order given.
+
+    Raises:
+        TypeError: ``paths`` or one of them is not a path.
+        ValueError: a path does not exist, or there is no record file at all.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    elif not isinstance(paths, Iterable) or isinstance(paths, (bytes, dict)):
+        raise TypeError(f"paths must be a path or a list of paths, got {describe(paths)}")
+    out: list[Path] = []
+    given = 0
+    for p in paths:
+        if not isinstance(p, (str, os.PathLike)) or isinstance(p, bytes):
+            raise TypeError(f"each path must be a str or os.PathLike, got {describe(p)}")
+        given += 1
+        path = Path(p)
+        if path.is_dir():
+            out.extend(
+                sorted(
+                    q
+                    for q in path.rglob("*")
+                    if is_record_name(q.name) and q.is_file() and not _hidden(q, path)
+                )
+            )
+        elif path.is_file():
+            out.append(path)
+        elif path.exists():
+            raise ValueError(f"{p}: not a regular file or a directory")
+        else:
+            raise ValueError(f"{p}: no such file or directory")
+    if not given:
+        raise ValueError("paths is empty: expected record files or directories of them")
+    if not out:
+        suffixes = ", ".join(RECORD_SUFFIXES)
+        raise ValueError(
+            f"no record files ({suffixes}, optionally .gz) in the directories given: "
+            + ", ".join(str(p) for p in paths)
+        )
+    return out
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def iter_batches(
+    paths: str | os.PathLike | Iterable[str | os.PathLike],
+    batch_size: int = 1024,
+    *,
+    shuffle_buffer: int = 0,
+    seed: int = 0,
+    workers: int = 1,
+    drop_last: bool = False,
+    progress: Callable[[int], Any] | None = None,
+    **converter_options: Any,
+) -> BatchIterator:
+    """Batches of rows of many record files: dicts of NumPy arrays, ``batch_size`` rows each.
+
+    Each file is converted by a :class:`riichi_env.dataset.Converter` built with
+    ``converter_options``; a batch has its columns plus ``file`` (int32: the row's record as an
+    index into the iterator's ``files``: ``paths`` with directories expanded by
+    :func:`record_files`). Rows come in file order, then row order, unless ``shuffle_buffer=N``:
+    then each row is drawn uniformly from a buffer of ``N`` rows (seeded with ``seed``). With
+    ``workers=K > 1`` the files are converted in ``K`` worker processes (at most ``2 K`` files in
+    flight); the rows and their order are the same for every ``K``. Only the last batch may be
+    shorter (``drop_last=True`` drops it). ``progress`` is called with the number of files
+    done after each one.
+
+    Returns a :class:`BatchIterator`: once iterated, its ``stats`` counts the files, games,
+    decisions and skipped records. Worker processes start on the first batch and stop when the
+    iteration ends, breaks or raises (``close()`` or a ``with`` block stops them early).
+
+    Raises:
+        TypeError, ValueError: a bad argument or converter option (checked here, before any
+            conversion).
+    """
+    return BatchIterator(
+        paths,
+        batch_size,
+        shuffle_buffer=shuffle_buffer,
+        seed=seed,
+        workers=workers,
+        drop_last=drop_last,
+        progress=progress,
+        **converter_options,
+    )
+
+
+class BatchIterator:
+    """The iterator :func:`iter_batches` returns.
+
+    Attributes:
+        files: the record files, in order (``file`` indexes this list).
+        stats: a :class:`riichi_env.dataset.Stats` over the files converted so far (all of them
+            once the iteration ended).
+        options: the converter options.
+    """
+
+    def __init__(
+        self,
+        paths: str | os.PathLike | Iterable[str | os.PathLike],
+        batch_size: int = 1024,
+        *,
+        shuffle_buffer: int = 0,
+        seed: int = 0,
+        workers: int = 1,
+        drop_last: bool = False,
+        progress: Callable[[int], Any] | None = None,
+        **converter_options: Any,
+    ) -> None:
+        self.batch_size = check_int("batch_size", batch_size, 1)
+        self.shuffle_buffer = check_int("shuffle_buffer", shuffle_buffer, 0)
+        self.seed = check_seed(seed)
+        self.workers = check_int("workers", workers, 1)
+        self.drop_last = check_bool("drop_last", drop_last)
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be None or a callable, got {describe(progress)}")
+        self.progress = progress
+        self.files = record_files(paths)
+        self.options = dict(converter_options)
+        self._converter = _converter_class()(**converter_options)  # checks the options
+        self.stats = _fresh_stats(self._converter)
+        self._procs: list = []
+        self._gen: Iterator[dict[str, np.ndarray]] | None = None
+
+    def __iter__(self) -> BatchIterator:
+        return self
+
+    def __next__(self) -> dict[str, np.ndarray]:
+        if self._gen is None:
+            self._gen = _Run(self).batches()
+        return next(self._gen)
+
+    def close(self) -> None:
+        """Stop the iteration and its worker processes (iterating afterwards yields nothing)."""
+        if self._gen is None:
+            self._gen = iter(())
+        else:
+            self._gen.close()
+
+    def __enter__(self) -> BatchIterator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def empty(self) -> dict[str, np.ndarray]:
+        """A batch with 0 rows: every column with its dtype and shape."""
+        out = dict(self._converter.empty())
+        out[FILE_COLUMN] = np.zeros(0, np.int32)
+        return out
+
+
+class _Run:
+    """One iteration of a :class:`BatchIterator` (which it does not reference: dropping the
+    iterator closes the generator at once, and with it the worker processes)."""
+
+    def __init__(self, it: BatchIterator) -> None:
+        self.files = it.files
+        self.options = it.options
+        self.batch_size = it.batch_size
+        self.shuffle_buffer = it.shuffle_buffer
+        self.seed = it.seed
+        self.workers = it.workers
+        self.drop_last = it.drop_last
+        self.progress = it.progress
+        self.stats = it.stats
+        self._converter = it._converter
+        self._procs = it._procs
+
+    def batches(self) -> Iterator[dict[str, np.ndarray]]:
+        return rebatch(
+            self._file_rows(),
+            self.batch_size,
+            shuffle_buffer=self.shuffle_buffer,
+            seed=self.seed,
+            drop_last=self.drop_last,
+        )
+
+    def _file_rows(self) -> Iterator[dict[str, np.ndarray]]:
+        """Each converted file's rows (with ``file``), in file order; merges the stats."""
+        parallel = self.workers > 1 and len(self.files) > 1
+        results = self._convert_in_workers() if parallel else self._convert_here()
+        for index, (rows, delta) in enumerate(results):
+            _add_stats(self.stats, delta)
+            if self.progress is not None:
+                self.progress(index + 1)
+            if rows is not None:
+                n = len(rows["action"])
+                if n:
+                    rows = dict(rows)
+                    rows[FILE_COLUMN] = np.full(n, index, np.int32)
+                    yield rows
+
+    def _convert_here(self) -> Iterator[tuple]:
+        for path in self.files:
+            yield _convert_one(self._converter, path)
+
+    def _convert_in_workers(self) -> Iterator[tuple]:
+        """The files converted in worker processes, their results in file order."""
+        ctx = _context()
+        tasks = ctx.Queue()
+        results = ctx.Queue()
+        env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
+        count = min(self.workers, len(self.files) - 1)
+        procs = [
+            ctx.Process(
+                target=_worker_main,
+                args=(i, self.options, env, tasks, results),
+                name=f"riichi_env-dataset-{i}",
+                daemon=True,
+            )
+            for i in range(count)
+        ]
+        self._procs[:] = procs
+        try:
+            # The first file here: its conversion compiles (or loads) the kernels once, before
+            # the workers start and load them from the Numba cache.
+            yield _convert_one(self._converter, self.files[0])
+            for p in procs:
+                p.start()
+            limit = _INFLIGHT_PER_WORKER * count
+            sent = 1
+            done: dict[int, tuple] = {}
+            pending: deque[int] = deque()
+            for want in range(1, len(self.files)):
+                while sent < len(self.files) and sent < want + limit:
+                    tasks.put((sent, str(self.files[sent])))
+                    pending.append(sent)
+                    sent += 1
+                while want not in done:
+                    index, status, payload = self._receive(results, procs, pending)
+                    if status == "error":
+                        raise payload
+                    done[index] = payload
+                pending.remove(want)
+                yield done.pop(want)
+            for _ in procs:
+                tasks.put(None)
+            for p in procs:
+                p.join(_JOIN_SECONDS)
+        finally:
+            _stop(procs, (tasks, results))
+
+    def _receive(self, results, procs, pending) -> tuple:
+        while True:
+            try:
+                return results.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                for p in procs:
+                    if p.exitcode is not None:
+                        files = ", ".join(str(self.files[i]) for i in pending)
+                        raise RuntimeError(
+                            f"dataset worker process {p.name} ended unexpectedly (exit code "
+                            f"{p.exitcode}) while these files were being converted: {files}"
+                        ) from None
+
+
+def _converter_class():
+    from riichi_env.dataset import Converter
+
+    return Converter
+
+
+def _context():
+    """A start method that never forks a process with threads: forkserver, else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _stop(procs: list, queues: tuple) -> None:
+    """End the worker processes (terminate any still running) and release the queues."""
+    for p in procs:
+        if p.pid is not None and p.exitcode is None:
+            p.terminate()
+    for p in procs:
+        if p.pid is None:
+            continue
+        p.join(_JOIN_SECONDS)
+        if p.exitcode is None:
+            p.kill()
+            p.join()
+    for q in queues:
+        q.cancel_join_thread()
+        q.close()
+
+
+def _worker_main(worker: int, options: dict, env: dict, tasks, results) -> None:
+    """A worker process: converts ``(index, path)`` tasks until ``None`` (or the parent is gone)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    for key in list(os.environ):
+        if (key in _ENV_KEYS or key.startswith("NUMBA_")) and key not in env:
+            del os.environ[key]
+    os.environ.update(env)
+    try:
+        converter = _converter_class()(**options)
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+        results.put((-1, "error", _portable_error(exc)))
+        return
+    parent = multiprocessing.parent_process()
+    while True:
+        try:
+            task = tasks.get(timeout=1.0)
+        except queue.Empty:
+            if parent is not None and not parent.is_alive():
+                return
+            continue
+        if task is None:
+            return
+        index, path = task
+        try:
+            out = (index, "ok", _convert_one(converter, path))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+            out = (index, "error", _portable_error(exc))
+        results.put(out)
+
+
+def _portable_error(exc: BaseException):
+    """``exc`` if it survives pickling, else a ``RuntimeError`` with its type and message."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:  # noqa: BLE001 - any pickling problem
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+
+
+def _convert_one(converter, path) -> tuple:
+    """``(rows or None, stats delta)`` of one file."""
+    before = _snapshot(converter.stats)
+    rows = converter.convert(path)
+    return rows, _delta(before, converter.stats)
+
+
+def _fresh_stats(converter):
+    stats = converter.stats
+    return dataclasses.replace(stats) if dataclasses.is_dataclass(stats) else stats
+
+
+def _fields(stats) -> dict[str, Any]:
+    if dataclasses.is_dataclass(stats):
+        return {f.name: getattr(stats, f.name) for f in dataclasses.fields(stats)}
+    return dict(vars(stats))
+
+
+def _snapshot(stats) -> dict[str, Any]:
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in _fields(stats).items()}
+
+
+def _delta(before: dict[str, Any], stats) -> dict[str, Any]:
+    out = {}
+    for key, value in _fields(stats).items():
+        old = before.get(key)
+        if isinstance(value, list):
+            out[key] = value[len(old or ()) :]
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            out[key] = value - (old or 0)
+    return out
+
+
+def _add_stats(stats, delta: dict[str, Any]) -> None:
+    for key, value in delta.items():
+        if isinstance(value, list):
+            setattr(stats, key, [*getattr(stats, key), *value])
+        else:
+            setattr(stats, key, getattr(stats, key) + value)
+
+
+def _rows_of(chunk: dict[str, np.ndarray]) -> int:
+    return len(next(iter(chunk.values())))
+
+
+def _concat(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    if len(chunks) == 1:
+        return chunks[0]
+    return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+
+
+def rebatch(
+    chunks: Iterable[dict[str, np.ndarray]],
+    batch_size: int,
+    *,
+    shuffle_buffer: int = 0,
+    seed: int = 0,
+    drop_last: bool = False,
+) -> Iterator[dict[str, np.ndarray]]:
+    """Rows given in chunks (dicts of arrays, one row per index) as batches of ``batch_size``
+    rows: in order, or through a shuffle buffer of ``shuffle_buffer`` rows seeded with ``seed``
+    (the same chunks and seed give the same batches). Only the last batch may be shorter
+    (``drop_last=True`` drops it).
+    """
+    batcher = _Batcher(batch_size)
+    buffer = _ShuffleBuffer(shuffle_buffer, np.random.default_rng(seed)) if shuffle_buffer else None
+    for rows in chunks:
+        if buffer is not None:
+            rows = buffer.push(rows)
+        if rows is not None:
+            yield from batcher.push(rows)
+    if buffer is not None:
+        rows = buffer.drain()
+        if rows is not None:
+            yield from batcher.push(rows)
+    last = batcher.rest()
+    if last is not None and not drop_last:
+        yield last
+
+
+class _Batcher:
+    """Cuts a stream of row chunks into batches of ``size`` rows."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.chunks: list[dict[str, np.ndarray]] = []
+        self.rows = 0
+
+    def push(self, chunk: dict[str, np.ndarray]) -> Iterator[dict[str, np.ndarray]]:
+        n = _rows_of(chunk)
+        if not n:
+            return
+        self.chunks.append(chunk)
+        self.rows += n
+        if self.rows < self.size:
+            return
+        whole = _concat(self.chunks)
+        full = self.rows // self.size * self.size
+        for start in range(0, full, self.size):
+            yield {k: v[start : start + self.size] for k, v in whole.items()}
+        self.rows -= full
+        self.chunks = [{k: v[full:].copy() for k, v in whole.items()}] if self.rows else []
+
+    def rest(self) -> dict[str, np.ndarray] | None:
+        """The rows left over (fewer than ``size``), or None."""
+        if not self.rows:
+            return None
+        out = _concat(self.chunks)
+        self.chunks, self.rows = [], 0
+        return out
+
+
+class _ShuffleBuffer:
+    """A shuffle buffer of ``size`` rows: each row that leaves is drawn uniformly from it.
+
+    Rows are pushed a chunk (a file) at a time; once more than ``size`` rows are held, the excess
+    is drawn at random (in random order) and returned. The draws depend only on the rows pushed
+    and the generator, so the same stream gives the same order.
+    """
+
+    def __init__(self, size: int, rng: np.random.Generator) -> None:
+        self.size = size
+        self.rng = rng
+        self.store: dict[str, np.ndarray] | None = None
+        self.n = 0
+
+    def _reserve(self, need: int, chunk: dict[str, np.ndarray]) -> None:
+        capacity = 0 if self.store is None else _rows_of(self.store)
+        if need <= capacity:
+            return
+        capacity = max(need, min(2 * capacity, self.size + need))
+        store = {k: np.empty((capacity, *v.shape[1:]), v.dtype) for k, v in chunk.items()}
+        if self.store is not None:
+            for k, v in self.store.items():
+                store[k][: self.n] = v[: self.n]
+        self.store = store
+
+    def push(self, chunk: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
+        """Add rows; returns the rows drawn out (None while the buffer is not full)."""
+        m = _rows_of(chunk)
+        if not m:
+            return None
+        total = self.n + m
+        self._reserve(total, chunk)
+        for k, v in chunk.items():
+            self.store[k][self.n : total] = v
+        if total <= self.size:
+            self.n = total
+            return None
+        drawn = self.rng.choice(total, size=total - self.size, replace=False)
+        out = {k: v[drawn] for k, v in self.store.items()}
+        taken = np.zeros(total, bool)
+        taken[drawn] = True
+        holes = np.flatnonzero(taken[: self.size])
+        movers = self.size + np.flatnonzero(~taken[self.size :])
+        for v in self.store.values():
+            v[holes] = v[movers]
+        self.n = self.size
+        return out
+
+    def drain(self) -> dict[str, np.ndarray] | None:
+        """All rows left, in random order (None when empty)."""
+        if not self.n:
+            return None
+        order = self.rng.permutation(self.n)
+        out = {k: v[order] for k, v in self.store.items()}
+        self.store, self.n = None, 0
+        return out
+
+
+# ---------------------------------------------------------------- shards
+
+
+def write_shards(
+    paths: str | os.PathLike | Iterable[str | os.PathLike],
+    out_dir: str | os.PathLike,
+    *,
+    shard_rows: int = 65536,
+    workers: int = 1,
+    progress: bool | Callable[[int], Any] | None = None,
+    overwrite: bool = False,
+    **converter_options: Any,
+) -> dict[str, Any]:
+    """Convert record files into ``out_dir/shard-00000.npz`` ... and ``out_dir/manifest.json``.
+
+    Each shard holds ``shard_rows`` rows (the last one fewer) of every column of
+    :func:`iter_batches` (``obs``, ``mask``, ``action``, ..., ``file``), in file order; it is an
+    uncompressed ``.npz`` (``np.load`` reads it) written with fixed zip timestamps, so the same
+    files and options give byte-identical shards for any ``workers``. The manifest (written last:
+    a directory without one is incomplete) records the encoder, dtype, options, columns, rows per
+    shard, the files and the :class:`riichi_env.dataset.Stats` (games, hands, decisions, illegal,
+    skipped records with their reasons). ``progress``: a callable given the number of files done,
+    or True / False for a progress line on stderr (None: when stderr is a terminal).
+
+    Returns the manifest (a dict).
+
+    Raises:
+        TypeError, ValueError: a bad argument or option; ``out_dir`` is not empty and
+            ``overwrite`` is False (with ``overwrite=True`` its old shards and manifest are
+            removed first; other files are left alone).
+    """
+    shard_rows = check_int("shard_rows", shard_rows, 1)
+    overwrite = check_bool("overwrite", overwrite)
+    if not isinstance(out_dir, (str, os.PathLike)) or isinstance(out_dir, bytes):
+        raise TypeError(f"out_dir must be a str or os.PathLike, got {describe(out_dir)}")
+    line = None
+    report = None
+    if callable(progress):
+        report = progress
+    elif progress is not None:
+        check_bool("progress", progress)
+    batches = iter_batches(paths, shard_rows, workers=workers, progress=None, **converter_options)
+    out = Path(out_dir)
+    _prepare_out_dir(out, overwrite)
+    if report is None and (sys.stderr.isatty() if progress is None else progress):
+        line = report = _ThrottledLine(len(batches.files))
+    batches.progress = report
+    shards = []
+    try:
+        with batches:
+            for i, batch in enumerate(batches):
+                name = _SHARD_NAME.format(i)
+                _write_npz(out / name, batch)
+                shards.append({"file": name, "rows": _rows_of(batch)})
+    finally:
+        if line is not None:
+            line.close()
+    manifest = _manifest(batches, shard_rows, shards)
+    tmp = out / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, out / MANIFEST)
+    return manifest
+
+
+class _ThrottledLine:
+    """The project's progress line (``riichi_env.play.ProgressLine``, counting files as games)
+    redrawn at most every ``_REDRAW_SECONDS``; ``close`` draws the last count."""
+
+    def __init__(self, total: int) -> None:
+        from riichi_env.play import ProgressLine
+
+        self.line = ProgressLine("dataset", total)
+        self.done = 0
+        self.drawn = -math.inf
+
+    def __call__(self, done: int) -> None:
+        self.done = done
+        now = time.monotonic()
+        if now - self.drawn >= _REDRAW_SECONDS:
+            self.drawn = now
+            self.line(done)
+
+    def close(self) -> None:
+        if self.line.done != self.done:
+            self.line(self.done)
+        self.line.close()
+
+
+def _prepare_out_dir(out: Path, overwrite: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out}: exists and is not a directory (expected a directory for shards)")
+    out.mkdir(parents=True, exist_ok=True)
+    entries = sorted(out.iterdir())
+    if entries and not overwrite:
+        raise ValueError(
+            f"{out}: directory is not empty ({len(entries)} entries); choose an empty or new "
+            "directory, or overwrite=True (--overwrite) to replace its shards"
+        )
+    for entry in entries:
+        name = entry.name
+        ours = name == MANIFEST or (name.startswith("shard-") and ".npz" in name)
+        if ours and entry.is_file():
+            entry.unlink()
+
+
+def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """An uncompressed ``.npz`` as ``np.savez`` writes it, but with fixed zip timestamps and
+    file modes (identical bytes for identical arrays), written under a temporary name first."""
+    tmp = path.with_name(path.name + ".tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, array in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_STORED
+            info.external_attr = 0o600 << 16
+            with zf.open(info, "w", force_zip64=True) as f:
+                np.lib.format.write_array(f, np.ascontiguousarray(array), allow_pickle=False)
+    os.replace(tmp, path)
+
+
+def _json_value(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (set, frozenset)):
+        return sorted(_json_value(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    name = getattr(value, "name", None)
+    return name if isinstance(name, str) else str(value)
+
+
+def converter_options(converter_cls: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """Every option of the converter: the defaults of its signature updated with ``options``,
+    as JSON values (a ``Rules`` object by its name)."""
+    params = inspect.signature(converter_cls).parameters
+    full = {
+        name: p.default
+        for name, p in params.items()
+        if p.default is not inspect.Parameter.empty
+        and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    }
+    full.update(options)
+    return {k: _json_value(v) for k, v in full.items()}
+
+
+def _manifest(batches: BatchIterator, shard_rows: int, shards: list[dict]) -> dict[str, Any]:
+    from riichi_env import __version__
+
+    options = converter_options(_converter_class(), batches.options)
+    stats = _fields(batches.stats)
+    columns = {
+        k: {"dtype": v.dtype.str.lstrip("<>|="), "shape": list(v.shape[1:])}
+        for k, v in batches.empty().items()
+    }
+    return {
+        "format": SHARD_FORMAT,
+        "format_version": SHARD_VERSION,
+        "riichi_env_version": __version__,
+        "encoder": options.get("encoder"),
+        "dtype": options.get("dtype"),
+        "options": options,
+        "columns": columns,
+        "rows": sum(s["rows"] for s in shards),
+        "shard_rows": shard_rows,
+        "shards": shards,
+        "files": [str(p) for p in batches.files],
+        "games": stats.get("games", 0),
+        "hands": stats.get("hands", 0),
+        "decisions": stats.get("decisions", 0),
+        "illegal": stats.get("illegal", 0),
+        "skipped": [_skip_dict(s) for s in stats.get("skipped", [])],
+    }
+
+
+def _skip_dict(skip: Any) -> dict[str, str]:
+    if isinstance(skip, dict):
+        return {"file": str(skip["file"]), "reason": str(skip["reason"])}
+    return {"file": str(skip.file), "reason": str(skip.reason)}
+
+
+def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
+    """The ``manifest.json`` of a shard directory written by :func:`write_shards`.
+
+    Raises:
+        ValueError: no manifest (not a shard directory, or its writing did not finish) or one
+            this version cannot read.
+    """
+    if not isinstance(directory, (str, os.PathLike)) or isinstance(directory, bytes):
+        raise TypeError(f"directory must be a str or os.PathLike, got {describe(directory)}")
+    path = Path(directory) / MANIFEST
+    if not path.is_file():
+        raise ValueError(
+            f"{directory}: no {MANIFEST} (not a shard directory written by write_shards / "
+            "riichi-env dataset, or its writing did not finish)"
+        )
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not a readable manifest ({exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != SHARD_FORMAT:
+        raise ValueError(f"{path}: not a riichi_env shard manifest")
+    if manifest.get("format_version") != SHARD_VERSION:
+        raise ValueError(
+            f"{path}: shard format version {manifest.get('format_version')!r}; this riichi_env "
+            f"reads version {SHARD_VERSION}"
+        )
+    return manifest
+
+
+def iter_shards(
+    directory: str | os.PathLike, *, indices: Iterable[int] | None = None
+) -> Iterator[dict[str, np.ndarray]]:
+    """Each shard of a shard directory as a dict of arrays, in order (one shard in memory at a
+    time); ``indices``: only these shards (0-based), in the order given.
+
+    Raises:
+        ValueError: not a complete shard directory, an index out of range, or a shard that does
+            not match the manifest.
+    """
+    manifest = read_manifest(directory)
+    names = list(manifest["columns"])
+    count = len(manifest["shards"])
+    if indices is None:
+        indices = range(count)
+    indices = [check_int("shard index", i, 0, max(count - 1, 0)) for i in indices]
+    if indices and not count:
+        raise ValueError(f"{directory}: has no shards, got shard indices {indices}")
+    for i in indices:
+        shard = manifest["shards"][i]
+        path = Path(directory) / shard["file"]
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+        if sorted(arrays) != sorted(names):
+            raise ValueError(
+                f"{path}: columns {sorted(arrays)}, the manifest lists {sorted(names)}"
+            )
+        rows = {len(v) for v in arrays.values()}
+        if rows != {shard["rows"]}:
+            raise ValueError(f"{path}: {sorted(rows)} rows, the manifest says {shard['rows']}")
+        yield {k: arrays[k] for k in names}
+
+
+def load_shards(directory: str | os.PathLike) -> dict[str, np.ndarray]:
+    """All rows of a shard directory as one dict of arrays (every shard in memory at once)."""
+    manifest = read_manifest(directory)
+    parts = list(iter_shards(directory))
+    if parts:
+        return _concat(parts) if len(parts) > 1 else parts[0]
+    return {
+        k: np.zeros((0, *c["shape"]), np.dtype(c["dtype"])) for k, c in manifest["columns"].items()
+    }
+
+
+__all__ = [
+    "FILE_COLUMN",
+    "RECORD_SUFFIXES",
+    "BatchIterator",
+    "is_record_name",
+    "iter_batches",
+    "iter_shards",
+    "load_shards",
+    "read_manifest",
+    "record_files",
+    "write_shards",
+]
