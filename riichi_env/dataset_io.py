@@ -211,6 +211,13 @@ class BatchIterator:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _parts(self) -> Iterator[list[dict[str, np.ndarray]]]:
+        """Iterate the batches as lists of pieces of the files' rows (not concatenated)."""
+        if self._gen is not None:
+            raise RuntimeError("this BatchIterator is already being iterated")
+        self._gen = _Run(self).parts()
+        return self._gen
+
     def empty(self) -> dict[str, np.ndarray]:
         """A batch with 0 rows: every column with its dtype and shape."""
         out = dict(self._converter.empty())
@@ -242,6 +249,11 @@ class _Run:
             shuffle_buffer=self.shuffle_buffer,
             seed=self.seed,
             drop_last=self.drop_last,
+        )
+
+    def parts(self) -> Iterator[list[dict[str, np.ndarray]]]:
+        return _batch_parts(
+            self._file_rows(), self.batch_size, self.shuffle_buffer, self.seed, self.drop_last
         )
 
     def _file_rows(self) -> Iterator[dict[str, np.ndarray]]:
@@ -281,11 +293,12 @@ class _Run:
         ]
         self._procs[:] = procs
         try:
-            # The first file here: its conversion compiles (or loads) the kernels once, before
-            # the workers start and load them from the Numba cache.
-            yield _convert_one(self._converter, self.files[0])
             for p in procs:
                 p.start()
+            # The first file here while the workers start: its conversion compiles (or loads)
+            # the kernels once, before any worker has a file to convert; they load them from
+            # the Numba cache.
+            yield _convert_one(self._converter, self.files[0])
             limit = _INFLIGHT_PER_WORKER * count
             sent = 1
             done: dict[int, tuple] = {}
@@ -297,11 +310,14 @@ class _Run:
                     sent += 1
                 while want not in done:
                     index, status, payload = self._receive(results, procs, pending)
-                    if status == "error":
+                    if index < 0:  # a worker could not start
                         raise payload
-                    done[index] = payload
+                    done[index] = (status, payload)
                 pending.remove(want)
-                yield done.pop(want)
+                status, payload = done.pop(want)
+                if status == "error":  # raised in file order, after the files before it
+                    raise payload
+                yield payload
             for _ in procs:
                 tasks.put(None)
             for p in procs:
@@ -457,6 +473,18 @@ def rebatch(
     (the same chunks and seed give the same batches). Only the last batch may be shorter
     (``drop_last=True`` drops it).
     """
+    for parts in _batch_parts(chunks, batch_size, shuffle_buffer, seed, drop_last):
+        yield _concat(parts)
+
+
+def _batch_parts(
+    chunks: Iterable[dict[str, np.ndarray]],
+    batch_size: int,
+    shuffle_buffer: int,
+    seed: int,
+    drop_last: bool,
+) -> Iterator[list[dict[str, np.ndarray]]]:
+    """As :func:`rebatch`, each batch as the list of the pieces of chunks it is made of."""
     batcher = _Batcher(batch_size)
     buffer = _ShuffleBuffer(shuffle_buffer, np.random.default_rng(seed)) if shuffle_buffer else None
     for rows in chunks:
@@ -474,35 +502,35 @@ def rebatch(
 
 
 class _Batcher:
-    """Cuts a stream of row chunks into batches of ``size`` rows."""
+    """Cuts a stream of row chunks into batches of ``size`` rows, each a list of slices of the
+    chunks (views: nothing is copied)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.chunks: list[dict[str, np.ndarray]] = []
+        self.parts: list[dict[str, np.ndarray]] = []
         self.rows = 0
 
-    def push(self, chunk: dict[str, np.ndarray]) -> Iterator[dict[str, np.ndarray]]:
+    def push(self, chunk: dict[str, np.ndarray]) -> Iterator[list[dict[str, np.ndarray]]]:
         n = _rows_of(chunk)
-        if not n:
-            return
-        self.chunks.append(chunk)
-        self.rows += n
-        if self.rows < self.size:
-            return
-        whole = _concat(self.chunks)
-        full = self.rows // self.size * self.size
-        for start in range(0, full, self.size):
-            yield {k: v[start : start + self.size] for k, v in whole.items()}
-        self.rows -= full
-        self.chunks = [{k: v[full:].copy() for k, v in whole.items()}] if self.rows else []
+        start = 0
+        while start < n:
+            take = min(self.size - self.rows, n - start)
+            if start == 0 and take == n:
+                self.parts.append(chunk)
+            else:
+                self.parts.append({k: v[start : start + take] for k, v in chunk.items()})
+            self.rows += take
+            start += take
+            if self.rows == self.size:
+                parts, self.parts, self.rows = self.parts, [], 0
+                yield parts
 
-    def rest(self) -> dict[str, np.ndarray] | None:
+    def rest(self) -> list[dict[str, np.ndarray]] | None:
         """The rows left over (fewer than ``size``), or None."""
         if not self.rows:
             return None
-        out = _concat(self.chunks)
-        self.chunks, self.rows = [], 0
-        return out
+        parts, self.parts, self.rows = self.parts, [], 0
+        return parts
 
 
 class _ShuffleBuffer:
@@ -613,10 +641,10 @@ def write_shards(
     shards = []
     try:
         with batches:
-            for i, batch in enumerate(batches):
+            for i, parts in enumerate(batches._parts()):
                 name = _SHARD_NAME.format(i)
-                _write_npz(out / name, batch)
-                shards.append({"file": name, "rows": _rows_of(batch)})
+                _write_npz(out / name, parts)
+                shards.append({"file": name, "rows": sum(_rows_of(p) for p in parts)})
     finally:
         if line is not None:
             line.close()
@@ -668,17 +696,28 @@ def _prepare_out_dir(out: Path, overwrite: bool) -> None:
             entry.unlink()
 
 
-def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """An uncompressed ``.npz`` as ``np.savez`` writes it, but with fixed zip timestamps and
-    file modes (identical bytes for identical arrays), written under a temporary name first."""
+def _write_npz(path: Path, parts: list[dict[str, np.ndarray]]) -> None:
+    """The rows of ``parts`` (pieces of one batch, in order) as an uncompressed ``.npz``, each
+    column written straight from the pieces (never concatenated in memory): the bytes of
+    ``np.savez(path, **columns)`` but with fixed zip timestamps and file modes, so identical rows
+    give identical files. Written under a temporary name, then renamed."""
     tmp = path.with_name(path.name + ".tmp")
+    rows = sum(_rows_of(p) for p in parts)
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
-        for name, array in arrays.items():
+        for name, first in parts[0].items():
             info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_TIME)
             info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o600 << 16
+            header = {
+                "descr": np.lib.format.dtype_to_descr(first.dtype),
+                "fortran_order": False,
+                "shape": (rows, *first.shape[1:]),
+            }
             with zf.open(info, "w", force_zip64=True) as f:
-                np.lib.format.write_array(f, np.ascontiguousarray(array), allow_pickle=False)
+                np.lib.format.write_array_header_1_0(f, header)
+                for part in parts:
+                    data = np.ascontiguousarray(part[name])
+                    f.write(memoryview(data.reshape(-1).view(np.uint8)))
     os.replace(tmp, path)
 
 
