@@ -382,11 +382,14 @@ def _worker_main(worker: int, options: dict, env: dict, tasks, results) -> None:
         return
     parent = multiprocessing.parent_process()
     while True:
+        if parent is not None and not parent.is_alive():
+            # Killed without stopping us: leave the results nobody reads (a queue whose pipe
+            # is full would otherwise keep this process at its exit).
+            results.cancel_join_thread()
+            return
         try:
             task = tasks.get(timeout=1.0)
         except queue.Empty:
-            if parent is not None and not parent.is_alive():
-                return
             continue
         if task is None:
             return
@@ -722,42 +725,48 @@ def _write_npz(path: Path, parts: list[dict[str, np.ndarray]]) -> None:
 
 
 def _json_value(value: Any) -> Any:
+    """An option's value as JSON: collections as (sorted) lists, a dtype by name, a dataclass
+    (``engine.Rules``) as its fields."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, np.generic):
         return value.item()
+    if isinstance(value, np.dtype):
+        return value.name
     if isinstance(value, (set, frozenset)):
         return sorted(_json_value(v) for v in value)
     if isinstance(value, (list, tuple)):
         return [_json_value(v) for v in value]
     if isinstance(value, dict):
         return {str(k): _json_value(v) for k, v in value.items()}
-    name = getattr(value, "name", None)
-    return name if isinstance(name, str) else str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _json_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return str(value)
 
 
-def converter_options(converter_cls: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """Every option of the converter: the defaults of its signature updated with ``options``,
-    as JSON values (a ``Rules`` object by its name)."""
-    params = inspect.signature(converter_cls).parameters
-    full = {
-        name: p.default
-        for name, p in params.items()
-        if p.default is not inspect.Parameter.empty
-        and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
-    }
-    full.update(options)
-    return {k: _json_value(v) for k, v in full.items()}
+def manifest_options(converter: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """Every option of ``converter`` as JSON: the value it uses (its attribute of that name), else
+    the one given in ``options``, else its signature's default. ``walls`` (full Tenhou walls) is
+    recorded as the number of walls given, or null."""
+    out = {}
+    for name, p in inspect.signature(type(converter)).parameters.items():
+        if p.kind not in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+            continue
+        value = getattr(converter, name, options.get(name, p.default))
+        if name == "walls" and value is not None:
+            out[name] = len(value) if hasattr(value, "__len__") else True
+        else:
+            out[name] = _json_value(value)
+    return out
 
 
 def _manifest(batches: BatchIterator, shard_rows: int, shards: list[dict]) -> dict[str, Any]:
     from riichi_env import __version__
 
-    options = converter_options(_converter_class(), batches.options)
+    options = manifest_options(batches._converter, batches.options)
     stats = _fields(batches.stats)
     columns = {
-        k: {"dtype": v.dtype.str.lstrip("<>|="), "shape": list(v.shape[1:])}
-        for k, v in batches.empty().items()
+        k: {"dtype": v.dtype.name, "shape": list(v.shape[1:])} for k, v in batches.empty().items()
     }
     return {
         "format": SHARD_FORMAT,

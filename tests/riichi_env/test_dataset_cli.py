@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -207,40 +208,73 @@ def _group_alive(pgid: int) -> list[int]:
     return alive
 
 
+class Command:
+    """``riichi-env dataset`` over minutes of work with 2 workers, in its own process group (so
+    that its workers are counted in it); whatever of the group is left at the end is killed."""
+
+    def __init__(self, out: Path):
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "riichi_env", "dataset", *[str(LOGS)] * 200]
+            + ["--out", str(out), "--workers", "2", "--progress"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+        )
+        self.err = b""
+        os.set_blocking(self.proc.stderr.fileno(), False)
+
+    def __enter__(self) -> Command:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for pid in _group_alive(self.proc.pid):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        self.proc.wait()
+        self.proc.stderr.close()
+
+    def wait_for_files(self, n: int) -> None:
+        """Until the progress line says ``n`` files are done (the workers are converting)."""
+        deadline = time.monotonic() + 120
+        while max(map(int, re.findall(rb"dataset: (\d+)/", self.err)), default=0) < n:
+            assert self.proc.poll() is None, self.err
+            assert time.monotonic() < deadline, self.err
+            time.sleep(0.1)
+            self.err += self.proc.stderr.read() or b""
+
+    def wait_group_gone(self, seconds: float) -> list[int]:
+        deadline = time.monotonic() + seconds
+        while _group_alive(self.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return _group_alive(self.proc.pid)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_ends_with_one_line_status_130_and_no_process_left(tmp_path):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    files = [str(LOGS)] * 200  # minutes of work
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "riichi_env", "dataset", *files, "--out", str(tmp_path / "o")]
-        + ["--workers", "2", "--progress"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        start_new_session=True,  # its own process group: the workers are counted in it
-    )
-    err = b""
-    os.set_blocking(proc.stderr.fileno(), False)
-    deadline = time.monotonic() + 120
-    while max(map(int, re.findall(rb"dataset: (\d+)/", err)), default=0) < 3:  # files done
-        assert proc.poll() is None, err
-        assert time.monotonic() < deadline, err
-        time.sleep(0.1)
-        err += proc.stderr.read() or b""
-    time.sleep(0.5)  # the workers are converting
-    assert len(_group_alive(proc.pid)) >= 3  # the command and its two workers
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=30)
-    os.set_blocking(proc.stderr.fileno(), True)
-    err += proc.stderr.read()
-    text = err.decode()
-    assert proc.returncode == 130, text
-    assert "Traceback" not in text
-    lines = [x.split("\r")[-1] for x in text.split("\n") if x.split("\r")[-1].strip()]
-    assert lines[-1] == "riichi-env dataset: interrupted", text
-    deadline = time.monotonic() + 10
-    while _group_alive(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _group_alive(proc.pid) == []
+    with Command(tmp_path / "o") as command:
+        command.wait_for_files(3)
+        assert len(_group_alive(command.proc.pid)) >= 3  # the command and its two workers
+        os.killpg(command.proc.pid, signal.SIGINT)  # as a terminal does: the whole group
+        command.proc.wait(timeout=30)
+        os.set_blocking(command.proc.stderr.fileno(), True)
+        text = (command.err + command.proc.stderr.read()).decode()
+        assert command.proc.returncode == 130, text
+        assert "Traceback" not in text
+        lines = [x.split("\r")[-1] for x in text.split("\n") if x.split("\r")[-1].strip()]
+        assert lines[-1] == "riichi-env dataset: interrupted", text
+        assert command.wait_group_gone(10) == []
     assert not (tmp_path / "o" / "manifest.json").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_of_a_killed_command_exit(tmp_path):
+    """SIGKILL leaves the command no chance to stop its workers: they see it is gone and exit."""
+    with Command(tmp_path / "o") as command:
+        command.wait_for_files(3)
+        assert len(_group_alive(command.proc.pid)) >= 3
+        command.proc.kill()
+        command.proc.wait()
+        assert command.wait_group_gone(15) == []

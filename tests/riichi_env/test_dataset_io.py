@@ -202,6 +202,17 @@ def test_close_and_an_error_in_the_loop_body_end_the_workers(files):
     assert _our_children() == []
 
 
+def test_a_worker_that_dies_is_an_error_naming_its_files(files):
+    done = []
+    it = iter_batches(files, 50, workers=2, progress=done.append)
+    with pytest.raises(RuntimeError, match=r"ended unexpectedly \(exit code -9\).*\.(json|xml)"):
+        for _ in it:
+            if len(done) == 1:
+                it._procs[0].kill()  # noqa: SLF001 - the test reaches in to kill one
+                it._procs[0].join()
+    assert _our_children() == []
+
+
 def test_strict_error_from_a_worker_is_raised_in_file_order(files):
     it = iter_batches(files, 10_000, workers=2, strict=True)
     seen = []
