@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="FILE",
         help="record files (mjlog XML, tenhou.net/6 JSON, mjai; .gz too) or directories: every "
-        "record file under a directory (.xml, .mjlog, .json, .jsonl, optionally .gz; not "
+        "record file under a directory (.xml, .mjlog, .json, .jsonl, .mjson, optionally .gz; not "
         "walls.jsonl), sorted by path",
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="directory for the shards")

@@ -30,7 +30,7 @@ import numpy as np
 
 from engine.validation import check_bool, check_int, check_seed, describe
 
-RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl")
+RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
 """Names of the record files taken from a directory (also with ``.gz`` after them); the project's
 ``walls.jsonl`` wall files are left out."""
 
@@ -75,11 +75,11 @@ def record_files(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list
     elif not isinstance(paths, Iterable) or isinstance(paths, (bytes, dict)):
         raise TypeError(f"paths must be a path or a list of paths, got {describe(paths)}")
     out: list[Path] = []
-    given = 0
+    given = []
     for p in paths:
         if not isinstance(p, (str, os.PathLike)) or isinstance(p, bytes):
             raise TypeError(f"each path must be a str or os.PathLike, got {describe(p)}")
-        given += 1
+        given.append(p)
         path = Path(p)
         if path.is_dir():
             out.extend(
@@ -101,7 +101,7 @@ def record_files(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list
         suffixes = ", ".join(RECORD_SUFFIXES)
         raise ValueError(
             f"no record files ({suffixes}, optionally .gz) in the directories given: "
-            + ", ".join(str(p) for p in paths)
+            + ", ".join(str(p) for p in given)
         )
     return out
 
@@ -298,12 +298,12 @@ class _Run:
             # The first file here while the workers start: its conversion compiles (or loads)
             # the kernels once, before any worker has a file to convert; they load them from
             # the Numba cache.
-            yield _convert_one(self._converter, self.files[0])
+            first = _convert_one(self._converter, self.files[0])
             limit = _INFLIGHT_PER_WORKER * count
             sent = 1
-            done: dict[int, tuple] = {}
+            done: dict[int, tuple] = {0: ("ok", first)}
             pending: deque[int] = deque()
-            for want in range(1, len(self.files)):
+            for want in range(len(self.files)):
                 while sent < len(self.files) and sent < want + limit:
                     tasks.put((sent, str(self.files[sent])))
                     pending.append(sent)
@@ -313,7 +313,8 @@ class _Run:
                     if index < 0:  # a worker could not start
                         raise payload
                     done[index] = (status, payload)
-                pending.remove(want)
+                if want:
+                    pending.remove(want)
                 status, payload = done.pop(want)
                 if status == "error":  # raised in file order, after the files before it
                     raise payload
@@ -420,8 +421,8 @@ def _convert_one(converter, path) -> tuple:
 
 
 def _fresh_stats(converter):
-    stats = converter.stats
-    return dataclasses.replace(stats) if dataclasses.is_dataclass(stats) else stats
+    """Zero stats of the converter's type (never sharing its ``skipped`` list)."""
+    return type(converter.stats)()
 
 
 def _fields(stats) -> dict[str, Any]:
@@ -476,8 +477,14 @@ def rebatch(
     (the same chunks and seed give the same batches). Only the last batch may be shorter
     (``drop_last=True`` drops it).
     """
-    for parts in _batch_parts(chunks, batch_size, shuffle_buffer, seed, drop_last):
-        yield _concat(parts)
+    batch_size = check_int("batch_size", batch_size, 1)
+    shuffle_buffer = check_int("shuffle_buffer", shuffle_buffer, 0)
+    seed = check_seed(seed)
+    drop_last = check_bool("drop_last", drop_last)
+    return (
+        _concat(parts)
+        for parts in _batch_parts(chunks, batch_size, shuffle_buffer, seed, drop_last)
+    )
 
 
 def _batch_parts(

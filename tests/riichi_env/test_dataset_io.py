@@ -165,6 +165,20 @@ def test_rebatch_keeps_every_row_once():
     assert sorted(shuffled) == list(range(24)) and list(shuffled) != list(range(24))
 
 
+def test_a_skip_in_the_first_file_is_counted_once(files):
+    it = iter_batches([files[2], files[3]], 100)
+    list(it)
+    assert [s.file for s in it.stats.skipped] == [str(files[2])]
+    assert it.stats.files == 2 and it.stats.games == 1
+
+
+def test_rebatch_checks_its_arguments():
+    with pytest.raises(ValueError, match="batch_size must be >= 1"):
+        rebatch([], 0)
+    with pytest.raises(TypeError, match="drop_last must be True or False"):
+        rebatch([], 1, drop_last=None)
+
+
 def test_progress_is_called_with_the_files_done(files):
     seen = []
     list(iter_batches(files[:3], 10_000, progress=seen.append))
