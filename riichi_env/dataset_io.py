@@ -16,13 +16,13 @@ import json
 import math
 import multiprocessing
 import os
-import queue
 import signal
 import sys
 import time
 import zipfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +43,9 @@ SHARD_VERSION = 1
 _SHARD_NAME = "shard-{:05d}.npz"
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 _INFLIGHT_PER_WORKER = 2
-_POLL_SECONDS = 0.2
 _JOIN_SECONDS = 5.0
 _REDRAW_SECONDS = 0.25
+_CHUNK_BYTES = 1 << 24
 _ENV_KEYS = ("RIICHI_ENV_CACHE", "XDG_CACHE_HOME", "HOME")
 """Environment variables a worker takes from the parent at its start (with every ``NUMBA_*``),
 so it uses the parent's Numba cache even when the forkserver was started before they changed."""
@@ -276,25 +276,34 @@ class _Run:
             yield _convert_one(self._converter, path)
 
     def _convert_in_workers(self) -> Iterator[tuple]:
-        """The files converted in worker processes, their results in file order."""
+        """The files converted in worker processes, their results in file order.
+
+        Each worker has its own connection (a socket pair on POSIX): the parent sends it
+        ``(index, path)``, it answers with a header (pickled) and then the bytes of each column,
+        which the parent reads straight into new arrays. Files go to the worker with the fewest
+        in flight; at most ``_INFLIGHT_PER_WORKER`` per worker are ahead of the consumer.
+        """
         ctx = _context()
-        tasks = ctx.Queue()
-        results = ctx.Queue()
         env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
         count = min(self.workers, len(self.files) - 1)
-        procs = [
-            ctx.Process(
-                target=_worker_main,
-                args=(i, self.options, env, tasks, results),
-                name=f"riichi_env-dataset-{i}",
-                daemon=True,
+        conns, theirs, procs = [], [], []
+        for i in range(count):
+            mine, their = ctx.Pipe(duplex=True)
+            conns.append(mine)
+            theirs.append(their)
+            procs.append(
+                ctx.Process(
+                    target=_worker_main,
+                    args=(self.options, env, their),
+                    name=f"riichi_env-dataset-{i}",
+                    daemon=True,
+                )
             )
-            for i in range(count)
-        ]
         self._procs[:] = procs
         try:
-            for p in procs:
+            for p, their in zip(procs, theirs, strict=True):
                 p.start()
+                their.close()  # only the worker holds its end now: its exit closes it
             # The first file here while the workers start: its conversion compiles (or loads)
             # the kernels once, before any worker has a file to convert; they load them from
             # the Numba cache.
@@ -302,42 +311,53 @@ class _Run:
             limit = _INFLIGHT_PER_WORKER * count
             sent = 1
             done: dict[int, tuple] = {0: ("ok", first)}
-            pending: deque[int] = deque()
+            inflight: list[deque[int]] = [deque() for _ in procs]
             for want in range(len(self.files)):
                 while sent < len(self.files) and sent < want + limit:
-                    tasks.put((sent, str(self.files[sent])))
-                    pending.append(sent)
+                    w = min(range(count), key=lambda i: len(inflight[i]))
+                    try:
+                        conns[w].send((sent, str(self.files[sent])))
+                    except OSError:  # the worker is gone: _receive says so
+                        self._receive(conns, procs, inflight)
+                        raise
+                    inflight[w].append(sent)
                     sent += 1
                 while want not in done:
-                    index, status, payload = self._receive(results, procs, pending)
-                    if index < 0:  # a worker could not start
-                        raise payload
-                    done[index] = (status, payload)
-                if want:
-                    pending.remove(want)
+                    for w, (index, status, payload) in self._receive(conns, procs, inflight):
+                        if index < 0:  # a worker could not start
+                            raise payload
+                        inflight[w].remove(index)
+                        done[index] = (status, payload)
                 status, payload = done.pop(want)
                 if status == "error":  # raised in file order, after the files before it
                     raise payload
                 yield payload
-            for _ in procs:
-                tasks.put(None)
+            for c in conns:
+                c.send(None)
             for p in procs:
                 p.join(_JOIN_SECONDS)
         finally:
-            _stop(procs, (tasks, results))
+            _stop(procs, conns + theirs)
 
-    def _receive(self, results, procs, pending) -> tuple:
-        while True:
-            try:
-                return results.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                for p in procs:
-                    if p.exitcode is not None:
-                        files = ", ".join(str(self.files[i]) for i in pending)
-                        raise RuntimeError(
-                            f"dataset worker process {p.name} ended unexpectedly (exit code "
-                            f"{p.exitcode}) while these files were being converted: {files}"
-                        ) from None
+    def _receive(self, conns, procs, inflight) -> list[tuple[int, tuple]]:
+        """The results ready (waits for one); a worker that ended is a ``RuntimeError``."""
+        ready = set(wait([*conns, *(p.sentinel for p in procs)]))
+        out = []
+        for w, conn in enumerate(conns):
+            if conn in ready or (procs[w].sentinel in ready and conn.poll()):
+                try:
+                    out.append((w, _recv_result(conn)))
+                    continue
+                except (EOFError, OSError):
+                    procs[w].join(_JOIN_SECONDS)
+            elif procs[w].sentinel not in ready:
+                continue
+            files = ", ".join(str(self.files[i]) for i in inflight[w]) or "none"
+            raise RuntimeError(
+                f"dataset worker process {procs[w].name} ended unexpectedly (exit code "
+                f"{procs[w].exitcode}); the files it was converting: {files}"
+            )
+        return out
 
 
 def _converter_class():
@@ -352,8 +372,8 @@ def _context():
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def _stop(procs: list, queues: tuple) -> None:
-    """End the worker processes (terminate any still running) and release the queues."""
+def _stop(procs: list, conns: list) -> None:
+    """End the worker processes (terminate any still running) and close the connections."""
     for p in procs:
         if p.pid is not None and p.exitcode is None:
             p.terminate()
@@ -364,45 +384,42 @@ def _stop(procs: list, queues: tuple) -> None:
         if p.exitcode is None:
             p.kill()
             p.join()
-    for q in queues:
-        q.cancel_join_thread()
-        q.close()
+    for c in conns:
+        c.close()
 
 
-def _worker_main(worker: int, options: dict, env: dict, tasks, results) -> None:
-    """A worker process: converts ``(index, path)`` tasks until ``None`` (or the parent is gone)."""
+def _worker_main(options: dict, env: dict, conn) -> None:
+    """A worker process: converts the ``(index, path)`` it receives until ``None``, or until the
+    parent is gone (its end of the connection closed)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     for key in list(os.environ):
         if (key in _ENV_KEYS or key.startswith("NUMBA_")) and key not in env:
             del os.environ[key]
     os.environ.update(env)
     try:
-        converter = _converter_class()(**options)
-    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
-        results.put((-1, "error", _portable_error(exc)))
-        return
-    parent = multiprocessing.parent_process()
-    while True:
-        if parent is not None and not parent.is_alive():
-            # Killed without stopping us: leave the results nobody reads (a queue whose pipe
-            # is full would otherwise keep this process at its exit).
-            results.cancel_join_thread()
-            return
         try:
-            task = tasks.get(timeout=1.0)
-        except queue.Empty:
-            continue
-        if task is None:
-            return
-        index, path = task
-        try:
-            out = (index, "ok", _convert_one(converter, path))
+            converter = _converter_class()(**options)
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
-            out = (index, "error", _portable_error(exc))
-        results.put(out)
+            _send_result(conn, -1, "error", _portable_error(exc))
+            return
+        while True:
+            task = conn.recv()
+            if task is None:
+                return
+            index, path = task
+            try:
+                result = _convert_one(converter, path)
+            except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+                _send_result(conn, index, "error", _portable_error(exc))
+            else:
+                _send_result(conn, index, "ok", result)
+    except (EOFError, OSError):  # the parent is gone
+        return
+    finally:
+        conn.close()
 
 
-def _portable_error(exc: BaseException):
+def _portable_error(exc: BaseException) -> BaseException:
     """``exc`` if it survives pickling, else a ``RuntimeError`` with its type and message."""
     import pickle
 
@@ -411,6 +428,72 @@ def _portable_error(exc: BaseException):
         return exc
     except Exception:  # noqa: BLE001 - any pickling problem
         return RuntimeError(f"{type(exc).__name__}: {exc}")
+
+
+def _bytes_of(array: np.ndarray) -> memoryview:
+    """The bytes of a C-contiguous array (no copy)."""
+    return memoryview(array.reshape(-1).view(np.uint8))
+
+
+def _send_result(conn, index: int, status: str, payload: Any) -> None:
+    """A header ``(index, status, payload without arrays, column specs)``, then each column's
+    bytes, written straight from the arrays."""
+    arrays: list[np.ndarray] = []
+    if status == "ok":
+        rows, delta = payload
+        if rows is not None:
+            arrays = [np.ascontiguousarray(v) for v in rows.values()]
+            specs = [(k, v.dtype.str, v.shape) for k, v in zip(rows, arrays, strict=True)]
+            payload = (specs, delta)
+        else:
+            payload = (None, delta)
+    conn.send((index, status, payload))
+    for array in arrays:
+        _write_all(conn, _bytes_of(array))
+
+
+def _recv_result(conn) -> tuple:
+    """``(index, status, payload)`` sent by :func:`_send_result`; the columns are read straight
+    into new arrays."""
+    index, status, payload = conn.recv()
+    if status == "ok":
+        specs, delta = payload
+        rows = None
+        if specs is not None:
+            rows = {}
+            for name, dtype, shape in specs:
+                array = np.empty(shape, np.dtype(dtype))
+                _read_all(conn, _bytes_of(array))
+                rows[name] = array
+        payload = (rows, delta)
+    return index, status, payload
+
+
+_RAW = hasattr(os, "readv") and sys.platform != "win32"
+"""POSIX: array bytes go through the connection's socket with ``os.write`` / ``os.readv`` (one
+copy each way); elsewhere as messages of the connection."""
+
+
+def _write_all(conn, data: memoryview) -> None:
+    if not _RAW:
+        conn.send_bytes(data)
+        return
+    fd, pos = conn.fileno(), 0
+    while pos < len(data):
+        pos += os.write(fd, data[pos : pos + _CHUNK_BYTES])
+
+
+def _read_all(conn, into: memoryview) -> None:
+    if not _RAW:
+        if len(into) and conn.recv_bytes_into(into) != len(into):
+            raise EOFError("a column's bytes ended early")
+        return
+    fd, pos = conn.fileno(), 0
+    while pos < len(into):
+        got = os.readv(fd, [into[pos : pos + _CHUNK_BYTES]])
+        if not got:
+            raise EOFError("the worker's connection closed in the middle of a result")
+        pos += got
 
 
 def _convert_one(converter, path) -> tuple:
