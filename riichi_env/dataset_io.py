@@ -304,9 +304,9 @@ class _Run:
             for p, their in zip(procs, theirs, strict=True):
                 p.start()
                 their.close()  # only the worker holds its end now: its exit closes it
-            # The first file here while the workers start: its conversion compiles (or loads)
-            # the kernels once, before any worker has a file to convert; they load them from
-            # the Numba cache.
+            # The first file here while the workers start (importing, loading the kernels from
+            # the Numba cache: this process's Converter compiled any that were not there, and
+            # its first conversion loads them before any worker has a file to convert).
             first = _convert_one(self._converter, self.files[0])
             limit = _INFLIGHT_PER_WORKER * count
             sent = 1
