@@ -97,7 +97,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--dtype",
         choices=("float32", "uint8"),
         default="float32",
-        help="observation dtype (default float32; uint8 is 4 times smaller and exact)",
+        help="observation dtype (default float32; uint8: quantized as vector_env(dtype=uint8), 4 "
+        "times smaller)",
     )
     parser.add_argument(
         "--shard-rows",
