@@ -408,7 +408,7 @@ def _worker_main(options: dict, env: dict, conn) -> None:
                 return
             index, path = task
             try:
-                result = _convert_one(converter, path)
+                result = _convert_one(converter, path, reuse=True)
             except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
                 _send_result(conn, index, "error", _portable_error(exc))
             else:
@@ -496,10 +496,11 @@ def _read_all(conn, into: memoryview) -> None:
         pos += got
 
 
-def _convert_one(converter, path) -> tuple:
-    """``(rows or None, stats delta)`` of one file."""
+def _convert_one(converter, path, reuse: bool = False) -> tuple:
+    """``(rows or None, stats delta)`` of one file; ``reuse``: the rows may be views of the
+    converter's buffers, valid until its next conversion (a worker sends them at once)."""
     before = _snapshot(converter.stats)
-    rows = converter.convert(path)
+    rows = converter.convert(path, reuse=True) if reuse else converter.convert(path)
     return rows, _delta(before, converter.stats)
 
 
