@@ -316,7 +316,8 @@ class Converter:
         try:
             game = self.read(source)
         except RecordError as exc:
-            self._fail(name, str(exc))
+            where = ", ".join(p for p in (f"hand {exc.hand}" if exc.hand else "", exc.position) if p)
+            self._fail(name, f"{where}: {exc.detail}" if where else exc.detail)
             return None
         except OSError as exc:
             self._fail(name, f"cannot read: {exc.strerror or exc}")
