@@ -316,7 +316,9 @@ class Converter:
         try:
             game = self.read(source)
         except RecordError as exc:
-            where = ", ".join(p for p in (f"hand {exc.hand}" if exc.hand else "", exc.position) if p)
+            where = ", ".join(
+                p for p in (f"hand {exc.hand}" if exc.hand else "", exc.position) if p
+            )
             self._fail(name, f"{where}: {exc.detail}" if where else exc.detail)
             return None
         except OSError as exc:
