@@ -235,9 +235,7 @@ class _FastAlloc(TileAllocator):
 
     def new_named(self, name: str) -> int:
         """The lowest unused id named ``name`` (``KeyError``/``IndexError`` when there is none)."""
-        tid = self.free[name].pop(0)
-        self.used.add(tid)
-        return tid
+        return self.free[name].pop(0)
 
 
 def _read_fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game | None:
@@ -250,6 +248,23 @@ def _read_fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game 
         return None
 
 
+_PLAYS: dict[str, tuple[bool, int, object, bool]] = {}
+"""A memo of the ``tsumo`` and ``dahai`` lines read so far (a few hundred distinct lines make up
+nine events in ten): line → (is a tsumo, seat, tile name, tsumogiri)."""
+_MAX_PLAYS = 4096
+
+
+def _play(ev: dict, typ: str) -> tuple[bool, int, object, bool]:
+    """(is a tsumo, seat, tile name, tsumogiri) of a ``tsumo`` or ``dahai`` event."""
+    s = ev["actor"]
+    if type(s) is not int or not 0 <= s < 4:
+        raise _BailError
+    pai = ev["pai"]
+    if typ == "tsumo":
+        return True, s, pai, False
+    return False, s, pai, bool(ev.get("tsumogiri", False))
+
+
 def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
     # ``tsumo`` and ``dahai`` (nine events in ten) are read here; others by ``_event``. Lines are
     # those of ``_read_checked``; a line must be one JSON object from its first to last character.
@@ -257,20 +272,38 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
     state = _new_state()
     state["alloc_type"] = _FastAlloc
     scan = _SCAN
+    plays = _PLAYS
     in_hand = False
-    events = hands = last_draw = names = alloc = None
+    events = hands = last_draw = names = free = None
     for line in strip_bom(text).splitlines():
-        if not line:
-            continue
-        ev, end = scan(line, 0)
-        if end != len(line) or type(ev) is not dict:
-            raise _BailError
-        typ = ev.get("type")
-        if in_hand and typ == "tsumo":
-            s = ev["actor"]
-            if type(s) is not int or not 0 <= s < 4:
+        play = plays.get(line)
+        if play is None:
+            if not line:
+                continue
+            ev, end = scan(line, 0)
+            if end != len(line) or type(ev) is not dict:
                 raise _BailError
-            tid = alloc.new_named(ev["pai"])
+            typ = ev.get("type")
+            if typ == "tsumo" or typ == "dahai":
+                play = _play(ev, typ)
+                if len(plays) >= _MAX_PLAYS:
+                    plays.clear()
+                plays[line] = play
+            else:
+                if type(typ) is not str:
+                    raise _BailError
+                _event(ev, typ, game, state, _bail)
+                hand = state["hand"]
+                in_hand = hand is not None and not state["ended"]
+                if in_hand:
+                    alloc, events, last_draw = state["alloc"], hand.events, state["last_draw"]
+                    hands, names, free = alloc.hands, alloc.names, alloc.free
+                continue
+        if not in_hand:  # a draw or discard outside a hand: an error
+            raise _BailError
+        draw, s, pai, tsumogiri = play
+        if draw:
+            tid = free[pai].pop(0)
             hands[s].append(tid)
             prev = events[-1] if events else None
             if prev is not None and prev.type == "dora":
@@ -278,12 +311,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
             rinshan = prev is not None and prev.seat == s and prev.type in _KANS
             events.append(Event("draw", s, tid, rinshan=rinshan))
             last_draw[s] = tid
-        elif in_hand and typ == "dahai":
-            s = ev["actor"]
-            if type(s) is not int or not 0 <= s < 4:
-                raise _BailError
-            pai = ev["pai"]
-            tsumogiri = bool(ev.get("tsumogiri", False))
+        else:
             drawn = last_draw[s]
             held = hands[s]
             if tsumogiri:
@@ -302,15 +330,6 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
             last_draw[s] = -1
             events.append(Event("discard", s, tid, tsumogiri=tsumogiri))
             state["last_discard"] = (s, tid)
-        else:
-            if type(typ) is not str:
-                raise _BailError
-            _event(ev, typ, game, state, _bail)
-            hand = state["hand"]
-            in_hand = hand is not None and not state["ended"]
-            if in_hand:
-                alloc, events, last_draw = state["alloc"], hand.events, state["last_draw"]
-                hands, names = alloc.hands, alloc.names
     _finish(game, state, _bail)
     return game
 
@@ -370,10 +389,17 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
     game.hands.append(hand)
     alloc = state["alloc_type"](game.red_fives, fail)
     state["alloc"] = alloc
+    if type(alloc) is _FastAlloc:
+        new = alloc.new_named
+    else:
+
+        def new(name) -> int:
+            return alloc.new(*_tile(name, fail))
+
     for s in range(4):
         if not isinstance(tehais[s], list) or len(tehais[s]) != 13:
             fail(f"tehais[{s}] must have 13 tiles")
-        ids = [_new_tile(alloc, t, fail) for t in tehais[s]]
+        ids = [new(t) for t in tehais[s]]
         alloc.hands[s] = list(ids)
         hand.haipai.append(ids)
     hand.dora_indicators.append(_new_tile(alloc, _get(ev, "dora_marker", fail), fail))
