@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from riichi_env.arena import arena
+from riichi_env.records import mjai
 from riichi_env.records.convert import detect_format, read_file
 from riichi_env.records.mjai import _read_checked, _read_fast, dumps_mjai, read_mjai
 from riichi_env.records.model import RecordError
@@ -186,3 +187,11 @@ def test_a_draw_after_another_seats_kan_is_no_replacement_draw():
                 )
                 tried += 1
     assert tried >= 5
+
+
+def test_the_line_memo_stays_bounded(monkeypatch):
+    monkeypatch.setattr(mjai, "_MAX_PLAYS", 3)
+    monkeypatch.setattr(mjai, "_PLAYS", {})
+    text = record_texts()[0]
+    assert _read_fast(text, "", (1, 1, 1)) == _read_checked(text, "", (1, 1, 1))
+    assert 0 < len(mjai._PLAYS) <= 3
