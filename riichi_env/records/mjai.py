@@ -200,6 +200,8 @@ def _finish(game: Game, state: dict, fail) -> None:
 _SCAN = json.JSONDecoder().scan_once
 """The C scanner behind ``json.loads``: ``(value, end)`` of the JSON value at an index."""
 _KANS = ("daiminkan", "kakan", "ankan")
+_HAND_CHANGES = frozenset({"start_kyoku", "chi", "pon", "daiminkan", "kakan", "ankan"})
+"""The events besides ``tsumo`` and ``dahai`` that change what a seat holds."""
 
 
 class _BailError(Exception):
@@ -274,7 +276,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
     scan = _SCAN
     plays = _PLAYS
     in_hand = False
-    events = hands = last_draw = names = free = None
+    events = hands = last_draw = names = free = held_names = None
     for line in strip_bom(text).splitlines():
         play = plays.get(line)
         if play is None:
@@ -295,9 +297,10 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
                 _event(ev, typ, game, state, _bail)
                 hand = state["hand"]
                 in_hand = hand is not None and not state["ended"]
-                if in_hand:
+                if in_hand and typ in _HAND_CHANGES:
                     alloc, events, last_draw = state["alloc"], hand.events, state["last_draw"]
                     hands, names, free = alloc.hands, alloc.names, alloc.free
+                    held_names = [[names[t] for t in held] for held in hands]
                 continue
         if not in_hand:  # a draw or discard outside a hand: an error
             raise _BailError
@@ -305,6 +308,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
         if draw:
             tid = free[pai].pop(0)
             hands[s].append(tid)
+            held_names[s].append(pai)
             prev = events[-1] if events else None
             if prev is not None and prev.type == "dora":
                 prev = next((e for e in reversed(events) if e.type != "dora"), None)
@@ -312,21 +316,19 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
             events.append(Event("draw", s, tid, rinshan=rinshan))
             last_draw[s] = tid
         else:
+            # The tile just drawn, if the seat still holds it, is the last one it holds.
             drawn = last_draw[s]
             held = hands[s]
+            hn = held_names[s]
             if tsumogiri:
-                if drawn < 0 or names[drawn] != pai:
+                if drawn < 0 or held[-1] != drawn or hn[-1] != pai:
                     raise _BailError
-                tid = drawn
-            else:
-                for tid in held:
-                    if names[tid] == pai and tid != drawn:
-                        break
-                else:
-                    if drawn < 0 or names[drawn] != pai:
-                        raise _BailError
-                    tid = drawn
-            held.remove(tid)
+                tid = held.pop()
+                hn.pop()
+            else:  # the first tile of that name, which is the one just drawn only if it is alone
+                i = hn.index(pai)
+                tid = held.pop(i)
+                del hn[i]
             last_draw[s] = -1
             events.append(Event("discard", s, tid, tsumogiri=tsumogiri))
             state["last_discard"] = (s, tid)
