@@ -313,7 +313,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
             if prev is not None and prev.type == "dora":
                 prev = next((e for e in reversed(events) if e.type != "dora"), None)
             rinshan = prev is not None and prev.seat == s and prev.type in _KANS
-            events.append(Event("draw", s, tid, rinshan=rinshan))
+            events.append(Event("draw", s, tid, (), -1, False, rinshan))  # positional: faster
             last_draw[s] = tid
         else:
             # The tile just drawn, if the seat still holds it, is the last one it holds.
@@ -330,7 +330,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
                 tid = held.pop(i)
                 del hn[i]
             last_draw[s] = -1
-            events.append(Event("discard", s, tid, tsumogiri=tsumogiri))
+            events.append(Event("discard", s, tid, (), -1, tsumogiri))
             state["last_discard"] = (s, tid)
     _finish(game, state, _bail)
     return game
