@@ -8,12 +8,13 @@ none: ``riichi-env arena --seats efficiency,efficiency,efficiency,efficiency --g
 --format mjai --log DIR``). RiichiEnv's path (``_riichienv_dataset.py``, run by
 ``--riichienv-python``): ``MjaiReplay.from_jsonl(path).take_kyokus()``, ``kyoku.steps(seat)`` for
 each hand and seat, ``obs.encode()`` and ``obs.mask()`` at each step. Ours:
-``Converter(...).convert(path)`` per file in this process (one core), for ``basic_v0``,
-``rich_v0``, the oracle column and uint8 observations, and ``riichi_env.dataset_io.iter_batches``
-with 1 and ``--workers`` worker processes when that module is there. Each row is the best of
-``--repeats`` passes over all files by CPU time (``time.process_time``, with the workers' own CPU
-time for ``iter_batches``); wall time is shown too. A second table splits one core's time per
-hanchan into reading, packing, the compiled replay (with the mask) and encoding.
+``Converter(...).convert(path)`` per file in this process (one core), for ``basic_v0`` (also with
+``reuse=True``: no copy out of the converter's buffers, and with ``skip_forced``), ``rich_v0``,
+the oracle column and uint8 observations; and ``riichi_env.dataset_io.iter_batches`` with 1 and
+``--workers`` worker processes when that module is there. Each row is the best of ``--repeats``
+passes over all files by CPU time (``time.process_time``: user + system time of this process);
+the ``iter_batches`` rows by wall time. A second table splits one core's CPU time per hanchan into
+reading, packing, the compiled replay (with the masks), encoding and the copy out.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
@@ -101,26 +101,21 @@ def ours(paths: list[Path], repeats: int, reuse: bool = False, **options) -> dic
     return best
 
 
-def _children_cpu() -> float:
-    use = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return use.ru_utime + use.ru_stime
-
-
 def batches(paths: list[Path], workers: int, repeats: int, **options) -> dict:
-    """The best of ``repeats`` passes of ``iter_batches(paths, workers=...)`` (by wall time);
-    CPU time is this process's and its (finished) worker processes'."""
+    """The best of ``repeats`` passes of ``iter_batches(paths, workers=...)`` by wall time (the
+    workers are the forkserver's children, so their CPU time is not this process's to read)."""
     from riichi_env.dataset_io import iter_batches
 
     best = None
     for _ in range(repeats):
-        cpu0, child0, wall0 = time.process_time(), _children_cpu(), time.perf_counter()
+        wall0 = time.perf_counter()
         it = iter_batches(paths, 4096, workers=workers, **options)
         rows = sum(len(b["action"]) for b in it)
         run = {
             "games": it.stats.games,
             "decisions": rows,
             "skipped": len(it.stats.skipped),
-            "cpu": time.process_time() - cpu0 + _children_cpu() - child0,
+            "cpu": None,
             "wall": time.perf_counter() - wall0,
         }
         if best is None or run["wall"] < best["wall"]:
@@ -242,7 +237,8 @@ def main() -> int:
     table = stages(paths, args.repeats) if not args.no_stages else None
     load_end = load()
 
-    ref = other["games"] / other["cpu"] if other is not None else None
+    ref_cpu = other["games"] / other["cpu"] if other is not None else None
+    ref_wall = other["games"] / other["wall"] if other is not None else None
     print(
         f"{len(paths)} hanchan (mjai, {where}); best of {args.repeats} by CPU time "
         f"(iter_batches: by wall time); warm-up incl. any compilation {warm:.1f} s"
@@ -250,17 +246,19 @@ def main() -> int:
     print()
     print(
         "| path | decisions | per game | CPU s | wall s | games/s (CPU) | decisions/s (CPU) "
-        "| games/s (wall) | games/s vs RiichiEnv (CPU) |"
+        "| games/s (wall) | x RiichiEnv (CPU) | x RiichiEnv (wall) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
-        g, d = r["games"], r["decisions"]
-        ratio = f"{g / r['cpu'] / ref:.1f}x" if ref else "-"
+        g, d, cpu, wall = r["games"], r["decisions"], r["cpu"], r["wall"]
         skipped = f" ({r['skipped']} skipped)" if r.get("skipped") else ""
-        print(
-            f"| {name}{skipped} | {d:,} | {d / max(g, 1):.0f} | {r['cpu']:.2f} | {r['wall']:.2f} "
-            f"| {g / r['cpu']:,.1f} | {d / r['cpu']:,.0f} | {g / r['wall']:,.1f} | {ratio} |"
-        )
+        cells = [f"{name}{skipped}", f"{d:,}", f"{d / max(g, 1):.0f}"]
+        cells += [f"{cpu:.2f}" if cpu else "-", f"{wall:.2f}"]
+        cells += [f"{g / cpu:,.1f}" if cpu else "-", f"{d / cpu:,.0f}" if cpu else "-"]
+        cells += [f"{g / wall:,.1f}"]
+        cells += [f"{g / cpu / ref_cpu:.1f}x" if cpu and ref_cpu else "-"]
+        cells += [f"{g / wall / ref_wall:.1f}x" if ref_wall else "-"]
+        print("| " + " | ".join(cells) + " |")
     print()
     if other is None:
         print(f"RiichiEnv skipped: {peer_note}")
@@ -272,6 +270,13 @@ def main() -> int:
         )
     if io_note:
         print(io_note)
+    else:
+        one = next(r for n, r in rows if n.endswith(", 1 worker(s)"))
+        many = rows[-1][1]
+        print(
+            f"iter_batches: {args.workers} workers {one['wall'] / many['wall']:.2f}x the games/s "
+            "of 1 (wall); CPU time is not shown (the workers are not this process's children)"
+        )
     print(
         "riichi_env rows: Converter(...).convert(path) per file, which returns fresh arrays "
         "(reuse=True: views of the converter's buffers, no copy); decisions are its rows, every "
