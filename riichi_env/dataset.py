@@ -217,6 +217,9 @@ class Converter:
         self.strict = bool(strict)
         self.walls = walls
         self.stats = Stats()
+        from riichi_env.warmup import ensure_compiled
+
+        ensure_compiled("dataset")  # a cold cache says so on stderr, then compiles
         self._tables = load_tables()
         self._tables_tuple = tuple(self._tables)
         self._rows = N_ROWS[encoder]
@@ -331,6 +334,7 @@ class Converter:
             return None
         from riichi_env.records.replay import rules_for
 
+        _seed_walls(game)
         try:
             rules = self.rules if isinstance(self.rules, Rules) else rules_for(game, self.rules)
         except (RecordError, ValueError) as exc:
@@ -510,6 +514,29 @@ class Converter:
         if status == HAND_TOO_LONG:
             return "more decisions than a hand can have"
         return f"status {status}"
+
+
+def _seed_walls(game: Game) -> None:
+    """Give the hands of an mjlog record with a ``SHUFFLE`` seed their walls, rebuilt as Tenhou
+    shuffles them (:mod:`riichi_env.records.tenhou_wall`); a hand whose rebuilt wall disagrees
+    with a tile the record shows keeps none (its oracle rows show what the record reveals)."""
+    if not game.shuffle_seed or all(h.wall is not None for h in game.hands):
+        return
+    from riichi_env.records.tenhou_wall import tenhou_walls
+    from riichi_env.records.wall import check_wall
+
+    try:
+        walls, layout = tenhou_walls(game.shuffle_seed, len(game.hands))
+    except ValueError:
+        return
+    for hand, wall in zip(game.hands, walls, strict=True):
+        if hand.wall is not None:
+            continue
+        hand.wall, hand.wall_layout = wall, layout
+        try:
+            check_wall(hand)
+        except RecordError:
+            hand.wall, hand.wall_layout = None, "tenhou"
 
 
 def _final(game: Game, rules: Rules) -> tuple[np.ndarray, np.ndarray]:

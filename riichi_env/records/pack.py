@@ -172,7 +172,9 @@ def _engine_wall(hand, n_draws: int, n_rinshan: int) -> tuple[np.ndarray, np.nda
             raise RecordError(f"seat {(dealer + i) % 4} is dealt {len(tiles)} tiles, not 13")
         wall[13 * i : 13 * i + 13] = tiles
     if n_draws > 70 or n_rinshan > 4:
-        raise RecordError(f"{n_draws} draws and {n_rinshan} replacement draws: more than a wall has")
+        raise RecordError(
+            f"{n_draws} draws and {n_rinshan} replacement draws: more than a wall has"
+        )
     draws = [ev.tile for ev in hand.events if ev.type == "draw" and not ev.rinshan]
     rinshan = [ev.tile for ev in hand.events if ev.type == "draw" and ev.rinshan]
     wall[52 : 52 + n_draws] = draws

@@ -410,15 +410,53 @@ def _claim_rows(rows):
     return [(int(s), KINDS[int(k)]) for s, k in zip(rows["seat"], rows["kind"], strict=True)]
 
 
+@pytest.mark.nojit
 def test_scripted_passes_when_nobody_claims_are_rows():
     """Nobody claimed the 4p: both offered seats' passes are known choices, so both are rows."""
     rows = _scripted("pass", "pass", "4z")
     assert _claim_rows(rows)[:4] == [(0, "discard"), (1, "pass"), (2, "pass"), (1, "discard")]
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("first", ["pass", "chi"])
 def test_scripted_pass_under_another_seats_pon_is_no_row(first):
     """Seat 2's pon took the 4p: seat 1 (offered only a chi) passed or asked for a chi that lost;
     the record cannot tell, so seat 1 has no row; seat 2's pon is a row."""
     rows = _scripted(first, "pon", "9s")
     assert _claim_rows(rows)[:3] == [(0, "discard"), (2, "pon"), (2, "discard")]
+
+
+def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
+    """Tenhou's shuffle (MT19937 + SHA-512) rebuilds every wall of walls.jsonl from its record's
+    SHUFFLE seed, in both seed forms; the oracle rows of those records then use the whole wall."""
+    from riichi_env.records.convert import read_file
+    from riichi_env.records.tenhou_wall import seed_words, tenhou_walls
+
+    checked = 0
+    by_file: dict[str, list[dict]] = {}
+    with open("tests/data/logs/tenhou-mjlog/walls.jsonl") as f:
+        for line in f:
+            row = json.loads(line)
+            by_file.setdefault(row["file"], []).append(row)
+    for name, rows in by_file.items():
+        game = read_file(f"tests/data/logs/tenhou-mjlog/{name}") if name != "sanma.xml" else None
+        if game is None or not game.shuffle_seed:
+            continue
+        walls, layout = tenhou_walls(game.shuffle_seed, max(r["kyoku_index"] for r in rows) + 1)
+        for r in rows:
+            assert walls[r["kyoku_index"]] == r["wall"], (name, r["kyoku_index"])
+            assert layout == ("tenhou" if r["dora_indicator_idx"][0] == 5 else "tenhou_old")
+            checked += 1
+    assert checked >= 40
+    with pytest.raises(ValueError, match="SHUFFLE seed"):
+        seed_words("mt19937ar-sha512-n288-base64,@@@")
+    with pytest.raises(ValueError, match="unknown SHUFFLE seed kind"):
+        seed_words("xorshift,1,2")
+    conv = Converter(oracle=True, strict=True)
+    rows = conv.convert("tests/data/logs/tenhou-mjlog/example.xml")
+    # with the whole wall the live-wall rows count every tile left: 69 after the dealer's draw
+    assert rows["oracle"][0, 175:179].sum() == 69
+    first_hand_only = Converter(oracle=True).convert_game(
+        read_file("tests/data/logs/tenhou-mjlog/bug1.xml")
+    )  # no SHUFFLE element: only the tiles this hand draws later
+    assert first_hand_only["oracle"][0, 175:179].sum() < 69
