@@ -175,9 +175,11 @@ def test_errors_still_name_the_line():
 def test_a_draw_after_another_seats_kan_is_no_replacement_draw():
     kans = ('"type":"ankan"', '"type":"daiminkan"', '"type":"kakan"')
     tried = 0
-    for text in record_texts():
+    for text in sorted(record_texts(), key=len):  # the short records first
         lines = text.splitlines()
         for i, line in enumerate(lines[:-1]):
+            if tried >= 12:
+                break
             after = json.loads(lines[i + 1])
             if any(k in line for k in kans) and after["type"] == "tsumo":
                 after["actor"] = (after["actor"] + 1) % 4
