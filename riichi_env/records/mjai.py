@@ -9,6 +9,7 @@ One JSON object per line: ``start_game``, then per hand ``start_kyoku`` (``bakaz
 
 from __future__ import annotations
 
+import functools
 import json
 
 from engine.tiles import red_ids
@@ -62,9 +63,32 @@ _BAKAZE = "ESWN"
 
 
 def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = (1, 1, 1)) -> Game:
-    """Parse mjai JSON lines into a :class:`Game`."""
+    """Parse mjai JSON lines into a :class:`Game`.
+
+    A well-formed record takes a fast path; anything that path does not read plainly (a problem,
+    an unusual line, a plain five read as a red one) is read again by the checked reader, which
+    gives the same :class:`Game`, or the :class:`RecordError` naming the line.
+    """
+    game = _read_fast(text, source, red_fives)
+    return game if game is not None else _read_checked(text, source, red_fives)
+
+
+def _new_state() -> dict:
+    return {
+        "hand": None,
+        "alloc": None,
+        "ended": False,
+        "pending_kan": False,
+        "started": False,
+        "ended_game": False,
+        "alloc_type": TileAllocator,
+    }
+
+
+def _read_checked(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
+    """The reader that checks every event and names the line of any problem."""
     game = Game(hands=[], format="mjai", source=source, red_fives=red_fives)
-    state: dict = {"hand": None, "alloc": None, "ended": False, "pending_kan": False}
+    state = _new_state()
     pos = "line 0"
 
     def fail(msg: str):
@@ -72,7 +96,6 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
         raise RecordError(msg, file=source, hand=hand.label if hand else "", position=pos)
 
     lines = strip_bom(text).splitlines()
-    started = ended_game = False
     for n, line in enumerate(lines, 1):
         pos = f"line {n}"
         if not line.strip():
@@ -85,77 +108,231 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
             fail(json_problem(exc))
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             fail('an event must be an object with a "type"')
-        typ = ev["type"]
-        if ended_game:
-            fail(f"{typ} after end_game")
-        if typ == "start_game":
-            if started:
-                fail("second start_game")
-            started = True
-            names = ev.get("names")
-            if isinstance(names, list) and len(names) == 4:
-                game.names = tuple(str(x) for x in names)
-            if ev.get("kyoku_first") == 4:
-                game.game_length = "tonpuusen"
-            if isinstance(ev.get("rule_disp"), str):
-                game.rules_text = ev["rule_disp"]
-            if isinstance(ev.get("log_id"), str):
-                game.log_id = find_log_id(ev["log_id"])
-            if isinstance(ev.get("mjlog_shuffle"), bool):
-                game.mjlog_shuffle = ev["mjlog_shuffle"]
-            if ev.get("aka_flag") is False:
-                game.red_fives = (0, 0, 0)
-            reds = ev.get("red_fives")
-            if (
-                isinstance(reds, list)
-                and len(reds) == 3
-                and all(isinstance(x, int) and 0 <= x <= 4 for x in reds)
-            ):
-                game.red_fives = tuple(reds)
-            continue
-        if not started:
-            fail(f"{typ} before start_game")
-        if typ == "start_kyoku":
-            if state["hand"] is not None and not state["ended"]:
-                fail("start_kyoku before the previous hand's end_kyoku")
-            _start_kyoku(ev, game, state, fail)
-            continue
-        if typ == "end_game":
-            if state["hand"] is not None and not state["ended"]:
-                fail("end_game inside a hand")
-            scores = ev.get("scores")
-            if isinstance(scores, list) and len(scores) == 4:
-                game.final_scores = tuple(int(x) for x in scores)
-            results = ev.get("placement_scores")
-            if isinstance(results, list) and len(results) == 4:
-                game.final_results = tuple(float(x) for x in results)
-            ended_game = True
-            game.complete = True
-            continue
-        hand: Hand | None = state["hand"]
-        if hand is None:
-            fail(f"{typ} outside a hand")
-        if typ == "end_kyoku":
-            if not hand.wins and hand.draw is None:
-                fail("end_kyoku before hora or ryukyoku")
-            state["ended"] = True
-            hand.plain_reds = frozenset(state["alloc"].plain_as_red)
-            continue
-        if state["ended"] and typ not in ("hora",):
-            fail(f"{typ} after the hand ended")
-        _hand_event(ev, typ, hand, state, fail)
+        _event(ev, ev["type"], game, state, fail)
     pos = "end of file"
-    if not started:
+    _finish(game, state, fail)
+    return game
+
+
+def _event(ev: dict, typ: str, game: Game, state: dict, fail) -> None:
+    """One event (any type) of the record."""
+    if state["ended_game"]:
+        fail(f"{typ} after end_game")
+    if typ == "start_game":
+        if state["started"]:
+            fail("second start_game")
+        state["started"] = True
+        _start_game(ev, game)
+        return
+    if not state["started"]:
+        fail(f"{typ} before start_game")
+    if typ == "start_kyoku":
+        if state["hand"] is not None and not state["ended"]:
+            fail("start_kyoku before the previous hand's end_kyoku")
+        _start_kyoku(ev, game, state, fail)
+        return
+    if typ == "end_game":
+        if state["hand"] is not None and not state["ended"]:
+            fail("end_game inside a hand")
+        scores = ev.get("scores")
+        if isinstance(scores, list) and len(scores) == 4:
+            game.final_scores = tuple(int(x) for x in scores)
+        results = ev.get("placement_scores")
+        if isinstance(results, list) and len(results) == 4:
+            game.final_results = tuple(float(x) for x in results)
+        state["ended_game"] = True
+        game.complete = True
+        return
+    hand: Hand | None = state["hand"]
+    if hand is None:
+        fail(f"{typ} outside a hand")
+    if typ == "end_kyoku":
+        if not hand.wins and hand.draw is None:
+            fail("end_kyoku before hora or ryukyoku")
+        state["ended"] = True
+        hand.plain_reds = frozenset(state["alloc"].plain_as_red)
+        return
+    if state["ended"] and typ not in ("hora",):
+        fail(f"{typ} after the hand ended")
+    _hand_event(ev, typ, hand, state, fail)
+
+
+def _start_game(ev: dict, game: Game) -> None:
+    names = ev.get("names")
+    if isinstance(names, list) and len(names) == 4:
+        game.names = tuple(str(x) for x in names)
+    if ev.get("kyoku_first") == 4:
+        game.game_length = "tonpuusen"
+    if isinstance(ev.get("rule_disp"), str):
+        game.rules_text = ev["rule_disp"]
+    if isinstance(ev.get("log_id"), str):
+        game.log_id = find_log_id(ev["log_id"])
+    if isinstance(ev.get("mjlog_shuffle"), bool):
+        game.mjlog_shuffle = ev["mjlog_shuffle"]
+    if ev.get("aka_flag") is False:
+        game.red_fives = (0, 0, 0)
+    reds = ev.get("red_fives")
+    if (
+        isinstance(reds, list)
+        and len(reds) == 3
+        and all(isinstance(x, int) and 0 <= x <= 4 for x in reds)
+    ):
+        game.red_fives = tuple(reds)
+
+
+def _finish(game: Game, state: dict, fail) -> None:
+    """The checks at the end of the file."""
+    if not state["started"]:
         fail("no start_game")
     if not game.hands:
         fail("no hands")
     if not state["ended"]:
         fail(f"hand {state['hand'].label} has no end_kyoku (truncated file?)")
-    if not ended_game:
+    if not state["ended_game"]:
         fail(
             f"incomplete record: it stops after hand {state['hand'].label} without end_game "
             "(a game still running, or a file cut between hands)"
         )
+
+
+# ------------------------------------------------------------------------------- the fast path
+
+_SCAN = json.JSONDecoder().scan_once
+"""The C scanner behind ``json.loads``: ``(value, end)`` of the JSON value at an index."""
+_KANS = ("daiminkan", "kakan", "ankan")
+_HAND_CHANGES = frozenset({"start_kyoku", "chi", "pon", "daiminkan", "kakan", "ankan"})
+"""The events besides ``tsumo`` and ``dahai`` that change what a seat holds."""
+
+
+class _BailError(Exception):
+    """The fast path leaves this record to the checked reader."""
+
+
+def _bail(msg: str = "") -> None:
+    raise _BailError(msg)
+
+
+@functools.lru_cache(maxsize=16)
+def _tile_table(red: frozenset[int]) -> tuple[dict[str, tuple[int, ...]], tuple[str, ...]]:
+    """For a set of red ids: each mjai tile name's ids in ascending order, and each id's name."""
+    names = tuple(mjai_name(t // 4, t in red) for t in range(136))
+    ids: dict[str, list[int]] = {}
+    for t, name in enumerate(names):
+        ids.setdefault(name, []).append(t)
+    return {name: tuple(v) for name, v in ids.items()}, names
+
+
+class _FastAlloc(TileAllocator):
+    """A :class:`TileAllocator` that hands out ids by mjai name and never reads a plain five as a
+    red one (it bails instead), so that an id's name is always ``names[id]``."""
+
+    def __init__(self, red_fives: tuple[int, int, int], fail):
+        super().__init__(red_fives, fail)
+        free, self.names = _tile_table(self.red)
+        self.free = {name: list(ids) for name, ids in free.items()}
+
+    def new(self, tile34: int, is_red: bool) -> int:
+        """As :meth:`TileAllocator.new`, bailing where that one would use a red copy or fail."""
+        return self.new_named(mjai_name(tile34, is_red))
+
+    def new_named(self, name: str) -> int:
+        """The lowest unused id named ``name`` (``KeyError``/``IndexError`` when there is none)."""
+        return self.free[name].pop(0)
+
+
+def _read_fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game | None:
+    """The record read for speed, or None when it needs the checked reader."""
+    try:
+        return _fast(text, source, red_fives)
+    except (
+        Exception
+    ):  # _BailError, or what a malformed event raises: the checked reader explains it
+        return None
+
+
+_PLAYS: dict[str, tuple[bool, int, object, bool]] = {}
+"""A memo of the ``tsumo`` and ``dahai`` lines read so far (a few hundred distinct lines make up
+nine events in ten): line → (is a tsumo, seat, tile name, tsumogiri)."""
+_MAX_PLAYS = 4096
+
+
+def _play(ev: dict, typ: str) -> tuple[bool, int, object, bool]:
+    """(is a tsumo, seat, tile name, tsumogiri) of a ``tsumo`` or ``dahai`` event."""
+    s = ev["actor"]
+    if type(s) is not int or not 0 <= s < 4:
+        raise _BailError
+    pai = ev["pai"]
+    if typ == "tsumo":
+        return True, s, pai, False
+    return False, s, pai, bool(ev.get("tsumogiri", False))
+
+
+def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
+    # ``tsumo`` and ``dahai`` (nine events in ten) are read here; others by ``_event``. Lines are
+    # those of ``_read_checked``; a line must be one JSON object from its first to last character.
+    game = Game(hands=[], format="mjai", source=source, red_fives=red_fives)
+    state = _new_state()
+    state["alloc_type"] = _FastAlloc
+    scan = _SCAN
+    plays = _PLAYS
+    in_hand = False
+    events = hands = last_draw = names = free = held_names = None
+    for line in strip_bom(text).splitlines():
+        play = plays.get(line)
+        if play is None:
+            if not line:
+                continue
+            ev, end = scan(line, 0)
+            if end != len(line) or type(ev) is not dict:
+                raise _BailError
+            typ = ev.get("type")
+            if typ == "tsumo" or typ == "dahai":
+                play = _play(ev, typ)
+                if len(plays) >= _MAX_PLAYS:
+                    plays.clear()
+                plays[line] = play
+            else:
+                if type(typ) is not str:
+                    raise _BailError
+                _event(ev, typ, game, state, _bail)
+                hand = state["hand"]
+                in_hand = hand is not None and not state["ended"]
+                if in_hand and typ in _HAND_CHANGES:
+                    alloc, events, last_draw = state["alloc"], hand.events, state["last_draw"]
+                    hands, names, free = alloc.hands, alloc.names, alloc.free
+                    held_names = [[names[t] for t in held] for held in hands]
+                continue
+        if not in_hand:  # a draw or discard outside a hand: an error
+            raise _BailError
+        draw, s, pai, tsumogiri = play
+        if draw:
+            tid = free[pai].pop(0)
+            hands[s].append(tid)
+            held_names[s].append(pai)
+            prev = events[-1] if events else None
+            if prev is not None and prev.type == "dora":
+                prev = next((e for e in reversed(events) if e.type != "dora"), None)
+            rinshan = prev is not None and prev.seat == s and prev.type in _KANS
+            events.append(Event("draw", s, tid, (), -1, False, rinshan))  # positional: faster
+            last_draw[s] = tid
+        else:
+            # The tile just drawn, if the seat still holds it, is the last one it holds.
+            drawn = last_draw[s]
+            held = hands[s]
+            hn = held_names[s]
+            if tsumogiri:
+                if drawn < 0 or held[-1] != drawn or hn[-1] != pai:
+                    raise _BailError
+                tid = held.pop()
+                hn.pop()
+            else:  # the first tile of that name, which is the one just drawn only if it is alone
+                i = hn.index(pai)
+                tid = held.pop(i)
+                del hn[i]
+            last_draw[s] = -1
+            events.append(Event("discard", s, tid, (), -1, tsumogiri))
+            state["last_discard"] = (s, tid)
+    _finish(game, state, _bail)
     return game
 
 
@@ -178,6 +355,13 @@ def _tile(name, fail) -> tuple[int, bool]:
     except ValueError as exc:
         fail(str(exc))
         raise
+
+
+def _new_tile(alloc: TileAllocator, name, fail) -> int:
+    """A fresh id for the mjai tile ``name`` (by name, without parsing it, on the fast path)."""
+    if type(alloc) is _FastAlloc:
+        return alloc.new_named(name)
+    return alloc.new(*_tile(name, fail))
 
 
 def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
@@ -205,15 +389,22 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
     )
     state.update(hand=hand, ended=False, pending_kan=False, last_discard=(-1, -1))
     game.hands.append(hand)
-    alloc = TileAllocator(game.red_fives, fail)
+    alloc = state["alloc_type"](game.red_fives, fail)
     state["alloc"] = alloc
+    if type(alloc) is _FastAlloc:
+        new = alloc.new_named
+    else:
+
+        def new(name) -> int:
+            return alloc.new(*_tile(name, fail))
+
     for s in range(4):
         if not isinstance(tehais[s], list) or len(tehais[s]) != 13:
             fail(f"tehais[{s}] must have 13 tiles")
-        ids = [alloc.new(*_tile(t, fail)) for t in tehais[s]]
+        ids = [new(t) for t in tehais[s]]
         alloc.hands[s] = list(ids)
         hand.haipai.append(ids)
-    hand.dora_indicators.append(alloc.new(*_tile(_get(ev, "dora_marker", fail), fail)))
+    hand.dora_indicators.append(_new_tile(alloc, _get(ev, "dora_marker", fail), fail))
     state["last_draw"] = [-1] * 4
 
 
@@ -222,7 +413,7 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
     last_draw = state["last_draw"]
     if typ == "tsumo":
         s = _seat(ev, "actor", fail)
-        tid = alloc.new(*_tile(_get(ev, "pai", fail), fail))
+        tid = _new_tile(alloc, _get(ev, "pai", fail), fail)
         alloc.hands[s].append(tid)
         prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
         rinshan = (
@@ -296,7 +487,7 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
         last_draw[s] = -1
         state["last_discard"] = (s, -1)
     elif typ == "dora":
-        tid = alloc.new(*_tile(_get(ev, "dora_marker", fail), fail))
+        tid = _new_tile(alloc, _get(ev, "dora_marker", fail), fail)
         hand.events.append(Event("dora", tile=tid))
         hand.dora_indicators.append(tid)
     elif typ == "reach":
@@ -350,7 +541,7 @@ def _hora(ev: dict, hand: Hand, alloc: TileAllocator, fail) -> Win:
     ura = ev.get("ura_markers", ev.get("uradora_markers"))
     if isinstance(ura, list):
         if not hand.ura_indicators and ura:
-            hand.ura_indicators = [alloc.new(*_tile(t, fail)) for t in ura]
+            hand.ura_indicators = [_new_tile(alloc, t, fail) for t in ura]
         win.ura_indicators = tuple(hand.ura_indicators) if ura else ()
     if "fan" in ev and "fu" in ev:
         win.han, win.fu = int(ev["fan"]), int(ev["fu"])

@@ -1,0 +1,320 @@
+"""Game records to training arrays: games/s and decisions/s, next to RiichiEnv's own replay path.
+
+    python benchmarks/bench_dataset.py [--records DIR] [--games 200] [--repeats 3]
+        [--riichienv-python /tmp/renv/bin/python] [--workers 2]
+
+Both sides convert the same mjai records (``--records``; generated once when the directory has
+none: ``riichi-env arena --seats efficiency,efficiency,efficiency,efficiency --games 200 --seed 0
+--format mjai --log DIR``). RiichiEnv's path (``_riichienv_dataset.py``, run by
+``--riichienv-python``): ``MjaiReplay.from_jsonl(path).take_kyokus()``, ``kyoku.steps(seat)`` for
+each hand and seat, ``obs.encode()`` and ``obs.mask()`` at each step. Ours:
+``Converter(...).convert(path)`` per file in this process (one core), for ``basic_v0`` (also with
+``reuse=True``: no copy out of the converter's buffers, and with ``skip_forced``), ``rich_v0``,
+the oracle column and uint8 observations; and ``riichi_env.dataset_io.iter_batches`` with 1 and
+``--workers`` worker processes when that module is there. Each row is the best of ``--repeats``
+passes over all files by CPU time (``time.process_time``: user + system time of this process);
+the ``iter_batches`` rows by wall time. A second table splits one core's CPU time per hanchan into
+reading, packing, the compiled replay (with the masks), encoding and the copy out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_PEER = "/tmp/renv/bin/python"
+PEER_VERSION = "0.4.11"
+SEATS = ["efficiency"] * 4
+MAKE_PEER = (
+    f"python3 -m venv /tmp/renv && /tmp/renv/bin/pip install riichienv=={PEER_VERSION} numpy"
+)
+
+
+def records(directory: Path | None, games: int, seed: int) -> tuple[list[Path], str]:
+    """The mjai record files to convert, generated first when the directory has none."""
+    if directory is None:
+        directory = Path(tempfile.gettempdir()) / f"riichi-env-bench-records-g{games}-s{seed}"
+    found = sorted(p for p in directory.glob("*.mjson") if p.is_file())
+    if found:
+        return found, f"{len(found)} records in {directory}"
+    from riichi_env.arena import arena
+
+    t0 = time.perf_counter()
+    arena(SEATS, games=games, seed=seed, log_dir=directory, log_format="mjai", progress=False)
+    found = sorted(directory.glob("*.mjson"))
+    took = time.perf_counter() - t0
+    return found, f"{len(found)} records generated into {directory} ({took:.0f} s)"
+
+
+def peer(python: str, paths: list[Path], repeats: int) -> tuple[dict | None, str]:
+    """RiichiEnv's result (``_riichienv_dataset.py``), or None and why not."""
+    if not Path(python).exists():
+        return None, f"{python} missing; make it with: {MAKE_PEER}"
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
+        fh.write("".join(f"{p}\n" for p in paths))
+        listing = fh.name
+    try:
+        proc = subprocess.run(
+            [python, str(HERE / "_riichienv_dataset.py"), listing, str(repeats)],
+            capture_output=True,
+            text=True,
+            env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        )
+    except OSError as exc:
+        return None, f"{python} cannot run ({exc.strerror}); make it with: {MAKE_PEER}"
+    finally:
+        os.unlink(listing)
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, f"RiichiEnv failed on the records: {last}"
+    return json.loads(proc.stdout.strip().splitlines()[-1]), f"{python}"
+
+
+def ours(paths: list[Path], repeats: int, reuse: bool = False, **options) -> dict:
+    """The best of ``repeats`` passes of ``Converter(**options).convert`` over ``paths``."""
+    from riichi_env.dataset import Converter
+
+    Converter(**options).convert(paths[0])  # warm-up: loads (or compiles) the kernels
+    best = None
+    for _ in range(repeats):
+        conv = Converter(**options)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        for p in paths:
+            conv.convert(p, reuse=reuse)
+        run = {
+            "games": conv.stats.games,
+            "decisions": conv.stats.decisions,
+            "skipped": len(conv.stats.skipped),
+            "cpu": time.process_time() - cpu0,
+            "wall": time.perf_counter() - wall0,
+        }
+        if best is None or run["cpu"] < best["cpu"]:
+            best = run
+    return best
+
+
+def batches(paths: list[Path], workers: int, repeats: int, **options) -> dict:
+    """The best of ``repeats`` passes of ``iter_batches(paths, workers=...)`` by wall time (the
+    workers are the forkserver's children, so their CPU time is not this process's to read), with
+    the time to the first batch and the rate over the second half of the files."""
+    from riichi_env.dataset_io import iter_batches
+
+    best = None
+    for _ in range(repeats):
+        done: dict[int, float] = {}
+        wall0 = time.perf_counter()
+
+        def progress(n: int, done=done, wall0=wall0) -> None:
+            done.setdefault(n, time.perf_counter() - wall0)
+
+        it = iter_batches(paths, 4096, workers=workers, progress=progress, **options)
+        rows = first = 0
+        for b in it:
+            first = first or time.perf_counter() - wall0
+            rows += len(b["action"])
+        half = len(paths) // 2
+        run = {
+            "games": it.stats.games,
+            "decisions": rows,
+            "skipped": len(it.stats.skipped),
+            "cpu": None,
+            "wall": time.perf_counter() - wall0,
+            "first": first,
+            "steady": (len(paths) - half) / max(done[len(paths)] - done.get(half, 0.0), 1e-9),
+        }
+        if best is None or run["wall"] < best["wall"]:
+            best = run
+    return best
+
+
+def stages(paths: list[Path], repeats: int, encoder: str = "basic_v0") -> dict[str, float]:
+    """CPU milliseconds per hanchan of each stage of ``Converter.convert`` (best of ``repeats``)."""
+    from riichi_env.dataset import Converter
+    from riichi_env.records.convert import read_file
+    from riichi_env.records.pack import pack_game
+    from riichi_env.records.replay import rules_for
+
+    games = [read_file(p) for p in paths]
+    rules = [rules_for(g, "auto") for g in games]
+    full = Converter(encoder)
+    bare = Converter(encoder, kinds=["kyushu"])  # replays and masks, writes (almost) no rows
+    full.convert_game(games[0])
+    bare.convert_game(games[0])
+
+    def best(step, items) -> float:  # each result is dropped at once, as in a conversion
+        times = []
+        for _ in range(repeats):
+            t = time.process_time()
+            for item in items:
+                step(item)
+            times.append(time.process_time() - t)
+        return min(times) * 1000 / len(paths)
+
+    t_read = best(read_file, paths)
+    t_pack = best(lambda gr: pack_game(*gr), list(zip(games, rules, strict=True)))
+    t_bare = best(lambda g: bare.convert_game(g, reuse=True), games)
+    t_rows = best(lambda g: full.convert_game(g, reuse=True), games)
+    t_full = best(full.convert_game, games)
+    return {
+        "read (read_file)": t_read,
+        "pack (pack_game)": t_pack,
+        "replay kernel + masks (and convert_game's own Python)": max(t_bare - t_pack, 0.0),
+        f"encode {encoder} into the row buffers": max(t_rows - t_bare, 0.0),
+        "copy out into fresh arrays (not with reuse=True)": max(t_full - t_rows, 0.0),
+        "total": t_read + t_full,
+    }
+
+
+def machine() -> list[str]:
+    """Lines describing the machine and the load on it."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            model = next(
+                (ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")), model
+            )
+    except OSError:
+        pass
+    import numba
+    import numpy
+
+    return [
+        f"CPU: {model}, {os.cpu_count()} logical cores; Python {platform.python_version()}, "
+        f"NumPy {numpy.__version__}, Numba {numba.__version__}",
+    ]
+
+
+def load() -> str:
+    """The 1-minute load average (``os.getloadavg``), or ``?``."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "?"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--records", type=Path, help="directory of .mjson records")
+    parser.add_argument("--games", type=int, default=200, help="games to generate (200)")
+    parser.add_argument("--seed", type=int, default=0, help="arena seed of generated games (0)")
+    parser.add_argument("--repeats", type=int, default=3, help="passes per row, best kept (3)")
+    parser.add_argument("--riichienv-python", default=DEFAULT_PEER, help=f"({DEFAULT_PEER})")
+    parser.add_argument("--workers", type=int, default=2, help="iter_batches workers (2)")
+    parser.add_argument("--no-stages", action="store_true", help="skip the per-stage table")
+    args = parser.parse_args()
+    if args.games < 1 or args.repeats < 1 or args.workers < 1:
+        parser.error("--games, --repeats and --workers must be at least 1")
+
+    paths, where = records(args.records, args.games, args.seed)
+    load_start = load()
+    rows: list[tuple[str, dict]] = []
+    other, peer_note = peer(args.riichienv_python, paths, args.repeats)
+    if other is not None:
+        rows.append((f"RiichiEnv {other['version']}: steps + encode() + mask()", other))
+    t0 = time.perf_counter()
+    ours(paths[:1], 1)
+    warm = time.perf_counter() - t0
+    configs = [
+        ("riichi_env Converter basic_v0", {}),
+        ("riichi_env Converter basic_v0, reuse=True", {"reuse": True}),
+        ("riichi_env Converter rich_v0", {"encoder": "rich_v0"}),
+        ("riichi_env Converter basic_v0 + oracle", {"oracle": True}),
+        ("riichi_env Converter basic_v0 uint8", {"dtype": "uint8"}),
+        ("riichi_env Converter basic_v0 skip_forced", {"skip_forced": True}),
+    ]
+    for name, options in configs:
+        rows.append((name, ours(paths, args.repeats, **options)))
+    try:
+        import riichi_env.dataset_io  # noqa: F401
+
+        io_note = ""
+    except ImportError:
+        io_note = "iter_batches rows skipped: riichi_env.dataset_io is not on this branch yet"
+    if not io_note:
+        for w in sorted({1, args.workers}):
+            rows.append(
+                (
+                    f"riichi_env iter_batches basic_v0, {w} worker(s)",
+                    batches(paths, w, args.repeats),
+                )
+            )
+    table = stages(paths, args.repeats) if not args.no_stages else None
+    load_end = load()
+
+    ref_cpu = other["games"] / other["cpu"] if other is not None else None
+    ref_wall = other["games"] / other["wall"] if other is not None else None
+    print(
+        f"{len(paths)} hanchan (mjai, {where}); best of {args.repeats} by CPU time "
+        f"(iter_batches: by wall time); warm-up incl. any compilation {warm:.1f} s"
+    )
+    print()
+    print(
+        "| path | decisions | per game | CPU s | wall s | games/s (CPU) | decisions/s (CPU) "
+        "| games/s (wall) | x RiichiEnv (CPU) | x RiichiEnv (wall) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, r in rows:
+        g, d, cpu, wall = r["games"], r["decisions"], r["cpu"], r["wall"]
+        skipped = f" ({r['skipped']} skipped)" if r.get("skipped") else ""
+        cells = [f"{name}{skipped}", f"{d:,}", f"{d / max(g, 1):.0f}"]
+        cells += [f"{cpu:.2f}" if cpu else "-", f"{wall:.2f}"]
+        cells += [f"{g / cpu:,.1f}" if cpu else "-", f"{d / cpu:,.0f}" if cpu else "-"]
+        cells += [f"{g / wall:,.1f}"]
+        cells += [f"{g / cpu / ref_cpu:.1f}x" if cpu and ref_cpu else "-"]
+        cells += [f"{g / wall / ref_wall:.1f}x" if ref_wall else "-"]
+        print("| " + " | ".join(cells) + " |")
+    print()
+    if other is None:
+        print(f"RiichiEnv skipped: {peer_note}")
+    else:
+        print(
+            f"RiichiEnv {other['version']} from {peer_note}: {other['hands']} hands; a step is "
+            "one of its decisions without the single-action ones (steps(seat)'s default), obs "
+            f"{other['obs_bytes'] // 136}x34 float32"
+        )
+    if io_note:
+        print(io_note)
+    else:
+        one = next(r for n, r in rows if n.endswith(", 1 worker(s)"))
+        many = rows[-1][1]
+        print(
+            f"iter_batches, {args.workers} workers vs 1 (wall): {one['wall'] / many['wall']:.2f}x "
+            f"the games/s over the whole run (first batch after {one['first']:.1f} s and "
+            f"{many['first']:.1f} s); {many['steady'] / one['steady']:.2f}x over the second half "
+            f"of the files ({one['steady']:.1f} and {many['steady']:.1f} games/s); 1 worker "
+            "converts in this process; CPU time is not shown (the workers are the forkserver's "
+            "children)"
+        )
+    print(
+        "riichi_env rows: Converter(...).convert(path) per file, which returns fresh arrays "
+        "(reuse=True: views of the converter's buffers, no copy); decisions are its rows, every "
+        "seat, forced ones included unless skip_forced, passes only where the choice is known "
+        "(docs/dataset.md)"
+    )
+    for line in machine():
+        print(line)
+    print(
+        f"load average (1 min) {load_start} at the start, {load_end} at the end: the cores are "
+        "shared with other jobs, so wall times vary; CPU times (time.process_time) less so"
+    )
+    if table is not None:
+        print()
+        print(f"one core, CPU ms per hanchan ({len(paths)} records, best of {args.repeats}):")
+        print()
+        print("| stage | ms/hanchan |")
+        print("|---|---:|")
+        for k, v in table.items():
+            print(f"| {k} | {v:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
