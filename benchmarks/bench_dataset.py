@@ -4,7 +4,7 @@
         [--riichienv-python /tmp/renv/bin/python] [--workers 2]
 
 Both sides convert the same mjai records (``--records``; generated once when the directory has
-none: ``riichi-env arena --seats efficiency,efficiency,efficiency,efficiency --games 200 --seed 0
+none: ``riichi-env arena --seats efficiency,simple,efficiency,simple --games 200 --seed 0
 --format mjai --log DIR``). RiichiEnv's path (``_riichienv_dataset.py``, run by
 ``--riichienv-python``): ``MjaiReplay.from_jsonl(path).take_kyokus()``, ``kyoku.steps(seat)`` for
 each hand and seat, ``obs.encode()`` and ``obs.mask()`` at each step. Ours:
@@ -32,7 +32,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEFAULT_PEER = "/tmp/renv/bin/python"
 PEER_VERSION = "0.4.11"
-SEATS = ["efficiency"] * 4
+SEATS = ["efficiency", "simple", "efficiency", "simple"]
+"""Two compiled agents of each kind, so the four seat rotations of a set of walls are four
+different games (four identical agents would play one game four times)."""
 MAKE_PEER = (
     f"python3 -m venv /tmp/renv && /tmp/renv/bin/pip install riichienv=={PEER_VERSION} numpy"
 )
@@ -41,7 +43,7 @@ MAKE_PEER = (
 def records(directory: Path | None, games: int, seed: int) -> tuple[list[Path], str]:
     """The mjai record files to convert, generated first when the directory has none."""
     if directory is None:
-        directory = Path(tempfile.gettempdir()) / f"riichi-env-bench-records-g{games}-s{seed}"
+        directory = Path(tempfile.gettempdir()) / f"riichi-env-bench-records-esg{games}-s{seed}"
     found = sorted(p for p in directory.glob("*.mjson") if p.is_file())
     if found:
         return found, f"{len(found)} records in {directory}"

@@ -71,6 +71,9 @@ ORACLE = "oracle_v0"
 GRP_FEATURES = ("round", "honba", "kyotaku", "score0", "score1", "score2", "score3")
 """Columns of :func:`grp_game`'s ``features``: Mortal's rank-predictor inputs per hand."""
 _FIRST_ROWS = 1024
+MAX_ROWS_PER_MOVE = 4.0
+"""Rows per recorded move (discard, call, kan, riichi) at most: the move, three claim offers on
+it. Fresh row arrays are first sized by the ratio seen so far, never above this."""
 
 
 class DatasetError(ValueError):
@@ -231,6 +234,7 @@ class Converter:
         self._quant = self._quant_of(encoder)
         self._oracle_quant = self._quant_of(ORACLE)
         self._cap = 0
+        self._per_move = 1.2
         self._state_rules: Rules | None = None
 
     def _quant_of(self, encoder: str) -> tuple[np.ndarray, np.ndarray]:
@@ -264,18 +268,14 @@ class Converter:
             out["oracle"] = make((n, N_ROWS[ORACLE], 34), dtype=self.dtype)
         return out
 
-    def _grow(self, n: int) -> None:
-        """Row buffers for at least ``n`` rows."""
-        if n <= self._cap:
-            return
-        cap = max(n, 2 * self._cap, _FIRST_ROWS)
-        old = getattr(self, "_buf", None)
-        buf = self._columns(cap, np.empty)
-        if old is not None:
-            for k, v in old.items():
-                buf[k][: self._cap] = v
-        self._buf = buf
-        self._cap = cap
+    def _grow(self, n: int) -> dict[str, np.ndarray]:
+        """The converter's own row buffers (``reuse``), for at least ``n`` rows."""
+        if n > self._cap:
+            cap = max(n, 2 * self._cap, _FIRST_ROWS)
+            old = getattr(self, "_buf", None)
+            self._buf = _grown(old, cap) if old is not None else self._columns(cap, np.empty)
+            self._cap = cap
+        return self._buf
 
     def _state(self, rules: Rules):
         if self._state_rules != rules:
@@ -362,49 +362,54 @@ class Converter:
             self.stats.hands += len(packed.labels)
             return self._columns(0)
         final_rank, final_score = _final(game, rules)
-        parts = []
         st = self._state(rules)
-        for p in AUGMENTS[self.augment]:
+        perms = AUGMENTS[self.augment]
+        if reuse:
+            buf = self._grow(_FIRST_ROWS)
+        else:
+            # fresh arrays the caller keeps, written by the kernel directly (no copy out), sized
+            # by the rows per recorded move seen so far (grown if a record needs more): a tight
+            # size lets malloc hand back the memory of the caller's previous arrays instead of
+            # mapping (and zeroing) new pages for every record
+            moves = packed.script.shape[0]
+            guess = int(self._per_move * moves) + 8 * len(packed.labels) + 32
+            buf = self._columns(guess * len(perms), np.empty)
+        n = 0
+        for p in perms:
             pk = packed if p == 0 else permute_suits(packed, SUIT_PERMUTATIONS[p])
-            rows = self._replay(
-                pk, st, seat_ok, name, p == 0, reuse and len(AUGMENTS[self.augment]) == 1
-            )
-            if rows is None:
-                continue
+            buf, start, n, delta = self._replay(pk, st, seat_ok, name, p == 0, buf, n, reuse)
+            rows = {k: v[start:n] for k, v in buf.items()}
             rows["perm"][:] = p
-            delta = rows.pop("_delta")
             seat = rows["seat"].astype(np.int64)
             rows["hand_delta"][:] = delta[rows["hand"], seat]
             rows["final_rank"][:] = final_rank[seat]
             rows["final_score"][:] = final_score[seat]
             # the hand column counts the record's hands, not the packed ones
             rows["hand"][:] = pk.hand_ids[rows["hand"]]
-            parts.append(rows)
-        if not parts:
-            return self._columns(0)
-        out = (
-            parts[0]
-            if len(parts) == 1
-            else {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-        )
-        self.stats.decisions += len(out["action"])
+        out = {k: v[:n] for k, v in buf.items()}
+        self.stats.decisions += n
+        if moves_seen := packed.script.shape[0] * len(perms):
+            self._per_move = min(MAX_ROWS_PER_MOVE, max(self._per_move, 1.05 * n / moves_seen))
         return out
 
-    def _replay(self, pk: PackedGame, st, seat_ok, name: str, count: bool, reuse: bool):
+    def _replay(
+        self, pk: PackedGame, st, seat_ok, name: str, count: bool, buf, row0: int, reuse: bool
+    ):
+        """Replay one (permuted) packed record into ``buf`` from row ``row0``: the buffers (grown
+        if they filled up), the first and end row, the engine's point changes per hand."""
         n_hands = pk.walls.shape[0]
         status = np.zeros(n_hands, dtype=np.int32)
         err = np.zeros(n_hands, dtype=np.int32)
         deltas = np.zeros((n_hands, 4), dtype=np.int32)
         hand_rows = np.zeros(n_hands, dtype=np.int32)
         counters = np.zeros(2, dtype=np.int64)
-        self._grow(_FIRST_ROWS)
+        counters[0] = row0
         quantized = self.dtype == np.uint8
         scratch = np.zeros((self._rows, 34), dtype=np.float32)
         oscratch = np.zeros((N_ROWS[ORACLE], 34), dtype=np.float32)
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         h = 0
         while True:
-            buf = self._buf
             none_u8 = np.zeros((0, 1, 34), dtype=np.uint8)
             none_f = np.zeros((0, 1, 34), dtype=np.float32)
             obs = buf["obs"]
@@ -459,7 +464,7 @@ class Converter:
             )
             if h >= n_hands:
                 break
-            self._grow(2 * self._cap)
+            buf = self._grow(2 * self._cap) if reuse else _grown(buf, 2 * len(buf["action"]))
         n = int(counters[0])
         if count:
             self.stats.hands += n_hands
@@ -472,9 +477,7 @@ class Converter:
                 self._fail(
                     name, f"hand {pk.labels[i]}: {self._why(pk, i, s, int(err[i]), deltas[i])}"
                 )
-        out = {k: v[:n] if reuse else v[:n].copy() for k, v in self._buf.items()}
-        out["_delta"] = deltas
-        return out
+        return buf, row0, n, deltas
 
     @staticmethod
     def _why(pk: PackedGame, h: int, status: int, err: int, delta) -> str:
@@ -517,6 +520,16 @@ class Converter:
         if status == HAND_TOO_LONG:
             return "more decisions than a hand can have"
         return f"status {status}"
+
+
+def _grown(buf: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
+    """``buf`` with room for ``rows`` rows, its rows kept."""
+    out = {}
+    for k, v in buf.items():
+        new = np.empty((rows, *v.shape[1:]), dtype=v.dtype)
+        new[: len(v)] = v
+        out[k] = new
+    return out
 
 
 def _seed_walls(game: Game) -> None:
