@@ -36,7 +36,6 @@ _CODES = {
     "ankan": S_ANKAN,
     "kakan": S_KAKAN,
 }
-_SKIPPED = frozenset({"draw", "dora", "riichi_accepted"})
 
 
 @dataclass
@@ -96,32 +95,32 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
                 errors.append((index, hand.label, f"wall: {exc.detail}"))
                 continue
         hand_rows = []
-        n_draws = n_rinshan = 0
+        draws: list[int] = []
+        rinshan: list[int] = []
+        add = hand_rows.append
         for ev in hand.events:
             typ = ev.type
-            if typ in _SKIPPED:
-                if typ == "draw":
-                    if ev.rinshan:
-                        n_rinshan += 1
-                    else:
-                        n_draws += 1
-                continue
-            c = _CODES.get(typ)
-            if c is None:
-                continue
-            aux = -1
-            red_used = 0
-            if ev.consumed:
-                red_used = int(any(t in red_set for t in ev.consumed))
-                aux = min(ev.consumed, key=lambda t: t // 4) if c == S_CHI else ev.consumed[0]
-            hand_rows.append((c, ev.seat, ev.tile, ev.from_seat, aux, red_used))
+            if typ == "discard":  # most events: the first test
+                add((S_DISCARD, ev.seat, ev.tile, -1, -1, 0))
+            elif typ == "draw":
+                (rinshan if ev.rinshan else draws).append(ev.tile)
+            else:
+                c = _CODES.get(typ)
+                if c is None:
+                    continue
+                aux = -1
+                red_used = 0
+                if ev.consumed:
+                    red_used = int(any(t in red_set for t in ev.consumed))
+                    aux = min(ev.consumed, key=lambda t: t // 4) if c == S_CHI else ev.consumed[0]
+                add((c, ev.seat, ev.tile, ev.from_seat, aux, red_used))
         if hand.wall is not None:
             engine_wall = to_engine_wall(wall, layout, hand.dealer)
             k = np.ones(136, dtype=np.uint8)
         else:
             full = False
             try:
-                engine_wall, k = _engine_wall(hand, n_draws, n_rinshan)
+                engine_wall, k = _engine_wall(hand, draws, rinshan)
             except RecordError as exc:
                 errors.append((index, hand.label, f"wall: {exc.detail}"))
                 continue
@@ -160,7 +159,7 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
     )
 
 
-def _engine_wall(hand, n_draws: int, n_rinshan: int) -> tuple[np.ndarray, np.ndarray]:
+def _engine_wall(hand, draws: list[int], rinshan: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """A wall in the engine's layout that fits every tile the hand's record reveals (the deal,
     the draws in order, replacement draws, dora and ura indicators), the unseen places filled
     with the tiles nobody saw in id order; and which places the record reveals."""
@@ -171,12 +170,11 @@ def _engine_wall(hand, n_draws: int, n_rinshan: int) -> tuple[np.ndarray, np.nda
         if len(tiles) != 13:
             raise RecordError(f"seat {(dealer + i) % 4} is dealt {len(tiles)} tiles, not 13")
         wall[13 * i : 13 * i + 13] = tiles
+    n_draws, n_rinshan = len(draws), len(rinshan)
     if n_draws > 70 or n_rinshan > 4:
         raise RecordError(
             f"{n_draws} draws and {n_rinshan} replacement draws: more than a wall has"
         )
-    draws = [ev.tile for ev in hand.events if ev.type == "draw" and not ev.rinshan]
-    rinshan = [ev.tile for ev in hand.events if ev.type == "draw" and ev.rinshan]
     wall[52 : 52 + n_draws] = draws
     wall[122 : 122 + n_rinshan] = rinshan
     dora = hand.dora_indicators[:5]
