@@ -15,12 +15,14 @@ import dataclasses
 import inspect
 import json
 import math
+import mmap
 import multiprocessing
 import os
 import secrets
 import signal
 import sys
 import time
+import weakref
 import zipfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -49,6 +51,7 @@ _JOIN_SECONDS = 5.0
 _REDRAW_SECONDS = 0.25
 _MIN_BLOCK_BYTES = 1 << 20
 _PIECE_ROWS = 1024
+_POOL_BLOCKS = 2
 _ENV_KEYS = ("RIICHI_ENV_CACHE", "XDG_CACHE_HOME", "HOME")
 """Environment variables a worker takes from the parent at its start (with every ``NUMBA_*``),
 so it uses the parent's Numba cache even when the forkserver was started before they changed."""
@@ -664,20 +667,23 @@ def _rebatch(
 
 
 class _Filler:
-    """Cuts a stream of rows into batches of ``size`` rows: each batch is a fresh set of arrays
-    (allocated once, its rows copied in once, then handed over); with ``views``, a batch that
-    lies within one chunk is a slice of it instead (for chunks the caller owns)."""
+    """Cuts a stream of rows into batches of ``size`` rows: each batch is a set of arrays the
+    caller owns (from a :class:`_Pool`, its rows copied in once, then handed over); with
+    ``views``, a batch that lies within one chunk is a slice of it instead (for chunks the
+    caller owns)."""
 
     def __init__(self, size: int, views: bool = False) -> None:
         self.size = size
         self.views = views
+        self.pool = _Pool()
         self.batch: dict[str, np.ndarray] | None = None
         self.at = 0
 
     def _open(self, columns: dict[str, np.ndarray], file: bool) -> dict[str, np.ndarray]:
-        self.batch = {k: np.empty((self.size, *v.shape[1:]), v.dtype) for k, v in columns.items()}
+        specs = [(k, v.dtype, (self.size, *v.shape[1:])) for k, v in columns.items()]
         if file:
-            self.batch[FILE_COLUMN] = np.empty(self.size, np.int32)
+            specs.append((FILE_COLUMN, np.dtype(np.int32), (self.size,)))
+        self.batch = self.pool.arrays(specs)
         self.at = 0
         return self.batch
 
@@ -731,6 +737,40 @@ class _Filler:
         if 2 * n >= self.size:
             return {k: v[:n] for k, v in batch.items()}
         return {k: v[:n].copy() for k, v in batch.items()}
+
+
+class _Pool:
+    """Memory for batches: the arrays of a batch are views of one block, and once none of them
+    is referenced any more (the caller dropped the batch) the block is reused for a later one
+    instead of fresh memory, whose first touch (page faults) can cost more than the copy into
+    it. At most ``_POOL_BLOCKS`` free blocks are kept."""
+
+    def __init__(self) -> None:
+        self.free: list[mmap.mmap] = []
+
+    def arrays(self, specs: list[tuple[str, np.dtype, tuple]]) -> dict[str, np.ndarray]:
+        """New arrays ``{name: array of dtype and shape}`` for ``(name, dtype, shape)``."""
+        offsets, need = [], 0
+        for _, dtype, shape in specs:
+            need = -(-need // 64) * 64
+            offsets.append(need)
+            need += dtype.itemsize * math.prod(shape)
+        block = next((m for m in self.free if need <= len(m) <= 2 * need), None)
+        if block is None:
+            block = mmap.mmap(-1, max(need, 1))
+        else:
+            self.free.remove(block)
+        base = np.frombuffer(block, np.uint8)  # every view's base: collected with the last one
+        done = weakref.finalize(base, self._put, block)
+        done.atexit = False
+        return {
+            name: base[at : at + dtype.itemsize * math.prod(shape)].view(dtype).reshape(shape)
+            for (name, dtype, shape), at in zip(specs, offsets, strict=True)
+        }
+
+    def _put(self, block: mmap.mmap) -> None:
+        if len(self.free) < _POOL_BLOCKS:
+            self.free.append(block)
 
 
 class _Ring:
