@@ -10,15 +10,19 @@ processes; the rows and their order are the same for any number of workers, shuf
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import json
 import math
+import mmap
 import multiprocessing
 import os
+import secrets
 import signal
 import sys
 import time
+import weakref
 import zipfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -45,7 +49,9 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 _INFLIGHT_PER_WORKER = 2
 _JOIN_SECONDS = 5.0
 _REDRAW_SECONDS = 0.25
-_CHUNK_BYTES = 1 << 24
+_MIN_BLOCK_BYTES = 1 << 20
+_PIECE_ROWS = 1024
+_POOL_BLOCKS = 2
 _ENV_KEYS = ("RIICHI_ENV_CACHE", "XDG_CACHE_HOME", "HOME")
 """Environment variables a worker takes from the parent at its start (with every ``NUMBA_*``),
 so it uses the parent's Numba cache even when the forkserver was started before they changed."""
@@ -243,49 +249,62 @@ class _Run:
         self._procs = it._procs
 
     def batches(self) -> Iterator[dict[str, np.ndarray]]:
-        return rebatch(
-            self._file_rows(),
-            self.batch_size,
-            shuffle_buffer=self.shuffle_buffer,
-            seed=self.seed,
-            drop_last=self.drop_last,
-        )
+        return self._fill()
 
     def parts(self) -> Iterator[list[dict[str, np.ndarray]]]:
-        return _batch_parts(
-            self._file_rows(), self.batch_size, self.shuffle_buffer, self.seed, self.drop_last
-        )
+        return ([batch] for batch in self._fill())
 
-    def _file_rows(self) -> Iterator[dict[str, np.ndarray]]:
-        """Each converted file's rows (with ``file``), in file order; merges the stats."""
+    def _fill(self) -> Iterator[dict[str, np.ndarray]]:
+        """The batches: each file's rows (views of a converter's or a worker's buffers) copied
+        once, in file order, into the batch arrays (or into the shuffle ring, then out of it);
+        merges the stats."""
+        filler = _Filler(self.batch_size)
+        ring = None
+        if self.shuffle_buffer:
+            ring = _Ring(self.shuffle_buffer, np.random.default_rng(self.seed))
         parallel = self.workers > 1 and len(self.files) > 1
         results = self._convert_in_workers() if parallel else self._convert_here()
-        for index, (rows, delta) in enumerate(results):
-            _add_stats(self.stats, delta)
-            if self.progress is not None:
-                self.progress(index + 1)
-            if rows is not None:
-                n = len(rows["action"])
-                if n:
-                    rows = dict(rows)
-                    rows[FILE_COLUMN] = np.full(n, index, np.int32)
-                    yield rows
+        rows = None
+        try:
+            for index, (rows, delta) in enumerate(results):
+                _add_stats(self.stats, delta)
+                if self.progress is not None:
+                    self.progress(index + 1)
+                if rows is not None and _rows_of(rows):
+                    if ring is None:
+                        yield from filler.push(rows, index)
+                    else:
+                        yield from ring.push(rows, index, filler)
+                rows = None  # the buffers are the next file's now
+            if ring is not None:
+                yield from ring.drain(filler)
+            last = filler.rest()
+            if last is not None and not self.drop_last:
+                yield last
+        finally:
+            rows = None
+            results.close()
 
     def _convert_here(self) -> Iterator[tuple]:
         for path in self.files:
-            yield _convert_one(self._converter, path)
+            yield _convert_one(self._converter, path, reuse=True)
 
     def _convert_in_workers(self) -> Iterator[tuple]:
         """The files converted in worker processes, their results in file order.
 
-        Each worker has its own connection (a socket pair on POSIX): the parent sends it
-        ``(index, path)``, it answers with a header (pickled) and then the bytes of each column,
-        which the parent reads straight into new arrays. Files go to the worker with the fewest
-        in flight; at most ``_INFLIGHT_PER_WORKER`` per worker are ahead of the consumer.
+        Each worker has its own connection (a socket pair on POSIX) and ``_INFLIGHT_PER_WORKER``
+        slots, each a shared-memory block (:class:`_Blocks`): the parent sends it
+        ``(index, path, slot)``, it writes the rows into that slot's block (a new, larger one
+        when they do not fit) and answers with a small header; the parent reads the rows as
+        views of the block, copies them once into the batches, and only then sends that slot
+        out again. Files go to the worker with the most free slots, at most
+        ``_INFLIGHT_PER_WORKER * workers`` ahead of the consumer.
         """
         ctx = _context()
         env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
         count = min(self.workers, len(self.files) - 1)
+        prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
+        blocks = _Blocks([f"{prefix}{i}_" for i in range(count)])
         conns, theirs, procs = [], [], []
         for i in range(count):
             mine, their = ctx.Pipe(duplex=True)
@@ -294,12 +313,14 @@ class _Run:
             procs.append(
                 ctx.Process(
                     target=_worker_main,
-                    args=(self.options, env, their),
+                    args=(self.options, env, their, blocks.prefixes[i]),
                     name=f"riichi_env-dataset-{i}",
                     daemon=True,
                 )
             )
         self._procs[:] = procs
+        done: dict[int, tuple] = {}
+        payload = None
         try:
             for p, their in zip(procs, theirs, strict=True):
                 p.start()
@@ -307,37 +328,52 @@ class _Run:
             # The first file here while the workers start (importing, loading the kernels from
             # the Numba cache: this process's Converter compiled any that were not there, and
             # its first conversion loads them before any worker has a file to convert).
-            first = _convert_one(self._converter, self.files[0])
+            done[0] = ("ok", _convert_one(self._converter, self.files[0], reuse=True))
             limit = _INFLIGHT_PER_WORKER * count
             sent = 1
-            done: dict[int, tuple] = {0: ("ok", first)}
+            free = [list(range(_INFLIGHT_PER_WORKER - 1, -1, -1)) for _ in procs]
             inflight: list[deque[int]] = [deque() for _ in procs]
+            where: dict[int, tuple[int, int]] = {}
             for want in range(len(self.files)):
                 while sent < len(self.files) and sent < want + limit:
-                    w = min(range(count), key=lambda i: len(inflight[i]))
+                    w = max(range(count), key=lambda i: len(free[i]))
+                    if not free[w]:
+                        break
+                    slot = free[w].pop()
                     try:
-                        conns[w].send((sent, str(self.files[sent])))
+                        conns[w].send((sent, str(self.files[sent]), slot))
                     except OSError:  # the worker is gone: _receive says so
                         self._receive(conns, procs, inflight)
                         raise
                     inflight[w].append(sent)
+                    where[sent] = (w, slot)
                     sent += 1
                 while want not in done:
-                    for w, (index, status, payload) in self._receive(conns, procs, inflight):
+                    for w, (index, status, payload, name) in self._receive(conns, procs, inflight):
                         if index < 0:  # a worker could not start
                             raise payload
                         inflight[w].remove(index)
+                        if status == "ok":
+                            payload = blocks.rows(w, where[index][1], payload, name)
                         done[index] = (status, payload)
+                        payload = None
                 status, payload = done.pop(want)
                 if status == "error":  # raised in file order, after the files before it
                     raise payload
                 yield payload
+                payload = None  # copied out: the slot is free again
+                if want in where:
+                    w, slot = where.pop(want)
+                    free[w].append(slot)
             for c in conns:
                 c.send(None)
             for p in procs:
                 p.join(_JOIN_SECONDS)
         finally:
+            done.clear()
+            payload = None
             _stop(procs, conns + theirs)
+            blocks.close()
 
     def _receive(self, conns, procs, inflight) -> list[tuple[int, tuple]]:
         """The results ready (waits for one); a worker that ended is a ``RuntimeError``."""
@@ -346,7 +382,7 @@ class _Run:
         for w, conn in enumerate(conns):
             if conn in ready or (procs[w].sentinel in ready and conn.poll()):
                 try:
-                    out.append((w, _recv_result(conn)))
+                    out.append((w, conn.recv()))
                     continue
                 except (EOFError, OSError):
                     procs[w].join(_JOIN_SECONDS)
@@ -388,34 +424,58 @@ def _stop(procs: list, conns: list) -> None:
         c.close()
 
 
-def _worker_main(options: dict, env: dict, conn) -> None:
-    """A worker process: converts the ``(index, path)`` it receives until ``None``, or until the
-    parent is gone (its end of the connection closed)."""
+def _worker_main(options: dict, env: dict, conn, prefix: str) -> None:
+    """A worker process: converts the ``(index, path, slot)`` it receives until ``None``, or until
+    the parent is gone (its end of the connection closed), writing each file's rows into the
+    slot's shared-memory block (``{prefix}{n}``, a new one when they do not fit); the parent
+    unlinks each block when it first reads it, this process any left at its end."""
+    from multiprocessing.shared_memory import SharedMemory
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     for key in list(os.environ):
         if (key in _ENV_KEYS or key.startswith("NUMBA_")) and key not in env:
             del os.environ[key]
     os.environ.update(env)
+    blocks: dict[int, Any] = {}
+    made = 0
     try:
         try:
             converter = _converter_class()(**options)
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
-            _send_result(conn, -1, "error", _portable_error(exc))
+            conn.send((-1, "error", _portable_error(exc), None))
             return
         while True:
             task = conn.recv()
             if task is None:
                 return
-            index, path = task
+            index, path, slot = task
             try:
-                result = _convert_one(converter, path, reuse=True)
+                rows, delta = _convert_one(converter, path, reuse=True)
             except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
-                _send_result(conn, index, "error", _portable_error(exc))
-            else:
-                _send_result(conn, index, "ok", result)
+                conn.send((index, "error", _portable_error(exc), None))
+                continue
+            name = specs = None
+            if rows is not None and _rows_of(rows):
+                specs, need = _layout(rows)
+                block = blocks.get(slot)
+                if block is None or block.size < need:
+                    size = max(need + need // 4, _MIN_BLOCK_BYTES)
+                    new = SharedMemory(f"{prefix}{made}", create=True, size=size)
+                    made += 1
+                    if block is not None:
+                        block.close()
+                    blocks[slot] = block = new
+                    name = new.name
+                _write_rows(block.buf, rows, specs)
+            rows = None
+            conn.send((index, "ok", (specs, delta), name))
     except (EOFError, OSError):  # the parent is gone
         return
     finally:
+        for block in blocks.values():
+            block.close()
+            with contextlib.suppress(FileNotFoundError):  # the parent unlinked it
+                block.unlink()
         conn.close()
 
 
@@ -430,70 +490,85 @@ def _portable_error(exc: BaseException) -> BaseException:
         return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
-def _bytes_of(array: np.ndarray) -> memoryview:
-    """The bytes of a C-contiguous array (no copy)."""
-    return memoryview(array.reshape(-1).view(np.uint8))
+def _layout(rows: dict[str, np.ndarray]) -> tuple[list[tuple], int]:
+    """``([(column, dtype, shape, offset)], bytes)``: the columns one after the other in a
+    block, each at a multiple of 64 bytes."""
+    specs, offset = [], 0
+    for name, array in rows.items():
+        offset = -(-offset // 64) * 64
+        specs.append((name, array.dtype.str, array.shape, offset))
+        offset += array.nbytes
+    return specs, offset
 
 
-def _send_result(conn, index: int, status: str, payload: Any) -> None:
-    """A header ``(index, status, payload without arrays, column specs)``, then each column's
-    bytes, written straight from the arrays."""
-    arrays: list[np.ndarray] = []
-    if status == "ok":
-        rows, delta = payload
-        if rows is not None:
-            arrays = [np.ascontiguousarray(v) for v in rows.values()]
-            specs = [(k, v.dtype.str, v.shape) for k, v in zip(rows, arrays, strict=True)]
-            payload = (specs, delta)
-        else:
-            payload = (None, delta)
-    conn.send((index, status, payload))
-    for array in arrays:
-        _write_all(conn, _bytes_of(array))
+def _write_rows(buf: memoryview, rows: dict[str, np.ndarray], specs: list[tuple]) -> None:
+    for name, dtype, shape, offset in specs:
+        np.ndarray(shape, np.dtype(dtype), buffer=buf, offset=offset)[...] = rows[name]
 
 
-def _recv_result(conn) -> tuple:
-    """``(index, status, payload)`` sent by :func:`_send_result`; the columns are read straight
-    into new arrays."""
-    index, status, payload = conn.recv()
-    if status == "ok":
+def _view_rows(buf: memoryview, specs: list[tuple]) -> dict[str, np.ndarray]:
+    return {
+        name: np.ndarray(shape, np.dtype(dtype), buffer=buf, offset=offset)
+        for name, dtype, shape, offset in specs
+    }
+
+
+class _Blocks:
+    """The parent's side of the workers' shared-memory blocks (one per worker and slot).
+
+    A block a worker names for the first time is attached and at once unlinked: both processes
+    keep their mapping, the name is gone, so nothing is left in ``/dev/shm`` whatever happens
+    to either process afterwards. ``close`` unmaps them and unlinks the blocks a stopped worker
+    made but the parent never read (their names are the worker's ``prefix`` and a counter).
+    """
+
+    def __init__(self, prefixes: list[str]) -> None:
+        self.prefixes = prefixes
+        self.attached: dict[tuple[int, int], Any] = {}
+        self.named = [0] * len(prefixes)
+        self.stale: list = []
+
+    def rows(self, w: int, slot: int, payload: tuple, name: str | None) -> tuple:
+        """``(rows, delta)``: the rows as views of the worker's block for ``slot``."""
+        from multiprocessing.shared_memory import SharedMemory
+
         specs, delta = payload
-        rows = None
-        if specs is not None:
-            rows = {}
-            for name, dtype, shape in specs:
-                array = np.empty(shape, np.dtype(dtype))
-                _read_all(conn, _bytes_of(array))
-                rows[name] = array
-        payload = (rows, delta)
-    return index, status, payload
+        if specs is None:
+            return None, delta
+        if name is not None:
+            block = SharedMemory(name)
+            block.unlink()
+            self.named[w] = max(self.named[w], int(name.rsplit("_", 1)[1]) + 1)
+            old = self.attached.pop((w, slot), None)
+            if old is not None:
+                self._close(old)
+            self.attached[(w, slot)] = block
+        return _view_rows(self.attached[(w, slot)].buf, specs), delta
 
+    def _close(self, block) -> None:
+        try:
+            block.close()
+        except BufferError:  # a view is still referenced: unmapped once it is collected
+            self.stale.append(block)
 
-_RAW = hasattr(os, "readv") and sys.platform != "win32"
-"""POSIX: array bytes go through the connection's socket with ``os.write`` / ``os.readv`` (one
-copy each way); elsewhere as messages of the connection."""
+    def close(self) -> None:
+        """Unmap the blocks; unlink any a (stopped) worker made that was never read."""
+        from multiprocessing.shared_memory import SharedMemory
 
-
-def _write_all(conn, data: memoryview) -> None:
-    if not _RAW:
-        conn.send_bytes(data)
-        return
-    fd, pos = conn.fileno(), 0
-    while pos < len(data):
-        pos += os.write(fd, data[pos : pos + _CHUNK_BYTES])
-
-
-def _read_all(conn, into: memoryview) -> None:
-    if not _RAW:
-        if len(into) and conn.recv_bytes_into(into) != len(into):
-            raise EOFError("a column's bytes ended early")
-        return
-    fd, pos = conn.fileno(), 0
-    while pos < len(into):
-        got = os.readv(fd, [into[pos : pos + _CHUNK_BYTES]])
-        if not got:
-            raise EOFError("the worker's connection closed in the middle of a result")
-        pos += got
+        for block in [*self.attached.values(), *self.stale]:
+            with contextlib.suppress(BufferError):
+                block.close()
+        self.attached.clear()
+        self.stale.clear()
+        for w, prefix in enumerate(self.prefixes):
+            for n in range(self.named[w], self.named[w] + _INFLIGHT_PER_WORKER):
+                try:
+                    block = SharedMemory(f"{prefix}{n}")
+                except (FileNotFoundError, OSError, ValueError):
+                    continue
+                block.close()
+                with contextlib.suppress(FileNotFoundError):
+                    block.unlink()
 
 
 def _convert_one(converter, path, reuse: bool = False) -> tuple:
@@ -559,130 +634,211 @@ def rebatch(
     """Rows given in chunks (dicts of arrays, one row per index) as batches of ``batch_size``
     rows: in order, or through a shuffle buffer of ``shuffle_buffer`` rows seeded with ``seed``
     (the same chunks and seed give the same batches). Only the last batch may be shorter
-    (``drop_last=True`` drops it).
+    (``drop_last=True`` drops it). Unshuffled, a batch within one chunk is a view of it.
     """
     batch_size = check_int("batch_size", batch_size, 1)
     shuffle_buffer = check_int("shuffle_buffer", shuffle_buffer, 0)
     seed = check_seed(seed)
     drop_last = check_bool("drop_last", drop_last)
-    return (
-        _concat(parts)
-        for parts in _batch_parts(chunks, batch_size, shuffle_buffer, seed, drop_last)
-    )
+    return _rebatch(chunks, batch_size, shuffle_buffer, seed, drop_last)
 
 
-def _batch_parts(
+def _rebatch(
     chunks: Iterable[dict[str, np.ndarray]],
     batch_size: int,
     shuffle_buffer: int,
     seed: int,
     drop_last: bool,
-) -> Iterator[list[dict[str, np.ndarray]]]:
-    """As :func:`rebatch`, each batch as the list of the pieces of chunks it is made of."""
-    batcher = _Batcher(batch_size)
-    buffer = _ShuffleBuffer(shuffle_buffer, np.random.default_rng(seed)) if shuffle_buffer else None
+) -> Iterator[dict[str, np.ndarray]]:
+    filler = _Filler(batch_size, views=True)
+    ring = _Ring(shuffle_buffer, np.random.default_rng(seed)) if shuffle_buffer else None
     for rows in chunks:
-        if buffer is not None:
-            rows = buffer.push(rows)
-        if rows is not None:
-            yield from batcher.push(rows)
-    if buffer is not None:
-        rows = buffer.drain()
-        if rows is not None:
-            yield from batcher.push(rows)
-    last = batcher.rest()
+        if not _rows_of(rows):
+            continue
+        if ring is None:
+            yield from filler.push(rows)
+        else:
+            yield from ring.push(rows, None, filler)
+    if ring is not None:
+        yield from ring.drain(filler)
+    last = filler.rest()
     if last is not None and not drop_last:
         yield last
 
 
-class _Batcher:
-    """Cuts a stream of row chunks into batches of ``size`` rows, each a list of slices of the
-    chunks (views: nothing is copied)."""
+class _Filler:
+    """Cuts a stream of rows into batches of ``size`` rows: each batch is a set of arrays the
+    caller owns (from a :class:`_Pool`, its rows copied in once, then handed over); with
+    ``views``, a batch that lies within one chunk is a slice of it instead (for chunks the
+    caller owns)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, views: bool = False) -> None:
         self.size = size
-        self.parts: list[dict[str, np.ndarray]] = []
-        self.rows = 0
+        self.views = views
+        self.pool = _Pool()
+        self.batch: dict[str, np.ndarray] | None = None
+        self.at = 0
 
-    def push(self, chunk: dict[str, np.ndarray]) -> Iterator[list[dict[str, np.ndarray]]]:
-        n = _rows_of(chunk)
-        start = 0
-        while start < n:
-            take = min(self.size - self.rows, n - start)
-            if start == 0 and take == n:
-                self.parts.append(chunk)
-            else:
-                self.parts.append({k: v[start : start + take] for k, v in chunk.items()})
-            self.rows += take
-            start += take
-            if self.rows == self.size:
-                parts, self.parts, self.rows = self.parts, [], 0
-                yield parts
+    def _open(self, columns: dict[str, np.ndarray], file: bool) -> dict[str, np.ndarray]:
+        specs = [(k, v.dtype, (self.size, *v.shape[1:])) for k, v in columns.items()]
+        if file:
+            specs.append((FILE_COLUMN, np.dtype(np.int32), (self.size,)))
+        self.batch = self.pool.arrays(specs)
+        self.at = 0
+        return self.batch
 
-    def rest(self) -> list[dict[str, np.ndarray]] | None:
-        """The rows left over (fewer than ``size``), or None."""
-        if not self.rows:
+    def _step(self, n: int) -> dict[str, np.ndarray] | None:
+        self.at += n
+        if self.at < self.size:
             return None
-        parts, self.parts, self.rows = self.parts, [], 0
-        return parts
+        batch, self.batch, self.at = self.batch, None, 0
+        return batch
+
+    def push(
+        self, rows: dict[str, np.ndarray], index: int | None = None
+    ) -> Iterator[dict[str, np.ndarray]]:
+        """Copy ``rows`` in (``index``: the value of their ``file`` column, None for none)."""
+        n, start = _rows_of(rows), 0
+        while start < n:
+            if self.views and self.batch is None and n - start >= self.size:
+                yield {k: v[start : start + self.size] for k, v in rows.items()}
+                start += self.size
+                continue
+            batch = self.batch or self._open(rows, index is not None)
+            take = min(self.size - self.at, n - start)
+            for k, v in rows.items():
+                batch[k][self.at : self.at + take] = v[start : start + take]
+            if index is not None:
+                batch[FILE_COLUMN][self.at : self.at + take] = index
+            start += take
+            full = self._step(take)
+            if full is not None:
+                yield full
+
+    def take(self, store: dict[str, np.ndarray], slots: np.ndarray) -> Iterator[dict]:
+        """Copy rows ``slots`` of ``store`` in, in that order."""
+        n, start = len(slots), 0
+        while start < n:
+            batch = self.batch or self._open(store, False)
+            take = min(self.size - self.at, n - start)
+            part = slots[start : start + take]
+            for k, v in store.items():
+                np.take(v, part, axis=0, out=batch[k][self.at : self.at + take], mode="clip")
+            start += take
+            full = self._step(take)
+            if full is not None:
+                yield full
+
+    def rest(self) -> dict[str, np.ndarray] | None:
+        """The rows left over (fewer than ``size``), or None."""
+        if self.batch is None or not self.at:
+            return None
+        batch, n, self.batch, self.at = self.batch, self.at, None, 0
+        if 2 * n >= self.size:
+            return {k: v[:n] for k, v in batch.items()}
+        return {k: v[:n].copy() for k, v in batch.items()}
 
 
-class _ShuffleBuffer:
+class _Pool:
+    """Memory for batches: the arrays of a batch are views of one block, and once none of them
+    is referenced any more (the caller dropped the batch) the block is reused for a later one
+    instead of fresh memory, whose first touch (page faults) can cost more than the copy into
+    it. At most ``_POOL_BLOCKS`` free blocks are kept."""
+
+    def __init__(self) -> None:
+        self.free: list[mmap.mmap] = []
+
+    def arrays(self, specs: list[tuple[str, np.dtype, tuple]]) -> dict[str, np.ndarray]:
+        """New arrays ``{name: array of dtype and shape}`` for ``(name, dtype, shape)``."""
+        offsets, need = [], 0
+        for _, dtype, shape in specs:
+            need = -(-need // 64) * 64
+            offsets.append(need)
+            need += dtype.itemsize * math.prod(shape)
+        block = next((m for m in self.free if need <= len(m) <= 2 * need), None)
+        if block is None:
+            block = mmap.mmap(-1, max(need, 1))
+        else:
+            self.free.remove(block)
+        base = np.frombuffer(block, np.uint8)  # every view's base: collected with the last one
+        done = weakref.finalize(base, self._put, block)
+        done.atexit = False
+        return {
+            name: base[at : at + dtype.itemsize * math.prod(shape)].view(dtype).reshape(shape)
+            for (name, dtype, shape), at in zip(specs, offsets, strict=True)
+        }
+
+    def _put(self, block: mmap.mmap) -> None:
+        if len(self.free) < _POOL_BLOCKS:
+            self.free.append(block)
+
+
+class _Ring:
     """A shuffle buffer of ``size`` rows: each row that leaves is drawn uniformly from it.
 
-    Rows are pushed a chunk (a file) at a time; once more than ``size`` rows are held, the excess
-    is drawn at random (in random order) and returned. The draws depend only on the rows pushed
+    The store is allocated once with ``size`` rows and room for one more piece
+    (``_PIECE_ROWS``); rows come in a piece at a time, each copied once into free slots, and
+    once more than ``size`` rows are held the excess is drawn at random (in random order) and
+    copied once into the batches, which frees their slots. ``slots`` is a permutation of the
+    store's rows, the first ``n`` of it the ones held. The draws depend only on the rows pushed
     and the generator, so the same stream gives the same order.
     """
 
     def __init__(self, size: int, rng: np.random.Generator) -> None:
         self.size = size
         self.rng = rng
+        self.piece = min(size, _PIECE_ROWS)
         self.store: dict[str, np.ndarray] | None = None
+        self.slots = np.zeros(0, np.intp)
         self.n = 0
 
-    def _reserve(self, need: int, chunk: dict[str, np.ndarray]) -> None:
-        capacity = 0 if self.store is None else _rows_of(self.store)
-        if need <= capacity:
-            return
-        capacity = max(need, min(2 * capacity, self.size + need))
-        store = {k: np.empty((capacity, *v.shape[1:]), v.dtype) for k, v in chunk.items()}
-        if self.store is not None:
-            for k, v in self.store.items():
-                store[k][: self.n] = v[: self.n]
-        self.store = store
+    def _open(self, rows: dict[str, np.ndarray], file: bool) -> None:
+        capacity = self.size + self.piece
+        self.store = {k: np.empty((capacity, *v.shape[1:]), v.dtype) for k, v in rows.items()}
+        if file:
+            self.store[FILE_COLUMN] = np.empty(capacity, np.int32)
+        self.slots = np.arange(capacity, dtype=np.intp)
+        self.n = 0
 
-    def push(self, chunk: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
-        """Add rows; returns the rows drawn out (None while the buffer is not full)."""
-        m = _rows_of(chunk)
-        if not m:
-            return None
-        total = self.n + m
-        self._reserve(total, chunk)
-        for k, v in chunk.items():
-            self.store[k][self.n : total] = v
-        if total <= self.size:
-            self.n = total
-            return None
-        drawn = self.rng.choice(total, size=total - self.size, replace=False)
-        out = {k: v[drawn] for k, v in self.store.items()}
-        taken = np.zeros(total, bool)
-        taken[drawn] = True
-        holes = np.flatnonzero(taken[: self.size])
-        movers = self.size + np.flatnonzero(~taken[self.size :])
-        for v in self.store.values():
-            v[holes] = v[movers]
-        self.n = self.size
-        return out
+    def push(
+        self, rows: dict[str, np.ndarray], index: int | None, filler: _Filler
+    ) -> Iterator[dict[str, np.ndarray]]:
+        """Add rows (``index``: their ``file`` value, None for none); yields the batches the
+        rows drawn out complete."""
+        if self.store is None:
+            self._open(rows, index is not None)
+        n, start = _rows_of(rows), 0
+        while start < n:
+            take = min(n - start, len(self.slots) - self.n)
+            free = self.slots[self.n : self.n + take]
+            for k, v in rows.items():
+                self.store[k][free] = v[start : start + take]
+            if index is not None:
+                self.store[FILE_COLUMN][free] = index
+            self.n += take
+            start += take
+            if self.n > self.size:
+                yield from self._draw(self.n - self.size, filler)
 
-    def drain(self) -> dict[str, np.ndarray] | None:
-        """All rows left, in random order (None when empty)."""
+    def _draw(self, count: int, filler: _Filler) -> Iterator[dict[str, np.ndarray]]:
+        picked = self.rng.choice(self.n, size=count, replace=False)
+        out = self.slots[picked]
+        taken = np.zeros(self.n, bool)
+        taken[picked] = True
+        kept = self.slots[: self.n][~taken]
+        self.slots[: len(kept)] = kept
+        self.slots[len(kept) : self.n] = out
+        self.n = len(kept)
+        yield from filler.take(self.store, out)
+
+    def drain(self, filler: _Filler) -> Iterator[dict[str, np.ndarray]]:
+        """All rows left, in random order."""
         if not self.n:
-            return None
-        order = self.rng.permutation(self.n)
-        out = {k: v[order] for k, v in self.store.items()}
-        self.store, self.n = None, 0
-        return out
+            return
+        order = self.slots[: self.n][self.rng.permutation(self.n)]
+        self.n = 0
+        yield from filler.take(self.store, order)
+        self.store = None
 
 
 # ---------------------------------------------------------------- shards

@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import multiprocessing
+import os
 import shutil
 import zipfile
 from pathlib import Path
@@ -474,3 +475,64 @@ def test_torch_dataset_without_torch_says_what_to_install(monkeypatch):
     monkeypatch.delitem(sys.modules, "riichi_env.torch_dataset", raising=False)
     with pytest.raises(ImportError, match=r"needs PyTorch.*riichi-env\[train\]"):
         import riichi_env.torch_dataset  # noqa: F401
+
+
+def _our_shm() -> list[str]:
+    """Shared-memory blocks of this process's dataset workers left in ``/dev/shm``."""
+    shm = Path("/dev/shm")
+    prefix = f"rie_{os.getpid()}_"
+    return (
+        sorted(p.name for p in shm.iterdir() if p.name.startswith(prefix)) if shm.is_dir() else []
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="needs /dev/shm (Linux)")
+def test_no_shared_memory_is_left_after_the_end_a_break_or_a_dead_worker(files):
+    list(iter_batches(files, 300, workers=2))
+    assert _our_shm() == []
+    done = []
+    for _ in iter_batches(files, 50, workers=2, progress=done.append):
+        if len(done) >= 3:
+            break
+    assert _our_shm() == [] and _our_children() == []
+    it = iter_batches(files, 50, workers=2, progress=done.append)
+    done.clear()
+    with pytest.raises(RuntimeError, match="ended unexpectedly"):
+        for _ in it:
+            if len(done) == 1:
+                it._procs[1].kill()  # noqa: SLF001 - the test reaches in to kill one
+                it._procs[1].join()
+    assert _our_shm() == [] and _our_children() == []
+
+
+def test_uint8_rows_are_the_same_for_any_workers(files):
+    one = list(iter_batches(files, 256, dtype="uint8"))
+    two = list(iter_batches(files, 256, dtype="uint8", workers=2))
+    _assert_same_batches(one, two)
+    assert one[0]["obs"].dtype == np.uint8
+    want = Converter(dtype="uint8").convert(files[0])
+    assert np.array_equal(one[0]["obs"][: len(want["obs"])], want["obs"][:256])
+
+
+def test_a_batch_kept_by_the_caller_is_never_overwritten(files, reference):
+    """Batch memory is reused only once a batch is no longer referenced: keeping every batch
+    (and a view of one) gives the same rows as the reference."""
+    batches = list(iter_batches(files, 300))
+    view = batches[0]["obs"][5:9]
+    first = view.copy()
+    del batches[0]
+    _assert_same_batches(batches, reference[0][1:])
+    assert np.array_equal(view, first)
+
+
+def test_shuffle_ring_with_a_buffer_smaller_than_a_file(files, reference):
+    a = _concat(list(iter_batches(files, 64, shuffle_buffer=10, seed=3)))
+    assert np.array_equal(_row_bytes(a), _row_bytes(_concat(reference[0])))
+    assert not np.array_equal(a["step"], _concat(reference[0])["step"])
+
+
+def test_rebatch_gives_views_of_a_chunk_and_copies_across_chunks():
+    chunks = [{"x": np.arange(10)}, {"x": np.arange(10, 13)}]
+    out = list(rebatch(chunks, 4))
+    assert np.shares_memory(out[0]["x"], chunks[0]["x"])
+    assert [b["x"].tolist() for b in out] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12]]
