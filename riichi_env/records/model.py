@@ -177,9 +177,10 @@ def hand_label(round_wind: int, kyoku: int, honba: int) -> str:
     return f"{WINDS[round_wind % 4]}{kyoku + 1}-{honba}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
-    """One action in a hand (see the module docstring for the types)."""
+    """One action in a hand (see the module docstring for the types). Slots: a game has about
+    1,500 of them, and a record is read faster without an instance dict per event."""
 
     type: str
     seat: int = -1
