@@ -8,7 +8,7 @@ to ``engine`` and may change without notice.
 
 from __future__ import annotations
 
-from engine.deal import _reset, _start_game_at
+from engine.deal import _continue_at, _reset, _start_game_at
 from engine.legality import _legal_mask
 from engine.selfplay import (
     ACTION_STREAM,
@@ -35,6 +35,7 @@ __all__ = [
     "ACTION_STREAM",
     "_apply",
     "_choose",
+    "_continue_at",
     "_dora_kinds",
     "_furiten",
     "_legal_mask",
