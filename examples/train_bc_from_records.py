@@ -459,7 +459,7 @@ def main() -> None:
                 samples += n
                 seen_rows += n
                 seen_files.update(np.unique(batch["file"]).tolist())
-                running += float(loss) * n
+                running += float(loss.detach()) * n
                 running_n += n
                 now = trained + time.perf_counter() - t0
                 if now >= budget:
