@@ -71,12 +71,12 @@ def test_clones_records_then_plays_in_the_arena(tmp_path, monkeypatch, capsys):
     from riichi_env.arena import arena
 
     first = tmp_path / "first"
-    argv = [str(LOGS), "--epochs", "1", "--held-out", "0.2", "--batch-size", "64"]
-    argv += ["--held-out-rows", "3000", "--curve-rows", "500", "--out", str(first)]
+    argv = [str(LOGS), "--epochs", "0.3", "--held-out", "0.2", "--batch-size", "128"]
+    argv += ["--held-out-rows", "1000", "--curve-rows", "300", "--out", str(first)]
     summary, text = run_example(monkeypatch, capsys, *argv)
     assert summary["samples"] > 1000 and summary["held_out_files"] >= 1
     held = summary["held_out"]
-    assert 0 < held["rows"] <= 3000 and held["games"] >= 1
+    assert 0 < held["rows"] <= 1000 and held["games"] >= 1
     assert list(held["per_kind"])[0] == "discard"  # discard agreement first
     assert 0.0 <= held["per_kind"]["discard"]["agreement"] <= 1.0
     assert "kind" in text and "discard" in text and "agreement" in text
@@ -88,7 +88,7 @@ def test_clones_records_then_plays_in_the_arena(tmp_path, monkeypatch, capsys):
     arena(["efficiency"] * 4, games=4, seed=5, log_dir=logs)
     second = tmp_path / "second"
     argv = [str(logs), "--epochs", "0.5", "--held-out", "0.25", "--init", str(first / "bc.zip")]
-    argv += ["--then-ppo", "0.01", "--critic-warmup", "0", "--tables", "2"]
+    argv += ["--then-ppo", "0.005", "--critic-warmup", "0", "--tables", "2"]
     argv += ["--eval-games", "4", "--out", str(second)]
     summary, text = run_example(monkeypatch, capsys, *argv)
     assert summary["train_files"] == 3 and summary["held_out_files"] == 1
