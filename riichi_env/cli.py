@@ -15,7 +15,7 @@ import sys
 
 from engine.validation import SEED_RANGE, check_seed
 
-SUBCOMMANDS = ("arena", "demo", "score", "selfplay", "replay", "convert")
+SUBCOMMANDS = ("arena", "demo", "score", "selfplay", "replay", "convert", "dataset")
 """Subcommand names in help order; ``riichi_env.cli_<name>`` implements each."""
 
 

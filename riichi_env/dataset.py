@@ -217,6 +217,9 @@ class Converter:
         self.strict = bool(strict)
         self.walls = walls
         self.stats = Stats()
+        from riichi_env.warmup import ensure_compiled
+
+        ensure_compiled("dataset")  # a cold cache says so on stderr, then compiles
         self._tables = load_tables()
         self._tables_tuple = tuple(self._tables)
         self._rows = N_ROWS[encoder]
@@ -242,9 +245,9 @@ class Converter:
         """The columns with no rows (their dtypes and shapes)."""
         return self._columns(0)
 
-    def _columns(self, n: int) -> dict[str, np.ndarray]:
+    def _columns(self, n: int, make=np.zeros) -> dict[str, np.ndarray]:
         out = {
-            "obs": np.zeros((n, self._rows, 34), dtype=self.dtype),
+            "obs": make((n, self._rows, 34), dtype=self.dtype),
             "mask": np.zeros((n, N_ACTIONS), dtype=np.int8),
             "action": np.zeros(n, dtype=np.int16),
             "seat": np.zeros(n, dtype=np.int8),
@@ -258,7 +261,7 @@ class Converter:
             "final_score": np.zeros(n, dtype=np.float32),
         }
         if self.oracle:
-            out["oracle"] = np.zeros((n, N_ROWS[ORACLE], 34), dtype=self.dtype)
+            out["oracle"] = make((n, N_ROWS[ORACLE], 34), dtype=self.dtype)
         return out
 
     def _grow(self, n: int) -> None:
@@ -267,7 +270,7 @@ class Converter:
             return
         cap = max(n, 2 * self._cap, _FIRST_ROWS)
         old = getattr(self, "_buf", None)
-        buf = self._columns(cap)
+        buf = self._columns(cap, np.empty)
         if old is not None:
             for k, v in old.items():
                 buf[k][: self._cap] = v
@@ -298,11 +301,15 @@ class Converter:
 
         return read_file(source, walls=self.walls)
 
-    def convert(self, source: str | Path | Game) -> dict[str, np.ndarray] | None:
+    def convert(
+        self, source: str | Path | Game, *, reuse: bool = False
+    ) -> dict[str, np.ndarray] | None:
         """The rows of one record, or ``None`` when it gave none and was skipped (see ``stats``).
 
         A hand whose recorded move is outside the engine's mask, or whose play leaves the record,
-        gives no rows and is listed in ``stats.skipped`` (``illegal`` counts the former).
+        gives no rows and is listed in ``stats.skipped`` (``illegal`` counts the former). With
+        ``reuse``, the arrays are views of the converter's own buffers, valid until its next
+        call (no copy: for callers that copy the rows on, as ``iter_batches`` does).
         """
         name = source.source if isinstance(source, Game) else str(source)
         self.stats.files += 1
@@ -314,9 +321,11 @@ class Converter:
         except OSError as exc:
             self._fail(name, f"cannot read: {exc.strerror or exc}")
             return None
-        return self.convert_game(game, name)
+        return self.convert_game(game, name, reuse=reuse)
 
-    def convert_game(self, game: Game, name: str = "") -> dict[str, np.ndarray] | None:
+    def convert_game(
+        self, game: Game, name: str = "", *, reuse: bool = False
+    ) -> dict[str, np.ndarray] | None:
         """The rows of a record already read (see :meth:`convert`)."""
         name = name or game.source or "<game>"
         players = getattr(game, "n_players", 4)
@@ -325,6 +334,7 @@ class Converter:
             return None
         from riichi_env.records.replay import rules_for
 
+        _seed_walls(game)
         try:
             rules = self.rules if isinstance(self.rules, Rules) else rules_for(game, self.rules)
         except (RecordError, ValueError) as exc:
@@ -353,7 +363,9 @@ class Converter:
         st = self._state(rules)
         for p in AUGMENTS[self.augment]:
             pk = packed if p == 0 else permute_suits(packed, SUIT_PERMUTATIONS[p])
-            rows = self._replay(pk, st, seat_ok, name, count=p == 0)
+            rows = self._replay(
+                pk, st, seat_ok, name, p == 0, reuse and len(AUGMENTS[self.augment]) == 1
+            )
             if rows is None:
                 continue
             rows["perm"][:] = p
@@ -375,7 +387,7 @@ class Converter:
         self.stats.decisions += len(out["action"])
         return out
 
-    def _replay(self, pk: PackedGame, st, seat_ok, name: str, count: bool):
+    def _replay(self, pk: PackedGame, st, seat_ok, name: str, count: bool, reuse: bool):
         n_hands = pk.walls.shape[0]
         status = np.zeros(n_hands, dtype=np.int32)
         err = np.zeros(n_hands, dtype=np.int32)
@@ -457,7 +469,7 @@ class Converter:
                 self._fail(
                     name, f"hand {pk.labels[i]}: {self._why(pk, i, s, int(err[i]), deltas[i])}"
                 )
-        out = {k: v[:n].copy() for k, v in self._buf.items()}
+        out = {k: v[:n] if reuse else v[:n].copy() for k, v in self._buf.items()}
         out["_delta"] = deltas
         return out
 
@@ -502,6 +514,29 @@ class Converter:
         if status == HAND_TOO_LONG:
             return "more decisions than a hand can have"
         return f"status {status}"
+
+
+def _seed_walls(game: Game) -> None:
+    """Give the hands of an mjlog record with a ``SHUFFLE`` seed their walls, rebuilt as Tenhou
+    shuffles them (:mod:`riichi_env.records.tenhou_wall`); a hand whose rebuilt wall disagrees
+    with a tile the record shows keeps none (its oracle rows show what the record reveals)."""
+    if not game.shuffle_seed or all(h.wall is not None for h in game.hands):
+        return
+    from riichi_env.records.tenhou_wall import tenhou_walls
+    from riichi_env.records.wall import check_wall
+
+    try:
+        walls, layout = tenhou_walls(game.shuffle_seed, len(game.hands))
+    except ValueError:
+        return
+    for hand, wall in zip(game.hands, walls, strict=True):
+        if hand.wall is not None:
+            continue
+        hand.wall, hand.wall_layout = wall, layout
+        try:
+            check_wall(hand)
+        except RecordError:
+            hand.wall, hand.wall_layout = None, "tenhou"
 
 
 def _final(game: Game, rules: Rules) -> tuple[np.ndarray, np.ndarray]:

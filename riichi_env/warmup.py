@@ -11,7 +11,8 @@ one of ``KINDS``: ``"env"`` (reset, mask, step, the default encoder), ``"encoder
 encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play,
 ``riichi_env.selfplay``), ``"vector"`` (the vector env), ``"checked"`` (self-play that validates
 every step), ``"agents"`` (self-play of the compiled agents, the arena), ``"score"`` (hand
-scoring), ``"replay"`` (the ``Game`` facade that records replay through).
+scoring), ``"replay"`` (the ``Game`` facade that records replay through), ``"dataset"`` (the
+record replay of ``riichi_env.dataset``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "vector": ("the vector env's kernels", "40 to 90 s"),
     "agents": ("the compiled agents' self-play loop", "20 to 60 s on 2 cores"),
     "checked": ("the checked self-play loop (--check)", "40 to 100 s"),
+    "dataset": ("the record replay that writes dataset rows (every encoder)", "40 to 90 s"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile of the group takes from an
 empty cache (the groups share the engine's kernels, so the first one pays most; the notice
@@ -77,6 +79,7 @@ STAGES: dict[str, tuple[tuple[str, ...], float]] = {
     "vector": (("riichi_env._kernels:_start_tables", "riichi_env._kernels:_run_tables"), 12.8),
     "checked": (("engine.selfplay:_play_games",), 19.2),
     "score": (("engine.score_kernel:_score_hand",), 6.7),
+    "dataset": (("riichi_env._replay:_replay_game",), 25.0),
     "encoders": (
         (
             "riichi_env.encoders:_encode_rich_v0",
@@ -103,6 +106,7 @@ KIND_STAGES: dict[str, tuple[str, ...]] = {
     "vector": (*CORE, "agents", "vector"),
     "agents": (*CORE, "agents", "agents_loop"),
     "checked": (*CORE, "agents", "checked"),
+    "dataset": (*CORE, "dataset"),
 }
 """The parts each warm-up compiles in one process. On two (``_on_two_cores``) the env's and
 self-play's also compile the self-play loop here and the agents on the helper."""
@@ -665,6 +669,20 @@ def _warm_replay() -> None:
         game.step(game.legal_actions()[0])
 
 
+def _warm_dataset() -> None:
+    from engine.game import Game
+    from riichi_env.dataset import Converter
+    from riichi_env.records.export import game_from_events
+
+    game = Game(seed=0)
+    for _ in range(40):
+        if game.done:
+            break
+        game.step(game.legal_actions()[0])
+    record = game_from_events(game.events(), game.rules)
+    Converter().convert_game(record, "warm-up")
+
+
 _WARM_UPS: dict[str, Callable[[], None]] = {
     "env": _warm_env,
     "encoders": _warm_encoders,
@@ -674,4 +692,5 @@ _WARM_UPS: dict[str, Callable[[], None]] = {
     "vector": _warm_vector,
     "checked": _warm_checked,
     "agents": _warm_agents,
+    "dataset": _warm_dataset,
 }

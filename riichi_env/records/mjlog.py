@@ -281,6 +281,7 @@ def read_mjlog(
             continue
         if name == "SHUFFLE":
             game.mjlog_shuffle = True
+            game.shuffle_seed = str(attrs.get("seed", ""))[:8192]
             continue
         if name == "mjloggm" or name in ("TAIKYOKU", "BYE"):
             continue

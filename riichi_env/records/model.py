@@ -309,6 +309,9 @@ class Game:
     """Whether the mjlog record has a ``SHUFFLE`` element (the wall seed Tenhou writes into its
     records since August 2009); ``None`` when unknown (mjai ``start_game.mjlog_shuffle`` carries
     it through a conversion)."""
+    shuffle_seed: str = ""
+    """The mjlog ``SHUFFLE`` seed, from which Tenhou's walls are rebuilt
+    (:mod:`riichi_env.records.tenhou_wall`); ``""`` when the record has none."""
 
 
 TENHOU_LOG_ID = re.compile(r"(?<![0-9])(\d{10})gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]{8,12}")

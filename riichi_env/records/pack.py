@@ -89,11 +89,12 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
         if code > last:
             errors.append((index, hand.label, f"the rules ({rules.name}) end the game before it"))
             continue
-        try:
-            wall, layout = hand_wall(hand)
-        except RecordError as exc:
-            errors.append((index, hand.label, f"wall: {exc.detail}"))
-            continue
+        if hand.wall is not None:
+            try:
+                wall, layout = hand_wall(hand)
+            except RecordError as exc:
+                errors.append((index, hand.label, f"wall: {exc.detail}"))
+                continue
         hand_rows = []
         n_draws = n_rinshan = 0
         for ev in hand.events:
@@ -114,16 +115,16 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
                 red_used = int(any(t in red_set for t in ev.consumed))
                 aux = min(ev.consumed, key=lambda t: t // 4) if c == S_CHI else ev.consumed[0]
             hand_rows.append((c, ev.seat, ev.tile, ev.from_seat, aux, red_used))
-        engine_wall = to_engine_wall(wall, layout, hand.dealer)
-        k = np.ones(136, dtype=np.uint8)
-        if hand.wall is None:
+        if hand.wall is not None:
+            engine_wall = to_engine_wall(wall, layout, hand.dealer)
+            k = np.ones(136, dtype=np.uint8)
+        else:
             full = False
-            k[:] = 0
-            k[:52] = 1
-            k[52 : 52 + n_draws] = 1
-            k[122 : 122 + n_rinshan] = 1
-            k[126 : 126 + len(hand.dora_indicators)] = 1
-            k[131 : 131 + len(hand.ura_indicators)] = 1
+            try:
+                engine_wall, k = _engine_wall(hand, n_draws, n_rinshan)
+            except RecordError as exc:
+                errors.append((index, hand.label, f"wall: {exc.detail}"))
+                continue
         tsumo = next((w.seat for w in hand.wins if w.tsumo), -1)
         ron = 0
         for w in hand.wins:
@@ -157,6 +158,41 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
         red=red,
         full_walls=full,
     )
+
+
+def _engine_wall(hand, n_draws: int, n_rinshan: int) -> tuple[np.ndarray, np.ndarray]:
+    """A wall in the engine's layout that fits every tile the hand's record reveals (the deal,
+    the draws in order, replacement draws, dora and ura indicators), the unseen places filled
+    with the tiles nobody saw in id order; and which places the record reveals."""
+    wall = np.full(136, -1, dtype=np.int32)
+    dealer = hand.dealer
+    for i in range(4):
+        tiles = hand.haipai[(dealer + i) % 4]
+        if len(tiles) != 13:
+            raise RecordError(f"seat {(dealer + i) % 4} is dealt {len(tiles)} tiles, not 13")
+        wall[13 * i : 13 * i + 13] = tiles
+    if n_draws > 70 or n_rinshan > 4:
+        raise RecordError(
+            f"{n_draws} draws and {n_rinshan} replacement draws: more than a wall has"
+        )
+    draws = [ev.tile for ev in hand.events if ev.type == "draw" and not ev.rinshan]
+    rinshan = [ev.tile for ev in hand.events if ev.type == "draw" and ev.rinshan]
+    wall[52 : 52 + n_draws] = draws
+    wall[122 : 122 + n_rinshan] = rinshan
+    dora = hand.dora_indicators[:5]
+    ura = hand.ura_indicators[:5]
+    wall[126 : 126 + len(dora)] = dora
+    wall[131 : 131 + len(ura)] = ura
+    known = (wall >= 0).astype(np.uint8)
+    placed = wall[wall >= 0]
+    if placed.size and (placed.max() > 135 or placed.min() < 0):
+        raise RecordError("a tile id outside 0-135")
+    counts = np.bincount(placed, minlength=136)
+    if counts.max(initial=0) > 1:
+        tile = int(np.argmax(counts))
+        raise RecordError(f"tile id {tile} appears {int(counts[tile])} times")
+    wall[wall < 0] = np.flatnonzero(counts == 0)
+    return wall, known
 
 
 SUIT_PERMUTATIONS = ((0, 1, 2), (1, 0, 2), (0, 2, 1), (2, 1, 0), (1, 2, 0), (2, 0, 1))

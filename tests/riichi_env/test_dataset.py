@@ -292,9 +292,15 @@ def test_augmented_records_replay_to_the_permuted_arrays(augment):
         cols = np.arange(34)
         for s in range(3):
             cols[perm[s] * 9 : perm[s] * 9 + 9] = np.arange(s * 9, s * 9 + 9)
-        # column k of the permuted obs is column cols[k] of the recorded one (the scalar rows
-        # repeat one value, so permuting them changes nothing)
-        assert np.array_equal(part["obs"], base["obs"][:, :, cols])
+        # column k of a tile row of the permuted obs is column cols[k] of the recorded one (the
+        # scalar rows repeat one value, so permuting them changes nothing); the rows whose
+        # columns are slots, not tiles (river flags, kyoku, seat, decision), stay as they are
+        from riichi_env.encoders import DECISION, KYOKU, RIVER_FLAGS, RIVER_KINDS, SEAT
+
+        slots = [*range(RIVER_FLAGS, RIVER_KINDS), KYOKU, SEAT, DECISION]
+        tiles = [r for r in range(base["obs"].shape[1]) if r not in slots]
+        assert np.array_equal(part["obs"][:, tiles], base["obs"][:, tiles][:, :, cols])
+        assert np.array_equal(part["obs"][:, slots], base["obs"][:, slots])
         act = base["action"].astype(np.int64).copy()
         disc = act < 34
         act[disc] = np.argsort(cols)[act[disc]]
@@ -385,3 +391,72 @@ def test_rank_predictor_features():
     assert list(grp["ranks"]) == list(raw._st.final_ranks[0])
     rows = record_arrays(game, rules=rules)
     assert len(rows["action"]) > 0
+
+
+def _scripted(*moves: str):
+    """East 1: seat 0 draws 9m and discards 4p; seat 1 may chi it (2p 3p), seat 2 may pon it."""
+    from engine.scenario import play as play_moves
+    from engine.scenario import start_hand
+
+    rules = Rules.preset("mahjongsoul")
+    hands = ["123m456789s4p112z", "23p1178m2233s456z", "44p5566m99s33777z", "19m189p19s2345z66m"]
+    game = play_moves(start_hand(hands=hands, draws="9m", rules=rules), "4p", *moves)
+    rows = np.array(game.state.events[0, : int(game.state.n_events[0])])
+    record = game_from_events(rows, rules)
+    return Converter(rules=rules, strict=True).convert(record)
+
+
+def _claim_rows(rows):
+    return [(int(s), KINDS[int(k)]) for s, k in zip(rows["seat"], rows["kind"], strict=True)]
+
+
+@pytest.mark.nojit
+def test_scripted_passes_when_nobody_claims_are_rows():
+    """Nobody claimed the 4p: both offered seats' passes are known choices, so both are rows."""
+    rows = _scripted("pass", "pass", "4z")
+    assert _claim_rows(rows)[:4] == [(0, "discard"), (1, "pass"), (2, "pass"), (1, "discard")]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("first", ["pass", "chi"])
+def test_scripted_pass_under_another_seats_pon_is_no_row(first):
+    """Seat 2's pon took the 4p: seat 1 (offered only a chi) passed or asked for a chi that lost;
+    the record cannot tell, so seat 1 has no row; seat 2's pon is a row."""
+    rows = _scripted(first, "pon", "9s")
+    assert _claim_rows(rows)[:3] == [(0, "discard"), (2, "pon"), (2, "discard")]
+
+
+def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
+    """Tenhou's shuffle (MT19937 + SHA-512) rebuilds every wall of walls.jsonl from its record's
+    SHUFFLE seed, in both seed forms; the oracle rows of those records then use the whole wall."""
+    from riichi_env.records.convert import read_file
+    from riichi_env.records.tenhou_wall import seed_words, tenhou_walls
+
+    checked = 0
+    by_file: dict[str, list[dict]] = {}
+    with open("tests/data/logs/tenhou-mjlog/walls.jsonl") as f:
+        for line in f:
+            row = json.loads(line)
+            by_file.setdefault(row["file"], []).append(row)
+    for name, rows in by_file.items():
+        game = read_file(f"tests/data/logs/tenhou-mjlog/{name}") if name != "sanma.xml" else None
+        if game is None or not game.shuffle_seed:
+            continue
+        walls, layout = tenhou_walls(game.shuffle_seed, max(r["kyoku_index"] for r in rows) + 1)
+        for r in rows:
+            assert walls[r["kyoku_index"]] == r["wall"], (name, r["kyoku_index"])
+            assert layout == ("tenhou" if r["dora_indicator_idx"][0] == 5 else "tenhou_old")
+            checked += 1
+    assert checked >= 40
+    with pytest.raises(ValueError, match="SHUFFLE seed"):
+        seed_words("mt19937ar-sha512-n288-base64,@@@")
+    with pytest.raises(ValueError, match="unknown SHUFFLE seed kind"):
+        seed_words("xorshift,1,2")
+    conv = Converter(oracle=True, strict=True)
+    rows = conv.convert("tests/data/logs/tenhou-mjlog/example.xml")
+    # with the whole wall the live-wall rows count every tile left: 69 after the dealer's draw
+    assert rows["oracle"][0, 175:179].sum() == 69
+    first_hand_only = Converter(oracle=True).convert_game(
+        read_file("tests/data/logs/tenhou-mjlog/bug1.xml")
+    )  # no SHUFFLE element: only the tiles this hand draws later
+    assert first_hand_only["oracle"][0, 175:179].sum() < 69
