@@ -40,7 +40,6 @@ prints one object as the last line.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import time
 from pathlib import Path
@@ -56,63 +55,15 @@ except ModuleNotFoundError as exc:
 
     raise SystemExit(f"error: {missing_extra(exc, 'examples/train_bc_from_records.py')}") from None
 
-RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
-"""File names read under a folder (each optionally ``.gz``); files named directly are all read."""
 
+def record_files(sources: list[str]) -> list:
+    """The record files of ``sources`` (``riichi_env.dataset_io.record_files``), or exit naming why."""
+    from riichi_env.dataset_io import record_files as find
 
-def iter_batches(paths, batch_size, *, shuffle_buffer=0, seed=0, workers=1, **options):
-    """Stand-in for ``riichi_env.dataset_io.iter_batches`` (one process): dicts of COLUMNS + file."""
-    from riichi_env.dataset import Converter
-
-    conv = Converter(**options)
-    rng = np.random.default_rng(seed)
-    pending: list[dict] = []
-    held = 0
-    for i, path in enumerate(paths):
-        rows = conv.convert(str(path))
-        if rows is None or len(rows["action"]) == 0:
-            continue
-        rows["file"] = np.full(len(rows["action"]), i, dtype=np.int32)
-        pending.append(rows)
-        held += len(rows["action"])
-        if held < shuffle_buffer + batch_size:
-            continue
-        block = {k: np.concatenate([p[k] for p in pending]) for k in pending[0]}
-        if shuffle_buffer:
-            order = rng.permutation(held)
-            block = {k: v[order] for k, v in block.items()}
-        cut = (held - shuffle_buffer) // batch_size * batch_size
-        for j in range(0, cut, batch_size):
-            yield {k: v[j : j + batch_size] for k, v in block.items()}
-        pending = [{k: v[cut:] for k, v in block.items()}]
-        held -= cut
-    if held:
-        block = {k: np.concatenate([p[k] for p in pending]) for k in pending[0]}
-        if shuffle_buffer:
-            order = rng.permutation(held)
-            block = {k: v[order] for k, v in block.items()}
-        for j in range(0, held, batch_size):
-            yield {k: v[j : j + batch_size] for k, v in block.items()}
-
-
-def record_files(sources: list[str]) -> list[Path]:
-    """The record files of ``sources``: files as given, folders searched (sorted, no hidden files)."""
-    files: list[Path] = []
-    for source in sources:
-        path = Path(source)
-        if path.is_dir():
-            for f in sorted(path.rglob("*")):
-                name = f.name.removesuffix(".gz")
-                if f.is_file() and not f.name.startswith(".") and name.endswith(RECORD_SUFFIXES):
-                    files.append(f)
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise SystemExit(f"error: no record file or folder at {source!r}")
-    files = sorted(dict.fromkeys(files))
-    if not files:
-        raise SystemExit(f"error: no record files in {sources} (suffixes {RECORD_SUFFIXES})")
-    return files
+    try:
+        return find(sources)
+    except ValueError as exc:
+        raise SystemExit(f"error: {exc}") from None
 
 
 def split_files(files: list[Path], fraction: float, seed: int) -> tuple[list[Path], list[Path]]:
@@ -146,14 +97,6 @@ class Observations:
         if obs.dtype == np.uint8:
             return torch.from_numpy(obs).float().mul_(self.step).add_(self.low)
         return torch.as_tensor(obs, dtype=torch.float32)
-
-
-def legal_rows(batch: dict) -> tuple[dict, int]:
-    """The rows whose recorded action is legal under their mask; how many were not."""
-    ok = batch["mask"][np.arange(len(batch["action"])), batch["action"].astype(np.int64)] != 0
-    if ok.all():
-        return batch, 0
-    return {k: v[ok] for k, v in batch.items()}, int((~ok).sum())
 
 
 class Agreement:
@@ -219,7 +162,6 @@ def score(policy, to_float, batches, max_rows: int = 0) -> Agreement:
             break
         if max_rows:
             batch = {k: v[: max_rows - seen] for k, v in batch.items()}
-        batch, _ = legal_rows(batch)
         seen += len(batch["action"])
         for i in range(0, len(batch["action"]), 1024):
             obs = to_float(batch["obs"][i : i + 1024])
@@ -346,6 +288,7 @@ def main() -> None:
     if args.then_ppo < 0 or args.critic_warmup < 0:
         parser.error("--then-ppo and --critic-warmup must be at least 0")
 
+    from riichi_env.dataset_io import iter_batches
     from riichi_env.encoders import check_encoder
     from riichi_env.sb3 import RiichiSB3VecEnv, evaluate_in_arena, maskable_ppo, masked_logits
 
@@ -386,7 +329,7 @@ def main() -> None:
 
     curve_rows = []
     if held_files and args.curve_rows:
-        with contextlib.closing(held_batches()) as batches:
+        with held_batches() as batches:
             got = 0
             for batch in batches:
                 curve_rows.append(batch)
@@ -420,7 +363,7 @@ def main() -> None:
 
     budget = args.minutes * 60 if args.minutes is not None else float("inf")
     samples = 0
-    illegal = 0
+    skipped: list = []  # the first pass's skipped records and hands
     trained = 0.0  # seconds in the training loop (conversion included, curve points not)
     epoch = 0.0
     next_point = args.curve_every
@@ -443,13 +386,9 @@ def main() -> None:
             workers=args.workers,
             **options,
         )
-        with contextlib.closing(batches):
+        with batches:
             for batch in batches:
-                batch, bad = legal_rows(batch)
-                illegal += bad
                 n = len(batch["action"])
-                if n == 0:
-                    continue
                 logits = masked_logits(policy, to_float(batch["obs"]), batch["mask"])
                 action = torch.as_tensor(batch["action"].astype(np.int64))
                 loss = torch.nn.functional.cross_entropy(logits, action)
@@ -472,6 +411,8 @@ def main() -> None:
                     next_point += args.curve_every
                     t0 = time.perf_counter()
         trained += time.perf_counter() - t0
+        if epoch < 1:
+            skipped = batches.stats.skipped
         if seen_rows == 0 and not done:
             raise SystemExit(
                 "error: the training files gave no rows (see the records' skip reasons)"
@@ -487,8 +428,9 @@ def main() -> None:
     print(
         f"cloned for {trained / 60:.1f} min: {samples:,} samples ({samples / max(trained, 1e-9):,.0f}"
         f"/s), {epoch:.2f} epochs; saved {out / 'bc.zip'}"
-        + (f"; {illegal:,} rows with an illegal recorded action left out" if illegal else "")
     )
+    if skipped:
+        print(f"{len(skipped):,} records or hands gave no rows, the first: {skipped[0].as_dict()}")
     (out / "history.json").write_text(json.dumps(history, indent=1))
 
     summary = {
@@ -499,11 +441,12 @@ def main() -> None:
         "epochs": epoch,
         "minutes": trained / 60,
         "samples_per_s": samples / max(trained, 1e-9),
+        "skipped": len(skipped),
         "checkpoint": str(out / "bc.zip"),
     }
     if held_files:
         policy.eval()
-        with contextlib.closing(held_batches()) as batches:
+        with held_batches() as batches:
             held = score(policy, to_float, batches, args.held_out_rows)
         summary["held_out"] = held.as_dict()
         print(

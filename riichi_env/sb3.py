@@ -340,12 +340,10 @@ class _ModelSeat:
         self.encoder = encoder_of(model.observation_space)
 
     def act_batch(self, observations, masks, seats, views) -> np.ndarray:
-        actions, _ = self.model.predict(
-            np.asarray(observations, dtype=np.float32),
-            action_masks=np.asarray(masks).astype(np.bool_),
-            deterministic=True,
-        )
-        return np.asarray(actions, dtype=np.int64).reshape(-1)
+        with torch.no_grad():  # the most likely legal action, as predict(deterministic=True)
+            obs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
+            logits = masked_logits(self.model.policy, obs, np.asarray(masks).astype(np.bool_))
+        return logits.argmax(1).numpy().astype(np.int64)
 
     def __deepcopy__(self, memo) -> _ModelSeat:
         return self  # read-only at play time: worker threads may share it

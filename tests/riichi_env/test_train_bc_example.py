@@ -48,10 +48,10 @@ def test_record_files_of_a_folder(example, tmp_path):
     found = example["record_files"]([str(LOGS)])
     names = {f.name for f in found}
     assert "bug1.xml" in names and "126_204_0_mjai.jsonl" in names and "ranked_game.json" in names
-    assert not names & {"INDEX.md", "LICENSES.md", "generate.py"}
-    with pytest.raises(SystemExit, match="no record file or folder"):
+    assert not names & {"INDEX.md", "LICENSES.md", "generate.py", "walls.jsonl"}
+    with pytest.raises(SystemExit, match="no such file or directory"):
         example["record_files"]([str(tmp_path / "missing")])
-    with pytest.raises(SystemExit, match="no record files in"):
+    with pytest.raises(SystemExit, match="no record files"):
         example["record_files"]([str(tmp_path)])
 
 
@@ -71,10 +71,10 @@ def test_clones_records_then_plays_in_the_arena(tmp_path, monkeypatch, capsys):
     from riichi_env.arena import arena
 
     first = tmp_path / "first"
-    argv = [str(LOGS), "--epochs", "0.3", "--held-out", "0.2", "--batch-size", "128"]
+    argv = [str(LOGS), "--epochs", "0.2", "--held-out", "0.2", "--batch-size", "256"]
     argv += ["--held-out-rows", "1000", "--curve-rows", "300", "--out", str(first)]
     summary, text = run_example(monkeypatch, capsys, *argv)
-    assert summary["samples"] > 1000 and summary["held_out_files"] >= 1
+    assert summary["samples"] > 200 and summary["held_out_files"] >= 1
     held = summary["held_out"]
     assert 0 < held["rows"] <= 1000 and held["games"] >= 1
     assert list(held["per_kind"])[0] == "discard"  # discard agreement first
