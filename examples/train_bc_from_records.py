@@ -3,7 +3,7 @@
     pip install -e ".[train]"
     riichi-env arena --games 20000 --seats efficiency,efficiency,efficiency,efficiency \\
         --log runs/eff20k --format mjai
-    python examples/train_bc_from_records.py runs/eff20k --minutes 25 --held-out 0.05 \\
+    python examples/train_bc_from_records.py runs/eff20k --minutes 27 --held-out 0.05 \\
         --eval-games 400 --out runs/bc --json
     riichi-env arena --seats ppo:runs/bc/bc.zip,simple,simple,simple --games 400
     python examples/train_bc_from_records.py tests/data/logs --epochs 3 --out runs/bc_smoke
@@ -15,7 +15,7 @@ action); decisions with a single legal action are left out. The rows stream thro
 ``riichi_env.dataset_io.iter_batches`` (``--workers`` conversion processes, a shuffle buffer of
 ``--shuffle-buffer`` rows); ``--dtype uint8`` (the default) carries observations as bytes and turns
 them back into floats per batch (``low + byte * (high - low) / 255``, as
-``riichi_env.vector_env(dtype=np.uint8).dequantize``).
+``riichi_env.vector_env(obs_dtype=np.uint8).dequantize``).
 
 The policy is the one ``examples/train_maskable_ppo.py`` trains (``riichi_env.sb3.maskable_ppo``:
 ``TileConvExtractor``, a 1D CNN over the 34 tile kinds); the loss is the cross-entropy of the
