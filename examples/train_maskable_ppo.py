@@ -55,21 +55,9 @@ OPPONENTS = ("random", "simple", "efficiency")
 
 def evaluate(model, opponent: str, games: int, seed: int) -> dict:
     """Duplicate arena games of the policy against three ``opponent`` seats."""
-    from riichi_env.arena import arena
-    from riichi_env.sb3 import encoder_of
+    from riichi_env.sb3 import evaluate_in_arena
 
-    class Policy:
-        __name__ = "ppo"
-        encoder = encoder_of(model.observation_space)
-
-        def act_batch(self, observations, masks, seats, views):
-            actions, _ = model.predict(
-                observations, action_masks=masks.astype(bool), deterministic=True
-            )
-            return actions
-
-    out = arena([Policy(), opponent, opponent, opponent], games=games, seed=seed, progress=False)
-    return out["agents"][0]
+    return evaluate_in_arena(model, opponent, games, seed=seed)
 
 
 def plot(history: list[dict], path: Path, title: str, cloned_until=None) -> None:
@@ -109,31 +97,11 @@ def plot(history: list[dict], path: Path, title: str, cloned_until=None) -> None
 
 def make_model(env, args, n_steps: int):
     """MaskablePPO with the chosen network (``--net``) and the fine-tuning settings after cloning."""
-    from sb3_contrib import MaskablePPO
+    from riichi_env.sb3 import maskable_ppo
 
-    if args.net == "conv":
-        from riichi_env.sb3 import TileConvExtractor
-
-        policy_kwargs = {
-            "features_extractor_class": TileConvExtractor,
-            "net_arch": {"pi": [], "vf": [128]},
-        }
-    else:
-        policy_kwargs = {"net_arch": {"pi": [64, 64], "vf": [64, 64]}}  # SB3's default
     cloned = args.pretrain != "none"
-    return MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=n_steps,
-        batch_size=1024,
-        n_epochs=4,
-        learning_rate=args.lr if args.lr is not None else (1e-4 if cloned else 3e-4),
-        clip_range=0.1 if cloned else 0.2,
-        gamma=0.997,
-        ent_coef=0.0 if cloned else 0.01,  # no push away from the teacher's choices
-        policy_kwargs=policy_kwargs,
-        seed=args.seed,
-        verbose=0,
+    return maskable_ppo(
+        env, net=args.net, cloned=cloned, lr=args.lr, n_steps=n_steps, seed=args.seed
     )
 
 
@@ -169,6 +137,8 @@ class Cloning:
             masks.append(mask)
             labels.append(label)
             self.obs, *_ = self.venv.step(move)
+        from riichi_env.sb3 import masked_logits
+
         o = torch.as_tensor(np.concatenate(obs))
         m = np.concatenate(masks)
         a = torch.as_tensor(np.concatenate(labels))
@@ -178,34 +148,15 @@ class Cloning:
             order = torch.as_tensor(self.rng.permutation(len(a)))
             for i in range(0, len(a), minibatch):
                 j = order[i : i + minibatch]
-                dist = policy.get_distribution(o[j], action_masks=m[j.numpy()])
-                loss = -dist.log_prob(a[j]).mean()
+                logits = masked_logits(policy, o[j], m[j.numpy()])
+                loss = torch.nn.functional.cross_entropy(logits, a[j])
                 self.optimizer.zero_grad()
                 loss.backward()
                 self.optimizer.step()
-                hits += int((dist.distribution.logits.argmax(1) == a[j]).sum())
+                hits += int((logits.argmax(1) == a[j]).sum())
         self.samples += len(a)
         self.accuracy = hits / (2 * len(a))
         return len(a)
-
-
-def freeze_policy(model, frozen: bool) -> None:
-    """Stop (or restart) training the policy's layers: PPO then fits the value head alone.
-
-    After cloning, the value head has never been trained, and the advantages it gives would first
-    pull the cloned policy around at random.
-    """
-    policy = model.policy
-    shared = policy.features_extractor if policy.share_features_extractor else None
-    for module in (
-        shared,
-        policy.pi_features_extractor,
-        policy.mlp_extractor.policy_net,
-        policy.action_net,
-    ):
-        if module is not None:
-            for p in module.parameters():
-                p.requires_grad_(not frozen)
 
 
 def main() -> None:
@@ -245,6 +196,8 @@ def main() -> None:
     parser.add_argument("--out", default="runs/maskable_ppo", help="checkpoints and curve.png")
     parser.add_argument("--json", action="store_true", help="one JSON object as the last line")
     args = parser.parse_args()
+    from riichi_env.sb3 import freeze_policy
+
     if args.single_table and args.pretrain != "none":
         parser.error("--pretrain needs the vector adapter (not --single-table)")
 

@@ -16,6 +16,12 @@ view, and ``infos[i]`` also holds ``"rank"`` (0 = first), ``"points"``, ``"final
 ``"seat"``, and ``"episode"`` with the game's return ``"r"`` and learner decisions ``"l"``).
 ``env_method("action_masks")`` gives each table's mask, which is what MaskablePPO reads. Needs
 the ``train`` extra (``pip install "riichi-env[train]"``).
+
+Helpers the training examples share: ``policy_kwargs(net)`` and ``maskable_ppo(env, ...)`` build
+the MaskablePPO model (``TileConvExtractor`` or SB3's MLP), ``masked_logits(policy, obs, masks)``
+gives the policy's action logits with illegal actions masked out (for cross-entropy on a teacher's
+or a record's move), ``freeze_policy(model, frozen)`` lets PPO fit the value head alone, and
+``evaluate_in_arena(model, opponent, games)`` plays duplicate arena games against three opponents.
 """
 
 from __future__ import annotations
@@ -232,4 +238,157 @@ class MaskablePPOAgent:
         self.__init__(state["path"], state["deterministic"])
 
 
-__all__ = ["MaskablePPOAgent", "RiichiSB3VecEnv", "TileConvExtractor"]
+NETS = ("conv", "mlp")
+"""Policy networks of ``policy_kwargs``: the tile CNN or SB3's default two layers of 64."""
+
+MASKED_LOGIT = -1e8
+"""The logit of an illegal action in ``masked_logits`` (as sb3-contrib's ``MaskableCategorical``)."""
+
+
+def policy_kwargs(net: str = "conv") -> dict[str, Any]:
+    """MaskablePPO ``policy_kwargs`` of a network: ``"conv"`` (``TileConvExtractor``) or ``"mlp"``."""
+    if net == "conv":
+        return {"features_extractor_class": TileConvExtractor, "net_arch": {"pi": [], "vf": [128]}}
+    if net == "mlp":
+        return {"net_arch": {"pi": [64, 64], "vf": [64, 64]}}  # SB3's default
+    raise ValueError(f"net must be one of {NETS}, got {net!r}")
+
+
+def maskable_ppo(
+    env: Any,
+    *,
+    net: str = "conv",
+    cloned: bool = False,
+    lr: float | None = None,
+    n_steps: int = 64,
+    batch_size: int = 1024,
+    seed: int = 0,
+) -> Any:
+    """A MaskablePPO model on ``env`` with the examples' settings.
+
+    ``cloned=True`` is for fine-tuning a policy that already plays (behaviour cloning first):
+    learning rate 1e-4, clip 0.1, no entropy bonus (no push away from the teacher's moves);
+    otherwise 3e-4, clip 0.2, entropy 0.01. ``lr`` overrides the learning rate.
+    """
+    MaskablePPO = require("sb3_contrib", "MaskablePPO").MaskablePPO
+    if lr is not None and not (isinstance(lr, (int, float)) and lr > 0):
+        raise ValueError(f"lr must be a positive number or None, got {lr!r}")
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=n_steps,
+        batch_size=batch_size,
+        n_epochs=4,
+        learning_rate=lr if lr is not None else (1e-4 if cloned else 3e-4),
+        clip_range=0.1 if cloned else 0.2,
+        gamma=0.997,
+        ent_coef=0.0 if cloned else 0.01,
+        policy_kwargs=policy_kwargs(net),
+        seed=seed,
+        verbose=0,
+    )
+
+
+def masked_logits(policy: Any, obs: torch.Tensor, masks: Any) -> torch.Tensor:
+    """``float32 (n, 85)``: a MaskablePPO policy's action logits, illegal actions at ``MASKED_LOGIT``.
+
+    ``obs`` is a float tensor ``(n, rows, 34)`` of the policy's encoder, ``masks`` ``(n, 85)``
+    (bool or 0/1, numpy or torch). ``torch.nn.functional.cross_entropy(logits, actions)`` is then
+    the negative log-likelihood of the masked distribution MaskablePPO samples from.
+    """
+    if not isinstance(obs, torch.Tensor) or not obs.is_floating_point():
+        raise TypeError(f"obs must be a float torch.Tensor, got {type(obs).__name__}")
+    shape = tuple(policy.observation_space.shape)
+    if obs.dim() != 1 + len(shape) or tuple(obs.shape[1:]) != shape:
+        raise ValueError(f"obs must have shape (n, {shape[0]}, {shape[1]}), got {tuple(obs.shape)}")
+    mask = torch.as_tensor(np.asarray(masks) if not isinstance(masks, torch.Tensor) else masks)
+    n_actions = int(policy.action_space.n)
+    if tuple(mask.shape) != (obs.shape[0], n_actions):
+        raise ValueError(
+            f"masks must have shape ({obs.shape[0]}, {n_actions}), got {tuple(mask.shape)}"
+        )
+    features = policy.extract_features(obs, policy.pi_features_extractor)
+    logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+    return logits.masked_fill(~mask.to(device=logits.device, dtype=torch.bool), MASKED_LOGIT)
+
+
+def freeze_policy(model: Any, frozen: bool) -> None:
+    """Stop (or restart) training the policy's layers, so that PPO fits the value head alone.
+
+    After cloning, the value head has never been trained, and the advantages it gives would first
+    pull the cloned policy around at random.
+    """
+    policy = model.policy
+    shared = policy.features_extractor if policy.share_features_extractor else None
+    for module in (
+        shared,
+        policy.pi_features_extractor,
+        policy.mlp_extractor.policy_net,
+        policy.action_net,
+    ):
+        if module is not None:
+            for p in module.parameters():
+                p.requires_grad_(not frozen)
+
+
+class _ModelSeat:
+    """An in-memory MaskablePPO model as an arena seat (deterministic, batched)."""
+
+    def __init__(self, model: Any, name: str):
+        self.model = model
+        self.__name__ = name
+        self.encoder = encoder_of(model.observation_space)
+
+    def act_batch(self, observations, masks, seats, views) -> np.ndarray:
+        with torch.no_grad():  # the most likely legal action, as predict(deterministic=True)
+            obs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
+            logits = masked_logits(self.model.policy, obs, np.asarray(masks).astype(np.bool_))
+        return logits.argmax(1).numpy().astype(np.int64)
+
+    def __deepcopy__(self, memo) -> _ModelSeat:
+        return self  # read-only at play time: worker threads may share it
+
+
+def evaluate_in_arena(
+    model: Any,
+    opponent: str = "simple",
+    games: int = 400,
+    *,
+    seed: int = 10_000,
+    workers: int = 1,
+    name: str = "ppo",
+) -> dict[str, Any]:
+    """Duplicate arena games of ``model`` (deterministic) against three ``opponent`` seats.
+
+    Returns the model's row of ``riichi_env.arena.arena``: ``avg_rank``, ``avg_rank_ci95``,
+    ``win_rate``, ``games``, ...
+    """
+    from riichi_env.arena import arena
+
+    if not isinstance(opponent, str):
+        raise TypeError(f"opponent must be a seat name (str), got {type(opponent).__name__}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    seat = _ModelSeat(model, name)
+    out = arena(
+        [seat, opponent, opponent, opponent],
+        games=games,
+        seed=seed,
+        workers=workers,
+        progress=False,
+    )
+    return out["agents"][0]
+
+
+__all__ = [
+    "MASKED_LOGIT",
+    "NETS",
+    "MaskablePPOAgent",
+    "RiichiSB3VecEnv",
+    "TileConvExtractor",
+    "evaluate_in_arena",
+    "freeze_policy",
+    "maskable_ppo",
+    "masked_logits",
+    "policy_kwargs",
+]

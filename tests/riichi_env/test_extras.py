@@ -64,13 +64,14 @@ def test_a_ppo_agent_names_the_train_extra_for_sb3_contrib(without):
         MaskablePPOAgent("model.zip")
 
 
+@pytest.mark.parametrize("example", ["train_maskable_ppo.py", "train_bc_from_records.py"])
 @pytest.mark.parametrize("hidden", ["torch", "sb3_contrib", "matplotlib"])
-def test_the_maskable_ppo_example_names_the_train_extra(without, monkeypatch, hidden):
+def test_the_training_examples_name_the_train_extra(without, monkeypatch, hidden, example):
     without(hidden)
-    monkeypatch.setattr(sys, "argv", ["train_maskable_ppo.py", "--help"])
+    monkeypatch.setattr(sys, "argv", [example, "--help"])
     with pytest.raises(SystemExit) as exit_:
-        runpy.run_path(str(EXAMPLES / "train_maskable_ppo.py"), run_name="__main__")
-    assert re.fullmatch("error: examples/train_maskable_ppo.py " + NEEDS, str(exit_.value.code))
+        runpy.run_path(str(EXAMPLES / example), run_name="__main__")
+    assert re.fullmatch(f"error: examples/{example} " + NEEDS, str(exit_.value.code))
 
 
 def test_the_rllib_example_and_adapter_name_the_rllib_extra(without, monkeypatch):

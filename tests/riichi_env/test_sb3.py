@@ -81,3 +81,54 @@ def test_expert_actions_through_the_adapter():
     venv.reset()
     actions = venv.expert_actions("efficiency")
     assert actions.shape == (3,) and get_action_masks(venv)[np.arange(3), actions].all()
+
+
+def test_shared_training_helpers(tmp_path):
+    """maskable_ppo / masked_logits / freeze_policy / evaluate_in_arena, as the examples use them."""
+    import torch
+
+    from riichi_env.sb3 import (
+        MASKED_LOGIT,
+        evaluate_in_arena,
+        freeze_policy,
+        maskable_ppo,
+        masked_logits,
+        policy_kwargs,
+    )
+
+    venv = RiichiSB3VecEnv(2, opponents="random", seed=4, encoder="basic_v0")
+    model = maskable_ppo(venv, net="conv", cloned=True, n_steps=8, batch_size=16)
+    assert model.learning_rate == 1e-4 and model.ent_coef == 0.0
+    assert maskable_ppo(venv, net="mlp", lr=5e-4).learning_rate == 5e-4
+    with pytest.raises(ValueError, match="net must be one of"):
+        policy_kwargs("resnet")
+    with pytest.raises(ValueError, match="lr must be a positive number"):
+        maskable_ppo(venv, lr=0)
+
+    obs = torch.as_tensor(venv.reset())
+    masks = get_action_masks(venv)
+    logits = masked_logits(model.policy, obs, masks)
+    assert logits.shape == (2, 85)
+    assert (logits[torch.as_tensor(~masks)] == MASKED_LOGIT).all()
+    assert (logits[torch.as_tensor(masks)] > MASKED_LOGIT).all()
+    dist = model.policy.get_distribution(obs, action_masks=masks)
+    torch.testing.assert_close(
+        torch.log_softmax(logits, 1), torch.log_softmax(dist.distribution.logits, 1)
+    )
+    with pytest.raises(ValueError, match="masks must have shape"):
+        masked_logits(model.policy, obs, masks[:, :10])
+    with pytest.raises(ValueError, match="obs must have shape"):
+        masked_logits(model.policy, obs[:, :5], masks)
+    with pytest.raises(TypeError, match="float torch.Tensor"):
+        masked_logits(model.policy, venv.reset(), masks)
+
+    freeze_policy(model, True)
+    assert not any(p.requires_grad for p in model.policy.action_net.parameters())
+    assert all(p.requires_grad for p in model.policy.value_net.parameters())
+    freeze_policy(model, False)
+    assert all(p.requires_grad for p in model.policy.parameters())
+
+    row = evaluate_in_arena(model, "random", 4, seed=1, name="clone")
+    assert row["name"] == "clone" and row["games"] == 4 and 1 <= row["avg_rank"] <= 4
+    with pytest.raises(ValueError, match="games must be a positive int"):
+        evaluate_in_arena(model, "random", 0)
