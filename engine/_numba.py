@@ -26,10 +26,35 @@ import tempfile
 from pathlib import Path
 
 import numba
-from numba.core import caching, errors, types
-from numba.core.registry import CPUDispatcher
 
-from engine._linking import KernelCache, keep_reload_steps, link_by_symbol
+MIN_NUMBA = (0, 63)
+"""The oldest Numba the kernels run on: the separately linked kernels (``engine/_linking.py``)
+resolve a callee's symbol in the JIT, which Numba 0.62 and older cannot (the first compile aborts
+the process with ``LLVM ERROR: Symbol not found``, seen with 0.62.1; 0.63.1 runs)."""
+
+
+def numba_version_problem(version: str) -> str | None:
+    """Why this Numba version cannot run the kernels (``None`` when it can)."""
+    try:
+        got = tuple(int(p) for p in version.split(".")[:2])
+    except ValueError:
+        return None  # a development build: let it try
+    if got >= MIN_NUMBA:
+        return None
+    need = ".".join(map(str, MIN_NUMBA))
+    return (
+        f"riichi_env needs numba {need} or newer, found {version}: older releases abort the "
+        f"first compile (LLVM ERROR: Symbol not found); pip install 'numba>={need}'"
+    )
+
+
+if (_problem := numba_version_problem(numba.__version__)) is not None:
+    raise ImportError(_problem)
+
+from numba.core import caching, errors, types  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
+
+from engine._linking import KernelCache, keep_reload_steps, link_by_symbol  # noqa: E402
 
 NJIT_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False, "no_cfunc_wrapper": True}
 """``no_cfunc_wrapper``: no kernel is passed as a first-class function, so none needs the C-ABI

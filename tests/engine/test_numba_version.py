@@ -1,0 +1,26 @@
+"""The Numba lower bound: an older Numba is one clear ImportError, not an LLVM abort."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine._numba import MIN_NUMBA, numba_version_problem
+
+
+@pytest.mark.nojit
+def test_older_numba_is_refused_naming_both_versions():
+    problem = numba_version_problem("0.62.1")
+    assert problem is not None
+    assert "numba 0.63 or newer, found 0.62.1" in problem
+    assert "pip install 'numba>=0.63'" in problem
+    assert numba_version_problem("0.59.1") is not None
+    for ok in ("0.63.0", "0.63.1", "0.68.1", "1.0.0"):
+        assert numba_version_problem(ok) is None
+    assert numba_version_problem("0.64.0dev0+12.g1234") is None
+
+
+def test_pyproject_declares_the_same_lower_bound():
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    bound = re.search(r'"numba>=([0-9.]+)"', text).group(1)
+    assert tuple(int(p) for p in bound.split(".")) == MIN_NUMBA
