@@ -43,13 +43,11 @@ from engine.state import (
     CLAIM_BIT_KAN,
     CLAIM_BIT_PON,
     CLAIM_BIT_RON,
-    LIVE_END,
     PHASE_CLAIM,
-    URA_START,
 )
 from engine.tables import Tables
 from riichi_env._kernels import _quantize
-from riichi_env.encoders import N_ORACLE, NEXT_DRAWS, URA_INDICATORS, WALL_KINDS, _encode
+from riichi_env.encoders import _encode, _oracle_wall_rows
 
 KINDS = (
     "discard",
@@ -69,7 +67,9 @@ K_DISCARD, K_RIICHI, K_TSUMO, K_RON, K_CHI, K_PON, K_DAIMINKAN, K_ANKAN, K_KAKAN
 K_KYUSHU, K_PASS = 9, 10
 
 # script rows: (code, seat, tile136, from seat, aux tile136, red consumed)
-S_DISCARD, S_RIICHI, S_CHI, S_PON, S_DAIMINKAN, S_ANKAN, S_KAKAN = range(7)
+SCRIPT_CODES = ("discard", "riichi", "chi", "pon", "daiminkan", "ankan", "kakan")
+"""The record's moves a script row holds, by code (``S_*``): the ``Event.type`` of each."""
+S_DISCARD, S_RIICHI, S_CHI, S_PON, S_DAIMINKAN, S_ANKAN, S_KAKAN = range(len(SCRIPT_CODES))
 SCRIPT_WIDTH = 6
 """Columns of a script row: code ``S_*``, seat, tile136, the seat called from, an auxiliary
 tile136 (the lowest tile of a chi, the first consumed tile of a kan), 1 if a red five is among
@@ -146,31 +146,7 @@ def _pass_known(offered_bits, taken):
 
 
 @njit
-def _known_oracle_rows(st, t, known, out):
-    """Rewrite ``oracle_v0``'s wall rows counting only the wall places the record reveals
-    (``known[i]`` for engine wall index ``i``): the other rows need nothing hidden."""
-    rec = st[t]
-    out[WALL_KINDS:N_ORACLE, :] = 0.0
-    end = LIVE_END - rec.n_kans
-    cnt = np.zeros(34, dtype=np.int32)
-    for i in range(rec.wall_pos, end):
-        if known[i]:
-            cnt[rec.wall[i] // 4] += 1
-    for k in range(34):
-        for j in range(4):
-            if cnt[k] > j:
-                out[WALL_KINDS + j, k] = 1.0
-    for j in range(4):
-        i = rec.wall_pos + j
-        if i < end and known[i]:
-            out[NEXT_DRAWS + j, rec.wall[i] // 4] = 1.0
-    for d in range(rec.n_dora):
-        if known[URA_START + d]:
-            out[URA_INDICATORS, rec.wall[URA_START + d] // 4] += 0.25
-
-
-@njit
-def _script_action(st, t, row, red, mask):
+def _script_action(row, red, mask):
     """The action id of script row ``row`` (a turn move or a call by the seat asked)."""
     code = row[0]
     tile = row[2]
@@ -310,7 +286,7 @@ def _replay_game(
                     elif ron_mask != 0 or sanchahou:
                         taken = 3
                 if taken in (1, 2) and actor == claimer:
-                    action = _script_action(st, 0, script[i], red, mask)
+                    action = _script_action(script[i], red, mask)
                     i += 1
                 elif taken == 3 and ((ron_mask >> actor) & 1 or (sanchahou and mask[RON])):
                     action = RON
@@ -328,7 +304,7 @@ def _replay_game(
                         result = HAND_DESYNC
                         err[h] = i
                         break
-                    action = _script_action(st, 0, script[i], red, mask)
+                    action = _script_action(script[i], red, mask)
                     i += 1
                 elif tsumo_seat == actor:
                     action = TSUMO
@@ -351,16 +327,16 @@ def _replay_game(
                 if quantized:
                     _encode(st, 0, actor, encoder, suit_table, honor_table, scratch)
                     if use_known and encoder == 2:
-                        _known_oracle_rows(st, 0, known[h], scratch)
+                        _oracle_wall_rows(st, 0, known[h], scratch)
                     _quantize(scratch, quant_lo, quant_inv, obs_u8[r])
                 else:
                     _encode(st, 0, actor, encoder, suit_table, honor_table, obs_f[r])
                     if use_known and encoder == 2:
-                        _known_oracle_rows(st, 0, known[h], obs_f[r])
+                        _oracle_wall_rows(st, 0, known[h], obs_f[r])
                 if oracle:
                     _encode(st, 0, actor, 2, suit_table, honor_table, oracle_scratch)
                     if use_known:
-                        _known_oracle_rows(st, 0, known[h], oracle_scratch)
+                        _oracle_wall_rows(st, 0, known[h], oracle_scratch)
                     if quantized:
                         _quantize(oracle_scratch, oracle_lo, oracle_inv, orc_u8[r])
                     else:

@@ -331,10 +331,6 @@ class Converter:
     ) -> dict[str, np.ndarray] | None:
         """The rows of a record already read (see :meth:`convert`)."""
         name = name or game.source or "<game>"
-        players = getattr(game, "n_players", 4)
-        if players != 4:
-            self._fail(name, f"a {players}-player game: only 4-player records are supported")
-            return None
         from riichi_env.records.replay import rules_for
 
         _seed_walls(game)
@@ -409,9 +405,9 @@ class Converter:
         oscratch = np.zeros((N_ROWS[ORACLE], 34), dtype=np.float32)
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         h = 0
+        none_u8 = np.zeros((0, 1, 34), dtype=np.uint8)
+        none_f = np.zeros((0, 1, 34), dtype=np.float32)
         while True:
-            none_u8 = np.zeros((0, 1, 34), dtype=np.uint8)
-            none_f = np.zeros((0, 1, 34), dtype=np.float32)
             obs = buf["obs"]
             orc = buf.get("oracle")
             h = _replay_game(
@@ -487,27 +483,10 @@ class Converter:
         what = ""
         if row is not None:
             from engine.tiles import tile34_to_str
-            from riichi_env._replay import (
-                S_ANKAN,
-                S_CHI,
-                S_DAIMINKAN,
-                S_DISCARD,
-                S_KAKAN,
-                S_PON,
-                S_RIICHI,
-            )
+            from riichi_env._replay import SCRIPT_CODES
 
-            names = {
-                S_DISCARD: "discard",
-                S_RIICHI: "riichi",
-                S_CHI: "chi",
-                S_PON: "pon",
-                S_DAIMINKAN: "daiminkan",
-                S_ANKAN: "ankan",
-                S_KAKAN: "kakan",
-            }
             tile = f" {tile34_to_str(int(row[2]) // 4)}" if row[2] >= 0 else ""
-            what = f" ({names[int(row[0])]}{tile} by seat {int(row[1])})"
+            what = f" ({SCRIPT_CODES[int(row[0])]}{tile} by seat {int(row[1])})"
         if status == HAND_ILLEGAL:
             return f"{where}{what} is not legal in the engine (illegal)"
         if status == HAND_DESYNC:

@@ -396,7 +396,7 @@ def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
 def _encode_oracle(st, t, seat, out):
     """Rows 163..183 (``oracle_v0``): the hidden information."""
     rec = st[t]
-    out[N_RICH:N_ORACLE, :] = 0.0
+    out[HIDDEN_HANDS:WALL_KINDS, :] = 0.0
     for r in range(1, 4):
         s = (seat + r) % 4
         for k in range(34):
@@ -404,20 +404,33 @@ def _encode_oracle(st, t, seat, out):
             for j in range(4):
                 if c > j:
                     out[HIDDEN_HANDS + 4 * (r - 1) + j, k] = 1.0
+    _oracle_wall_rows(st, t, np.zeros(0, dtype=np.uint8), out)
+
+
+@njit
+def _oracle_wall_rows(st, t, known, out):
+    """Rows 175..183 of ``oracle_v0``: the live wall's kinds, the next four draws and the ura
+    indicators. ``known`` (uint8, one entry per wall place) limits them to the places it marks,
+    as a game record reveals them (``riichi_env.dataset``); empty, the whole wall counts."""
+    rec = st[t]
+    out[WALL_KINDS:N_ORACLE, :] = 0.0
+    whole = known.shape[0] == 0
     end = LIVE_END - rec.n_kans
     cnt = np.zeros(34, dtype=np.int32)
     for i in range(rec.wall_pos, end):
-        cnt[rec.wall[i] // 4] += 1
+        if whole or known[i]:
+            cnt[rec.wall[i] // 4] += 1
     for k in range(34):
         for j in range(4):
             if cnt[k] > j:
                 out[WALL_KINDS + j, k] = 1.0
     for j in range(4):
         i = rec.wall_pos + j
-        if i < end:
+        if i < end and (whole or known[i]):
             out[NEXT_DRAWS + j, rec.wall[i] // 4] = 1.0
     for d in range(rec.n_dora):
-        out[URA_INDICATORS, rec.wall[URA_START + d] // 4] += 0.25
+        if whole or known[URA_START + d]:
+            out[URA_INDICATORS, rec.wall[URA_START + d] // 4] += 0.25
 
 
 @njit(inline="always")

@@ -15,27 +15,15 @@ import numpy as np
 from engine.rules import GAME_LENGTHS, Rules
 from engine.tiles import red_ids
 from riichi_env._replay import (
-    S_ANKAN,
     S_CHI,
-    S_DAIMINKAN,
     S_DISCARD,
-    S_KAKAN,
-    S_PON,
-    S_RIICHI,
+    SCRIPT_CODES,
     SCRIPT_WIDTH,
 )
 from riichi_env.records.model import Game, RecordError
 from riichi_env.records.wall import hand_wall, to_engine_wall
 
-_CODES = {
-    "discard": S_DISCARD,
-    "riichi": S_RIICHI,
-    "chi": S_CHI,
-    "pon": S_PON,
-    "daiminkan": S_DAIMINKAN,
-    "ankan": S_ANKAN,
-    "kakan": S_KAKAN,
-}
+_CODES = {name: code for code, name in enumerate(SCRIPT_CODES)}
 
 
 @dataclass

@@ -460,3 +460,16 @@ def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
         read_file("tests/data/logs/tenhou-mjlog/bug1.xml")
     )  # no SHUFFLE element: only the tiles this hand draws later
     assert first_hand_only["oracle"][0, 175:179].sum() < 69
+
+
+def test_suit_permutation_needs_the_same_red_fives_in_the_suits_it_swaps():
+    """Rules with two red 5p and one red 5m: swapping man and pin would change which fives are
+    red, so it is refused; swapping man and sou (one red each) is not."""
+    from riichi_env.records.pack import pack_game, permute_suits
+
+    rules = Rules.preset("mahjongsoul").replace(red_fives=(1, 2, 1))
+    _, env = play("mahjongsoul", "basic_v0", "random", 81)
+    packed = pack_game(_records(env, Rules.preset("mahjongsoul"))["mjai"], rules)
+    with pytest.raises(ValueError, match="same red fives"):
+        permute_suits(packed, (1, 0, 2))
+    assert permute_suits(packed, (2, 1, 0)).walls.shape == packed.walls.shape
