@@ -10,7 +10,7 @@ none: ``riichi-env arena --seats efficiency,simple,efficiency,simple --games 200
 each hand and seat, ``obs.encode()`` and ``obs.mask()`` at each step. Ours:
 ``Converter(...).convert(path)`` per file in this process (one core), for ``basic_v0`` (also with
 ``reuse=True``: no copy out of the converter's buffers, and with ``skip_forced``), ``rich_v0``,
-the oracle column and uint8 observations; and ``riichi_env.dataset_io.iter_batches`` with 1 and
+the oracle column and uint8 observations; and ``riichi_env.dataset.io.iter_batches`` with 1 and
 ``--workers`` worker processes when that module is there. Each row is the best of ``--repeats``
 passes over all files by CPU time (``time.process_time``: user + system time of this process);
 the ``iter_batches`` rows by wall time. A second table splits one core's CPU time per hanchan into
@@ -47,7 +47,7 @@ def records(directory: Path | None, games: int, seed: int) -> tuple[list[Path], 
     found = sorted(p for p in directory.glob("*.mjson") if p.is_file())
     if found:
         return found, f"{len(found)} records in {directory}"
-    from riichi_env.arena import arena
+    from riichi_env.batch.arena import arena
 
     t0 = time.perf_counter()
     arena(SEATS, games=games, seed=seed, log_dir=directory, log_format="mjai", progress=False)
@@ -107,7 +107,7 @@ def batches(paths: list[Path], workers: int, repeats: int, **options) -> dict:
     """The best of ``repeats`` passes of ``iter_batches(paths, workers=...)`` by wall time (the
     workers are the forkserver's children, so their CPU time is not this process's to read), with
     the time to the first batch and the rate over the second half of the files."""
-    from riichi_env.dataset_io import iter_batches
+    from riichi_env.dataset.io import iter_batches
 
     best = None
     for _ in range(repeats):
@@ -140,8 +140,8 @@ def batches(paths: list[Path], workers: int, repeats: int, **options) -> dict:
 def stages(paths: list[Path], repeats: int, encoder: str = "basic_v0") -> dict[str, float]:
     """CPU milliseconds per hanchan of each stage of ``Converter.convert`` (best of ``repeats``)."""
     from riichi_env.dataset import Converter
+    from riichi_env.dataset.pack import pack_game
     from riichi_env.records.convert import read_file
-    from riichi_env.records.pack import pack_game
     from riichi_env.records.replay import rules_for
 
     games = [read_file(p) for p in paths]
@@ -235,11 +235,11 @@ def main() -> int:
     for name, options in configs:
         rows.append((name, ours(paths, args.repeats, **options)))
     try:
-        import riichi_env.dataset_io  # noqa: F401
+        import riichi_env.dataset.io  # noqa: F401
 
         io_note = ""
     except ImportError:
-        io_note = "iter_batches rows skipped: riichi_env.dataset_io is not on this branch yet"
+        io_note = "iter_batches rows skipped: riichi_env.dataset.io is not on this branch yet"
     if not io_note:
         for w in sorted({1, args.workers}):
             rows.append(

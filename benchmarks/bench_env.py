@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--no-install", action="store_true", help="do not create the venv")
     args = parser.parse_args()
 
-    from riichi_env.env import env, raw_env
+    from riichi_env.aec.raw_env import env, raw_env
 
     t0 = time.perf_counter()
     _play(raw_env, 1, 10_000, True)

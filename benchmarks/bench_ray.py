@@ -28,7 +28,7 @@ def main() -> None:
     import ray
 
     import riichi_env
-    from riichi_env.distributed import RayPool
+    from riichi_env.integrations.ray import RayPool
 
     ray.init(address=args.address, include_dashboard=False, logging_level="ERROR")
     rows: dict[str, list[float]] = {}

@@ -5,7 +5,7 @@ scoring side of the game (``_score_win`` and the scorer below it, ``_can_win``, 
 the settling of a passed discard (``_discard_passes``) share almost nothing with the deal
 (``_reset``), so a second process can compile them into the shared on-disk cache while the first
 compiles the deal; the first then loads them from the cache when ``_legal_mask`` and ``_apply``
-call them (``riichi_env/warmup.py`` runs the two processes).
+call them (``riichi_env/compiling.py`` runs the two processes).
 
 Each entry is ``(name, kernel, signature)``: the Numba argument types the game's own call sites
 pass (integers as int64, ``engine/_numba.py``), so the cached machine code is the one the game

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 
 from agents import EfficiencyAgent
-from riichi_env.gym_wrapper import RiichiGymEnv
+from riichi_env.integrations.gym import RiichiGymEnv
 
 
 def main(episodes: int = 2) -> None:

@@ -12,15 +12,15 @@
 (every record file under them). ``riichi_env.dataset.Converter`` turns each game into one row per
 decision of every seat (``--encoder`` observations, the legal-action mask and the recorded
 action); decisions with a single legal action are left out. The rows stream through
-``riichi_env.dataset_io.iter_batches`` (``--workers`` conversion processes, a shuffle buffer of
+``riichi_env.dataset.io.iter_batches`` (``--workers`` conversion processes, a shuffle buffer of
 ``--shuffle-buffer`` rows); ``--dtype uint8`` (the default) carries observations as bytes and turns
 them back into floats per batch (``low + byte * (high - low) / 255``, as
 ``riichi_env.vector_env(obs_dtype=np.uint8).dequantize``).
 
-The policy is the one ``examples/train_maskable_ppo.py`` trains (``riichi_env.sb3.maskable_ppo``:
+The policy is the one ``examples/train_maskable_ppo.py`` trains (``riichi_env.integrations.sb3.maskable_ppo``:
 ``TileConvExtractor``, a 1D CNN over the 34 tile kinds); the loss is the cross-entropy of the
 recorded action under the policy's logits with illegal actions masked out
-(``riichi_env.sb3.masked_logits``), Adam with ``--lr``. ``--held-out`` keeps that fraction of the
+(``riichi_env.integrations.sb3.masked_logits``), Adam with ``--lr``. ``--held-out`` keeps that fraction of the
 record FILES (games) out of training (drawn with ``--seed``); after training, the clone's
 agreement with the recorded moves on up to ``--held-out-rows`` of their rows is printed per
 decision kind (``riichi_env.dataset.KINDS``: the kind of the recorded move; ``discard`` is
@@ -51,14 +51,14 @@ try:  # the train extra: sb3-contrib (with Stable-Baselines3 and torch) and matp
     import sb3_contrib  # noqa: F401 (MaskablePPO, below)
     import torch
 except ModuleNotFoundError as exc:
-    from riichi_env.extras import missing_extra
+    from riichi_env.integrations.extras import missing_extra
 
     raise SystemExit(f"error: {missing_extra(exc, 'examples/train_bc_from_records.py')}") from None
 
 
 def record_files(sources: list[str]) -> list:
-    """The record files of ``sources`` (``riichi_env.dataset_io.record_files``), or exit naming why."""
-    from riichi_env.dataset_io import record_files as find
+    """The record files of ``sources`` (``riichi_env.dataset.io.record_files``), or exit naming why."""
+    from riichi_env.dataset.io import record_files as find
 
     try:
         return find(sources)
@@ -87,7 +87,7 @@ class Observations:
     """Float observation tensors from a batch: uint8 bytes dequantized with the encoder's bounds."""
 
     def __init__(self, encoder: str):
-        from riichi_env.encoders import bounds
+        from riichi_env.aec.encoders import bounds
 
         low, high = bounds(encoder)
         self.low = torch.as_tensor(low)
@@ -153,7 +153,7 @@ class Agreement:
 @torch.no_grad()
 def score(policy, to_float, batches, max_rows: int = 0) -> Agreement:
     """The policy's agreement with the recorded moves of ``batches`` (at most ``max_rows`` rows)."""
-    from riichi_env.sb3 import masked_logits
+    from riichi_env.integrations.sb3 import masked_logits
 
     out = Agreement()
     seen = 0
@@ -212,7 +212,7 @@ def load_init(model, path: str, encoder: str) -> None:
     """Copy a checkpoint's policy weights into ``model`` (same encoder and network)."""
     from sb3_contrib import MaskablePPO
 
-    from riichi_env.sb3 import encoder_of
+    from riichi_env.integrations.sb3 import encoder_of
 
     if not Path(path).is_file():
         raise SystemExit(f"error: --init: no checkpoint at {path!r}")
@@ -228,7 +228,7 @@ def load_init(model, path: str, encoder: str) -> None:
 
 def then_ppo(model, args) -> int:
     """MaskablePPO on the clone for ``--then-ppo`` minutes; the steps it took."""
-    from riichi_env.sb3 import freeze_policy
+    from riichi_env.integrations.sb3 import freeze_policy
 
     budget = args.then_ppo * 60
     warmup = min(args.critic_warmup * 60, budget)
@@ -288,9 +288,14 @@ def main() -> None:
     if args.then_ppo < 0 or args.critic_warmup < 0:
         parser.error("--then-ppo and --critic-warmup must be at least 0")
 
-    from riichi_env.dataset_io import iter_batches
-    from riichi_env.encoders import check_encoder
-    from riichi_env.sb3 import RiichiSB3VecEnv, evaluate_in_arena, maskable_ppo, masked_logits
+    from riichi_env.aec.encoders import check_encoder
+    from riichi_env.dataset.io import iter_batches
+    from riichi_env.integrations.sb3 import (
+        RiichiSB3VecEnv,
+        evaluate_in_arena,
+        maskable_ppo,
+        masked_logits,
+    )
 
     try:
         check_encoder(args.encoder)

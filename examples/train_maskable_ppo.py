@@ -7,10 +7,10 @@
         --out runs/simple --json
     python examples/train_maskable_ppo.py --single-table --minutes 2   # the plain wrapper
 
-The learner plays one seat per table (drawn per game) of ``riichi_env.sb3.RiichiSB3VecEnv``, the
+The learner plays one seat per table (drawn per game) of ``riichi_env.integrations.sb3.RiichiSB3VecEnv``, the
 other three seats are ``--opponents`` played inside the kernels. The policy reads ``--encoder``
 observations (default ``rich_v0``: the table plus shanten, waits and per-discard shanten/ukeire)
-through ``--net`` (default ``conv``: ``riichi_env.sb3.TileConvExtractor``, a 1D CNN over the 34
+through ``--net`` (default ``conv``: ``riichi_env.integrations.sb3.TileConvExtractor``, a 1D CNN over the 34
 tile kinds; ``mlp``: SB3's two layers of 64).
 
 ``--pretrain AGENT`` first clones a compiled agent for ``--pretrain-minutes`` of the ``--minutes``
@@ -46,7 +46,7 @@ try:  # the train extra: sb3-contrib (with Stable-Baselines3 and torch) and matp
     import sb3_contrib  # noqa: F401 (MaskablePPO, below)
     import torch
 except ModuleNotFoundError as exc:
-    from riichi_env.extras import missing_extra
+    from riichi_env.integrations.extras import missing_extra
 
     raise SystemExit(f"error: {missing_extra(exc, 'examples/train_maskable_ppo.py')}") from None
 
@@ -55,7 +55,7 @@ OPPONENTS = ("random", "simple", "efficiency")
 
 def evaluate(model, opponent: str, games: int, seed: int) -> dict:
     """Duplicate arena games of the policy against three ``opponent`` seats."""
-    from riichi_env.sb3 import evaluate_in_arena
+    from riichi_env.integrations.sb3 import evaluate_in_arena
 
     return evaluate_in_arena(model, opponent, games, seed=seed)
 
@@ -97,7 +97,7 @@ def plot(history: list[dict], path: Path, title: str, cloned_until=None) -> None
 
 def make_model(env, args, n_steps: int):
     """MaskablePPO with the chosen network (``--net``) and the fine-tuning settings after cloning."""
-    from riichi_env.sb3 import maskable_ppo
+    from riichi_env.integrations.sb3 import maskable_ppo
 
     cloned = args.pretrain != "none"
     return maskable_ppo(
@@ -137,7 +137,7 @@ class Cloning:
             masks.append(mask)
             labels.append(label)
             self.obs, *_ = self.venv.step(move)
-        from riichi_env.sb3 import masked_logits
+        from riichi_env.integrations.sb3 import masked_logits
 
         o = torch.as_tensor(np.concatenate(obs))
         m = np.concatenate(masks)
@@ -196,7 +196,7 @@ def main() -> None:
     parser.add_argument("--out", default="runs/maskable_ppo", help="checkpoints and curve.png")
     parser.add_argument("--json", action="store_true", help="one JSON object as the last line")
     args = parser.parse_args()
-    from riichi_env.sb3 import freeze_policy
+    from riichi_env.integrations.sb3 import freeze_policy
 
     if args.single_table and args.pretrain != "none":
         parser.error("--pretrain needs the vector adapter (not --single-table)")
@@ -217,7 +217,7 @@ def main() -> None:
         env = _ObservationOnly(env)
         n_steps = 4096
     else:
-        from riichi_env.sb3 import RiichiSB3VecEnv
+        from riichi_env.integrations.sb3 import RiichiSB3VecEnv
 
         env = RiichiSB3VecEnv(
             args.tables, opponents=args.opponents, seed=args.seed, encoder=args.encoder

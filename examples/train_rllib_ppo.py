@@ -4,7 +4,7 @@
     python examples/train_rllib_ppo.py --iterations 3 [--env-runners 1] [--address ADDR]
 
 All four seats share one policy (self-play), an MLP behind RLlib's action-masking module, which
-reads the ``{"observations", "action_mask"}`` dicts of ``riichi_env.rllib.RiichiMultiAgentEnv``.
+reads the ``{"observations", "action_mask"}`` dicts of ``riichi_env.integrations.rllib.RiichiMultiAgentEnv``.
 Rewards are each hand's point change / 1000. Prints, per iteration, the sampled environment
 steps, the mean episode return (all seats: near 0 in self-play) and the policy's mean entropy,
 which falls as it learns. ``--address`` runs it on an existing Ray cluster. Needs torch, so CI
@@ -33,7 +33,7 @@ def main() -> None:
             ActionMaskingTorchRLModule,
         )
     except ModuleNotFoundError as exc:
-        from riichi_env.extras import missing_extra
+        from riichi_env.integrations.extras import missing_extra
 
         if exc.name == "torch" or (exc.name or "").startswith("torch."):
             raise SystemExit(
@@ -41,7 +41,7 @@ def main() -> None:
             ) from None
         raise SystemExit(f"error: {missing_extra(exc, 'examples/train_rllib_ppo.py')}") from None
 
-    from riichi_env.rllib import RiichiMultiAgentEnv
+    from riichi_env.integrations.rllib import RiichiMultiAgentEnv
 
     ray.init(address=args.address, include_dashboard=False, logging_level="ERROR")
     config = (

@@ -1,19 +1,20 @@
 """riichi_env: a fast, rule-exact Riichi Mahjong environment (PettingZoo AEC API).
 
-``riichi_env.env(**options)`` / ``riichi_env.raw_env`` (spec: the ``riichi_env.env`` module
-docstring and ``docs/environment.md``), ``riichi_env.RiichiGymEnv`` (single-agent Gymnasium
+``riichi_env.env(**options)`` / ``riichi_env.raw_env`` (spec: the ``riichi_env.aec.raw_env``
+module docstring and ``docs/environment.md``), ``riichi_env.RiichiGymEnv`` (single-agent Gymnasium
 wrapper), ``riichi_env.vector_env(num_tables=B, ...)`` (many tables stepped in one call,
-``riichi_env.vector``), ``riichi_env.selfplay(policy, games=...)`` (whole games with compiled or
-batched Python policies, ``riichi_env.play``), ``riichi_env.learner_vector_env(num_tables=B,
-opponents=...)`` (one learning seat per table, ``riichi_env.learner``).
+``riichi_env.batch.vector``), ``riichi_env.selfplay(policy, games=...)`` (whole games with compiled
+or batched Python policies, ``riichi_env.batch.play``; a Python policy is a ``riichi_env.Policy``),
+``riichi_env.arena(...)`` (seats compared over many games), ``riichi_env.learner_vector_env(
+num_tables=B, opponents=...)`` (one learning seat per table, ``riichi_env.batch.learner``), and the
+dataset's ``Converter``, ``iter_batches``, ``write_shards``, ``load_shards`` (``riichi_env.dataset``).
+The rooms (sub-packages) are listed in ``docs/internals.md``.
 
 The names are imported on first use, so that a command line run that needs no env (``riichi-env
 selfplay``, ``score``, ...) does not import Gymnasium and PettingZoo.
 """
 
 import importlib
-import sys
-import types
 
 __version__ = "0.1.0"
 
@@ -22,16 +23,22 @@ from riichi_env import _siblings
 _siblings.check()  # a user's engine.py or another 'agents' package would shadow ours
 
 _EXPORTS = {
-    "ENV_NAME": "riichi_env.env",
-    "SeatView": "riichi_env.env",
-    "env": "riichi_env.env",
-    "raw_env": "riichi_env.env",
-    "RiichiGymEnv": "riichi_env.gym_wrapper",
-    "LearnerVectorEnv": "riichi_env.learner",
-    "learner_vector_env": "riichi_env.learner",
-    "selfplay": "riichi_env.play",
-    "RiichiVectorEnv": "riichi_env.vector",
-    "vector_env": "riichi_env.vector",
+    "ENV_NAME": "riichi_env.aec.raw_env",
+    "SeatView": "riichi_env.aec.raw_env",
+    "env": "riichi_env.aec.raw_env",
+    "raw_env": "riichi_env.aec.raw_env",
+    "RiichiGymEnv": "riichi_env.integrations.gym",
+    "LearnerVectorEnv": "riichi_env.batch.learner",
+    "learner_vector_env": "riichi_env.batch.learner",
+    "Policy": "riichi_env.batch.policy",
+    "selfplay": "riichi_env.batch.play",
+    "arena": "riichi_env.batch.arena",
+    "RiichiVectorEnv": "riichi_env.batch.vector",
+    "vector_env": "riichi_env.batch.vector",
+    "Converter": "riichi_env.dataset",
+    "iter_batches": "riichi_env.dataset",
+    "write_shards": "riichi_env.dataset",
+    "load_shards": "riichi_env.dataset",
 }
 """Each public name and the module that defines it."""
 
@@ -48,21 +55,3 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
-
-
-class _Package(types.ModuleType):
-    """The package's module type: ``riichi_env.env`` is always the ``env()`` function, also once
-    the import system has tried to set it to the submodule ``riichi_env/env.py``."""
-
-    @property
-    def env(self):
-        from riichi_env.env import env
-
-        return env
-
-    @env.setter
-    def env(self, value) -> None:
-        """Ignored: the import system sets the submodule of that name here."""
-
-
-sys.modules[__name__].__class__ = _Package

@@ -2,6 +2,6 @@
 
 import sys
 
-from riichi_env.cli import main
+from riichi_env.cli.main import main
 
 sys.exit(main())

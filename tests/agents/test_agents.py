@@ -82,7 +82,7 @@ def test_random_agent_is_legal_and_seeded():
 
 
 def test_efficiency_agent_beats_random_agents_through_the_env():
-    from riichi_env.env import raw_env
+    from riichi_env.aec.raw_env import raw_env
 
     env = raw_env(game_length="tonpuusen")
     mine, theirs = 0.0, 0.0

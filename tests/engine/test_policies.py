@@ -5,7 +5,7 @@ import pytest
 
 import riichi_env
 from agents import EfficiencyAgent, SimpleEfficiencyAgent
-from riichi_env.arena import arena
+from riichi_env.batch.arena import arena
 
 
 def test_compiled_simple_is_the_python_agent():

@@ -851,7 +851,7 @@ def _payments_from_cost(cost: dict, inp: dict) -> dict:
 def our_score(case: Case) -> dict:
     """Our result object: through the hand-score I/O, or with ``VARIANT`` rules for variants."""
     from engine.scoring import score_hand
-    from riichi_env.hand_score import score_input
+    from riichi_env.cli.hand_score import score_input
 
     if not case.variant:
         return score_input(case.inp)
@@ -979,7 +979,7 @@ RUNS += [("variant", c, VARIANT_HANDS // 2) for c in range(2)]
 
 def test_generator_is_deterministic_and_valid():
     """Same seed, same hands; every hand passes the hand-score validator."""
-    from riichi_env.hand_score import parse_input
+    from riichi_env.cli.hand_score import parse_input
 
     a = generate_cases(7, 300, "mahjongsoul")
     b = generate_cases(7, 300, "mahjongsoul")

@@ -66,7 +66,7 @@ def test_results_do_not_depend_on_threads_or_checks():
 
 
 def test_cli_selfplay_json(capsys):
-    from riichi_env.cli import main
+    from riichi_env.cli.main import main
 
     assert main(["selfplay", "--games", "3", "--seed", "9", "--rules", "tenhou", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -78,7 +78,7 @@ def test_cli_selfplay_json(capsys):
 
 
 def test_cli_selfplay_text(capsys):
-    from riichi_env.cli import main
+    from riichi_env.cli.main import main
 
     assert main(["selfplay", "--games", "2", "--check"]) == 0
     text = capsys.readouterr().out
@@ -87,7 +87,7 @@ def test_cli_selfplay_text(capsys):
 
 
 def test_cli_selfplay_rejects_unknown_rules(capsys):
-    from riichi_env.cli import main
+    from riichi_env.cli.main import main
 
     assert main(["selfplay", "--games", "1", "--rules", "nope"]) == 2
     assert "unknown rules preset" in capsys.readouterr().err

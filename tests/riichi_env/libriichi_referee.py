@@ -5,7 +5,7 @@ A game is played by the engine's own kernels (``_legal_mask``, the compiled poli
 seed. At every decision the seat's mask is kept with what the seat is shown: its concealed and
 visible tiles (the kernels of ``SeatView``), honba and riichi sticks, and on a claim its whole
 ``SeatView`` and the ``rich_v0`` rows shanten, waits and furiten, next to the engine's own waits
-and furiten. The log is converted to mjai events as a bot seat is sent them (``riichi_env.mjai_seat.game_events``, ``riichi_env.mjai_protocol.seat_events``) and
+and furiten. The log is converted to mjai events as a bot seat is sent them (``riichi_env.mjai.seat.game_events``, ``riichi_env.mjai.protocol.seat_events``) and
 each seat's stream is fed to ``mjai.mlibriichi.state.PlayerState(seat)``:
 
 - after every event libriichi's ``ActionCandidate`` must be a decision of that seat exactly when
@@ -15,7 +15,7 @@ each seat's stream is fed to ``mjai.mlibriichi.state.PlayerState(seat)``:
 - the seat's concealed tiles and red fives, the tiles it has seen, honba and riichi sticks, its
   shanten and waits (those of the last 3n+1 hand: the hand on a claim, before the draw on its
   turn), and on a claim its points, round and seat wind and furiten must agree;
-- the mjai answer of the action taken (``mjai_protocol.action_to_answer``) must pass
+- the mjai answer of the action taken (``riichi_env.mjai.protocol.action_to_answer``) must pass
   ``validate_reaction``.
 
 What does not agree is a :class:`Difference`. The rule choices where libriichi plays other rules
@@ -90,9 +90,9 @@ from engine.tiles import hand34_to_str, red_ids, tile34_to_str
 from engine.turn import _apply
 from engine.visibility import SeatView, _furiten, _visible34, seat_view
 from engine.wall import _rng_seed
-from riichi_env.encoders import FURITEN, N_RICH, SEEN, SHANTEN, WAITS, _encode_rich
-from riichi_env.mjai_protocol import action_to_answer, seat_events
-from riichi_env.mjai_seat import game_events
+from riichi_env.aec.encoders import FURITEN, N_RICH, SEEN, SHANTEN, WAITS, _encode_rich
+from riichi_env.mjai.protocol import action_to_answer, seat_events
+from riichi_env.mjai.seat import game_events
 from riichi_env.records.notation import from_mjai_name
 
 POLICY_NAMES = {POLICY_UNIFORM: "random", POLICY_GREEDY: "greedy", POLICY_EFFICIENCY: "efficiency"}
@@ -171,7 +171,7 @@ class Decision(NamedTuple):
     view: SeatView | None
     """On a claim, the seat's ``SeatView`` (``engine.visibility.seat_view``)."""
     answer: str = ""
-    """The mjai answer of the action taken (``riichi_env.mjai_protocol.action_to_answer``)."""
+    """The mjai answer of the action taken (``riichi_env.mjai.protocol.action_to_answer``)."""
 
 
 class Difference(NamedTuple):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from engine.selfplay import play_one
-from riichi_env.arena import arena, format_table, seat_stats
-from riichi_env.cli import main
+from riichi_env.batch.arena import arena, format_table, seat_stats
+from riichi_env.cli.main import main
 from riichi_env.records import read_file
 from riichi_env.records.export import game_from_events
 
@@ -147,7 +147,7 @@ def _normal(counts):
 
 
 def test_avg_rank_interval_stays_in_one_to_four():
-    from riichi_env.arena import avg_rank_interval
+    from riichi_env.batch.arena import avg_rank_interval
 
     # three firsts and a second: the normal approximation said 0.76-1.74
     assert _normal([3, 1, 0, 0])[0] < 0.77
@@ -169,13 +169,13 @@ def test_avg_rank_interval_stays_in_one_to_four():
 
 @pytest.mark.parametrize("counts", [[600, 500, 450, 450], [80, 80, 80, 80], [900, 60, 30, 10]])
 def test_avg_rank_interval_is_the_normal_one_for_many_games(counts):
-    from riichi_env.arena import avg_rank_interval
+    from riichi_env.batch.arena import avg_rank_interval
 
     np.testing.assert_allclose(avg_rank_interval(counts), _normal(counts), atol=0.01)
 
 
 def test_arena_rows_use_the_interval():
-    from riichi_env.arena import avg_rank_interval
+    from riichi_env.batch.arena import avg_rank_interval
 
     out = arena(["efficiency", "random", "random", "random"], games=4, seed=0)
     for row in out["agents"]:
@@ -185,16 +185,16 @@ def test_arena_rows_use_the_interval():
 
 def _progress_lines(err: str) -> list[str]:
     """stderr cut after each newline (a line redrawn in place with ``\\r`` stays one line), without
-    the first-run compile notices of ``riichi_env.warmup``."""
+    the first-run compile notices of ``riichi_env.compiling``."""
     lines = err.split("\n")
     lines = [x + "\n" for x in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
     return [x for x in lines if not x.startswith("riichi_env:")]
 
 
 def test_progress_is_one_line_for_the_whole_arena(capsys, monkeypatch):
-    import riichi_env.play
+    import riichi_env.batch.play
 
-    monkeypatch.setattr(riichi_env.play, "TICK", 0.005)  # redraw often: updates mid-run
+    monkeypatch.setattr(riichi_env.batch.play, "TICK", 0.005)  # redraw often: updates mid-run
 
     def slow(obs, mask, seat):
         import time

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from riichi_env.arena import arena
-from riichi_env.cli import main
+from riichi_env.batch.arena import arena
+from riichi_env.cli.main import main
 
 SEATS = ["greedy", "random", "random", "random"]
 NAMES = [f"set-00000-rotation-{r}.mjson" for r in range(4)]
@@ -68,7 +68,7 @@ def test_cli_log_messages(tmp_path, capsys):
 @needs_symlinks
 def test_arena_log_link_planted_while_the_games_run(tmp_path):
     """A link planted after the directory check is still refused when the record is written."""
-    from riichi_env.play import selfplay
+    from riichi_env.batch.play import selfplay
 
     victim = _victim(tmp_path)
     out = tmp_path / "logs"
@@ -85,7 +85,7 @@ def test_arena_log_link_planted_while_the_games_run(tmp_path):
 
 
 def test_cli_help_names_the_options_and_the_checkpoint_risk():
-    from riichi_env.cli import build_parser
+    from riichi_env.cli.main import build_parser
 
     sub = build_parser()._subparsers._group_actions[0].choices["arena"]
     text = " ".join(sub.format_help().split())

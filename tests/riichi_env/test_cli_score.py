@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from riichi_env.cli import main
-from riichi_env.cli_score import format_result
+from riichi_env.cli.main import main
+from riichi_env.cli.score import format_result
 
 ROOT = Path(__file__).parents[2]
 CASES = ROOT / "tests" / "data" / "hand_score_cli_cases.jsonl"

@@ -1,4 +1,4 @@
-"""riichi_env.dataset: records become rows that are exactly what the env showed.
+"""riichi_env.dataset.convert: records become rows that are exactly what the env showed.
 
 The central test plays games through the env (every encoder, both presets, random and efficiency
 seats), writes their records (the engine's own log, mjai, tenhou.net/6), and checks that the rows
@@ -38,7 +38,8 @@ from engine.state import (
     CLAIM_BIT_RON,
     PHASE_CLAIM,
 )
-from riichi_env.dataset import (
+from riichi_env.aec.encoders import ENCODERS
+from riichi_env.dataset.convert import (
     COLUMNS,
     KIND_IDS,
     KINDS,
@@ -47,7 +48,6 @@ from riichi_env.dataset import (
     grp_game,
     record_arrays,
 )
-from riichi_env.encoders import ENCODERS
 from riichi_env.records.convert import read_text
 from riichi_env.records.export import export_mjai, export_tenhou6, game_from_events
 
@@ -192,8 +192,8 @@ def test_rows_are_the_envs_observation_mask_and_action(preset, encoder, policy, 
 
 def test_uint8_rows_are_the_vector_envs_bytes():
     """dtype uint8 quantizes exactly as vector_env(dtype=np.uint8): same bounds, same rounding."""
-    from riichi_env._kernels import _quantize
-    from riichi_env.encoders import bounds
+    from riichi_env.aec.encoders import bounds
+    from riichi_env.aec.kernels import _quantize
 
     rules = Rules.preset("mahjongsoul")
     decisions, env = play("mahjongsoul", "rich_v0", "random", 5)
@@ -275,7 +275,7 @@ def test_filters_seats_players_kinds_and_forced():
 def test_augmented_records_replay_to_the_permuted_arrays(augment):
     """The man/pin swap (and all six suit permutations) of a record is itself a legal game whose
     rows are the permuted rows: obs columns and actions permuted, honors fixed."""
-    from riichi_env.dataset import SUIT_PERMUTATIONS
+    from riichi_env.dataset.convert import SUIT_PERMUTATIONS
 
     rules = Rules.preset("mahjongsoul")
     _, env = play("mahjongsoul", "basic_v0", "efficiency", 51)
@@ -295,7 +295,7 @@ def test_augmented_records_replay_to_the_permuted_arrays(augment):
         # column k of a tile row of the permuted obs is column cols[k] of the recorded one (the
         # scalar rows repeat one value, so permuting them changes nothing); the rows whose
         # columns are slots, not tiles (river flags, kyoku, seat, decision), stay as they are
-        from riichi_env.encoders import DECISION, KYOKU, RIVER_FLAGS, RIVER_KINDS, SEAT
+        from riichi_env.aec.encoders import DECISION, KYOKU, RIVER_FLAGS, RIVER_KINDS, SEAT
 
         slots = [*range(RIVER_FLAGS, RIVER_KINDS), KYOKU, SEAT, DECISION]
         tiles = [r for r in range(base["obs"].shape[1]) if r not in slots]
@@ -465,7 +465,7 @@ def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
 def test_suit_permutation_needs_the_same_red_fives_in_the_suits_it_swaps():
     """Rules with two red 5p and one red 5m: swapping man and pin would change which fives are
     red, so it is refused; swapping man and sou (one red each) is not."""
-    from riichi_env.records.pack import pack_game, permute_suits
+    from riichi_env.dataset.pack import pack_game, permute_suits
 
     rules = Rules.preset("mahjongsoul").replace(red_fives=(1, 2, 1))
     _, env = play("mahjongsoul", "basic_v0", "random", 81)

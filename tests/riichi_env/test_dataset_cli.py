@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 from test_dataset_io import KNOWN_SKIPS, three_player
 
-from riichi_env.cli import main
-from riichi_env.dataset_io import load_shards, read_manifest, record_files
+from riichi_env.cli.main import main
+from riichi_env.dataset.io import load_shards, read_manifest, record_files
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "tests" / "data" / "logs"

@@ -1,4 +1,4 @@
-"""``riichi_env.dataset_io``: batches of many record files in worker processes (the same rows for
+"""``riichi_env.dataset.io``: batches of many record files in worker processes (the same rows for
 any number of workers, shuffled or not), shards on disk, and the PyTorch datasets."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import riichi_env
-from riichi_env.dataset import Converter, DatasetError
-from riichi_env.dataset_io import (
+from riichi_env.dataset.convert import Converter, DatasetError
+from riichi_env.dataset.io import (
     BatchIterator,
     is_record_name,
     iter_batches,
@@ -424,7 +424,7 @@ def test_dataloader_with_two_workers_gives_every_files_rows_once(files, referenc
     torch = pytest.importorskip("torch")
     from torch.utils.data import DataLoader
 
-    from riichi_env.torch_dataset import RecordDataset
+    from riichi_env.dataset.torch import RecordDataset
 
     dataset = RecordDataset(files, batch_size=128)
     batches = list(DataLoader(dataset, batch_size=None, num_workers=2))
@@ -441,7 +441,7 @@ def test_dataloader_over_shards(shards):
     torch = pytest.importorskip("torch")
     from torch.utils.data import DataLoader
 
-    from riichi_env.torch_dataset import RecordDataset, ShardDataset
+    from riichi_env.dataset.torch import RecordDataset, ShardDataset
 
     base, one, _ = shards
     dataset = RecordDataset.from_shards(base / "one", batch_size=200, shuffle_buffer=300)
@@ -453,7 +453,7 @@ def test_dataloader_over_shards(shards):
 
 def test_record_dataset_in_this_process_and_its_epochs(files):
     pytest.importorskip("torch")
-    from riichi_env.torch_dataset import RecordDataset
+    from riichi_env.dataset.torch import RecordDataset
 
     dataset = RecordDataset(files[:2], batch_size=100, shuffle_buffer=200, seed=3)
     a = [b["step"].numpy() for b in dataset]
@@ -472,9 +472,9 @@ def test_torch_dataset_without_torch_says_what_to_install(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "torch", None)
-    monkeypatch.delitem(sys.modules, "riichi_env.torch_dataset", raising=False)
+    monkeypatch.delitem(sys.modules, "riichi_env.dataset.torch", raising=False)
     with pytest.raises(ImportError, match=r"needs PyTorch.*riichi-env\[train\]"):
-        import riichi_env.torch_dataset  # noqa: F401
+        import riichi_env.dataset.torch  # noqa: F401
 
 
 def _our_shm() -> list[str]:

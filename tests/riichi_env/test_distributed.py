@@ -7,8 +7,8 @@ pytestmark = pytest.mark.xdist_group("ray")  # one Ray instance: these modules s
 
 from agents import EfficiencyAgent  # noqa: E402
 from riichi_env import selfplay  # noqa: E402
-from riichi_env.arena import arena  # noqa: E402
-from riichi_env.distributed import RayPool  # noqa: E402
+from riichi_env.batch.arena import arena  # noqa: E402
+from riichi_env.integrations.ray import RayPool  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_bot_errors_come_back_from_the_actors(pool):
     import sys
     from pathlib import Path
 
-    from riichi_env.mjai_seat import MjaiBot
+    from riichi_env.mjai.seat import MjaiBot
 
     app_bot = Path(__file__).resolve().parent.parent / "data" / "mjai_bots" / "app_bot.py"
     bot = MjaiBot([sys.executable, str(app_bot), "every3", "{seat}"], dialect="mjaiapp")

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("ray")
 pytestmark = pytest.mark.xdist_group("ray")  # the same worker as test_distributed.py
 
-from riichi_env.cli import main  # noqa: E402
+from riichi_env.cli.main import main  # noqa: E402
 
 
 def test_cli_backend_ray_prints_the_same_json(ray_local, capsys):

@@ -6,7 +6,7 @@ import hashlib
 import numpy as np
 import pytest
 
-import riichi_env.encoders as enc
+import riichi_env.aec.encoders as enc
 from engine.state import (
     DORA_START,
     LIVE_END,
@@ -16,7 +16,7 @@ from engine.state import (
     RINSHAN_START,
     URA_START,
 )
-from riichi_env.env import raw_env
+from riichi_env.aec.raw_env import raw_env
 
 
 @pytest.mark.parametrize("name", enc.ENCODERS)

@@ -10,7 +10,7 @@ import engine.actions as act
 from engine.actions import N_ACTIONS
 from engine.game import Game
 from engine.state import PHASE_RIICHI_DISCARD, PHASE_TURN
-from riichi_env.env import ENV_NAME, env, raw_env
+from riichi_env.aec.raw_env import ENV_NAME, env, raw_env
 
 
 def _random_steps(e, n, rng):
@@ -226,7 +226,7 @@ def test_wrapped_env_enforces_order_and_bounds():
 @pytest.mark.nojit
 def test_short_game_prefix_with_every_encoder():
     """Also run without JIT (tests/test_nojit.py): the kernels work as plain Python."""
-    from riichi_env.encoders import ENCODERS
+    from riichi_env.aec.encoders import ENCODERS
 
     for name in ENCODERS:
         e = raw_env(encoder=name)

@@ -20,9 +20,9 @@ import pytest
 import riichi_env
 from engine.actions import N_ACTIONS
 from engine.game import Game
-from riichi_env.cli import main
-from riichi_env.env import ResetNeededError, env, raw_env
-from riichi_env.gym_wrapper import RiichiGymEnv
+from riichi_env.aec.raw_env import ResetNeededError, env, raw_env
+from riichi_env.cli.main import main
+from riichi_env.integrations.gym import RiichiGymEnv
 
 
 def _first_legal(e) -> int:

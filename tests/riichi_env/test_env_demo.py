@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from riichi_env.cli import main
+from riichi_env.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from riichi_env.env import env
+from riichi_env.aec.raw_env import env
 
 
 @pytest.mark.parametrize("preset", ["mahjongsoul", "tenhou"])

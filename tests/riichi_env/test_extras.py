@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from riichi_env.cli import main
-from riichi_env.extras import MissingExtraError, missing_extra, require
+from riichi_env.cli.main import main
+from riichi_env.integrations.extras import MissingExtraError, missing_extra, require
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TRAIN = "install the train extra: pip install -e '.[train]'"
@@ -25,15 +25,15 @@ NEEDS = r"needs (torch|stable_baselines3|sb3_contrib|matplotlib): " + re.escape(
 
 @pytest.fixture
 def without(monkeypatch):
-    """``without("torch", ...)``: those modules cannot be imported; ``riichi_env.sb3`` and
-    ``riichi_env.rllib`` are imported afresh."""
+    """``without("torch", ...)``: those modules cannot be imported; ``riichi_env.integrations.sb3`` and
+    ``riichi_env.integrations.rllib`` are imported afresh."""
 
     def hide(*names: str) -> None:
         for name in names:
             for loaded in [m for m in sys.modules if m.startswith(name + ".")]:
                 monkeypatch.setitem(sys.modules, loaded, None)  # `from a.b import c` finds a.b
             monkeypatch.setitem(sys.modules, name, None)
-        for module in ("riichi_env.sb3", "riichi_env.rllib"):
+        for module in ("riichi_env.integrations.sb3", "riichi_env.integrations.rllib"):
             monkeypatch.delitem(sys.modules, module, raising=False)
 
     return hide
@@ -42,8 +42,10 @@ def without(monkeypatch):
 @pytest.mark.parametrize("hidden", ["torch", "stable_baselines3"])
 def test_the_sb3_adapter_names_the_train_extra(without, hidden):
     without(hidden)
-    with pytest.raises(MissingExtraError, match=r"^riichi_env.sb3 \(the ppo: seats, .*\) " + NEEDS):
-        import riichi_env.sb3  # noqa: F401
+    with pytest.raises(
+        MissingExtraError, match=r"^riichi_env.integrations.sb3 \(the ppo: seats, .*\) " + NEEDS
+    ):
+        import riichi_env.integrations.sb3  # noqa: F401
 
 
 def test_a_ppo_seat_names_the_train_extra(without, capsys):
@@ -58,7 +60,7 @@ def test_a_ppo_agent_names_the_train_extra_for_sb3_contrib(without):
     pytest.importorskip("torch")
     pytest.importorskip("stable_baselines3")
     without("sb3_contrib")
-    from riichi_env.sb3 import MaskablePPOAgent
+    from riichi_env.integrations.sb3 import MaskablePPOAgent
 
     with pytest.raises(MissingExtraError, match=r"^a ppo: seat \(MaskablePPO\) " + NEEDS):
         MaskablePPOAgent("model.zip")
@@ -80,8 +82,10 @@ def test_the_rllib_example_and_adapter_name_the_rllib_extra(without, monkeypatch
     with pytest.raises(SystemExit) as exit_:
         runpy.run_path(str(EXAMPLES / "train_rllib_ppo.py"), run_name="__main__")
     assert "install the rllib extra: pip install -e '.[rllib]'" in str(exit_.value.code)
-    with pytest.raises(MissingExtraError, match=r"riichi_env.rllib needs ray: install the rllib"):
-        import riichi_env.rllib  # noqa: F401
+    with pytest.raises(
+        MissingExtraError, match=r"riichi_env.integrations.rllib needs ray: install the rllib"
+    ):
+        import riichi_env.integrations.rllib  # noqa: F401
 
 
 def test_other_missing_modules_are_left_alone():

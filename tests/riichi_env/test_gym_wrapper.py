@@ -6,7 +6,7 @@ from gymnasium.utils.env_checker import check_env
 
 from agents.efficiency_agent import EfficiencyAgent
 from agents.random_agent import RandomAgent
-from riichi_env.gym_wrapper import RiichiGymEnv
+from riichi_env.integrations.gym import RiichiGymEnv
 
 
 def test_check_env_passes():

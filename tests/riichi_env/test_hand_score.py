@@ -1,4 +1,4 @@
-"""The hand-score calculator's I/O (riichi_env.hand_score): validation, results, streaming."""
+"""The hand-score calculator's I/O (riichi_env.cli.hand_score): validation, results, streaming."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from riichi_env.hand_score import (
+from riichi_env.cli.hand_score import (
     FIELDS,
     InputError,
     parse_input,

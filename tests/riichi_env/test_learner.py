@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from riichi_env import learner_vector_env, selfplay
-from riichi_env.learner import learner_seat_of
+from riichi_env.batch.learner import learner_seat_of
 
 
 def first_legal(obs, mask, seat):

@@ -307,7 +307,7 @@ def _indicator_before_its_discard(events):
 def test_an_open_kan_indicator_before_its_discard_agrees_too():
     # game 3 (all random) has open kans; sent in Mortal's order, the claims on the discard see
     # the new indicator at once, and nothing else changes
-    from riichi_env.mjai_seat import game_events
+    from riichi_env.mjai.seat import game_events
 
     ref = Referee("mahjongsoul")
     rows, decisions = ref.table.play(3, seat_policies(3))

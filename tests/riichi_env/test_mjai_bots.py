@@ -14,14 +14,14 @@ from engine.game import Game
 from engine.rules import MAHJONGSOUL
 from engine.scenario import play, start_hand
 from riichi_env import selfplay
-from riichi_env.arena import arena
-from riichi_env.cli import main
-from riichi_env.mjai_bot import MjaiPlayer, WorldError
-from riichi_env.mjai_protocol import action_to_answer, answer_to_action, seat_events
-from riichi_env.mjai_seat import MjaiBot, MjaiBotError, game_events
+from riichi_env.batch.arena import arena
+from riichi_env.cli.main import main
+from riichi_env.mjai.bot import MjaiPlayer, WorldError
+from riichi_env.mjai.protocol import action_to_answer, answer_to_action, seat_events
+from riichi_env.mjai.seat import MjaiBot, MjaiBotError, game_events
 
 BAD_BOT = Path(__file__).resolve().parent.parent / "data" / "mjai_bots" / "bad_bot.py"
-REFERENCE = "python -m riichi_env.mjai_bot"
+REFERENCE = "python -m riichi_env.mjai.bot"
 STARTUP = 900.0  # the reference bot may compile the engine's kernels on a cold cache
 
 
@@ -380,7 +380,7 @@ def test_substitute_plays_the_default_move_and_counts_it(workers):
 
 
 def test_substituted_errors_are_logged_first_as_a_warning(caplog):
-    with caplog.at_level("INFO", logger="riichi_env.mjai_seat"):
+    with caplog.at_level("INFO", logger="riichi_env.mjai.seat"):
         selfplay([_app("every3"), "random", "random", "random"], games=1, bot_errors="substitute")
     warnings = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 1 and len(caplog.records) > 1
@@ -392,7 +392,7 @@ def test_substituted_errors_are_logged_first_as_a_warning(caplog):
 def test_a_late_answer_is_dropped_and_the_next_ones_stay_in_step(dialect):
     """The reference bot's third line comes 3 s late (timeout 2 s; the lines after it wait
     behind it): one error, the default move, and every later answer answers its own decision."""
-    late = [sys.executable, str(LATE), "3", "3", sys.executable, "-m", "riichi_env.mjai_bot"]
+    late = [sys.executable, str(LATE), "3", "3", sys.executable, "-m", "riichi_env.mjai.bot"]
     seats = [*["efficiency"] * 3]
     bot = MjaiBot(late, dialect=dialect, timeout=2.0, startup_timeout=STARTUP)
     out = selfplay([*seats[:2], bot, seats[2]], games=1, seed=3, bot_errors="substitute")
@@ -446,7 +446,7 @@ def _first_events():
 
 
 def _run_reference(monkeypatch, capsys, events, *args):
-    from riichi_env import mjai_bot
+    from riichi_env.mjai import bot as mjai_bot
 
     text = "".join(json.dumps(ev) + "\n" for ev in events)
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
@@ -502,7 +502,7 @@ def test_reference_bot_refuses_unknown_rules_in_one_line(monkeypatch, capsys):
 
 def test_reference_bot_answers_every_json_list_line(monkeypatch, capsys):
     """mjai.app's dialect: a list line without a decision is answered none."""
-    from riichi_env import mjai_bot
+    from riichi_env.mjai import bot as mjai_bot
 
     events = _first_events()
     lines = [[events[0]], events[1:3], [events[3]]]
@@ -539,11 +539,11 @@ def test_arena_cli_counts_bot_errors_per_seat_spec(capsys):
 
 
 def test_bot_errors_survive_pickled_copies_and_merged_chunks():
-    """The Ray backend's path (``riichi_env.distributed``): each chunk of games is played by an
+    """The Ray backend's path (``riichi_env.integrations.ray``): each chunk of games is played by an
     unpickled copy of the policies and the outputs are merged; the arena's counts are the same."""
     import pickle
 
-    from riichi_env.distributed import _merge
+    from riichi_env.integrations.ray import _merge
 
     def runner(policies, *, games, seed, **kwargs):
         outs = []

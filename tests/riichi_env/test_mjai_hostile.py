@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from riichi_env import selfplay
-from riichi_env.mjai_seat import (
+from riichi_env.mjai.seat import (
     MAX_ANSWER_BYTES,
     AnswerTooLongError,
     MjaiBot,
@@ -170,7 +170,7 @@ def test_lines_past_the_limit_are_dropped_as_they_come_and_reading_stays_in_step
     ],
 )
 def test_reference_bot_refuses_hostile_json_in_one_line(monkeypatch, capsys, line, message):
-    from riichi_env import mjai_bot
+    from riichi_env.mjai import bot as mjai_bot
 
     start = '{"type":"start_game","id":0}\n'
     monkeypatch.setattr(sys, "stdin", io.StringIO(start + line + "\n"))
@@ -182,7 +182,7 @@ def test_reference_bot_refuses_hostile_json_in_one_line(monkeypatch, capsys, lin
 
 
 def test_reference_bot_refuses_a_line_past_its_limit(monkeypatch, capsys):
-    from riichi_env import mjai_bot
+    from riichi_env.mjai import bot as mjai_bot
 
     line = '{"type":"start_game","id":0}' + " " * mjai_bot.MAX_LINE_CHARS
     monkeypatch.setattr(sys, "stdin", io.StringIO(line + "\n"))
@@ -202,8 +202,8 @@ def test_reference_bot_names_a_deeply_nested_event_in_one_short_line(monkeypatch
     import json
 
     from engine.rules import MAHJONGSOUL
-    from riichi_env import mjai_bot
-    from riichi_env.mjai_protocol import seat_events
+    from riichi_env.mjai import bot as mjai_bot
+    from riichi_env.mjai.protocol import seat_events
 
     rows = selfplay("random", games=1, seed=8, records="events")["records"][0]
     head = seat_events(game_events(rows, MAHJONGSOUL), 0)[:2]  # start_game, start_kyoku

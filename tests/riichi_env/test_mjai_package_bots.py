@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("mjai")
 
-from riichi_env.arena import arena  # noqa: E402
-from riichi_env.cli import main  # noqa: E402
-from riichi_env.mjai_seat import MjaiBot, MjaiBotError  # noqa: E402
+from riichi_env.batch.arena import arena  # noqa: E402
+from riichi_env.cli.main import main  # noqa: E402
+from riichi_env.mjai.seat import MjaiBot, MjaiBotError  # noqa: E402
 
 BOTS = Path(__file__).resolve().parent.parent / "data" / "mjai_bots"
 PY = sys.executable

@@ -18,9 +18,9 @@ def _run(code: str) -> str:
 
 def test_every_public_name_resolves_to_its_module():
     from riichi_env import env as env_module_function
-    from riichi_env.env import env, raw_env
-    from riichi_env.play import selfplay
-    from riichi_env.vector import vector_env
+    from riichi_env.aec.raw_env import env, raw_env
+    from riichi_env.batch.play import selfplay
+    from riichi_env.batch.vector import vector_env
 
     assert env_module_function is env and riichi_env.env is env
     assert riichi_env.raw_env is raw_env
@@ -41,15 +41,15 @@ def test_an_unknown_name_is_an_attribute_error():
 
 def test_importing_the_package_imports_no_gymnasium():
     """A command line run that needs no env (selfplay, score, arena) skips Gymnasium's import."""
-    code = "import sys, riichi_env, riichi_env.play; print('gymnasium' in sys.modules)"
+    code = "import sys, riichi_env, riichi_env.batch.play; print('gymnasium' in sys.modules)"
     assert _run(code) == "False"
 
 
 def test_env_stays_the_function_after_its_submodule_is_imported():
-    """``import riichi_env.vector`` imports the submodule ``riichi_env.env`` first, and the import
-    system then sets ``riichi_env.env`` to it; the package keeps the ``env()`` function."""
+    """``import riichi_env.batch.vector`` imports the env module ``riichi_env.aec.raw_env``;
+    ``riichi_env.env`` stays the ``env()`` function (no submodule of that name exists)."""
     code = (
-        "import riichi_env, riichi_env.vector; import types; "
+        "import riichi_env, riichi_env.batch.vector; import types; "
         "print(callable(riichi_env.env), isinstance(riichi_env.env, types.ModuleType))"
     )
     assert _run(code) == "True False"

@@ -133,7 +133,7 @@ def test_bad_policies():
 def test_cli_workers_and_threads_alias(capsys):
     import json
 
-    from riichi_env.cli import main
+    from riichi_env.cli.main import main
 
     docs = []
     for extra in (["--workers", "1"], ["--workers", "2"], ["--threads", "2", "--tables", "3"]):

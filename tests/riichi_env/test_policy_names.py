@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import riichi_env
-from riichi_env.arena import arena
-from riichi_env.cli import main
-from riichi_env.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
+from riichi_env.batch.arena import arena
+from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
+from riichi_env.cli.main import main
 
 
 def test_names_and_aliases():
@@ -54,7 +54,7 @@ def test_arena_takes_both_names(capsys):
 
 
 def test_learner_opponents_take_both_names():
-    from riichi_env.learner import learner_vector_env
+    from riichi_env.batch.learner import learner_vector_env
 
     envs = [learner_vector_env(2, opponents=o, learner_seat=0) for o in ("random", "uniform")]
     obs = [e.reset(seed=5)[0] for e in envs]
@@ -71,7 +71,7 @@ def test_learner_opponents_take_both_names():
 
 def test_reference_mjai_bot_takes_both_names():
     from agents import RandomAgent
-    from riichi_env.mjai_bot import AGENT_ALIASES, make_agent
+    from riichi_env.mjai.bot import AGENT_ALIASES, make_agent
 
     assert AGENT_ALIASES == POLICY_ALIASES
     assert isinstance(make_agent("uniform"), RandomAgent)

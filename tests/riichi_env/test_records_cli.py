@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from test_records_helpers import LOGS, index_rows
 
-from riichi_env.cli import main
-from riichi_env.cli_replay import why_failed
+from riichi_env.cli.main import main
+from riichi_env.cli.replay import why_failed
 from riichi_env.records.convert import detect_format, read_file, read_text
 from riichi_env.records.model import NotARecordError, RecordError
 from riichi_env.records.replay import explain_rules, record_preset

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from riichi_env.arena import arena
+from riichi_env.batch.arena import arena
 from riichi_env.records import mjai
 from riichi_env.records.convert import detect_format, read_file
 from riichi_env.records.mjai import _read_checked, _read_fast, dumps_mjai, read_mjai

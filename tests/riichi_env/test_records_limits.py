@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from test_records_helpers import LOGS
 
-from riichi_env.cli import main
+from riichi_env.cli.main import main
 from riichi_env.records.convert import read_file, read_text
 from riichi_env.records.files import (
     MAX_LINE_BYTES,

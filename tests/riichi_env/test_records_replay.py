@@ -7,7 +7,7 @@ import json
 import pytest
 from test_records_helpers import LOGS, index_rows, load
 
-from riichi_env.cli import main
+from riichi_env.cli.main import main
 from riichi_env.records.replay import compare_hands, replay_game, rules_for
 
 ROWS = [r for r in index_rows() if r["required"] and not r["file"].startswith("riichienv/")]

@@ -6,7 +6,7 @@ import pytest
 pytest.importorskip("ray.rllib")
 
 from riichi_env import raw_env  # noqa: E402
-from riichi_env.rllib import RiichiMultiAgentEnv  # noqa: E402
+from riichi_env.integrations.rllib import RiichiMultiAgentEnv  # noqa: E402
 
 
 def test_only_the_acting_seat_observes_and_the_game_is_the_aec_env_game():

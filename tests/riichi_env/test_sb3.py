@@ -8,7 +8,7 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
 
-from riichi_env.sb3 import RiichiSB3VecEnv  # noqa: E402
+from riichi_env.integrations.sb3 import RiichiSB3VecEnv  # noqa: E402
 
 
 def test_masks_dones_and_infos():
@@ -49,7 +49,7 @@ def test_tile_conv_network_trains_saves_and_plays_with_its_encoder(tmp_path):
     import torch
 
     from riichi_env import selfplay
-    from riichi_env.sb3 import MaskablePPOAgent, TileConvExtractor, encoder_of
+    from riichi_env.integrations.sb3 import MaskablePPOAgent, TileConvExtractor, encoder_of
 
     venv = RiichiSB3VecEnv(4, opponents="simple", seed=1, encoder="rich_v0")
     assert venv.observation_space.shape == (163, 34)
@@ -87,7 +87,7 @@ def test_shared_training_helpers(tmp_path):
     """maskable_ppo / masked_logits / freeze_policy / evaluate_in_arena, as the examples use them."""
     import torch
 
-    from riichi_env.sb3 import (
+    from riichi_env.integrations.sb3 import (
         MASKED_LOGIT,
         evaluate_in_arena,
         freeze_policy,

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("matplotlib")
 
-from riichi_env.cli import main  # noqa: E402
+from riichi_env.cli.main import main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "train_bc_from_records.py"
@@ -68,7 +68,7 @@ def test_uint8_observations_dequantize_as_the_vector_env(example):
 
 def test_clones_records_then_plays_in_the_arena(tmp_path, monkeypatch, capsys):
     """tests/data/logs (human games), then arena-written records from that clone (--init, PPO)."""
-    from riichi_env.arena import arena
+    from riichi_env.batch.arena import arena
 
     first = tmp_path / "first"
     argv = [str(LOGS), "--epochs", "0.2", "--held-out", "0.2", "--batch-size", "256"]
@@ -104,7 +104,7 @@ def test_clones_records_then_plays_in_the_arena(tmp_path, monkeypatch, capsys):
 
 
 def test_refuses_a_checkpoint_of_another_encoder(tmp_path, monkeypatch, capsys):
-    from riichi_env.sb3 import RiichiSB3VecEnv, maskable_ppo
+    from riichi_env.integrations.sb3 import RiichiSB3VecEnv, maskable_ppo
 
     model = maskable_ppo(RiichiSB3VecEnv(1, encoder="rich_v0"), n_steps=8, batch_size=8)
     model.save(tmp_path / "rich.zip")

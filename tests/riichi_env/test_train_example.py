@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("matplotlib")
 
-from riichi_env.cli import main  # noqa: E402
+from riichi_env.cli.main import main  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
 

@@ -16,7 +16,9 @@ def _flat(text: str) -> str:
 
 
 def test_checkpoint_loader_warns():
-    tree = ast.parse((ROOT / "riichi_env" / "sb3.py").read_text())  # no torch needed
+    tree = ast.parse(
+        (ROOT / "riichi_env" / "integrations" / "sb3.py").read_text()
+    )  # no torch needed
     (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "MaskablePPOAgent"]
     doc = _flat(ast.get_docstring(cls))
     assert "unpickles" in doc and NOTE in doc

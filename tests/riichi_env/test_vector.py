@@ -6,8 +6,8 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import riichi_env
-from riichi_env.encoders import bounds
-from riichi_env.vector import RiichiVectorEnv
+from riichi_env.aec.encoders import bounds
+from riichi_env.batch.vector import RiichiVectorEnv
 
 
 def _random_actions(rng, mask):
@@ -224,7 +224,7 @@ def test_gymnasium_per_table_reward_wrappers_are_refused_naming_the_learner_env(
         RecordEpisodeStatistics,
     )
 
-    from riichi_env.vector import PerSeatRewardsError
+    from riichi_env.batch.vector import PerSeatRewardsError
 
     venv = riichi_env.vector_env(4)
     for wrap, name in [

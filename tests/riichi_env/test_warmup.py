@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-import riichi_env.cli as cli
-import riichi_env.warmup as warmup
+import riichi_env.cli.main as cli
+import riichi_env.compiling as warmup
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_ctrl_c_during_the_compile_prints_one_line(monkeypatch, capsys):
     def interrupted(kind):
         raise KeyboardInterrupt
 
-    import riichi_env.play  # noqa: F401 (imported now, it binds the real one for later tests)
+    import riichi_env.batch.play  # noqa: F401 (imported now, it binds the real one for later tests)
 
     monkeypatch.setattr(warmup, "ensure_compiled", interrupted)
     assert cli.main(["selfplay", "--games", "1"]) == 130  # it compiles after checking its input
@@ -77,7 +77,9 @@ def test_an_env_with_another_encoder_compiles_the_encoders_group(fresh, monkeypa
     """The env's own warm-up compiles basic_v0 only; any other encoder asks for "encoders"."""
     import importlib
 
-    module = importlib.import_module("riichi_env.env")  # the module: riichi_env.env is env()
+    module = importlib.import_module(
+        "riichi_env.aec.raw_env"
+    )  # the module: riichi_env.env is env()
     asked = []
     monkeypatch.setattr(module, "ensure_compiled", asked.append)
     raw_env = module.raw_env
@@ -225,7 +227,7 @@ def test_the_lock_is_reentrant_and_released(fresh):
 
 TWO_PROCESSES = """
 import sys, time
-import riichi_env.warmup as warmup
+import riichi_env.compiling as warmup
 
 def slow():
     with open(sys.argv[1], "a") as log:

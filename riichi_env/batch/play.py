@@ -1,0 +1,645 @@
+"""Whole games of self-play over many tables: compiled policies inside the kernels, Python
+policies (a torch model, say) called once per batch of tables.
+
+```python
+import riichi_env
+
+out = riichi_env.selfplay("random", games=1000, seed=0, workers=2)  # all compiled
+out["results"][0]  # {"seed": 0, "points": [...], "final_scores": [...], "ranks": [...], ...}
+
+def learner(obs, mask, seat):  # obs (n, rows, 34), mask int8 (n, 85), seat int (n,)
+    return mask.argmax(axis=1)  # one legal action id per table
+
+riichi_env.selfplay([learner, "random", "random", "random"], games=100, num_tables=64)
+```
+
+``policy`` is one policy for every seat or a list of four, by seat (seat 0 is the first dealer).
+A policy is the name of a compiled policy (``COMPILED_POLICIES``) or a callable ``(obs, mask,
+seat) -> actions`` on a batch: the acting seats of the tables it owns, observed with
+``encoder``. Game ``k`` (``0 <= k < games``) has seed ``seed + k`` and is the game
+``riichi_env.env().reset(seed=seed + k)`` plays under the same actions; compiled policies draw
+from a random stream keyed by that seed. So with compiled policies, and with Python policies that
+are functions of their inputs, the results are the same for any ``num_tables`` and ``workers``.
+
+An agent object is a policy too (the agents of ``agents/`` and a user's own): its
+``act_batch(observations, masks, seats, views) -> actions`` is called per batch, else its
+``act(observation, action_mask, view) -> int`` per decision, with each table's ``SeatView``
+(``engine.visibility.seat_view``), as the AEC env's ``env.view(agent)`` gives it. A policy with
+``act_log(decision) -> int`` reads the game's event log instead (``riichi_env.mjai.seat``: an
+external bot over mjai, given a ``LogDecision``); it is told when a game ends (``game_over(rows,
+t, game, rules, bot_errors, errors)``) and closed after the run (``close``). With one, ``num_tables`` defaults to ``workers`` (a bot process
+per table and seat) and ``skip_forced`` is refused (a bot answers every decision).
+``bot_errors`` says what a bad answer of such a bot does: ``"stop"`` ends the run with
+``MjaiBotError``, ``"substitute"`` plays a default move instead and counts it in the game's
+result (``"bot_errors"``, by seat).
+
+A Python policy may declare the observations it reads as an ``encoder`` attribute (a trained
+network does: ``riichi_env.integrations.sb3.MaskablePPOAgent``); ``encoder=None`` then plays with it, and
+policies that declare different encoders, or an ``encoder`` argument that differs from a
+declared one, raise ``ValueError``.
+
+``workers=K`` plays in K threads (the kernels release the GIL), each owning a share of the tables
+and a contiguous share of the games; Python callables are then called from K threads at once,
+while each worker gets its own ``copy.deepcopy`` of an agent object (agents need not be
+thread-safe). Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops every worker before its
+next compiled call or batch step (a compiled call plays about ``CALL_SECONDS`` of games), kills
+the bot processes of ``act_log`` policies, and is raised within about a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from engine.rules import Rules
+from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
+from engine.state import DEFAULT_MAX_EVENTS
+from engine.validation import (
+    check_bool,
+    check_int,
+    check_seed_run,
+    describe,
+    is_int,
+)
+from engine.visibility import seat_view
+from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
+from riichi_env.aec.kernels import PYTHON_SEAT
+from riichi_env.aec.options import _make_rules, check_obs_dtype, reward_spec
+from riichi_env.batch.policy import METHODS, PolicyLike, is_python_policy
+from riichi_env.batch.tables import FINISHED, Batch
+from riichi_env.compiling import ensure_compiled
+from riichi_env.mjai.seat import LogDecision, MjaiBot, check_bot_errors, is_log_policy
+
+POLICY_NAMES = ("random", "greedy", "simple", "efficiency")
+"""The compiled policies' names: ``"random"`` (uniform over legal actions, the stream of
+``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
+and ``"efficiency"`` (``agents.SimpleEfficiencyAgent`` and ``agents.EfficiencyAgent``, the same
+choices as the Python agents)."""
+POLICY_ALIASES = {"uniform": "random"}
+"""Other names of compiled policies, accepted wherever a policy name is (the API, the arena, the
+command line)."""
+COMPILED_POLICIES = {
+    "random": POLICY_UNIFORM,
+    "greedy": POLICY_GREEDY,
+    "simple": POLICY_SIMPLE,
+    "efficiency": POLICY_EFFICIENCY,
+    "uniform": POLICY_UNIFORM,
+}
+"""Policies played inside the kernels, by name (``POLICY_NAMES``, then ``POLICY_ALIASES``): the
+``engine.selfplay`` policy each plays."""
+MAX_PYTHON_TABLES = 256
+"""Default ``num_tables`` with a Python policy: batches large enough for a network call."""
+
+
+def _policies(policy: PolicyLike | Sequence[PolicyLike]) -> list[PolicyLike]:
+    """Four per-seat policies, each a compiled name or a callable."""
+    seats = list(policy) if isinstance(policy, (list, tuple)) else [policy] * 4
+    if len(seats) != 4:
+        raise ValueError(f"policy must be one policy or a list of four (by seat), got {len(seats)}")
+    for s, p in enumerate(seats):
+        if isinstance(p, str):
+            if p not in COMPILED_POLICIES:
+                raise ValueError(
+                    f"unknown compiled policy {p!r} for seat {s}; choose from "
+                    f"{', '.join(POLICY_NAMES)} (or {_aliases()}) or pass a callable "
+                    "(obs, mask, seat) -> actions"
+                )
+        elif not is_python_policy(p):
+            raise TypeError(
+                f"policy for seat {s} must be a compiled policy name, a callable or an agent "
+                f"with act(), got {describe(p)}, which has none of the methods "
+                f"{', '.join(m + '()' for m in METHODS)} or __call__ (riichi_env.Policy)"
+            )
+    return seats
+
+
+def _aliases() -> str:
+    return ", ".join(f"{a} for {p}" for a, p in POLICY_ALIASES.items())
+
+
+def policy_encoder(policies: Sequence[PolicyLike], encoder: str | None = None) -> str:
+    """The encoder to observe with: ``encoder``, else the one the policies declare, else the default.
+
+    A policy declares one with an ``encoder`` attribute; ``ValueError`` if two policies declare
+    different ones or ``encoder`` differs from a declared one.
+    """
+    declared: dict[str, str] = {}
+    for p in policies:
+        e = getattr(p, "encoder", None) if not isinstance(p, str) else None
+        if e is not None:
+            declared.setdefault(check_encoder(e), _name(p))
+    if len(declared) > 1:
+        (a, pa), (b, pb) = list(declared.items())[:2]
+        raise ValueError(
+            f"policies read different observations: {pa!r} encoder {a!r}, {pb!r} encoder {b!r}"
+        )
+    if encoder is None:
+        return next(iter(declared), DEFAULT_ENCODER)
+    check_encoder(encoder)
+    for e, who in declared.items():
+        if e != encoder:
+            raise ValueError(
+                f"policy {who!r} reads encoder {e!r} observations, but encoder={encoder!r} was given"
+            )
+    return encoder
+
+
+def _name(p: PolicyLike) -> str:
+    return p if isinstance(p, str) else getattr(p, "__name__", type(p).__name__)
+
+
+def selfplay(
+    policy: PolicyLike | Sequence[PolicyLike] = "random",
+    *,
+    games: int = 1,
+    num_tables: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    rules: str | Rules = "mahjongsoul",
+    encoder: str | None = None,
+    obs_dtype: Any = np.float32,
+    skip_forced: bool = False,
+    records: bool | str = False,
+    progress: bool | Callable[[int], Any] | None = None,
+    bot_errors: str = "stop",
+    **rule_options: Any,
+) -> dict[str, Any]:
+    """Play ``games`` games (seeds ``seed .. seed + games - 1``); see the module docstring.
+
+    Returns ``{"games", "hands", "decisions", "seconds", "results"}`` (and ``"records"``: a
+    ``riichi_env.records.Game`` per game with ``records=True``, the engine's event-log rows,
+    ``int32 (rows, 8)`` as in ``engine/events.py``, with ``records="events"``). Each result is
+    ``{"seed", "points", "final_scores", "ranks", "hands", "decisions", "bot_errors"}`` (the last:
+    by seat, an external bot's bad answers replaced with ``bot_errors="substitute"``), in seed
+    order; ``seconds``
+    counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
+    ``min(games, 256)`` (compiled policies alone play on one table per worker, in
+    ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress=True``
+    shows a live line on stderr (``ProgressLine``; default: when stderr is a terminal); a callable
+    is given the games finished so far instead, about twice a second and once at the end (the
+    arena draws one line for its four rotations so).
+    """
+    seats = _policies(policy)
+    games, seed = check_seed_run(games, seed)
+    workers = check_int("workers", workers, 1, 1024)
+    python = [p for p in seats if not isinstance(p, str)]
+    log_policies = list(dict.fromkeys(p for p in python if is_log_policy(p)))
+    if num_tables is None:
+        many = python and not log_policies
+        num_tables = min(max(games, 1), MAX_PYTHON_TABLES) if many else workers
+    num_tables = check_int("num_tables", num_tables, 1, 1 << 20)
+    encoder = policy_encoder(python, encoder)
+    dtype = check_obs_dtype(obs_dtype)
+    skip_forced = check_bool("skip_forced", skip_forced)
+    if skip_forced and log_policies:
+        raise ValueError(
+            "skip_forced=True cannot be used with a policy that reads the event log "
+            f"({_name(log_policies[0])!r}): an mjai bot answers every decision"
+        )
+    if records not in (False, True, "events"):
+        raise ValueError(f"records must be False, True or 'events', got {describe(records)}")
+    if progress is not None and not callable(progress):
+        progress = check_bool("progress", progress)
+    bot_errors = check_bot_errors(bot_errors)
+    rules = _make_rules(rules, rule_options, selfplay)
+    workers = min(workers, num_tables)
+
+    # compiled policies only and no records: engine's self-play loop, one table per worker
+    fast = not python  # compiled policies only: engine's self-play loop, one table per worker
+    agents = bool((seat_policy_of(seats) >= POLICY_SIMPLE).any())
+    ensure_compiled(("agents" if agents else "selfplay") if fast else "vector")
+    results_i = np.zeros((games, 10), dtype=np.int64)
+    results_f = np.zeros((games, 4), dtype=np.float64)
+    bot_counts = np.zeros((games, 4), dtype=np.int64)  # bot errors substituted, by game, seat
+    seat_policy = seat_policy_of(seats)
+    owners: list[tuple[PolicyLike, np.ndarray]] = []
+    for p in dict.fromkeys(python, None):  # distinct callables, first-seat order
+        owners.append((p, np.array([s for s in range(4) if seats[s] is p], dtype=np.int64)))
+    reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
+    game_log: list[np.ndarray | None] = [None] * games if records else []
+    keep_log = bool(records) or bool(log_policies)  # an event log per table, read at game end
+
+    # each worker owns a batch of its own: threads never write to the same cache lines
+    table_cuts = np.linspace(0, num_tables, workers + 1).astype(int)
+    game_cuts = np.linspace(0, games, workers + 1).astype(int)
+    shares = []
+    for w in range(0 if fast else workers):
+        n = int(table_cuts[w + 1] - table_cuts[w])
+        glo, ghi = int(game_cuts[w]), int(game_cuts[w + 1])
+        batch = Batch(
+            n,
+            rules,
+            encoder if python else None,
+            ENCODER_IDS[encoder],
+            dtype,
+            max_events=DEFAULT_MAX_EVENTS if keep_log else 0,
+        )
+        batch.results_i, batch.results_f = results_i, results_f
+        batch.seed_base[:] = seed
+        j = np.arange(n)
+        batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
+        shares.append((batch, ghi, batch.worker_scratch()))
+
+    stop = threading.Event()  # set on Ctrl-C: every worker returns before its next step
+
+    def play(batch: Batch, ghi: int, scratch, own: list[tuple[PolicyLike, np.ndarray]]) -> None:
+        n = batch.n
+        batch.start(0, n)
+        while not stop.is_set():
+            batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, keep_log)
+            waiting = batch.need_reset
+            if keep_log and waiting.any():
+                for t in np.flatnonzero(waiting):
+                    rows = batch.ev[t, : int(batch.state.n_events[t])]
+                    if records:
+                        game_log[int(batch.game_index[t])] = rows.copy()
+                    g = int(batch.game_index[t])
+                    for p, _ in own:
+                        if is_log_policy(p) and hasattr(p, "game_over"):
+                            p.game_over(rows, int(t), g, rules, bot_errors, bot_counts[g])
+            seats_now = batch.seats
+            acting = seats_now >= 0
+            if not acting.any():
+                if not waiting.any() and (batch.game_index == FINISHED).all():
+                    return
+                continue
+            for p, owned in own:
+                idx = np.flatnonzero(acting & np.isin(seats_now, owned))
+                if idx.size:
+                    actions = _ask(p, batch, idx, rules, bot_errors, bot_counts)
+                    batch.set_actions(idx, actions, f"policy {_name(p)!r}")
+
+    if fast:
+        jobs, counters, warm = _compiled_jobs(
+            seat_policy,
+            games,
+            seed,
+            workers,
+            rules,
+            game_cuts,
+            results_i,
+            results_f,
+            game_log if records else None,
+            stop,
+        )
+    else:
+        worker_owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(shares))]
+        jobs = [functools.partial(play, *share, worker_owners[w]) for w, share in enumerate(shares)]
+        counters = [share[2][2] for share in shares]
+        first = shares[0]
+
+        def warm() -> None:  # a call over no tables plays nothing
+            first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, keep_log)
+
+    warm()  # compile (or load) before the clock starts
+    report = progress if callable(progress) else None
+    line = None
+    if report is None and (sys.stderr.isatty() if progress is None else progress) and games:
+        report = line = ProgressLine("selfplay", games)
+    done = threading.Event()
+    ticker = None
+    if report is not None:
+        ticker = threading.Thread(target=_tick, args=(done, counters, report), daemon=True)
+        ticker.start()
+    start = time.perf_counter()
+
+    def close_bots(at_once: bool = False) -> None:
+        """Close the policies that read the event log (an mjai bot's processes end; ``at_once``:
+        killed without waiting, after Ctrl-C)."""
+        if not fast:
+            for own in worker_owners:
+                for p, _ in own:
+                    if isinstance(p, MjaiBot) and at_once:
+                        p.close(grace=0.0)
+                    elif is_log_policy(p) and hasattr(p, "close"):
+                        p.close()
+
+    interrupted = False
+    try:
+        if len(jobs) == 1:
+            jobs[0]()  # in this thread: Ctrl-C lands between two compiled calls
+        else:
+            errors: list[BaseException] = []
+
+            def run_share(job) -> None:
+                try:
+                    job()
+                except BaseException as exc:  # re-raised in the caller's thread
+                    errors.append(exc)
+                    stop.set()  # the other workers end too
+
+            threads = [threading.Thread(target=run_share, args=(job,), daemon=True) for job in jobs]
+            for th in threads:
+                th.start()
+            try:
+                for th in threads:
+                    while th.is_alive():
+                        th.join(JOIN_POLL)  # a wait with a timeout: Ctrl-C is delivered
+            except KeyboardInterrupt:
+                with _interrupts_deferred():  # a second Ctrl-C while stopping ends nothing half-way
+                    stop.set()
+                    close_bots(at_once=True)  # a worker waiting for a bot's answer ends now
+                    deadline = time.monotonic() + STOP_WAIT
+                    for th in threads:
+                        th.join(max(deadline - time.monotonic(), 0.0))
+                raise
+            if errors:
+                raise errors[0]
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        seconds = time.perf_counter() - start
+        try:
+            with _interrupts_deferred():
+                close_bots(at_once=interrupted)
+        finally:
+            done.set()
+            if ticker is not None:
+                ticker.join()
+            if line is not None:
+                line.close()
+    ri, rf = results_i, results_f
+    results = [
+        {
+            "seed": seed + k,
+            "points": [int(x) for x in ri[k, 0:4]],
+            "final_scores": [float(x) for x in rf[k]],
+            "ranks": [int(x) for x in ri[k, 4:8]],
+            "hands": int(ri[k, 8]),
+            "decisions": int(ri[k, 9]),
+            "bot_errors": [int(x) for x in bot_counts[k]],
+        }
+        for k in range(games)
+    ]
+    out: dict[str, Any] = {
+        "games": games,
+        "hands": int(ri[:, 8].sum()),
+        "decisions": int(ri[:, 9].sum()),
+        "seconds": seconds,
+        "results": results,
+    }
+    if records == "events":
+        out["records"] = game_log
+    elif records:
+        from riichi_env.records.export import game_from_events
+
+        out["records"] = [game_from_events(rows, rules) for rows in game_log]
+    return out
+
+
+def _copy_agents(
+    owners: list[tuple[PolicyLike, np.ndarray]],
+) -> list[tuple[PolicyLike, np.ndarray]]:
+    """A worker's own copies of the agent objects (``act`` / ``act_batch``): agents keep scratch
+    arrays and RNGs, so two threads must not share one. Plain callables are shared."""
+    return [
+        (copy.deepcopy(p) if any(hasattr(p, m) for m in AGENT_METHODS) else p, seats)
+        for p, seats in owners
+    ]
+
+
+AGENT_METHODS = METHODS
+"""Methods that make a policy an agent object (copied per worker)."""
+
+
+def _ask(
+    policy,
+    batch: Batch,
+    idx: np.ndarray,
+    rules: Rules,
+    bot_errors: str = "stop",
+    errors: np.ndarray | None = None,
+):
+    """The actions of ``policy`` for tables ``idx``: a batched callable, an agent's ``act_batch``
+    (with each table's ``SeatView``), its per-decision ``act(observation, mask, view)``, or its
+    ``act_log(LogDecision)`` (the game's event log so far; ``errors``: the run's bot errors by
+    game and seat)."""
+    if is_log_policy(policy):
+        out = np.empty(idx.shape[0], dtype=np.int64)
+        for i, t in enumerate(idx.tolist()):
+            rows = batch.ev[t, : int(batch.state.n_events[t])]
+            g = int(batch.game_index[t])
+            d = LogDecision(
+                rows,
+                batch.state,
+                t,
+                int(batch.seats[t]),
+                batch.masks[t],
+                g,
+                rules,
+                bot_errors,
+                errors[g] if errors is not None else None,
+            )
+            out[i] = policy.act_log(d)
+        return out
+    obs, masks, seats = batch.obs[idx], batch.masks[idx], batch.seats[idx]
+    batched = getattr(policy, "act_batch", None)
+    single = getattr(policy, "act", None)
+    if batched is None and single is None:
+        return policy(obs, masks, seats)
+    views = [seat_view(batch.state, int(s), int(t)) for s, t in zip(seats, idx, strict=True)]
+    if batched is not None:
+        return batched(obs, masks, seats, views)
+    out = np.empty(idx.shape[0], dtype=np.int64)
+    for i in range(idx.shape[0]):
+        a = single(obs[i], masks[i], views[i])
+        if not is_int(a):
+            raise TypeError(
+                f"policy {_name(policy)!r}: act() must return an int action id, got {describe(a)}"
+            )
+        out[i] = a
+    return out
+
+
+CHUNK = 64
+"""Most games per compiled call on the compiled-only path (the progress line moves, and a stop is
+seen, between calls)."""
+CALL_SECONDS = 0.2
+"""Seconds a compiled call on the compiled-only path aims at (games per call from the time of the
+last call): a stop (Ctrl-C) is seen within about this long. One game per call when the event logs
+are kept."""
+JOIN_POLL = 0.1
+"""Seconds between the main thread's checks on its workers (Ctrl-C is delivered between them)."""
+STOP_WAIT = 5.0
+"""Seconds the main thread waits for its workers to end after a stop before it raises
+``KeyboardInterrupt`` anyway (they are daemon threads: nothing waits for them at exit)."""
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C held back while a run cleans up (in the main thread), so that it cannot cut the
+    cleanup half-way (every worker told to stop, every bot process ended): one that came is
+    raised as ``KeyboardInterrupt`` at the end. Only where Ctrl-C raises ``KeyboardInterrupt``
+    (Python's own handler): a program's own handler, or an ignored SIGINT, is left alone."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    came: list[int] = []
+    try:
+        signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    except ValueError:  # not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if came:
+        raise KeyboardInterrupt
+
+
+def seat_policy_of(seats: list[PolicyLike]) -> np.ndarray:
+    """``int64[4]``: each seat's ``POLICY_*``, ``PYTHON_SEAT`` for a Python policy."""
+    return np.array(
+        [COMPILED_POLICIES[p] if isinstance(p, str) else PYTHON_SEAT for p in seats], np.int64
+    )
+
+
+def _compiled_jobs(
+    seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f, game_log, stop
+):
+    """Compiled policies only: each worker plays its games on a table of its own in
+    ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats).
+    With ``game_log`` (a list, one entry per game) each game keeps its event log there. A worker
+    returns before its next compiled call once ``stop`` (a ``threading.Event``) is set."""
+    from engine.kernels import _play_games_agents, _play_games_unchecked
+    from engine.state import new_state
+    from engine.tables import load_tables
+
+    tables = load_tables()
+    # random policies alone run the kernel that does not compile the agents
+    kernel = _play_games_agents if (seat_policy >= POLICY_SIMPLE).any() else _play_games_unchecked
+    seeds = np.int64(seed) + np.arange(games, dtype=np.int64)
+    points = np.zeros((games, 4), dtype=np.int32)
+    ranks = np.zeros((games, 4), dtype=np.int32)
+    hands = np.zeros(games, dtype=np.int32)
+    decisions = np.zeros(games, dtype=np.int64)
+
+    max_events = 0 if game_log is None else DEFAULT_MAX_EVENTS
+
+    def play(lo: int, hi: int, counter: np.ndarray, state) -> None:
+        rng = np.zeros(2, dtype=np.int64)
+        a, chunk = lo, 1  # the first call times a game
+        while a < hi and not stop.is_set():
+            b = min(a + chunk, hi)
+            t0 = time.perf_counter()
+            kernel(
+                state.records,
+                0,
+                state.events,
+                tables,
+                seeds[a:b],
+                seat_policy,
+                points[a:b],
+                results_f[a:b],
+                ranks[a:b],
+                hands[a:b],
+                decisions[a:b],
+                rng,
+            )
+            results_i[a:b, 0:4] = points[a:b]
+            results_i[a:b, 4:8] = ranks[a:b]
+            results_i[a:b, 8] = hands[a:b]
+            results_i[a:b, 9] = decisions[a:b]
+            if game_log is not None:
+                game_log[a] = state.events[0, : int(state.n_events[0])].copy()
+            counter[0] = b - lo
+            if game_log is None:  # games per call: about CALL_SECONDS, CHUNK at most
+                per_game = (time.perf_counter() - t0) / (b - a)
+                chunk = max(1, min(CHUNK, int(CALL_SECONDS / max(per_game, 1e-9))))
+            a = b
+
+    jobs, counters = [], []
+    for w in range(workers):
+        counter = np.zeros(1, dtype=np.int64)
+        lo, hi = int(game_cuts[w]), int(game_cuts[w + 1])
+        jobs.append(functools.partial(play, lo, hi, counter, new_state(1, rules, max_events)))
+        counters.append(counter)
+
+    def warm() -> None:
+        warm_state = new_state(1, rules, 0)
+        rng = np.zeros(2, dtype=np.int64)
+        kernel(
+            warm_state.records,
+            0,
+            warm_state.events,
+            tables,
+            seeds[:0],
+            seat_policy,
+            points[:0],
+            results_f[:0],
+            ranks[:0],
+            hands[:0],
+            decisions[:0],
+            rng,
+        )
+
+    return jobs, counters, warm
+
+
+def _tick(done: threading.Event, counters: list[np.ndarray], report: Callable[[int], Any]) -> None:
+    """``report(games finished)`` every ``TICK`` seconds until ``done`` is set, then once more."""
+    while not done.wait(TICK):
+        report(int(sum(int(c[0]) for c in counters)))
+    report(int(sum(int(c[0]) for c in counters)))
+
+
+TICK = 0.5
+"""Seconds between progress reports."""
+
+
+class ProgressLine:
+    """One live progress line on stderr, ``label: done/total games, s, games/s``: each call with
+    the games finished redraws it in place (``\r``), :meth:`close` ends it with one newline.
+
+    Thread-safe; a command draws one for its whole run (the arena over its four rotations).
+    """
+
+    def __init__(self, label: str, total: int, stream: Any = None) -> None:
+        self.label = label
+        self.total = total
+        self.stream = sys.stderr if stream is None else stream
+        self.start = time.perf_counter()
+        self.done = 0
+        self._width = 0
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def __call__(self, done: int) -> None:
+        """Redraw the line with ``done`` games finished."""
+        with self._lock:
+            if not self._closed:
+                self.done = done
+                elapsed = time.perf_counter() - self.start
+                self._draw(f"{elapsed:.0f} s, {done / max(elapsed, 1e-9):.1f} games/s", "")
+
+    def close(self) -> None:
+        """Draw the final figures and end the line (once; later calls do nothing)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                elapsed = time.perf_counter() - self.start
+                self._draw(f"{elapsed:.1f} s", "\n")
+
+    def _draw(self, figures: str, end: str) -> None:
+        text = f"{self.label}: {self.done}/{self.total} games, {figures}"
+        pad = " " * max(self._width - len(text), 0)  # over the end of a longer line before
+        self._width = len(text)
+        self.stream.write(f"\r{text}{pad}{end}")
+        self.stream.flush()
+
+
+__all__ = ["COMPILED_POLICIES", "POLICY_ALIASES", "POLICY_NAMES", "ProgressLine", "selfplay"]

@@ -1,0 +1,1 @@
+"""The ``riichi-env`` command line (``riichi_env.cli.main.main``), one module per subcommand."""

@@ -1,0 +1,200 @@
+"""``riichi-env arena``: duplicate games between four seat specs, and a table of who is stronger."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from engine.validation import SEED_RANGE
+from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
+from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
+from riichi_env.mjai.seat import BOT_ERRORS, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+
+HELP = (
+    "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
+    "mjaiapp:COMMAND for an external bot) and their stats"
+)
+BUILT_IN = (*POLICY_NAMES, *POLICY_ALIASES, "efficiency-py", "simple-py")
+"""Seat names the arena knows: the compiled policies of ``riichi_env.selfplay`` (``random``, also
+called ``uniform``, ``greedy``, ``efficiency`` and ``simple``: ``EfficiencyAgent`` and
+``SimpleEfficiencyAgent`` inside the kernels), and the Python agents themselves
+(``efficiency-py``, ``simple-py``: the same choices, slower)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of the subcommand."""
+    parser.add_argument(
+        "--seats",
+        default="efficiency,random,random,random",
+        help="four comma-separated seat specs: "
+        + ", ".join(BUILT_IN)
+        + ", module:Class (a class with act(observation, action_mask, view) or "
+        "act_batch(...), built with no arguments), mjai:COMMAND (an external bot speaking "
+        "Mortal's mjai on stdin/stdout, one event per line, e.g. 'mjai:python -m "
+        "riichi_env.mjai.bot' or 'mjai:python mortal.py {seat}'), mjaiapp:COMMAND (a bot "
+        "written for mjai.app: a JSON array of events per line, every line answered, e.g. "
+        "'mjaiapp:python bot.py {seat}'); {seat} in a command becomes the seat the bot plays "
+        "(one process per seat index), and a command may not contain commas; or ppo:PATH (a "
+        "MaskablePPO checkpoint, the train extra; loading one unpickles code: load only "
+        "checkpoints you trust); default efficiency,random,random,random",
+    )
+    parser.add_argument(
+        "--games",
+        type=int_arg,
+        default=40,
+        help="games, rounded up to a multiple of 4: each set of walls is played four times with "
+        "the seats rotated (default 40)",
+    )
+    parser.add_argument(
+        "--seed", type=seed_arg, default=0, help=f"seed of the first set, {SEED_RANGE} (default 0)"
+    )
+    parser.add_argument("--workers", type=int_arg, default=1, help="threads (default 1)")
+    parser.add_argument(
+        "--rules", default="mahjongsoul", help="rules preset: mahjongsoul (default) or tenhou"
+    )
+    add_backend_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--log",
+        metavar="DIR",
+        help="write every game's record into DIR (created if missing); existing records there "
+        "and symbolic links are refused before the first game",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="with --log: replace existing record files"
+    )
+    parser.add_argument(
+        "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
+    )
+    parser.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds an mjai bot may take per answer (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--bot-startup-timeout",
+        type=float,
+        default=DEFAULT_STARTUP_TIMEOUT,
+        metavar="S",
+        help="seconds for an mjai bot's first answer, start-up included "
+        f"(default {DEFAULT_STARTUP_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--bot-errors",
+        choices=BOT_ERRORS,
+        default="stop",
+        help="what an mjai bot's illegal or malformed answer or timeout does: stop (end the run "
+        "with the error, the default) or substitute (play the default move: pass on an offer, "
+        "else tsumogiri, else the first legal discard; counted per seat as bot_errors); a bot "
+        "that exits ends the run either way",
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (default: when stderr is a terminal)",
+    )
+
+
+def resolve_seat(
+    spec: str, timeout: float = DEFAULT_TIMEOUT, startup: float = DEFAULT_STARTUP_TIMEOUT
+):
+    """The policy of a seat spec: a compiled name, a Python agent, module:Class, mjai:COMMAND or
+    mjaiapp:COMMAND."""
+    spec = spec.strip()
+    if spec in COMPILED_POLICIES:
+        return spec  # compiled: played inside the kernels
+    if spec == "efficiency-py":
+        from agents import EfficiencyAgent
+
+        return EfficiencyAgent()
+    if spec == "simple-py":
+        from agents import SimpleEfficiencyAgent
+
+        return SimpleEfficiencyAgent()
+    if spec.startswith("ppo:"):
+        from riichi_env.integrations.sb3 import MaskablePPOAgent
+
+        path = spec[len("ppo:") :].strip()
+        try:
+            return MaskablePPOAgent(path)
+        except FileNotFoundError:
+            raise ValueError(f"seat {spec!r}: no checkpoint at {path!r}") from None
+    dialect = spec.partition(":")[0]
+    if dialect in ("mjai", "mjaiapp"):
+        from riichi_env.mjai.seat import MjaiBot
+
+        command = spec[len(dialect) + 1 :].strip()
+        if not command:
+            raise ValueError(f"seat {spec!r}: give the bot's command after {dialect}:")
+        return MjaiBot(
+            command, name=spec, timeout=timeout, startup_timeout=startup, dialect=dialect
+        )
+    if ":" not in spec:
+        raise ValueError(f"unknown seat {spec!r}; use one of {', '.join(BUILT_IN)} or module:Class")
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"seat {spec!r}: cannot import module {module_name!r}: {exc}") from exc
+    try:
+        obj = getattr(module, attr)
+    except AttributeError:
+        raise ValueError(f"seat {spec!r}: module {module_name!r} has no {attr!r}") from None
+    if isinstance(obj, type):
+        obj = obj()
+    if not (hasattr(obj, "act") or hasattr(obj, "act_batch") or callable(obj)):
+        raise ValueError(f"seat {spec!r}: {attr} has no act() or act_batch() and is not callable")
+    return obj
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the duplicate games and print the table (or ``--json``)."""
+    from riichi_env.batch.arena import arena, format_table
+
+    specs = [s.strip() for s in args.seats.split(",")]
+    if len(specs) != 4 or not all(specs):
+        raise ValueError(f"--seats needs four comma-separated seat specs, got {args.seats!r}")
+    if args.games < 1:
+        raise ValueError(f"--games must be >= 1, got {args.games}")
+    if args.workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    from engine.rules import Rules
+
+    rules = Rules.preset(args.rules)
+    policies = [resolve_seat(s, args.bot_timeout, args.bot_startup_timeout) for s in specs]
+    pool = None
+    if args.backend == "ray":
+        from riichi_env.integrations.ray import RayPool
+
+        pool = RayPool(args.workers, address=args.ray_address)
+    try:
+        out = arena(
+            policies,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            names=specs,
+            rules=rules,
+            log_dir=args.log,
+            log_format=args.format,
+            overwrite=args.overwrite,
+            progress=args.progress,
+            runner=pool.selfplay if pool is not None else None,
+            bot_errors=args.bot_errors,
+        )
+    finally:
+        if pool is not None:
+            pool.close()
+    if args.json:
+        doc = {"games": out["games"], "draw_rate": out["draw_rate"], "agents": out["agents"]}
+        print(json.dumps(doc))
+    else:
+        print(format_table(out))
+        if args.log:
+            print(f"records: {args.log}", file=sys.stderr)
+    return 0

@@ -1,0 +1,197 @@
+"""``riichi-env dataset``: game records to training shards (``shard-*.npz`` + ``manifest.json``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from riichi_env.cli.main import int_arg
+
+HELP = "convert game records into training shards (obs, mask, action, ... as .npz files)"
+
+
+def _names(text: str) -> list[str]:
+    """An ``argparse`` type: comma-separated non-empty names."""
+    names = [part.strip() for part in text.split(",")]
+    if not text.strip() or any(not n for n in names):
+        raise argparse.ArgumentTypeError(f"expected comma-separated names, got {text!r}")
+    return names
+
+
+def _seats(text: str) -> list[int]:
+    """An ``argparse`` type: comma-separated seats 0-3."""
+    seats = []
+    for part in text.split(","):
+        if part.strip() not in ("0", "1", "2", "3"):
+            raise argparse.ArgumentTypeError(
+                f"expected comma-separated seats 0-3 (such as 0,2), got {text!r}"
+            )
+        seats.append(int(part))
+    return seats
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of the subcommand."""
+    from riichi_env.aec.encoders import ENCODERS
+
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="record files (mjlog XML, tenhou.net/6 JSON, mjai; .gz too) or directories: every "
+        "record file under a directory (.xml, .mjlog, .json, .jsonl, .mjson, optionally .gz; not "
+        "walls.jsonl), sorted by path",
+    )
+    parser.add_argument("--out", required=True, metavar="DIR", help="directory for the shards")
+    parser.add_argument(
+        "--encoder",
+        choices=ENCODERS,
+        default="basic_v0",
+        help="observation encoder (default basic_v0)",
+    )
+    parser.add_argument(
+        "--rules",
+        choices=("auto", "mahjongsoul", "tenhou", "tenhou-2009"),
+        default="auto",
+        help="rules preset (default auto: from each record, as riichi-env replay reads them)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int_arg,
+        default=1,
+        help="processes converting files (default 1); the shards are the same for any number",
+    )
+    parser.add_argument(
+        "--players", type=_names, default=None, metavar="A,B", help="only the seats of these names"
+    )
+    parser.add_argument(
+        "--seats", type=_seats, default=None, metavar="0,1", help="only these seats (0-3)"
+    )
+    parser.add_argument(
+        "--kinds",
+        type=_names,
+        default=None,
+        metavar="discard,riichi",
+        help="only decisions of these kinds (discard, riichi, tsumo, ron, chi, pon, daiminkan, "
+        "ankan, kakan, kyushu, pass)",
+    )
+    parser.add_argument(
+        "--skip-forced",
+        action="store_true",
+        help="leave out decisions with exactly one legal action",
+    )
+    parser.add_argument(
+        "--augment",
+        choices=("mp", "suits"),
+        default=None,
+        help="also the suit-swapped copies of each row: mp (man<->pin) or suits (all 6 suit "
+        "permutations)",
+    )
+    parser.add_argument(
+        "--oracle", action="store_true", help="also an oracle column (oracle_v0 observations)"
+    )
+    parser.add_argument(
+        "--dtype",
+        choices=("float32", "uint8"),
+        default="float32",
+        help="observation dtype (default float32; uint8: quantized as vector_env(dtype=uint8), 4 "
+        "times smaller)",
+    )
+    parser.add_argument(
+        "--shard-rows",
+        type=int_arg,
+        default=65536,
+        metavar="N",
+        help="rows per shard (default 65536; the last shard has fewer)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at the first record that cannot be converted (exit status 1) instead of "
+        "skipping it",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="write into a non-empty --out directory, replacing its shards and manifest",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (default: when stderr is a terminal)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the shards and report; exit status 1 if ``--strict`` stopped at a bad record."""
+    from riichi_env.dataset.convert import DatasetError
+    from riichi_env.dataset.io import write_shards
+
+    if args.workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    if args.shard_rows < 1:
+        raise ValueError(f"--shard-rows must be >= 1, got {args.shard_rows}")
+    options: dict[str, Any] = {
+        "encoder": args.encoder,
+        "rules": args.rules,
+        "seats": args.seats,
+        "players": args.players,
+        "kinds": args.kinds,
+        "skip_forced": args.skip_forced,
+        "augment": args.augment,
+        "oracle": args.oracle,
+        "dtype": args.dtype,
+        "strict": args.strict,
+    }
+    start = time.perf_counter()
+    try:
+        manifest = write_shards(
+            args.files,
+            args.out,
+            shard_rows=args.shard_rows,
+            workers=args.workers,
+            progress=args.progress,
+            overwrite=args.overwrite,
+            **options,
+        )
+    except DatasetError as exc:
+        print(f"riichi-env dataset: {exc}", file=sys.stderr)
+        return 1
+    seconds = time.perf_counter() - start
+    doc = summary(manifest, seconds)
+    if args.json:
+        print(json.dumps(doc, ensure_ascii=False))
+        return 0
+    skipped = doc["skipped"]
+    print(f"files      {doc['files']}" + (f" ({len(skipped)} skipped)" if skipped else ""))
+    print(f"games      {doc['games']}")
+    print(f"hands      {doc['hands']}")
+    print(f"decisions  {doc['decisions']}")
+    shards = f"{doc['shards']} shard" + ("" if doc["shards"] == 1 else "s")
+    print(f"rows       {doc['rows']} in {shards} in {args.out}")
+    print(f"seconds    {seconds:.2f} ({doc['decisions_per_s']:.0f} decisions/s)")
+    print(f"illegal    {doc['illegal']}")
+    for s in skipped:
+        print(f"skipped    {s['file']}: {s['reason']}")
+    return 0
+
+
+def summary(manifest: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The ``--json`` object of a run that wrote ``manifest`` in ``seconds``."""
+    return {
+        "files": len(manifest["files"]),
+        "games": manifest["games"],
+        "hands": manifest["hands"],
+        "decisions": manifest["decisions"],
+        "rows": manifest["rows"],
+        "seconds": round(seconds, 3),
+        "decisions_per_s": round(manifest["decisions"] / max(seconds, 1e-9), 1),
+        "illegal": manifest["illegal"],
+        "skipped": manifest["skipped"],
+        "shards": len(manifest["shards"]),
+    }

@@ -1,0 +1,122 @@
+"""``riichi-env`` command line: one subcommand per module ``riichi_env.cli.<name>``.
+
+Each subcommand module defines ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import re
+import signal
+import sys
+
+from engine.validation import SEED_RANGE, check_seed
+
+SUBCOMMANDS = ("arena", "demo", "score", "selfplay", "replay", "convert", "dataset")
+"""Subcommand names in help order; ``riichi_env.cli.<name>`` implements each."""
+
+
+_INT = re.compile(r"-?[0-9]+")
+
+
+def int_arg(text: str) -> int:
+    """An ``argparse`` type: an integer written in ASCII digits (``int()`` would also read
+    full-width and other Unicode digits, ``1_000`` and surrounding spaces)."""
+    if not _INT.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {text!r}")
+    return int(text)
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend local|ray`` and ``--ray-address`` (shared by selfplay and arena)."""
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: threads in this process (default); ray: --workers Ray actors "
+        '(pip install "riichi-env[ray]"), the same results for the same seeds',
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="with --backend ray: the cluster to join (as ray.init(address=...); default a "
+        "local Ray, or the cluster in RAY_ADDRESS)",
+    )
+
+
+def seed_arg(text: str) -> int:
+    """An ``argparse`` type for ``--seed``: the one seed range, checked before anything runs."""
+    try:
+        return check_seed(int_arg(text))
+    except (argparse.ArgumentTypeError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"expected an integer {SEED_RANGE}, got {text!r}"
+        ) from None
+
+
+def _load(name: str):
+    try:
+        return importlib.import_module(f"riichi_env.cli.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"riichi_env.cli.{name}":
+            return None
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="riichi-env", description="Rule-exact Riichi Mahjong environment and tools."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        module = _load(name)
+        if module is None:
+            continue
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``riichi-env`` console script.
+
+    Ctrl-C ends any command with one line on stderr (``riichi-env COMMAND: interrupted``) and
+    status 130, with nothing left running; as the program itself (``argv`` from the command
+    line), a second Ctrl-C while it exits is ignored.
+    """
+    command = "riichi-env"
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not hasattr(args, "_run"):
+            parser.print_help()
+            return 2
+        command = f"riichi-env {args.command}"
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        if argv is None:
+            _ignore_interrupts()
+        with contextlib.suppress(KeyboardInterrupt, OSError):
+            print(f"{command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except (ValueError, TypeError, OSError, ImportError) as exc:
+        print(f"{command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _ignore_interrupts() -> None:
+    """Ignore further Ctrl-C: the program is exiting after one (no traceback from a second)."""
+    with contextlib.suppress(ValueError):  # signals are set from the main thread only
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,699 @@
+"""The first-run compile, announced: one line before Numba compiles, progress while it does.
+
+The engine's kernels are compiled on first use and cached on disk (``engine/_numba.py``). A cold
+compile takes a minute or more on a small machine, so before it starts ``ensure_compiled(kind)``
+prints one line to stderr saying what happens and roughly how long it takes (``estimate``: the
+measured cost of the parts whose kernels are not cached yet, ``STAGES``), shows the elapsed time
+while it runs, and records in the cache directory that this kind of kernel is compiled for these
+sources, so a warm run prints nothing. One process at a time compiles into a cache
+(``_compile_lock``): another one waits, saying so, then loads what the first compiled. ``kind`` is
+one of ``KINDS``: ``"env"`` (reset, mask, step, the default encoder), ``"encoders"`` (the other
+encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play,
+``riichi_env.selfplay``), ``"vector"`` (the vector env), ``"checked"`` (self-play that validates
+every step), ``"agents"`` (self-play of the compiled agents, the arena), ``"score"`` (hand
+scoring), ``"replay"`` (the ``Game`` facade that records replay through), ``"dataset"`` (the
+record replay of ``riichi_env.dataset``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import hashlib
+import importlib
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numba
+
+from engine._numba import cache_roots, jit_disabled
+
+KINDS: dict[str, tuple[str, str]] = {
+    "env": (
+        "the environment's kernels (reset, masks, step, the basic_v0 encoder)",
+        "20 to 60 s on 2 cores",
+    ),
+    "encoders": ("the observation encoders other than basic_v0", "5 to 10 s"),
+    "selfplay": ("the compiled self-play loop", "20 to 60 s on 2 cores"),
+    "score": ("the hand-scoring kernels", "5 to 15 s"),
+    "replay": ("the game kernels records replay through", "25 to 60 s"),
+    "vector": ("the vector env's kernels", "40 to 90 s"),
+    "agents": ("the compiled agents' self-play loop", "20 to 60 s on 2 cores"),
+    "checked": ("the checked self-play loop (--check)", "40 to 100 s"),
+    "dataset": ("the record replay that writes dataset rows (every encoder)", "40 to 90 s"),
+}
+"""Kernel groups: what the notice calls them and how long a cold compile of the group takes from an
+empty cache (the groups share the engine's kernels, so the first one pays most; the notice
+estimates what is left, ``estimate``)."""
+
+STAGES: dict[str, tuple[tuple[str, ...], float]] = {
+    "deal": (("engine.deal:_reset",), 12.3),
+    "scoring": (
+        (
+            "engine.settlement:_score_win",
+            "engine.settlement:_can_win",
+            "engine.settlement:_pay_win",
+            "engine.claims:_discard_passes",
+        ),
+        15.5,
+    ),
+    "mask": (("engine.legality:_legal_mask",), 5.7),
+    "apply": (("engine.turn:_apply",), 10.3),
+    "step": (("riichi_env.aec.kernels:_k_step", "riichi_env.aec.encoders:_encode_basic_v0"), 4.2),
+    "selfplay": (("engine.selfplay:_choose_random", "engine.selfplay:_play_games_unchecked"), 5.4),
+    "agents": (
+        (
+            "engine.policies:_simple_action",
+            "engine.policies:_efficiency_action",
+            "engine.selfplay:_choose",
+        ),
+        12.9,
+    ),
+    "agents_loop": (("engine.selfplay:_play_games_agents",), 3.5),
+    "vector": (
+        ("riichi_env.aec.kernels:_start_tables", "riichi_env.aec.kernels:_run_tables"),
+        12.8,
+    ),
+    "checked": (("engine.selfplay:_play_games",), 19.2),
+    "score": (("engine.score_kernel:_score_hand",), 6.7),
+    "dataset": (("riichi_env.dataset.replay:_replay_game",), 25.0),
+    "encoders": (
+        (
+            "riichi_env.aec.encoders:_encode_rich_v0",
+            "riichi_env.aec.encoders:_encode_oracle_v0",
+            "riichi_env.aec.encoders:_encode_basic_v1",
+            "riichi_env.aec.encoders:_encode_rich_v1",
+        ),
+        4.4,
+    ),
+}
+"""Parts of the warm-ups: the kernels each compiles (``module:name``; a part is left to compile
+while any of their cache indexes is missing) and the CPU seconds of its cold compile with the
+parts before it cached (``python benchmarks/bench_compile_stages.py``; ``score`` alone, which the
+game's compile includes). Measured on the project's 2-core VM while other processes were
+compiling too: CPU seconds, which a busy machine inflates far less than wall seconds."""
+
+CORE = ("deal", "scoring", "mask", "apply")
+KIND_STAGES: dict[str, tuple[str, ...]] = {
+    "env": (*CORE, "step"),
+    "encoders": ("encoders",),
+    "selfplay": (*CORE, "selfplay"),
+    "score": ("score",),
+    "replay": CORE,
+    "vector": (*CORE, "agents", "vector"),
+    "agents": (*CORE, "agents", "agents_loop"),
+    "checked": (*CORE, "agents", "checked"),
+    "dataset": (*CORE, "dataset"),
+}
+"""The parts each warm-up compiles in one process. On two (``_on_two_cores``) the env's and
+self-play's also compile the self-play loop here and the agents on the helper."""
+
+PROCESS_SECONDS = 2.0
+"""What a warm-up costs besides compiling: imports, loading cached kernels, playing a game."""
+
+PROGRESS_EVERY = 10.0
+"""Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)."""
+
+_ROOT = Path(__file__).resolve().parent.parent
+_done: set[str] = set()
+
+
+@contextlib.contextmanager
+def _progress(stream, label: str, doing: str = "still compiling") -> Iterator[None]:
+    """Elapsed seconds on ``stream`` while the block runs: a live line on a terminal."""
+    stop = threading.Event()
+    tty = hasattr(stream, "isatty") and stream.isatty()
+    start = time.perf_counter()
+
+    def tick() -> None:
+        every = 1.0 if tty else PROGRESS_EVERY
+        while not stop.wait(every):
+            elapsed = time.perf_counter() - start
+            if tty:
+                stream.write(f"\r  {label}: {elapsed:.0f} s")
+            else:
+                stream.write(f"  {label}: {doing}, {elapsed:.0f} s\n")
+            stream.flush()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        if tty:
+            stream.write("\r")
+
+
+@functools.cache
+def _sources_digest() -> str:
+    """Hash of numba's version and every project source (read once per process)."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for package in ("engine", "riichi_env", "agents"):
+        for path in sorted((_ROOT / package).rglob("*.py")):
+            digest.update(path.relative_to(_ROOT).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _marker(kind: str) -> Path | None:
+    """The file that says ``kind`` is compiled for these sources, in the first usable cache root."""
+    roots = [Path(os.environ["NUMBA_CACHE_DIR"])] if os.environ.get("NUMBA_CACHE_DIR") else []
+    for root in roots + cache_roots():
+        folder = root / "compiled"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        return folder / f"{kind}-{_sources_digest()}"
+    return None
+
+
+def _mark(kind: str, seconds: float) -> None:
+    """Record that ``kind`` is compiled for the current sources."""
+    marker = _marker(kind)
+    if marker is not None:
+        with contextlib.suppress(OSError):
+            marker.write_text(f"{seconds:.1f}\n")
+
+
+def is_compiled(kind: str) -> bool:
+    """True when ``kind``'s kernels were compiled and cached for the current sources."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kernel group {kind!r}; choose from {sorted(KINDS)}")
+    marker = _marker(kind)
+    return jit_disabled() or (marker is not None and marker.exists())
+
+
+def ensure_compiled(kind: str, stream=None) -> float:
+    """Compile ``kind``'s kernels now if the cache lacks them, announcing it on stderr.
+
+    One process at a time compiles into a cache (``_compile_lock``): another one waits for it,
+    saying so, and then loads what it compiled. Returns the seconds spent compiling (0.0 when
+    the cache was warm). Safe to call often: after the first call in a process it returns at once.
+    """
+    if kind in _done or is_compiled(kind):
+        _done.add(kind)
+        return 0.0
+    _done.add(kind)  # the warm-up below builds an env, whose constructor calls this again
+    stream = sys.stderr if stream is None else stream
+    try:
+        with _compile_lock(stream) as waited:
+            if waited and is_compiled(kind):
+                stream.write(f"riichi_env: {kind} was compiled by the other process; loading it\n")
+                stream.flush()
+                return 0.0
+            return _compile(kind, stream)
+    except BaseException:
+        _done.discard(kind)
+        raise
+
+
+def _compile(kind: str, stream) -> float:
+    """Run ``kind``'s warm-up with a notice and progress, then mark it compiled; silently when its
+    kernels are all cached already (only the marker was missing: it loads them)."""
+    seconds_left, cold = estimate(kind)
+    start = time.perf_counter()
+    if seconds_left == 0.0:
+        _WARM_UPS[kind]()
+        _mark(kind, time.perf_counter() - start)
+        return 0.0
+    what, how_long = KINDS[kind]
+    about = f"roughly {_round(seconds_left)} s of compiling left"
+    if cold:
+        about += f"; {how_long} from an empty cache, more on a busy machine"
+    stream.write(
+        f"riichi_env: compiling {what} for this machine, once ({about}; later runs load them "
+        "from the cache in about a second)\n"
+    )
+    stream.flush()
+    with _progress(stream, kind):
+        _WARM_UPS[kind]()
+    seconds = time.perf_counter() - start
+    _mark(kind, seconds)
+    stream.write(f"riichi_env: compiled {kind} in {seconds:.0f} s\n")
+    stream.flush()
+    return seconds
+
+
+def _round(seconds: float) -> int:
+    return max(5, int(5 * round(seconds / 5)))
+
+
+def _kernel_cached(spec: str) -> bool:
+    """True when the cache index of kernel ``spec`` (``module:name``) exists."""
+    module, _, name = spec.partition(":")
+    kernel = getattr(importlib.import_module(module), name)
+    files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    return files is not None and os.path.exists(files._index_path)
+
+
+def _stages(kind: str) -> list[str]:
+    """The parts (``STAGES``) ``kind``'s warm-up compiles."""
+    stages = KIND_STAGES[kind]
+    if _two_processes(kind):
+        stages = (*stages, "selfplay", "agents")
+    return list(dict.fromkeys(stages))
+
+
+def stages_left(kind: str) -> list[str]:
+    """The parts of ``kind``'s warm-up (``STAGES``) whose kernels are not all cached."""
+    return [s for s in _stages(kind) if not all(map(_kernel_cached, STAGES[s][0]))]
+
+
+def _two_processes(kind: str) -> bool:
+    """True when ``kind``'s warm-up would compile the core on two processes (``_on_two_cores``)."""
+    return kind in ("env", "selfplay", "agents") and compile_jobs() >= 2 and not _core_is_cached()
+
+
+def estimate(kind: str) -> tuple[float, bool]:
+    """``(seconds, cold)``: about how long ``kind``'s warm-up takes, from what is left to compile
+    (``stages_left``, at ``STAGES``' measured costs), 0.0 when nothing is; ``cold`` when all of
+    it is left. On two processes the helper's part (scoring, then the agents) runs beside this
+    one's (the deal, then the mask and ``_apply``, which wait for its scoring, then the rest)."""
+    left = stages_left(kind)
+    if not left:
+        return 0.0, False
+    cost = {s: STAGES[s][1] for s in left}
+    cold = len(left) == len(_stages(kind))
+    if not _two_processes(kind):
+        return PROCESS_SECONDS + sum(cost.values()), cold
+    helper = cost.get("scoring", 0.0) + cost.get("agents", 0.0)
+    here = max(cost.get("deal", 0.0), cost.get("scoring", 0.0))
+    here += sum(cost.get(s, 0.0) for s in ("mask", "apply", "step", "selfplay"))
+    if kind == "agents":  # its loop waits for the helper's agents
+        seconds = max(here, helper) + cost.get("agents_loop", 0.0)
+    else:  # the helper is given HELPER_GRACE s to finish the agents
+        seconds = max(here, min(helper, here + HELPER_GRACE))
+    return PROCESS_SECONDS + seconds, cold
+
+
+LOCK_WAIT = 900.0
+"""The longest wait for another process compiling into the same cache; then this one compiles
+too (a process that hangs while holding the lock never blocks the others for good)."""
+LOCK_POLL = 0.25
+"""Seconds between attempts to take the compile lock while another process holds it."""
+
+_lock_guard = threading.RLock()
+_lock_depth = 0
+
+
+def _lock_path() -> Path | None:
+    """The compile lock of the first usable cache root (one per root: all sources share it)."""
+    marker = _marker("lock")
+    return None if marker is None else marker.with_name("lock")
+
+
+def _try_lock(handle) -> bool:
+    """Take the exclusive lock on the open file ``handle`` without waiting; False if held."""
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError as exc:
+        if os.name == "nt" or exc.errno in (errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _unlock(handle) -> None:
+    with contextlib.suppress(OSError):
+        if os.name == "nt":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _compile_lock(stream) -> Iterator[bool]:
+    """Hold the cache's compile lock while the block runs; yields whether another process held it
+    first (this one waited, with a notice and progress, up to ``LOCK_WAIT`` seconds).
+
+    Two processes compiling into one cache would each write the separately linked kernels, and
+    the cached callers of the copy written first would then be compiled again by the next run
+    (``docs/internals.md``, "Separately linked kernels"); one at a time, the second loads what
+    the first compiled. Re-entrant within a process; without a usable lock file it does nothing.
+    """
+    global _lock_depth
+    with _lock_guard:
+        if _lock_depth:
+            _lock_depth += 1
+            try:
+                yield False
+            finally:
+                _lock_depth -= 1
+            return
+        handle = None
+        path = _lock_path()
+        if path is not None:
+            try:
+                handle = open(path, "a+")  # noqa: SIM115 (held across the yield)
+            except OSError:
+                handle = None
+        waited = False
+        locked = False
+        try:
+            if handle is not None:
+                locked = _try_lock(handle)
+                if not locked:
+                    waited = True
+                    locked = _wait_for_lock(handle, stream)
+            _lock_depth += 1
+            try:
+                yield waited
+            finally:
+                _lock_depth -= 1
+        finally:
+            if handle is not None:
+                if locked:
+                    _unlock(handle)
+                handle.close()
+
+
+def _wait_for_lock(handle, stream) -> bool:
+    """Poll for the lock another process holds, with a notice and progress; False after
+    ``LOCK_WAIT`` seconds (then this process compiles without it)."""
+    stream.write(
+        "riichi_env: another process is compiling into this cache; waiting for it, then "
+        "loading what it compiled\n"
+    )
+    stream.flush()
+    deadline = time.perf_counter() + LOCK_WAIT
+    with _progress(stream, "waiting", "still waiting for the other process"):
+        while time.perf_counter() < deadline:
+            if _try_lock(handle):
+                return True
+            time.sleep(LOCK_POLL)
+    stream.write(f"riichi_env: still locked after {LOCK_WAIT:.0f} s; compiling here too\n")
+    stream.flush()
+    return False
+
+
+def _play_env(encoder: str) -> None:
+    from riichi_env.aec.raw_env import raw_env
+
+    env = raw_env(encoder=encoder)
+    env.reset(seed=0)
+    for _ in range(40):
+        if not env.agents:
+            break
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(obs["action_mask"].argmax()))
+
+
+COMPILE_JOBS = "RIICHI_ENV_COMPILE_JOBS"
+"""Environment variable: processes a cold compile of the game (``"env"``, ``"selfplay"``,
+``"agents"``) may use (``1``: this one alone). Default: 2 on a machine with two cores or more."""
+
+
+def compile_jobs() -> int:
+    """Processes for a cold compile of the game: ``$RIICHI_ENV_COMPILE_JOBS``, else 2 (1 on one
+    core)."""
+    raw = os.environ.get(COMPILE_JOBS)
+    if raw is None or raw == "":
+        frozen = getattr(sys, "frozen", False)  # sys.executable is then no Python to run -m with
+        return 2 if (os.cpu_count() or 1) >= 2 and not frozen else 1
+    try:
+        jobs = int(raw)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise ValueError(
+            f"{COMPILE_JOBS} must be a whole number of processes, 1 or more; got {raw!r}"
+        )
+    return jobs
+
+
+class _Helper:
+    """A second process compiling parts of the game (``engine.compile_parts``) into the shared
+    cache: the scoring part at once, then each part ``ask`` names.
+
+    It prints each kernel's name once that kernel is cached; ``wait(name)`` blocks until then, or
+    until the helper ended for whatever reason (this process then compiles what is missing
+    itself, as without a helper).
+    """
+
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_ROOT), env.get("PYTHONPATH")) if p)
+        self.done: set[str] = set()
+        self._changed = threading.Condition()
+        self.ended = False
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "engine.compile_parts", "scoring", "agents"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,
+                env=env,
+                text=True,
+            )
+        except OSError:
+            self._proc = None
+            self.ended = True
+            return
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        with self._proc.stdout:
+            for line in self._proc.stdout:
+                with self._changed:
+                    self.done.add(line.strip())
+                    self._changed.notify_all()
+        with self._changed:
+            self.ended = True
+            self._changed.notify_all()
+
+    def ask(self, part: str) -> None:
+        """Have the helper compile ``part`` next (``engine.compile_parts.PARTS``)."""
+        if not self.ended:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.write(part + "\n")
+                self._proc.stdin.flush()
+
+    def wait(self, name: str, timeout: float | None = None) -> bool:
+        """Until the helper has cached kernel ``name`` (True), ended, or ``timeout`` s passed
+        (default ``HELPER_TIMEOUT``: a helper that hangs never stalls the compile)."""
+        if timeout is None:
+            timeout = HELPER_TIMEOUT
+        with self._changed:
+            self._changed.wait_for(lambda: name in self.done or self.ended, timeout)
+            return name in self.done
+
+    def stop(self) -> None:
+        """End the helper (its reader thread closes stdout when the pipe ends)."""
+        if self._proc is None:
+            return
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        with contextlib.suppress(OSError):
+            self._proc.stdin.close()
+
+
+HELPER_TIMEOUT = 300.0
+"""The longest wait for one of the helper's kernels; then this process compiles it itself."""
+HELPER_GRACE = 20.0
+"""Seconds a warm-up waits, once its own kernels are done, for the helper to finish the agents
+before it stops it (what is missing compiles on first use)."""
+
+
+def _core_is_cached() -> bool:
+    """True once the game's core (deal, mask, ``_apply``) was compiled for these sources."""
+    marker = _marker("core")
+    return marker is not None and marker.exists()
+
+
+def _on_two_cores(
+    finish: Callable[[_Helper], None],
+    *,
+    after_deal: Callable[[], None] | None = None,
+    extras: tuple[str, ...] = (),
+) -> bool:
+    """Compile the game's core with a helper, then ``finish(helper)`` here; False (nothing done)
+    with one job or when the core is cached already.
+
+    The helper compiles the scoring part, then the agents; this process compiles the deal (then
+    ``after_deal()``), the mask once the helper has ``_can_win``, and ``_apply`` once it has
+    ``_discard_passes``. It then runs ``finish`` and waits up to ``HELPER_GRACE`` s for the
+    helper's kernels that ``extras`` names.
+    """
+    from engine.compile_parts import apply_part, compile_part, deal_part, mask_part
+
+    if compile_jobs() < 2 or _core_is_cached():
+        return False
+    start = time.perf_counter()
+    helper = _Helper()
+    try:
+        compile_part(deal_part())
+        if after_deal is not None:
+            after_deal()
+        helper.wait("_can_win")
+        compile_part(mask_part())
+        helper.wait("_discard_passes")
+        compile_part(apply_part())
+        _mark("core", time.perf_counter() - start)
+        finish(helper)
+        deadline = time.perf_counter() + HELPER_GRACE
+        for name in extras:
+            helper.wait(name, timeout=max(0.0, deadline - time.perf_counter()))
+    finally:
+        helper.stop()
+    return True
+
+
+def _warm_env() -> None:
+    """The env's kernels; from a cold cache on two processes (``_on_two_cores``): the env's step
+    and default encoder here, then the random self-play loop, while the helper's core compiles
+    the agents, so that ``riichi-env selfplay`` and ``arena`` find them."""
+    from riichi_env.aec.encoders import DEFAULT_ENCODER
+
+    def finish(helper: _Helper) -> None:
+        _play_env(DEFAULT_ENCODER)
+        _selfplay_here()
+
+    if not _on_two_cores(finish, after_deal=_compile_default_encoder, extras=("_choose",)):
+        _play_env(DEFAULT_ENCODER)
+
+
+def _selfplay_here() -> None:
+    """The random self-play loop, in this process, marked compiled (``"selfplay"``)."""
+    start = time.perf_counter()
+    _done.add("selfplay")  # within this warm-up: no second notice from the game's own call
+    _selfplay_game("random")
+    _mark("selfplay", time.perf_counter() - start)
+
+
+def _compile_default_encoder() -> None:
+    """``basic_v0``'s kernel for the argument types the env passes (``env.observe``)."""
+    import numpy as np
+
+    from engine.compile_parts import game_arguments, signature
+    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
+
+    st, _, tables, i, _ = game_arguments()
+    obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
+    kernel = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
+    kernel.compile(signature(st, i, i, tables.shanten_suit, tables.shanten_honor, obs))
+
+
+def _warm_encoders() -> None:
+    import numpy as np
+
+    from riichi_env.aec.encoders import ENCODE_KERNELS, ENCODERS, N_ROWS
+    from riichi_env.aec.raw_env import raw_env
+
+    env = raw_env()
+    env.reset(seed=0)
+    for kernel, name in zip(ENCODE_KERNELS, ENCODERS, strict=True):  # each one's own kernel
+        obs = np.zeros((N_ROWS[name], 34), dtype=np.float32)
+        kernel(env._rec, 0, 0, env._suit, env._honor, obs)
+
+
+def _selfplay_game(policy: str) -> None:
+    from riichi_env.batch.play import selfplay
+
+    selfplay(policy, games=1, num_tables=1, progress=False)
+
+
+def _warm_selfplay() -> None:
+    """The random self-play loop; from a cold cache the core on two processes, the agents on the
+    helper's core meanwhile."""
+
+    def finish(helper: _Helper) -> None:
+        _selfplay_game("random")
+
+    if not _on_two_cores(finish, extras=("_choose",)):
+        _selfplay_game("random")
+
+
+def _warm_agents() -> None:
+    """The compiled agents' loop (the arena); from a cold cache the core and then the random
+    self-play loop here while the helper compiles the agents, then the agents' loop."""
+
+    def finish(helper: _Helper) -> None:
+        _selfplay_here()
+        helper.wait("_choose")
+        _selfplay_game("efficiency")
+
+    if not _on_two_cores(finish):
+        _selfplay_game("efficiency")
+
+
+def _warm_checked() -> None:
+    from engine.selfplay import selfplay
+
+    selfplay(1, 0, check=1)
+
+
+def _warm_vector() -> None:
+    from riichi_env.batch.vector import RiichiVectorEnv
+
+    venv = RiichiVectorEnv(2, seed=0)
+    obs, _ = venv.reset()
+    for _ in range(40):
+        obs, *_ = venv.step(obs["action_mask"].argmax(axis=1))
+
+
+def _warm_score() -> None:
+    from engine.scoring import score_hand
+
+    score_hand("123m456p789s11z234m", "4m", win_type="tsumo", seat_wind="S", riichi=True)
+
+
+def _warm_replay() -> None:
+    from engine.game import Game
+
+    game = Game(seed=0)
+    for _ in range(40):
+        if game.done:
+            break
+        game.step(game.legal_actions()[0])
+
+
+def _warm_dataset() -> None:
+    from engine.game import Game
+    from riichi_env.dataset.convert import Converter
+    from riichi_env.records.export import game_from_events
+
+    game = Game(seed=0)
+    for _ in range(40):
+        if game.done:
+            break
+        game.step(game.legal_actions()[0])
+    record = game_from_events(game.events(), game.rules)
+    Converter().convert_game(record, "warm-up")
+
+
+_WARM_UPS: dict[str, Callable[[], None]] = {
+    "env": _warm_env,
+    "encoders": _warm_encoders,
+    "selfplay": _warm_selfplay,
+    "score": _warm_score,
+    "replay": _warm_replay,
+    "vector": _warm_vector,
+    "checked": _warm_checked,
+    "agents": _warm_agents,
+    "dataset": _warm_dataset,
+}

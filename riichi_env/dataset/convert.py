@@ -1,0 +1,607 @@
+"""Game records as training arrays: one row per decision, exactly what the env shows there.
+
+A record (mjlog XML, tenhou.net/6 JSON or mjai events; ``riichi-env`` reads them all) is replayed
+by the engine in one compiled call per game (``riichi_env.dataset.replay``). At each decision of a chosen
+seat the row holds the encoder's observation and the legal-action mask, computed by the same
+kernels as the env's, and the recorded move as the env's action id. ``docs/dataset.md`` documents
+the columns, the kinds, when a pass is a row, the rank-predictor features and the file formats.
+
+```python
+from riichi_env.dataset.convert import Converter
+
+conv = Converter(encoder="basic_v0")
+rows = conv.convert("game.mjson")     # dict of numpy arrays, or None if the record was skipped
+rows["obs"].shape, rows["action"], conv.stats.as_dict()
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.actions import N_ACTIONS
+from engine.rules import Rules
+from engine.state import new_state
+from engine.tables import load_tables
+from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, N_ROWS, bounds
+from riichi_env.dataset.pack import (
+    SUIT_PERMUTATIONS,
+    PackedGame,
+    pack_game,
+    permute_suits,
+)
+from riichi_env.dataset.replay import (
+    HAND_DESYNC,
+    HAND_ILLEGAL,
+    HAND_OK,
+    HAND_OUTCOME,
+    HAND_TOO_LONG,
+    HAND_UNFINISHED,
+    KINDS,
+    _replay_game,
+)
+from riichi_env.records.model import Game, RecordError
+
+KIND_IDS = {name: i for i, name in enumerate(KINDS)}
+"""Kind name → id in the ``kind`` column."""
+AUGMENTS = {None: (0,), "mp": (0, 1), "suits": tuple(range(6))}
+"""``augment`` option → the suit permutations (``SUIT_PERMUTATIONS`` indices) of each record:
+``None`` as recorded, ``"mp"`` also with man and pin swapped, ``"suits"`` all six."""
+COLUMNS = (
+    "obs",
+    "mask",
+    "action",
+    "seat",
+    "kind",
+    "forced",
+    "hand",
+    "step",
+    "perm",
+    "hand_delta",
+    "final_rank",
+    "final_score",
+)
+"""The arrays of :meth:`Converter.convert` (plus ``oracle`` with ``oracle=True``)."""
+ORACLE = "oracle_v0"
+GRP_FEATURES = ("round", "honba", "kyotaku", "score0", "score1", "score2", "score3")
+"""Columns of :func:`grp_game`'s ``features``: Mortal's rank-predictor inputs per hand."""
+_FIRST_ROWS = 1024
+MAX_ROWS_PER_MOVE = 4.0
+"""Rows per recorded move (discard, call, kan, riichi) at most: the move, three claim offers on
+it. Fresh row arrays are first sized by the ratio seen so far, never above this."""
+
+
+class DatasetError(ValueError):
+    """A record could not become rows (raised with ``strict=True``; else it is skipped)."""
+
+
+@dataclass
+class Skip:
+    """A record, or one hand of it, that gave no rows, and why."""
+
+    file: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        """``{"file": ..., "reason": ...}``."""
+        return {"file": self.file, "reason": self.reason}
+
+
+@dataclass
+class Stats:
+    """What a :class:`Converter` read: records, games, hands and rows, and what it skipped.
+
+    ``illegal`` counts recorded moves outside the engine's mask (each drops its hand);
+    ``skipped`` lists records that gave no rows and hands that were dropped, with the reason.
+    """
+
+    files: int = 0
+    games: int = 0
+    hands: int = 0
+    decisions: int = 0
+    illegal: int = 0
+    skipped: list[Skip] = field(default_factory=list)
+
+    def add(self, other: Stats) -> None:
+        """Add ``other``'s counts and skips to these."""
+        self.files += other.files
+        self.games += other.games
+        self.hands += other.hands
+        self.decisions += other.decisions
+        self.illegal += other.illegal
+        self.skipped.extend(other.skipped)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counts and ``skipped`` as plain JSON types."""
+        return {
+            "files": self.files,
+            "games": self.games,
+            "hands": self.hands,
+            "decisions": self.decisions,
+            "illegal": self.illegal,
+            "skipped": [s.as_dict() for s in self.skipped],
+        }
+
+
+def _names(value, what: str, allowed=None) -> frozenset | None:
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)):
+        value = [v for v in str(value).split(",") if v]
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a list, got {type(value).__name__}") from None
+    if allowed is not None:
+        for v in items:
+            if v not in allowed:
+                raise ValueError(f"unknown {what[:-1]} {v!r}; expected one of {', '.join(allowed)}")
+    return frozenset(items)
+
+
+class Converter:
+    """Records to rows, with fixed options; reuse one for many records (it keeps its buffers).
+
+    Args:
+        encoder: Observation encoder (``riichi_env.aec.encoders.ENCODERS``), as the env's ``encoder``.
+        rules: ``"auto"`` (from the record, as ``riichi-env replay``), a preset name or a
+            ``engine.Rules``; game length, red fives and uma come from the record either way.
+        seats: Absolute seats (0-3, 0 is the first dealer) whose decisions become rows.
+        players: Player names whose decisions become rows (mjlog ``UN``, mjai ``names``,
+            tenhou.net/6 ``name``); combined with ``seats``, a row needs both.
+        kinds: Decision kinds (``KINDS``) that become rows.
+        skip_forced: Leave out decisions with a single legal action.
+        augment: ``None``, ``"mp"`` (add the man/pin-swapped copy) or ``"suits"`` (all six
+            suit permutations); the ``perm`` column says which (``SUIT_PERMUTATIONS``).
+        oracle: Add an ``oracle`` column: ``oracle_v0`` rows with the wall the record reveals.
+        dtype: ``"float32"``, or ``"uint8"`` for rows quantized as ``vector_env(dtype=uint8)``.
+        strict: Raise :class:`DatasetError` instead of skipping a bad record or hand.
+        walls: Full Tenhou walls for mjlog records (``riichi_env.records.mjlog.load_walls``).
+    """
+
+    def __init__(
+        self,
+        encoder: str = "basic_v0",
+        *,
+        rules: str | Rules = "auto",
+        seats: Iterable[int] | None = None,
+        players: Iterable[str] | None = None,
+        kinds: Iterable[str] | None = None,
+        skip_forced: bool = False,
+        augment: str | None = None,
+        oracle: bool = False,
+        dtype: str | np.dtype | type = "float32",
+        strict: bool = False,
+        walls: Any = None,
+    ) -> None:
+        if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
+            raise ValueError(f"unknown encoder {encoder!r}; expected one of {', '.join(ENCODERS)}")
+        if not isinstance(rules, Rules):
+            if not isinstance(rules, str):
+                raise TypeError(f"rules must be a preset name or engine.Rules, got {rules!r}")
+            if rules != "auto":
+                Rules.preset(rules)  # raises naming the presets
+        seat_set = _names(seats, "seats")
+        if seat_set is not None:
+            try:
+                seat_set = frozenset(int(s) for s in seat_set)
+            except (TypeError, ValueError):
+                raise ValueError(f"seats must be ints 0-3, got {sorted(seats)!r}") from None
+            if not seat_set or not seat_set <= {0, 1, 2, 3}:
+                raise ValueError(f"seats must be ints 0-3, got {sorted(seat_set)}")
+        kind_set = _names(kinds, "kinds", KINDS)
+        if kind_set is not None and not kind_set:
+            raise ValueError("kinds is empty: no decision would become a row")
+        if augment not in AUGMENTS:
+            raise ValueError(f"augment must be None, 'mp' or 'suits', got {augment!r}")
+        try:
+            dt = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"dtype must be float32 or uint8, got {dtype!r}") from None
+        if dt not in (np.float32, np.uint8):
+            raise ValueError(f"dtype must be float32 or uint8, got {dt}")
+        for name, value in (("skip_forced", skip_forced), ("oracle", oracle), ("strict", strict)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+        self.encoder = encoder
+        self.rules = rules
+        self.seats = seat_set
+        self.players = _names(players, "players")
+        self.kinds = kind_set
+        self.skip_forced = bool(skip_forced)
+        self.augment = augment
+        self.oracle = bool(oracle)
+        self.dtype = dt
+        self.strict = bool(strict)
+        self.walls = walls
+        self.stats = Stats()
+        from riichi_env.compiling import ensure_compiled
+
+        ensure_compiled("dataset")  # a cold cache says so on stderr, then compiles
+        self._tables = load_tables()
+        self._tables_tuple = tuple(self._tables)
+        self._rows = N_ROWS[encoder]
+        self._kind_ok = np.ones(len(KINDS), dtype=np.uint8)
+        if kind_set is not None:
+            self._kind_ok[:] = 0
+            for k in kind_set:
+                self._kind_ok[KIND_IDS[k]] = 1
+        self._quant = self._quant_of(encoder)
+        self._oracle_quant = self._quant_of(ORACLE)
+        self._cap = 0
+        self._per_move = 1.2
+        self._state_rules: Rules | None = None
+
+    def _quant_of(self, encoder: str) -> tuple[np.ndarray, np.ndarray]:
+        rows = N_ROWS[encoder]
+        if self.dtype != np.uint8:
+            return np.zeros(rows, np.float32), np.ones(rows, np.float32)
+        low, high = bounds(encoder)
+        lo = np.ascontiguousarray(low[:, 0], dtype=np.float32)
+        return lo, (255.0 / (high[:, 0] - low[:, 0])).astype(np.float32)
+
+    def empty(self) -> dict[str, np.ndarray]:
+        """The columns with no rows (their dtypes and shapes)."""
+        return self._columns(0)
+
+    def _columns(self, n: int, make=np.zeros) -> dict[str, np.ndarray]:
+        out = {
+            "obs": make((n, self._rows, 34), dtype=self.dtype),
+            "mask": np.zeros((n, N_ACTIONS), dtype=np.int8),
+            "action": np.zeros(n, dtype=np.int16),
+            "seat": np.zeros(n, dtype=np.int8),
+            "kind": np.zeros(n, dtype=np.int8),
+            "forced": np.zeros(n, dtype=np.bool_),
+            "hand": np.zeros(n, dtype=np.int16),
+            "step": np.zeros(n, dtype=np.int32),
+            "perm": np.zeros(n, dtype=np.int8),
+            "hand_delta": np.zeros(n, dtype=np.int32),
+            "final_rank": np.zeros(n, dtype=np.int8),
+            "final_score": np.zeros(n, dtype=np.float32),
+        }
+        if self.oracle:
+            out["oracle"] = make((n, N_ROWS[ORACLE], 34), dtype=self.dtype)
+        return out
+
+    def _grow(self, n: int) -> dict[str, np.ndarray]:
+        """The converter's own row buffers (``reuse``), for at least ``n`` rows."""
+        if n > self._cap:
+            cap = max(n, 2 * self._cap, _FIRST_ROWS)
+            old = getattr(self, "_buf", None)
+            self._buf = _grown(old, cap) if old is not None else self._columns(cap, np.empty)
+            self._cap = cap
+        return self._buf
+
+    def _state(self, rules: Rules):
+        if self._state_rules != rules:
+            self._st = new_state(1, rules, max_events=0)
+            self._state_rules = rules
+            import engine.game as _g
+
+            _g.reset(self._st, 0)
+        return self._st
+
+    def _fail(self, source: str, reason: str) -> None:
+        if self.strict:
+            raise DatasetError(f"{source}: {reason}")
+        self.stats.skipped.append(Skip(source, reason))
+
+    def read(self, source: str | Path | Game) -> Game:
+        """The record as a :class:`~riichi_env.records.model.Game` (``RecordError`` if unreadable)."""
+        if isinstance(source, Game):
+            return source
+        if not isinstance(source, (str, Path)):
+            raise TypeError(f"a record must be a path or a Game, got {type(source).__name__}")
+        from riichi_env.records.convert import read_file
+
+        return read_file(source, walls=self.walls)
+
+    def convert(
+        self, source: str | Path | Game, *, reuse: bool = False
+    ) -> dict[str, np.ndarray] | None:
+        """The rows of one record, or ``None`` when it gave none and was skipped (see ``stats``).
+
+        A hand whose recorded move is outside the engine's mask, or whose play leaves the record,
+        gives no rows and is listed in ``stats.skipped`` (``illegal`` counts the former). With
+        ``reuse``, the arrays are views of the converter's own buffers, valid until its next
+        call (no copy: for callers that copy the rows on, as ``iter_batches`` does).
+        """
+        name = source.source if isinstance(source, Game) else str(source)
+        self.stats.files += 1
+        try:
+            game = self.read(source)
+        except RecordError as exc:
+            where = ", ".join(
+                p for p in (f"hand {exc.hand}" if exc.hand else "", exc.position) if p
+            )
+            self._fail(name, f"{where}: {exc.detail}" if where else exc.detail)
+            return None
+        except OSError as exc:
+            self._fail(name, f"cannot read: {exc.strerror or exc}")
+            return None
+        return self.convert_game(game, name, reuse=reuse)
+
+    def convert_game(
+        self, game: Game, name: str = "", *, reuse: bool = False
+    ) -> dict[str, np.ndarray] | None:
+        """The rows of a record already read (see :meth:`convert`)."""
+        name = name or game.source or "<game>"
+        from riichi_env.records.replay import rules_for
+
+        _seed_walls(game)
+        try:
+            rules = self.rules if isinstance(self.rules, Rules) else rules_for(game, self.rules)
+        except (RecordError, ValueError) as exc:
+            self._fail(name, f"rules: {exc}")
+            return None
+        try:
+            packed = pack_game(game, rules)
+        except (RecordError, ValueError, IndexError) as exc:
+            self._fail(name, f"record: {exc}")
+            return None
+        for _, label, msg in packed.errors:
+            self._fail(name, f"hand {label}: {msg}")
+        seat_ok = np.ones(4, dtype=np.uint8)
+        if self.seats is not None:
+            seat_ok[[s for s in range(4) if s not in self.seats]] = 0
+        if self.players is not None:
+            for s in range(4):
+                if game.names[s] not in self.players:
+                    seat_ok[s] = 0
+        self.stats.games += 1
+        if not seat_ok.any():
+            self.stats.hands += len(packed.labels)
+            return self._columns(0)
+        final_rank, final_score = _final(game, rules)
+        st = self._state(rules)
+        perms = AUGMENTS[self.augment]
+        if reuse:
+            buf = self._grow(_FIRST_ROWS)
+        else:
+            # fresh arrays the caller keeps, written by the kernel directly (no copy out), sized
+            # by the rows per recorded move seen so far (grown if a record needs more): a tight
+            # size lets malloc hand back the memory of the caller's previous arrays instead of
+            # mapping (and zeroing) new pages for every record
+            moves = packed.script.shape[0]
+            guess = int(self._per_move * moves) + 8 * len(packed.labels) + 32
+            buf = self._columns(guess * len(perms), np.empty)
+        n = 0
+        for p in perms:
+            pk = packed if p == 0 else permute_suits(packed, SUIT_PERMUTATIONS[p])
+            buf, start, n, delta = self._replay(pk, st, seat_ok, name, p == 0, buf, n, reuse)
+            rows = {k: v[start:n] for k, v in buf.items()}
+            rows["perm"][:] = p
+            seat = rows["seat"].astype(np.int64)
+            rows["hand_delta"][:] = delta[rows["hand"], seat]
+            rows["final_rank"][:] = final_rank[seat]
+            rows["final_score"][:] = final_score[seat]
+            # the hand column counts the record's hands, not the packed ones
+            rows["hand"][:] = pk.hand_ids[rows["hand"]]
+        out = {k: v[:n] for k, v in buf.items()}
+        self.stats.decisions += n
+        if moves_seen := packed.script.shape[0] * len(perms):
+            self._per_move = min(MAX_ROWS_PER_MOVE, max(self._per_move, 1.05 * n / moves_seen))
+        return out
+
+    def _replay(
+        self, pk: PackedGame, st, seat_ok, name: str, count: bool, buf, row0: int, reuse: bool
+    ):
+        """Replay one (permuted) packed record into ``buf`` from row ``row0``: the buffers (grown
+        if they filled up), the first and end row, the engine's point changes per hand."""
+        n_hands = pk.walls.shape[0]
+        status = np.zeros(n_hands, dtype=np.int32)
+        err = np.zeros(n_hands, dtype=np.int32)
+        deltas = np.zeros((n_hands, 4), dtype=np.int32)
+        hand_rows = np.zeros(n_hands, dtype=np.int32)
+        counters = np.zeros(2, dtype=np.int64)
+        counters[0] = row0
+        quantized = self.dtype == np.uint8
+        scratch = np.zeros((self._rows, 34), dtype=np.float32)
+        oscratch = np.zeros((N_ROWS[ORACLE], 34), dtype=np.float32)
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        h = 0
+        none_u8 = np.zeros((0, 1, 34), dtype=np.uint8)
+        none_f = np.zeros((0, 1, 34), dtype=np.float32)
+        while True:
+            obs = buf["obs"]
+            orc = buf.get("oracle")
+            h = _replay_game(
+                st.records,
+                st.events,
+                self._tables_tuple,
+                pk.walls,
+                pk.known,
+                pk.starts,
+                pk.script,
+                pk.script_lo,
+                pk.ends,
+                pk.rec_deltas,
+                pk.finished,
+                pk.red,
+                h,
+                int(counters[0]),
+                int(counters[1]),
+                seat_ok,
+                self._kind_ok,
+                self.skip_forced,
+                ENCODER_IDS[self.encoder],
+                self.oracle,
+                not pk.full_walls,
+                self._tables.shanten_suit,
+                self._tables.shanten_honor,
+                self._quant[0],
+                self._quant[1],
+                self._oracle_quant[0],
+                self._oracle_quant[1],
+                scratch,
+                oscratch,
+                mask,
+                none_f if quantized else obs,
+                obs if quantized else none_u8,
+                none_f if (quantized or orc is None) else orc,
+                orc if (quantized and orc is not None) else none_u8,
+                buf["mask"],
+                buf["action"],
+                buf["seat"],
+                buf["kind"],
+                buf["forced"],
+                buf["hand"],
+                buf["step"],
+                status,
+                err,
+                deltas,
+                hand_rows,
+                counters,
+            )
+            if h >= n_hands:
+                break
+            buf = self._grow(2 * self._cap) if reuse else _grown(buf, 2 * len(buf["action"]))
+        n = int(counters[0])
+        if count:
+            self.stats.hands += n_hands
+        for i in range(n_hands):
+            s = int(status[i])
+            if s in (HAND_OK, HAND_UNFINISHED):
+                continue
+            if count:
+                self.stats.illegal += s == HAND_ILLEGAL
+                self._fail(
+                    name, f"hand {pk.labels[i]}: {self._why(pk, i, s, int(err[i]), deltas[i])}"
+                )
+        return buf, row0, n, deltas
+
+    @staticmethod
+    def _why(pk: PackedGame, h: int, status: int, err: int, delta) -> str:
+        lo = int(pk.script_lo[h])
+        where = f"record move {err - lo}" if lo <= err < int(pk.script_lo[h + 1]) else "the end"
+        row = pk.script[err] if lo <= err < int(pk.script_lo[h + 1]) else None
+        what = ""
+        if row is not None:
+            from engine.tiles import tile34_to_str
+            from riichi_env.dataset.replay import SCRIPT_CODES
+
+            tile = f" {tile34_to_str(int(row[2]) // 4)}" if row[2] >= 0 else ""
+            what = f" ({SCRIPT_CODES[int(row[0])]}{tile} by seat {int(row[1])})"
+        if status == HAND_ILLEGAL:
+            return f"{where}{what} is not legal in the engine (illegal)"
+        if status == HAND_DESYNC:
+            return f"the engine and the record part at {where}{what}"
+        if status == HAND_OUTCOME:
+            return (
+                f"point changes: engine {[int(x) for x in delta]}, "
+                f"record {[int(x) for x in pk.rec_deltas[h]]}"
+            )
+        if status == HAND_TOO_LONG:
+            return "more decisions than a hand can have"
+        return f"status {status}"
+
+
+def _grown(buf: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
+    """``buf`` with room for ``rows`` rows, its rows kept."""
+    out = {}
+    for k, v in buf.items():
+        new = np.empty((rows, *v.shape[1:]), dtype=v.dtype)
+        new[: len(v)] = v
+        out[k] = new
+    return out
+
+
+def _seed_walls(game: Game) -> None:
+    """Give the hands of an mjlog record with a ``SHUFFLE`` seed their walls, rebuilt as Tenhou
+    shuffles them (:mod:`riichi_env.records.tenhou_wall`); a hand whose rebuilt wall disagrees
+    with a tile the record shows keeps none (its oracle rows show what the record reveals)."""
+    if not game.shuffle_seed or all(h.wall is not None for h in game.hands):
+        return
+    from riichi_env.records.tenhou_wall import tenhou_walls
+    from riichi_env.records.wall import check_wall
+
+    try:
+        walls, layout = tenhou_walls(game.shuffle_seed, len(game.hands))
+    except ValueError:
+        return
+    for hand, wall in zip(game.hands, walls, strict=True):
+        if hand.wall is not None:
+            continue
+        hand.wall, hand.wall_layout = wall, layout
+        try:
+            check_wall(hand)
+        except RecordError:
+            hand.wall, hand.wall_layout = None, "tenhou"
+
+
+def _final(game: Game, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's final rank (0-3, -1 unknown) and final score (NaN unknown) from the record."""
+    rank = np.full(4, -1, dtype=np.int8)
+    score = np.full(4, np.nan, dtype=np.float32)
+    if game.final_scores is None:
+        return rank, score
+    points = list(game.final_scores)
+    order = sorted(range(4), key=lambda s: (-points[s], s))
+    for r, s in enumerate(order):
+        rank[s] = r
+    if game.final_results is not None:
+        score[:] = game.final_results
+    else:
+        from riichi_env.records.replay import placement_scores
+
+        score[:] = placement_scores(points, rules)
+    return rank, score
+
+
+def record_arrays(
+    source: str | Path | Game, encoder: str = "basic_v0", **options
+) -> dict[str, np.ndarray]:
+    """The rows of one record (a convenience over :class:`Converter`); ``strict`` by default:
+    raises :class:`DatasetError` if the record or any hand cannot become rows."""
+    options.setdefault("strict", True)
+    rows = Converter(encoder, **options).convert(source)
+    return rows
+
+
+def grp_game(source: str | Path | Game, rules: str | Rules = "auto") -> dict[str, np.ndarray]:
+    """Rank-predictor data of one record: ``features`` int32 (H, 7), per hand the round index
+    (``kyoku`` code: 0 East 1 … 7 South 4), honba, riichi sticks and the four scores at hand start
+    (``GRP_FEATURES``), and ``ranks`` int8 (4,), each seat's final rank (-1 if the record does not
+    end its game), as Mortal's rank predictor reads them."""
+    game = Converter(rules=rules).read(source)
+    feats = np.array(
+        [(h.round_wind * 4 + h.kyoku, h.honba, h.kyotaku, *h.scores) for h in game.hands],
+        dtype=np.int32,
+    ).reshape(-1, len(GRP_FEATURES))
+    if isinstance(rules, Rules):
+        r = rules
+    else:
+        from riichi_env.records.replay import rules_for
+
+        r = rules_for(game, rules)
+    rank, _ = _final(game, r)
+    return {"features": feats, "ranks": rank}
+
+
+def concat_rows(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Rows of several records as one dict (the columns of the first)."""
+    if not parts:
+        raise ValueError("no rows to concatenate")
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+__all__ = [
+    "AUGMENTS",
+    "COLUMNS",
+    "GRP_FEATURES",
+    "KINDS",
+    "KIND_IDS",
+    "SUIT_PERMUTATIONS",
+    "Converter",
+    "DatasetError",
+    "Skip",
+    "Stats",
+    "concat_rows",
+    "grp_game",
+    "record_arrays",
+]

@@ -1,0 +1,215 @@
+"""A record as arrays for the compiled replay: walls, hand starts, scripts and outcomes.
+
+:func:`pack_game` turns a :class:`~riichi_env.records.model.Game` into a :class:`PackedGame`
+once; :func:`permute_suits` maps its tiles through a suit permutation (augmentation) without
+reading the record again. The script of a hand lists the record's own moves (discards, riichi,
+calls, kans) in order; draws are left to the engine, which deals from the hand's wall.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from engine.rules import GAME_LENGTHS, Rules
+from engine.tiles import red_ids
+from riichi_env.dataset.replay import (
+    S_CHI,
+    S_DISCARD,
+    SCRIPT_CODES,
+    SCRIPT_WIDTH,
+)
+from riichi_env.records.model import Game, RecordError
+from riichi_env.records.wall import hand_wall, to_engine_wall
+
+_CODES = {name: code for code, name in enumerate(SCRIPT_CODES)}
+
+
+@dataclass
+class PackedGame:
+    """The hands of a record that could be packed, as arrays (``H`` hands, ``S`` script rows).
+
+    Attributes:
+        walls: int32 (H, 136), each hand's wall in the engine's layout (``engine/state.py``).
+        known: uint8 (H, 136), 1 where the record reveals that wall place (all 1 with a full wall).
+        starts: int32 (H, 7), kyoku code, honba, riichi sticks, the four scores at hand start.
+        script: int32 (S, 6), the recorded moves (``riichi_env.dataset.replay.SCRIPT_WIDTH`` columns).
+        script_lo: int32 (H + 1,), hand ``h``'s rows are ``script_lo[h] : script_lo[h + 1]``.
+        ends: int32 (H, 4), tsumo seat (-1), kyuushu kyuuhai (0/1), ron seats (bits), sanchahou.
+        rec_deltas: int32 (H, 4), the record's point changes of each hand.
+        finished: uint8 (H,), 1 when the record gives the hand's result.
+        hand_ids: int32 (H,), the index of each packed hand in ``game.hands``.
+        labels: each packed hand's label (``E1-0``).
+        errors: (index in ``game.hands``, label, message) of hands that could not be packed.
+        red: uint8 (136,), 1 for the red fives of the rules.
+    """
+
+    walls: np.ndarray
+    known: np.ndarray
+    starts: np.ndarray
+    script: np.ndarray
+    script_lo: np.ndarray
+    ends: np.ndarray
+    rec_deltas: np.ndarray
+    finished: np.ndarray
+    hand_ids: np.ndarray
+    labels: list[str]
+    errors: list[tuple[int, str, str]]
+    red: np.ndarray
+    full_walls: bool
+
+
+def pack_game(game: Game, rules: Rules) -> PackedGame:
+    """Pack every hand of ``game`` that has a consistent wall and start (others go to ``errors``)."""
+    red_set = frozenset(red_ids(rules.red_fives))
+    red = np.zeros(136, dtype=np.uint8)
+    red[list(red_set)] = 1
+    last = 4 * GAME_LENGTHS[rules.game_length] + rules.extension_hands - 1  # as engine deal_hand
+    walls, known, starts, ends, deltas, finished, ids, labels = [], [], [], [], [], [], [], []
+    rows: list[tuple[int, ...]] = []
+    lo = [0]
+    errors: list[tuple[int, str, str]] = []
+    full = True
+    for index, hand in enumerate(game.hands):
+        code = hand.round_wind * 4 + hand.kyoku
+        if code > last:
+            errors.append((index, hand.label, f"the rules ({rules.name}) end the game before it"))
+            continue
+        if hand.wall is not None:
+            try:
+                wall, layout = hand_wall(hand)
+            except RecordError as exc:
+                errors.append((index, hand.label, f"wall: {exc.detail}"))
+                continue
+        hand_rows = []
+        draws: list[int] = []
+        rinshan: list[int] = []
+        add = hand_rows.append
+        for ev in hand.events:
+            typ = ev.type
+            if typ == "discard":  # most events: the first test
+                add((S_DISCARD, ev.seat, ev.tile, -1, -1, 0))
+            elif typ == "draw":
+                (rinshan if ev.rinshan else draws).append(ev.tile)
+            else:
+                c = _CODES.get(typ)
+                if c is None:
+                    continue
+                aux = -1
+                red_used = 0
+                if ev.consumed:
+                    red_used = int(any(t in red_set for t in ev.consumed))
+                    aux = min(ev.consumed, key=lambda t: t // 4) if c == S_CHI else ev.consumed[0]
+                add((c, ev.seat, ev.tile, ev.from_seat, aux, red_used))
+        if hand.wall is not None:
+            engine_wall = to_engine_wall(wall, layout, hand.dealer)
+            k = np.ones(136, dtype=np.uint8)
+        else:
+            full = False
+            try:
+                engine_wall, k = _engine_wall(hand, draws, rinshan)
+            except RecordError as exc:
+                errors.append((index, hand.label, f"wall: {exc.detail}"))
+                continue
+        tsumo = next((w.seat for w in hand.wins if w.tsumo), -1)
+        ron = 0
+        for w in hand.wins:
+            if not w.tsumo:
+                ron |= 1 << w.seat
+        draw = hand.draw.kind if hand.draw is not None else ""
+        walls.append(engine_wall)
+        known.append(k)
+        starts.append((code, hand.honba, hand.kyotaku, *hand.scores))
+        ends.append((tsumo, int(draw == "kyuushu_kyuuhai"), ron, int(draw == "sanchahou")))
+        deltas.append(hand.deltas)
+        finished.append(int(hand.finished))
+        ids.append(index)
+        labels.append(hand.label)
+        rows.extend(hand_rows)
+        lo.append(len(rows))
+    n = len(walls)
+    script = np.array(rows, dtype=np.int32).reshape(-1, SCRIPT_WIDTH)
+    return PackedGame(
+        walls=np.array(walls, dtype=np.int32).reshape(n, 136),
+        known=np.array(known, dtype=np.uint8).reshape(n, 136),
+        starts=np.array(starts, dtype=np.int32).reshape(n, 7),
+        script=script,
+        script_lo=np.array(lo, dtype=np.int32),
+        ends=np.array(ends, dtype=np.int32).reshape(n, 4),
+        rec_deltas=np.array(deltas, dtype=np.int32).reshape(n, 4),
+        finished=np.array(finished, dtype=np.uint8),
+        hand_ids=np.array(ids, dtype=np.int32),
+        labels=labels,
+        errors=errors,
+        red=red,
+        full_walls=full,
+    )
+
+
+def _engine_wall(hand, draws: list[int], rinshan: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """A wall in the engine's layout that fits every tile the hand's record reveals (the deal,
+    the draws in order, replacement draws, dora and ura indicators), the unseen places filled
+    with the tiles nobody saw in id order; and which places the record reveals."""
+    wall = np.full(136, -1, dtype=np.int32)
+    dealer = hand.dealer
+    for i in range(4):
+        tiles = hand.haipai[(dealer + i) % 4]
+        if len(tiles) != 13:
+            raise RecordError(f"seat {(dealer + i) % 4} is dealt {len(tiles)} tiles, not 13")
+        wall[13 * i : 13 * i + 13] = tiles
+    n_draws, n_rinshan = len(draws), len(rinshan)
+    if n_draws > 70 or n_rinshan > 4:
+        raise RecordError(
+            f"{n_draws} draws and {n_rinshan} replacement draws: more than a wall has"
+        )
+    wall[52 : 52 + n_draws] = draws
+    wall[122 : 122 + n_rinshan] = rinshan
+    dora = hand.dora_indicators[:5]
+    ura = hand.ura_indicators[:5]
+    wall[126 : 126 + len(dora)] = dora
+    wall[131 : 131 + len(ura)] = ura
+    known = (wall >= 0).astype(np.uint8)
+    placed = wall[wall >= 0]
+    if placed.size and (placed.max() > 135 or placed.min() < 0):
+        raise RecordError("a tile id outside 0-135")
+    counts = np.bincount(placed, minlength=136)
+    if counts.max(initial=0) > 1:
+        tile = int(np.argmax(counts))
+        raise RecordError(f"tile id {tile} appears {int(counts[tile])} times")
+    wall[wall < 0] = np.flatnonzero(counts == 0)
+    return wall, known
+
+
+SUIT_PERMUTATIONS = ((0, 1, 2), (1, 0, 2), (0, 2, 1), (2, 1, 0), (1, 2, 0), (2, 0, 1))
+"""Suit permutations (where man, pin, sou go), the identity first and the man-pin swap second;
+``permute_suits`` index ``p`` is ``SUIT_PERMUTATIONS[p]``."""
+
+
+def tile_permutation(perm: tuple[int, int, int]) -> np.ndarray:
+    """int32 (136,): where each tile136 goes when suit ``s`` becomes suit ``perm[s]`` (same
+    number, same copy; honors stay)."""
+    out = np.arange(136, dtype=np.int32)
+    for t in range(108):
+        k, copy = divmod(t, 4)
+        out[t] = (perm[k // 9] * 9 + k % 9) * 4 + copy
+    return out
+
+
+def permute_suits(packed: PackedGame, perm: tuple[int, int, int]) -> PackedGame:
+    """The packed record with every tile's suit permuted (``SUIT_PERMUTATIONS``).
+
+    The red fives must be the same in the suits swapped (they are the same copy ids), so the
+    permuted record has the same red fives; raises ``ValueError`` otherwise. Point changes stay:
+    every yaku is the same under a suit permutation except ryuuiisou (all green is souzu), whose
+    permuted hand no longer scores and is dropped as an outcome difference.
+    """
+    table = tile_permutation(perm)
+    if not np.array_equal(packed.red[table], packed.red):
+        raise ValueError(f"suit permutation {perm} needs the same red fives in the suits it swaps")
+    script = packed.script.copy()
+    if script.shape[0]:
+        script[:, 2] = table[script[:, 2]]
+        aux = script[:, 4]
+        script[:, 4] = np.where(aux >= 0, table[np.maximum(aux, 0)], -1)
+    return replace(packed, walls=table[packed.walls], script=script)

@@ -1,0 +1,1 @@
+"""Other libraries' APIs: Gymnasium, Stable-Baselines3, RLlib, Ray."""
