@@ -331,7 +331,7 @@ class RayPool:
         return _merge(outputs, games, seconds, per_actor, sorted(retried), sorted(lost))
 
     def arena(self, seats: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
-        """``riichi_env.arena.arena`` with its games played on the actors."""
+        """``riichi_env.batch.arena.arena`` with its games played on the actors."""
         from riichi_env.batch.arena import arena
 
         kwargs.pop("workers", None)

@@ -362,7 +362,7 @@ def evaluate_in_arena(
 ) -> dict[str, Any]:
     """Duplicate arena games of ``model`` (deterministic) against three ``opponent`` seats.
 
-    Returns the model's row of ``riichi_env.arena.arena``: ``avg_rank``, ``avg_rank_ci95``,
+    Returns the model's row of ``riichi_env.batch.arena.arena``: ``avg_rank``, ``avg_rank_ci95``,
     ``win_rate``, ``games``, ...
     """
     from riichi_env.batch.arena import arena
