@@ -77,9 +77,7 @@ def test_an_env_with_another_encoder_compiles_the_encoders_group(fresh, monkeypa
     """The env's own warm-up compiles basic_v0 only; any other encoder asks for "encoders"."""
     import importlib
 
-    module = importlib.import_module(
-        "riichi_env.aec.raw_env"
-    )  # the module: riichi_env.env is env()
+    module = importlib.import_module("riichi_env.aec.raw_env")  # the env's module
     asked = []
     monkeypatch.setattr(module, "ensure_compiled", asked.append)
     raw_env = module.raw_env
