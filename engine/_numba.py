@@ -1,15 +1,20 @@
-"""Numba options for every kernel of the project, kept in one place.
+"""Numba options for every kernel of the project, kept in one place; plain public Numba only.
 
 All hot paths are ``@njit`` with an on-disk cache, so a second process loads machine code instead
 of compiling. Numba keys a cached function on its own file only, so a kernel that calls into
 another module would keep running the old callee after that module changed. The project's
 kernels are therefore cached under a directory named by a hash of their sources (all of
 ``engine``, and the modules of ``riichi_env`` and ``agents`` that use Numba): any edit there
-starts a fresh cache. The directory is
-``$RIICHI_ENV_CACHE/numba/<hash>``, else ``$XDG_CACHE_HOME/riichi_env/numba/<hash>`` (``~/.cache``),
-else the system temp dir; ``NUMBA_CACHE_DIR``, when set, takes precedence as usual. A damaged
-cache file (a truncated ``.nbi`` index or ``.nbc`` entry) is dropped and the kernel compiled again,
-with one line on stderr (``RepairingCache``).
+starts a fresh cache. The directory is ``$RIICHI_ENV_CACHE/numba/<hash>``, else
+``$XDG_CACHE_HOME/riichi_env/numba/<hash>`` (``~/.cache``), else the system temp dir;
+``NUMBA_CACHE_DIR``, when set, takes precedence as usual. The decorator sets
+``numba.config.CACHE_DIR`` (the attribute of the documented ``NUMBA_CACHE_DIR``) to that directory
+only while Numba decorates the kernel (Numba picks a kernel's cache directory then), and
+restores it.
+
+A damaged cache file (a truncated ``.nbi`` index or ``.nbc`` entry) makes Numba raise its
+unpickling error at every call. ``compile_kernel`` (what the compile entry points use) then
+drops the unreadable files with one line on stderr (``DAMAGED_ENTRY``) and compiles again.
 
 With ``NUMBA_DISABLE_JIT=1`` the decorator returns the plain Python function, so any rule can be
 stepped through in a debugger.
@@ -21,6 +26,8 @@ import contextlib
 import functools
 import hashlib
 import os
+import pickle
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -28,9 +35,8 @@ from pathlib import Path
 import numba
 
 MIN_NUMBA = (0, 63)
-"""The oldest Numba the kernels run on: the separately linked kernels (``engine/_linking.py``)
-resolve a callee's symbol in the JIT, which Numba 0.62 and older cannot (the first compile aborts
-the process with ``LLVM ERROR: Symbol not found``, seen with 0.62.1; 0.63.1 runs)."""
+"""The oldest Numba the kernels run on (``pyproject.toml`` declares the same; CI runs the quick
+test subset with exactly this version, ``.ci/run``)."""
 
 
 def numba_version_problem(version: str) -> str | None:
@@ -51,11 +57,6 @@ def numba_version_problem(version: str) -> str | None:
 if (_problem := numba_version_problem(numba.__version__)) is not None:
     raise ImportError(_problem)
 
-from numba.core import caching, errors, types  # noqa: E402
-from numba.core.registry import CPUDispatcher  # noqa: E402
-
-from engine._linking import KernelCache, keep_reload_steps, link_by_symbol  # noqa: E402
-
 NJIT_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False, "no_cfunc_wrapper": True}
 """``no_cfunc_wrapper``: no kernel is passed as a first-class function, so none needs the C-ABI
 wrapper Numba otherwise builds, optimises and compiles for every function (about 5 % of the
@@ -65,112 +66,24 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("engine", "riichi_env", "agents")
 
 
-def _widen(ty):
-    """The argument type a kernel is compiled for: constants as their type, every integer as int64."""
-    ty = types.unliteral(ty)
-    if isinstance(ty, types.Integer):
-        return types.int64
-    return ty
-
-
-class UnliteralDispatcher(CPUDispatcher):
-    """A dispatcher that compiles a call from another kernel once per argument *kind*.
-
-    Numba otherwise compiles a separate copy of the callee for every constant value passed at a
-    call site (``Literal[int](0)``, ``Literal[int](31)``, ...) and for every integer width (a seat
-    read from the state is int32, a loop index int64); each copy also relinks everything the
-    callee calls, which multiplied the engine's cold compile time. Integer arguments are passed
-    as int64. Falls back to the exact types for a callee that needs them.
-
-    A ``separate`` kernel's overloads are called by symbol from the kernels compiled after it
-    (``engine/_linking.py``).
-    """
-
-    separate = False
-
-    def get_call_template(self, args, kws):
-        try:
-            return super().get_call_template(
-                tuple(_widen(a) for a in args),
-                {k: _widen(v) for k, v in kws.items()},
-            )
-        except errors.TypingError:
-            return super().get_call_template(args, kws)
-
-    def add_overload(self, cres):
-        super().add_overload(cres)
-        keep_reload_steps(cres)
-        if self.separate and not cres.objectmode:
-            link_by_symbol(self, cres)
-
-
-def njit(*args, separate: bool = False, **kwargs):
-    """``numba.njit`` with the project's options; usable bare or with extra options.
-
-    ``separate=True``: callers call this kernel's one compiled copy by its symbol instead of
-    linking its code into their own (``engine/_linking.py``); for large kernels that run rarely.
-    """
+def njit(*args, **kwargs):
+    """``numba.njit`` with the project's options; usable bare or with extra options."""
     options = {**NJIT_OPTIONS, **kwargs}
     if args and callable(args[0]):
-        return _unliteral(numba.njit(**options)(args[0]), separate)
-    decorator = numba.njit(*args, **options)
-    return lambda fn: _unliteral(decorator(fn), separate)
+        return _decorate(args[0], options)
+    return lambda fn: _decorate(fn, options)
 
 
-def _unliteral(dispatcher, separate: bool = False):
-    if type(dispatcher) is CPUDispatcher:
-        dispatcher.__class__ = UnliteralDispatcher
-        dispatcher.separate = separate
-        if type(dispatcher._cache) is caching.FunctionCache:
-            dispatcher._cache.__class__ = RepairingCache
-    return dispatcher
-
-
-DAMAGED_ENTRY = (
-    "riichi_env: dropped a damaged Numba cache file {path} ({error}); compiling {name} again"
-)
-"""The one line on stderr for a cache file that cannot be read back."""
-
-
-class RepairingCache(KernelCache):
-    """The kernels' disk cache: a cache file that cannot be unpickled (truncated by a full disk or
-    an interrupted copy, or garbage) is deleted, the kernel compiled again and saved afresh, and
-    one line (``DAMAGED_ENTRY``) says so on stderr. Numba itself raises the unpickling error at
-    every call, until the user deletes the cache."""
-
-    def _load_overload(self, sig, target_context):
-        if not self._enabled:
-            return None
-        files = self._cache_file
-        try:
-            overloads = files._load_index()
-        except OSError:
-            raise
-        except Exception as exc:  # any error unpickling it: the file is damaged
-            self._drop(files._index_path, exc)
-            return None
-        name = overloads.get(self._index_key(sig, target_context.codegen()))
-        if name is None:
-            return None
-        try:
-            data = files._load_data(name)
-        except OSError:  # removed while the index still names it: compile (as Numba does)
-            return None
-        except Exception as exc:
-            self._drop(files._data_path(name), exc)
-            return None
-        return self._impl.rebuild(target_context, data)
-
-    def _drop(self, path: str, exc: Exception) -> None:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        fn = self._py_func
-        error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        sys.stderr.write(
-            DAMAGED_ENTRY.format(path=path, error=error, name=f"{fn.__module__}.{fn.__qualname__}")
-            + "\n"
-        )
-        sys.stderr.flush()
+def _decorate(fn, options: dict):
+    directory = kernel_cache_dir(fn.__code__.co_filename) if options.get("cache") else None
+    if directory is None:
+        return numba.njit(**options)(fn)
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(directory)
+    try:
+        return numba.njit(**options)(fn)
+    finally:
+        numba.config.CACHE_DIR = saved
 
 
 def jit_disabled() -> bool:
@@ -209,37 +122,97 @@ def _is_project_file(py_file: str) -> bool:
     return relative.parts[0] in _PACKAGES
 
 
-class SourceHashCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-    """Puts the project's kernels in a cache directory keyed by ``source_digest()``."""
-
-    def __init__(self, py_func, py_file: str, cache_path: str):
-        self._py_file = py_file
-        self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = cache_path
-
-    def get_cache_path(self) -> str:
-        return self._cache_path
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        if numba.config.CACHE_DIR or not _is_project_file(py_file):
-            return None
-        relative = Path(py_file).resolve().parent.relative_to(_ROOT)
-        for root in cache_roots():
-            path = root / "numba" / source_digest() / relative
-            self = cls(py_func, py_file, str(path))
-            try:
-                self.ensure_cache_path()
-            except OSError:
-                continue
-            return self
+def kernel_cache_dir(py_file: str) -> Path | None:
+    """The Numba cache directory of a kernel defined in ``py_file``: ``<cache root>/numba/<source
+    hash>`` (the first writable root) for the project's files; ``None`` (Numba's own choice) for
+    other files, when ``NUMBA_CACHE_DIR`` is set, or when no root is writable."""
+    if numba.config.CACHE_DIR or not _is_project_file(py_file):
         return None
+    for root in cache_roots():
+        path = root / "numba" / source_digest()
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(path, os.W_OK):
+            return path
+    return None
 
 
-def _install_locator() -> None:
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-    if SourceHashCacheLocator not in impl._locator_classes:
-        impl._locator_classes.insert(0, SourceHashCacheLocator)
+def numba_cache_dirs() -> list[Path]:
+    """Where this process's kernels are cached: ``NUMBA_CACHE_DIR``, else the project's
+    directories under every cache root."""
+    if numba.config.CACHE_DIR:
+        return [Path(numba.config.CACHE_DIR)]
+    return [root / "numba" / source_digest() for root in cache_roots()]
 
 
-_install_locator()
+DAMAGED_ENTRY = (
+    "riichi_env: dropped a damaged Numba cache file {path} ({error}); compiling {name} again"
+)
+"""The one line on stderr for a cache file that cannot be read back."""
+
+
+def compile_kernel(kernel, signature: tuple) -> None:
+    """``kernel.compile(signature)`` (from the disk cache when it holds it); a cache file that
+    cannot be read back is dropped (``drop_damaged_cache_files``) and the compile tried again."""
+    try:
+        kernel.compile(signature)
+    except Exception:
+        if not drop_damaged_cache_files():
+            raise
+        kernel.compile(signature)
+
+
+def _read_cache_file(path: Path) -> None:
+    """Unpickle a Numba cache file as Numba reads it (raises what Numba would)."""
+    with open(path, "rb") as f:
+        if path.suffix == ".nbi":  # the Numba version, then the index
+            pickle.load(f)
+        pickle.loads(f.read())
+
+
+_CACHE_NAME = re.compile(r"^(?P<module>[^.]+)\.(?P<qualname>.+)-\d+\.py\d+")
+
+
+def _kernel_name(path: Path) -> str:
+    """``module.qualname`` of the kernel a cache file belongs to (Numba names the files
+    ``<file stem>.<qualname>-<line>.py<version>...``), the module's full name when it is loaded."""
+    match = _CACHE_NAME.match(path.name)
+    if match is None:
+        return path.name
+    stem, qualname = match["module"], match["qualname"]
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and Path(file).stem == stem and _has(module, qualname):
+            return f"{name}.{qualname}"
+    return f"{stem}.{qualname}"
+
+
+def _has(module, qualname: str) -> bool:
+    obj = module
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+    return obj is not None
+
+
+def drop_damaged_cache_files() -> list[Path]:
+    """Delete the kernel cache files (``numba_cache_dirs``) that cannot be unpickled, saying so on
+    stderr (``DAMAGED_ENTRY``), one line each; returns them. For the error path only: it reads
+    every cache file."""
+    dropped = []
+    for directory in numba_cache_dirs():
+        for path in sorted(directory.rglob("*.nb[ic]")):
+            try:
+                _read_cache_file(path)
+            except OSError:
+                continue  # gone meanwhile (another process), or unreadable: not ours to judge
+            except Exception as exc:  # any error unpickling it: the file is damaged
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                line = DAMAGED_ENTRY.format(path=path, error=error, name=_kernel_name(path))
+                sys.stderr.write(line + "\n")
+                sys.stderr.flush()
+                dropped.append(path)
+    return dropped

@@ -79,7 +79,7 @@ def _offer_discard(st, t, ev, tables, d, tile):
         if (
             rec.waits[s, x]
             and not _furiten(st, t, s)
-            and _can_win(st, t, tables, s, tile, d, np.int64(0))
+            and _can_win(st, t, tables, np.int64(s), np.int64(tile), np.int64(d), np.int64(0))
         ):
             m |= CLAIM_BIT_RON
         if live > 0 and rec.riichi[s] == 0:

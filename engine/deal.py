@@ -105,7 +105,7 @@ def _new_hand(st, t, ev, tables):
     _start_hand_from_wall(st, t, ev, tables, wall)
 
 
-@njit(separate=True)
+@njit
 def _reset(st, t, ev, tables, seed):
     """Start a new game with ``seed``: points, round, honba, sticks, then the first hand."""
     _init_game(st, t, ev, seed)

@@ -39,7 +39,7 @@ from engine.yaku import N_YAKU
 M32 = 0xFFFFFFFF
 
 
-@njit
+@njit(inline="always")
 def _row(st, t, ev, ev_type, seat):
     """The next free row of table ``t``'s log with its type and seat set, or -1 (log full/off)."""
     rec = st[t]
@@ -114,7 +114,7 @@ def _log_hand_start(st, t, ev):
     _log_dora(st, t, ev, 0)
 
 
-@njit
+@njit(inline="always")
 def _log_dora(st, t, ev, k):
     """Dora indicator ``k`` (0-4) turned over."""
     i = _row(st, t, ev, EV_DORA, -1)
@@ -158,7 +158,7 @@ def _log_riichi_accepted(st, t, ev, s):
         ev[t, i, 3] = rec.kyotaku
 
 
-@njit
+@njit(inline="always")
 def _log_meld(st, t, ev, s, m):
     """Meld ``m`` of seat ``s`` as it now stands (chi, pon, any kan)."""
     i = _row(st, t, ev, EV_CALL, s)
@@ -172,7 +172,7 @@ def _log_meld(st, t, ev, s, m):
         ev[t, i, 6] = rec.meld_tile34[s, m]
 
 
-@njit
+@njit(inline="always")
 def _log_delta(st, t, ev, seat, delta, sticks):
     """Point changes of a settled win (``seat`` the winner) or draw (-1)."""
     i = _row(st, t, ev, EV_DELTA, seat)
@@ -215,7 +215,7 @@ def _log_win(st, t, ev, w, from_seat, win_tile, out, yaku, pao, delta, sticks):
     _log_delta(st, t, ev, w, delta, sticks)
 
 
-@njit
+@njit(inline="always")
 def _log_ryuukyoku(st, t, ev, seat, kind, tenpai_mask, nagashi_mask):
     """A draw: ``kind`` DRAW_*, declared by ``seat`` (-1 for none)."""
     i = _row(st, t, ev, EV_RYUUKYOKU, seat)
@@ -236,7 +236,7 @@ def _log_hand_end(st, t, ev, next_honba):
         ev[t, i, 7] = next_honba
 
 
-@njit
+@njit(inline="always")
 def _log_game_end(st, t, ev, leftover, scores10, packed_ranks):
     """GAME_END (final points, leftover sticks) and FINAL (scores x10, packed ranks)."""
     i = _row(st, t, ev, EV_GAME_END, -1)

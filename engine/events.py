@@ -104,7 +104,7 @@ PACK_EMPTY = 255
 WIND_NAMES = ("East", "South", "West", "North")
 
 
-@njit
+@njit(inline="always")
 def _pack4(t0, t1, t2, t3):
     """Four tile136 ids (or 255) packed into one int32-range int."""
     v = (t0 & 255) | ((t1 & 255) << 8) | ((t2 & 255) << 16) | ((t3 & 255) << 24)

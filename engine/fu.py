@@ -20,7 +20,7 @@ WAIT_NAMES = ("ryanmen", "shanpon", "kanchan", "penchan", "tanki")
 FU_CHIITOITSU = 25
 
 
-@njit
+@njit(inline="always")
 def _set_fu(tile34, is_kan, concealed):
     """Fu of a triplet or kan: 2 open simple, x2 terminal/honor, x2 concealed, x4 kan."""
     fu = 2
@@ -63,7 +63,7 @@ def _wait_fu(wait):
     return 2 if wait >= WAIT_KANCHAN else 0
 
 
-@njit
+@njit(inline="always")
 def _round_fu(raw, menzen, tsumo, pinfu):
     """Total fu from the summed parts (which exclude base, menzen ron and tsumo fu)."""
     if pinfu:

@@ -43,7 +43,7 @@ HAND_OVER = 1
 """``hand_over`` bit: a hand was settled; the next three bits are ``_end_hand``'s flags."""
 
 
-@njit
+@njit(inline="always")
 def _settled(st, t, renchan, yame_ok, honba_up):
     """Mark the hand settled; ``_apply`` ends it (``_end_hand``) before it returns.
 
@@ -64,7 +64,7 @@ def _finish_hand(st, t, ev, tables):
         _end_hand(st, t, ev, tables, flags & 2 != 0, flags & 4 != 0, flags & 8 != 0)
 
 
-@njit(separate=True)
+@njit
 def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     """Renchan/honba, then game end (busting, agari/tenpai-yame, last hand, extension) or the next hand.
 
@@ -122,7 +122,7 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     _new_hand(st, t, ev, tables)
 
 
-@njit(separate=True)
+@njit
 def _end_game(st, t, ev):
     """Final scores: leftover sticks to first, (points - return) / 1000 + uma + oka."""
     rec = st[t]

@@ -15,7 +15,7 @@ from engine.rules import (
 from engine.shanten import _waits
 
 
-@njit
+@njit(inline="always")
 def _is_red(rules, tile):
     """True if physical ``tile`` is a red five under ``rules``."""
     k = tile // 4
@@ -36,14 +36,14 @@ def _add_tile(st, t, s, tile):
     rec.closed34[s, tile // 4] += 1
 
 
-@njit
+@njit(inline="always")
 def _remove_tile(st, t, s, tile):
     rec = st[t]
     rec.closed[s, tile] = 0
     rec.closed34[s, tile // 4] -= 1
 
 
-@njit
+@njit(inline="always")
 def _find_tile(st, t, s, k, red):
     """A held copy of kind ``k`` (red or plain as asked), the drawn tile first; -1 if none."""
     rec = st[t]
@@ -58,7 +58,7 @@ def _find_tile(st, t, s, k, red):
     return -1
 
 
-@njit
+@njit(inline="always")
 def _take_for_call(st, t, s, k, avoid, plain):
     """A held copy of kind ``k`` for a call, a red five first unless ``plain``; not ``avoid``."""
     rec = st[t]
@@ -103,7 +103,7 @@ def _n_open(st, t, s):
     return n
 
 
-@njit
+@njit(inline="always")
 def _update_waits(st, t, tables, s):
     """Recompute the waits of seat ``s``'s 3n+1 hand."""
     rec = st[t]
@@ -151,7 +151,7 @@ def _mark_passed_furiten(st, t, d, x):
                 rec.furiten_riichi[s] = 1
 
 
-@njit
+@njit(inline="always")
 def _add_meld(st, t, s, mtype, k, t0, t1, t2, t3, src, called):
     rec = st[t]
     i = rec.n_melds[s]

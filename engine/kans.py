@@ -56,7 +56,7 @@ def _is_kokushi_with(hand34, k):
     return pair == 1
 
 
-@njit(separate=True)
+@njit
 def _own_kan(st, t, ev, tables, s, k):
     """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it.
 
@@ -97,7 +97,11 @@ def _own_kan(st, t, ev, tables, s, k):
             can = rec.waits[o, k] == 1
         else:
             can = _is_kokushi_with(rec.closed34[o], k)
-        if can and not _furiten(st, t, o) and _can_win(st, t, tables, o, offered, s, np.int64(1)):
+        if (
+            can
+            and not _furiten(st, t, o)
+            and _can_win(st, t, tables, np.int64(o), np.int64(offered), np.int64(s), np.int64(1))
+        ):
             _add_claimer(st, t, o, CLAIM_BIT_RON)
     if _ask_claimers(st, t, s):
         return

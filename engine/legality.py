@@ -160,14 +160,14 @@ def _riichi_discard_exists(st, t, tables, s):
     for k in range(34):
         if h[k] > 0:
             h[k] -= 1
-            ok = _is_tenpai(st, t, tables, s, h)
+            ok = _is_tenpai(st, t, tables, np.int64(s), h)
             h[k] += 1
             if ok:
                 return True
     return False
 
 
-@njit
+@njit(inline="always")
 def _kuikae_leaves_discard(hand34, k1, k2, forbid1, forbid2):
     """True if after removing k1, k2 some kind other than the forbidden ones remains."""
     for i in range(34):
@@ -177,7 +177,7 @@ def _kuikae_leaves_discard(hand34, k1, k2, forbid1, forbid2):
     return False
 
 
-@njit
+@njit(inline="always")
 def _chi_forbid(x, shape):
     """The kuikae kinds after chi: the called kind, and the far end for an end call (docs/rules.md)."""
     n = x % 9
@@ -249,7 +249,7 @@ def _legal_mask(st, t, tables, out):
             if rec.closed[s, tile]:
                 k = tile // 4
                 h[k] -= 1
-                if _is_tenpai(st, t, tables, s, h):
+                if _is_tenpai(st, t, tables, np.int64(s), h):
                     if _is_red(rules, tile):
                         out[DISCARD_RED + k // 9] = True
                     else:
@@ -265,10 +265,10 @@ def _legal_mask(st, t, tables, out):
                 if rec.pending_dora > 0 and rules[RULE_RINSHAN_KAN_DORA]:
                     # the win would reveal the pending kan dora first (rule rinshan_kan_dora)
                     rec.n_dora += 1
-                    ok = _can_win(st, t, tables, s, d, s, np.int64(0))
+                    ok = _can_win(st, t, tables, np.int64(s), np.int64(d), np.int64(s), np.int64(0))
                     rec.n_dora -= 1
                 else:
-                    ok = _can_win(st, t, tables, s, d, s, np.int64(0))
+                    ok = _can_win(st, t, tables, np.int64(s), np.int64(d), np.int64(s), np.int64(0))
                 if ok:
                     out[TSUMO] = True
             live = _live_left(st, t)

@@ -11,7 +11,7 @@ from engine._numba import njit
 from engine.state import PHASE_CLAIM
 
 
-@njit
+@njit(inline="always")
 def _open_offer(st, t, tile, src, kind):
     """Offer ``tile`` from seat ``src`` (``CLAIM_*`` ``kind``) with nobody asked yet."""
     rec = st[t]
@@ -25,7 +25,7 @@ def _open_offer(st, t, tile, src, kind):
         rec.claim_answer[s] = -1
 
 
-@njit
+@njit(inline="always")
 def _add_claimer(st, t, s, bits):
     """Queue seat ``s`` with its ``CLAIM_BIT_*`` options (callers go in turn order)."""
     rec = st[t]

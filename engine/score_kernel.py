@@ -166,13 +166,13 @@ def new_work() -> np.ndarray:
     return np.zeros(N_WORK, dtype=np.int32)
 
 
-@njit
+@njit(inline="always")
 def _put(work, y, menzen):
     """Record hand-level yaku ``y`` with its closed or open han (from the yaku table)."""
     work[W_BASE_YAKU + y] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
 
 
-@njit
+@njit(inline="always")
 def _put_yakuman(work, y, double_on):
     """Record hand-level yakuman ``y`` with its multiplier (double ones count 1 when the rule
     is off)."""
@@ -180,7 +180,7 @@ def _put_yakuman(work, y, double_on):
     work[W_BASE_YAKU + y] = m if double_on else 1
 
 
-@njit
+@njit(inline="always")
 def _push(work, n, y, menzen):
     """Append yaku ``y`` (closed or open han) to a reading's extra list; returns the length."""
     work[W_EXTRA + n] = y
@@ -188,7 +188,7 @@ def _push(work, n, y, menzen):
     return n + 1
 
 
-@njit
+@njit(inline="always")
 def _push_yakuman(work, n, y, double_on):
     """Append yakuman ``y`` with its multiplier to a reading's extra list; returns the length."""
     m = YAKU_YAKUMAN[y]
@@ -266,7 +266,7 @@ def _offer(
     return True
 
 
-@njit(separate=True)
+@njit
 def _score_hand(
     closed34, melds, n_melds, win_tile, ctx, dora_ind, ura_ind, rules, work, out, yaku_out
 ):
@@ -301,14 +301,16 @@ def _score_hand(
     honba = ctx[CTX_HONBA]
     double_on = rules[RULE_DOUBLE_YAKUMAN] != 0
 
-    menzen = True
-    n_kan = 0
+    # typed (not constants) from the start: a constant would first type the callees below with
+    # its literal value, a compile that Numba then repeats with the merged type
+    menzen = np.bool_(True)
+    n_kan = np.int64(0)
     n_ankan = 0
     n_meld_trip = 0
-    meld_seq_mask = 0
-    meld_trip_mask = 0
+    meld_seq_mask = np.int64(0)
+    meld_trip_mask = np.int64(0)
     meld_fu = 0
-    tile_mask = 0
+    tile_mask = np.int64(0)
     n_kinds = 0
     all_pairs = True
     for i in range(N_KINDS):
@@ -412,10 +414,10 @@ def _score_hand(
             _put_yakuman(work, Y_JUNSEI_CHUUREN, double_on)
         elif chuuren == 1:
             _put_yakuman(work, Y_CHUUREN, double_on)
-    base_han = 0
+    base_han = np.int64(0)
     for y in range(Y_FIRST_YAKUMAN):
         base_han += work[W_BASE_YAKU + y]
-    base_yakuman = 0
+    base_yakuman = np.int64(0)
     for y in range(Y_FIRST_YAKUMAN, Y_DORA):
         base_yakuman += work[W_BASE_YAKU + y]
     n_dora = (
@@ -430,7 +432,7 @@ def _score_hand(
         agari = True
         y = Y_KOKUSHI_13 if closed34[win_tile] == 2 else Y_KOKUSHI
         n = _push_yakuman(work, 0, y, double_on)
-        fu = 30 if tsumo else 40
+        fu = np.int64(30 if tsumo else 40)
         has_yaku |= _offer(
             work,
             base_han,
@@ -455,7 +457,7 @@ def _score_hand(
             base_yakuman,
             n_dora,
             n,
-            FU_CHIITOITSU,
+            np.int64(FU_CHIITOITSU),
             dealer,
             tsumo,
             rules,
@@ -470,7 +472,7 @@ def _score_hand(
         n_sets = work[W_READINGS + row + 1]
         seq_mask = meld_seq_mask
         trip_mask = meld_trip_mask
-        n_cseq = 0
+        n_cseq = np.int64(0)
         n_ctrip = 0
         n_peikou = 0
         run = 0

@@ -54,7 +54,7 @@ def _copy_table(st, ev, src, dst):
     ev[dst] = ev[src]
 
 
-@njit
+@njit(inline="always")
 def _nth_legal(mask, k):
     """The ``k``-th legal action id (0-based)."""
     for a in range(N_ACTIONS):

@@ -68,7 +68,7 @@ from engine.wall import _live_left
 from engine.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII
 
 
-@njit(separate=True)
+@njit
 def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, out, yaku):
     """Score seat ``s`` winning on ``win_tile`` (tsumo if ``from_seat == s``); returns status."""
     rec = st[t]
@@ -123,7 +123,7 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
     return _score_hand(closed34, melds, nm, win_tile // 4, ctx, dora, ura, rules, work, out, yaku)
 
 
-@njit(separate=True)
+@njit
 def _can_win(st, t, tables, s, win_tile, from_seat, chankan):
     """True if the win has a yaku (status OK); the caller checked the shape and furiten."""
     out = np.zeros(N_RES, dtype=np.int32)
@@ -135,7 +135,7 @@ def _can_win(st, t, tables, s, win_tile, from_seat, chankan):
     )
 
 
-@njit(separate=True)
+@njit
 def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
     """Score one winner and add its payments to ``total``; pao per docs/rules.md (``pao_honba`` rule)."""
     rec = st[t]
@@ -144,7 +144,9 @@ def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
     sticks = rec.kyotaku if first else 0
     out = np.zeros(N_RES, dtype=np.int32)
     yaku = np.zeros(N_YAKU, dtype=np.int32)
-    _score_win(st, t, tables, w, win_tile, from_seat, chankan, honba, sticks, out, yaku)
+    _score_win(
+        st, t, tables, w, win_tile, from_seat, chankan, np.int64(honba), np.int64(sticks), out, yaku
+    )
     delta = np.zeros(4, dtype=np.int32)
     pao = rec.pao_seat[w]
     pao_mult = 0
@@ -195,12 +197,23 @@ def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
         total[o] += delta[o]
 
 
-@njit(separate=True)
+@njit
 def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     """Tsumo by ``w`` (``from_seat == w``): settle and end the hand."""
     rec = st[t]
     total = np.zeros(4, dtype=np.int32)
-    _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, np.bool_(True), total)
+    _pay_win(
+        st,
+        t,
+        ev,
+        tables,
+        np.int64(w),
+        np.int64(from_seat),
+        np.int64(win_tile),
+        np.int64(chankan),
+        np.bool_(True),
+        total,
+    )
     for o in range(4):
         rec.points[o] += total[o]
         rec.last_delta[o] = total[o]  # a loop, not a slice copy: see docs/internals.md
@@ -209,7 +222,7 @@ def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     _settled(st, t, w == dealer, yame, w == dealer)
 
 
-@njit(separate=True)
+@njit
 def _ron(st, t, ev, tables, d, tile):
     """Every ron answer wins; honba and sticks to the first winner after the discarder."""
     rec = st[t]
@@ -224,7 +237,18 @@ def _ron(st, t, ev, tables, d, tile):
     for i in range(rec.claim_n):
         w = rec.claim_queue[i]
         if rec.claim_answer[w] == RON:
-            _pay_win(st, t, ev, tables, w, d, tile, chankan, np.bool_(first), total)
+            _pay_win(
+                st,
+                t,
+                ev,
+                tables,
+                np.int64(w),
+                np.int64(d),
+                np.int64(tile),
+                np.int64(chankan),
+                np.bool_(first),
+                total,
+            )
             first = False
             if w == dealer:
                 dealer_won = True
@@ -235,7 +259,7 @@ def _ron(st, t, ev, tables, d, tile):
     _settled(st, t, dealer_won, yame, dealer_won)
 
 
-@njit(separate=True)
+@njit
 def _exhaustive_draw(st, t, ev, tables):
     """Exhaustive draw: nagashi mangan, else tenpai payments (``_is_tenpai``: karaten is noten)."""
     rec = st[t]
@@ -245,7 +269,7 @@ def _exhaustive_draw(st, t, ev, tables):
     tenpai_mask = 0
     n_tenpai = 0
     for s in range(4):
-        if _is_tenpai(st, t, tables, s, rec.closed34[s]):
+        if _is_tenpai(st, t, tables, np.int64(s), rec.closed34[s]):
             tenpai_mask |= 1 << s
             n_tenpai += 1
     nagashi_mask = 0

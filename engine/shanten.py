@@ -185,11 +185,11 @@ def _shanten_kokushi(hand34, suit_table, honor_table):
 @njit
 def _shanten(hand34, suit_table, honor_table):
     """Shanten of a 3n+1 / 3n+2 concealed part: min of standard, chiitoitsu, kokushi; -1 = agari."""
-    c0 = 0
-    c1 = 0
-    c2 = 0
-    c3 = 0
-    n = 0
+    c0 = np.int64(0)
+    c1 = np.int64(0)
+    c2 = np.int64(0)
+    c3 = np.int64(0)
+    n = np.int64(0)
     kinds = 0
     pairs = 0
     for i in range(9):
@@ -271,7 +271,7 @@ def _stats(hand34):
     return kinds, pairs, y_kinds, y_pair
 
 
-@njit
+@njit(inline="always")
 def _merge(a, ia, b, ib, out, io, n_sets):
     """Min-plus merge of distance rows ``a[ia]`` and ``b[ib]`` into ``out[io]`` (up to ``n_sets``)."""
     for m in range(n_sets + 1):
@@ -354,7 +354,7 @@ def _waits(hand34, suit_table, honor_table, out_bool34):
     """
     for t in range(34):
         out_bool34[t] = False
-    n = 0
+    n = np.int64(0)
     for t in range(34):
         n += int(hand34[t])
     if n % 3 != 1 or _shanten(hand34, suit_table, honor_table) != 0:
@@ -385,7 +385,7 @@ def _waits(hand34, suit_table, honor_table, out_bool34):
 @njit
 def _ukeire(hand34, visible34, suit_table, honor_table):
     """Unseen tiles (``4 - hand - visible`` per kind) that lower the shanten of a 3n+1 hand."""
-    n = 0
+    n = np.int64(0)
     for t in range(34):
         n += int(hand34[t])
     if n % 3 != 1:

@@ -227,7 +227,7 @@ def dora_from_indicator(indicator34: int) -> int:
     return int(_dora_from_indicator(indicator34))
 
 
-@njit
+@njit(inline="always")
 def _dora_from_indicator(indicator34):
     if indicator34 < 27:
         return indicator34 - indicator34 % 9 + (indicator34 % 9 + 1) % 9

@@ -455,7 +455,7 @@ def _validate_rules(st, t, ev, tables, detail):
             n += h[k]
         if rec.riichi[s] > 0:
             # 3n+1: tenpai as the draw counts it (karaten is not); 3n+2: the drawn tile is held
-            if n % 3 == 1 and not _is_tenpai(st, t, tables, s, h):
+            if n % 3 == 1 and not _is_tenpai(st, t, tables, np.int64(s), h):
                 return VAL_RIICHI_NOT_TENPAI
             if n % 3 == 2 and _shanten(h, suit, honor) > 0:
                 return VAL_RIICHI_NOT_TENPAI

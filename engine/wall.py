@@ -26,7 +26,7 @@ def _mix32(x):
     return (x >> 16) ^ x
 
 
-@njit
+@njit(inline="always")
 def _rng_seed(rng, seed, stream):
     """Key ``rng`` (int64[2]: key, counter) from a non-negative seed and a stream number."""
     seed = np.int64(seed)
@@ -39,7 +39,7 @@ def _rng_seed(rng, seed, stream):
     rng[1] = 0
 
 
-@njit
+@njit(inline="always")
 def _rand_below(rng, n):
     """Uniform int in ``[0, n)`` from a counter-based stream; advances ``rng``."""
     c = rng[1]

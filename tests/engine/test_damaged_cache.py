@@ -1,5 +1,6 @@
 """A damaged Numba cache file (truncated ``.nbc`` entry or ``.nbi`` index) is dropped, the kernel
-compiled again and cached afresh, with one line on stderr (``engine._numba.RepairingCache``)."""
+compiled again and cached afresh, with one line on stderr (``engine._numba.compile_kernel``, what
+the compile entry points call)."""
 
 import os
 import subprocess
@@ -22,7 +23,13 @@ def twice(x):
     return 2 * x
 """
 
-RUN = "from kern import twice; print(twice(21), sum(twice.stats.cache_hits.values()))"
+RUN = """
+import numba
+from engine._numba import compile_kernel
+from kern import twice
+compile_kernel(twice, (numba.typeof(21),))
+print(twice(21), sum(twice.stats.cache_hits.values()))
+"""
 
 pytestmark = pytest.mark.skipif(jit_disabled(), reason="the disk cache holds compiled code")
 

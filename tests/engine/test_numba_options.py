@@ -1,33 +1,37 @@
+from pathlib import Path
+
 import numba
 import pytest
 
 from engine import _numba
 from engine.shanten import _shanten
 
+pytestmark = pytest.mark.quick
+
 
 def test_project_kernels_cache_under_the_source_hash(monkeypatch, tmp_path):
+    if _numba.jit_disabled():
+        pytest.skip("no cache without JIT")
     monkeypatch.setenv("RIICHI_ENV_CACHE", str(tmp_path))
     monkeypatch.setattr(numba.config, "CACHE_DIR", "")
-    locator = _numba.SourceHashCacheLocator.from_function(
-        _shanten.py_func, _shanten.py_func.__code__.co_filename
-    )
-    path = locator.get_cache_path()
+    py_file = _shanten.py_func.__code__.co_filename
+    assert _numba.kernel_cache_dir(py_file) == tmp_path / "numba" / _numba.source_digest()
+    kernel = _numba.njit(_shanten.py_func)  # decorated again: its cache is chosen now
+    path = kernel.stats.cache_path
     assert path.startswith(str(tmp_path / "numba" / _numba.source_digest()))
-    assert path.endswith("engine")
+    assert Path(path).name.startswith("engine")  # Numba's folder for the kernel's package
+    assert numba.config.CACHE_DIR == ""  # restored after the decoration
 
 
 def test_foreign_files_and_numba_cache_dir_use_numba_defaults(monkeypatch, tmp_path):
-    def f():
-        return 1
-
-    assert _numba.SourceHashCacheLocator.from_function(f, numba.__file__) is None
+    if _numba.jit_disabled():
+        pytest.skip("no cache without JIT")
+    assert _numba.kernel_cache_dir(numba.__file__) is None
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
-    assert (
-        _numba.SourceHashCacheLocator.from_function(
-            _shanten.py_func, _shanten.py_func.__code__.co_filename
-        )
-        is None
-    )
+    py_file = _shanten.py_func.__code__.co_filename
+    assert _numba.kernel_cache_dir(py_file) is None
+    kernel = _numba.njit(_shanten.py_func)
+    assert kernel.stats.cache_path.startswith(str(tmp_path))
 
 
 def test_digest_changes_with_any_engine_source(monkeypatch):
@@ -52,19 +56,3 @@ def test_njit_returns_plain_functions_without_jit(monkeypatch, tmp_path):
     assert add(2, 3) == 5
     if _numba.jit_disabled():
         assert not hasattr(add, "py_func")
-
-
-def test_constants_at_call_sites_do_not_multiply_compiles():
-    if _numba.jit_disabled():
-        pytest.skip("no compilation without JIT")
-
-    @_numba.njit(cache=False)
-    def callee(x, k):
-        return x + k
-
-    @_numba.njit(cache=False)
-    def caller(x):
-        return callee(x, 1) + callee(x, 2) + callee(x, 3)
-
-    assert caller(10) == 36
-    assert len(callee.signatures) == 1
