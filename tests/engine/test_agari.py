@@ -7,6 +7,8 @@ import pytest
 
 from engine.agari import MAX_READINGS, decompose, is_agari
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 
 def _sets(*codes):
     return tuple(sorted(codes))

@@ -60,6 +60,7 @@ def kern(tmp_path):
     return tmp_path
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("suffix", [".nbc", ".nbi"])
 def test_a_truncated_cache_file_is_dropped_and_compiled_again(kern, suffix):
     (path,) = (kern / "cache").rglob(f"kern.twice-*{suffix}")
@@ -74,6 +75,7 @@ def test_a_truncated_cache_file_is_dropped_and_compiled_again(kern, suffix):
     assert _run(kern) == ("42 1", "")  # cached afresh: loaded, and nothing said
 
 
+@pytest.mark.quick
 def test_an_empty_or_garbage_cache_file_is_dropped_too(kern):
     (entry,) = (kern / "cache").rglob("kern.twice-*.nbc")
     entry.write_bytes(b"")

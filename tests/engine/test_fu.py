@@ -14,6 +14,8 @@ from engine.fu import (
 from engine.scoring import score_hand
 from engine.tiles import CHUN, EAST, M1, M2, M5, M7, M9, SOUTH, WEST
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 
 def fu_of(closed, win, **kwargs):
     result = score_hand(closed, win, **kwargs)

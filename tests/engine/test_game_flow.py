@@ -31,6 +31,8 @@ from engine.state import (
 from engine.tiles import tiles136_to_str
 from engine.validate import validate
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 NOTEN = ["159m159p159s1234z", "268m268p268s5677z", "3447m347p37s5566z", "48m48p48s1234567z"]
 
 

@@ -19,6 +19,8 @@ from engine.rules import (
     Rules,
 )
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 
 def test_default_is_mahjong_soul():
     assert Rules() == MAHJONGSOUL

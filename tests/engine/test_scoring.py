@@ -38,6 +38,8 @@ from engine.scoring import (
 from engine.tiles import parse_hand34, parse_tile, tile34_to_str
 from engine.yaku import N_YAKU, Y_PINFU, Y_TANYAO
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 RULES = MAHJONGSOUL.to_array()
 KIRIAGE = MAHJONGSOUL.replace(kiriage_mangan=True).to_array()
 NO_KAZOE = MAHJONGSOUL.replace(kazoe_yakuman=False).to_array()

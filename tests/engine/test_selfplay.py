@@ -12,6 +12,8 @@ from engine.events import EV_GAME_END, event_rows
 from engine.rules import MAHJONGSOUL, TENHOU
 from engine.selfplay import POLICY_GREEDY, POLICY_UNIFORM, play_one, selfplay
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU}
 
 

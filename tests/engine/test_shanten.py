@@ -26,6 +26,8 @@ from engine.shanten import (
 from engine.tables import Tables, load_tables
 from engine.tiles import EAST, HAKU, M1, M2, M9, hand34_to_str, parse_hand34, parse_tile34
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 
 @pytest.fixture(scope="module")
 def tables() -> Tables:

@@ -26,6 +26,8 @@ from engine.tiles import (
     tiles136_to_str,
 )
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 
 def test_constants_follow_the_tile_id_layout():
     assert (M1, M9, P5, S5, EAST, HAKU, CHUN) == (0, 8, 13, 22, 27, 31, 33)

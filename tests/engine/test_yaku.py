@@ -6,6 +6,8 @@ from engine.rules import MAHJONGSOUL, TENHOU
 from engine.scoring import score_hand
 from engine.yaku import N_YAKU, YAKU_HAN_CLOSED, YAKU_HAN_OPEN, YAKU_KEYS, YAKU_TABLE, YAKU_YAKUMAN
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 
 def yaku_of(closed, win, **kwargs):
     """``{key: han}`` of the scored hand (yakuman entries: their multiplier)."""
