@@ -641,8 +641,8 @@ def _score_hands_batch(
         _score_hand(
             closed34,
             meld_rows,
-            n_melds[b],
-            win_tiles[b],
+            np.int64(n_melds[b]),
+            np.int64(win_tiles[b]),
             ctx,
             dora_ind,
             ura_ind,

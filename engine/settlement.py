@@ -84,7 +84,7 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
             n_aka += 1
     if not tsumo and _is_red(rules, win_tile):
         n_aka += 1
-    nm = rec.n_melds[s]
+    nm = np.int64(rec.n_melds[s])
     for i in range(nm):
         melds[i, 0] = rec.meld_type[s, i]
         melds[i, 1] = rec.meld_tile34[s, i]

@@ -222,7 +222,7 @@ def table_markdown(name: str, start: int = 0) -> str:
     return "\n".join(lines)
 
 
-@njit
+@njit(inline="always")
 def _fill(out, row, value):
     for c in range(34):
         out[row, c] = value

@@ -155,7 +155,7 @@ def _run_tables(
                 policy = seat_policy[t, actor]
                 if policy == PYTHON_SEAT:
                     break
-                n = 0
+                n = np.int64(0)
                 for a in range(masks.shape[1]):
                     n += masks[t, a]
                 action = _choose(st, t, tables, masks[t], n, policy, rng[t])
@@ -226,7 +226,7 @@ def _expert_actions(st, tables_tuple, masks, seats, policy, rng, out):
         out[t] = -1
         if seats[t] < 0:  # FINISHED
             continue
-        n = 0
+        n = np.int64(0)
         for a in range(masks.shape[1]):
             n += masks[t, a]
         if n > 0:

@@ -233,6 +233,8 @@ def _replay_game(
     tables = Tables(tables_tuple[0], tables_tuple[1])
     cap = out_action.shape[0]
     quantized = obs_u8.shape[0] > 0
+    t0 = np.int64(0)  # the one table: an int64, as everywhere else (a constant 0 would compile the
+    # game's kernels a second time, for Literal[int](0))
     rec = st[0]
     n_rows = row0
     step = step0
@@ -243,7 +245,7 @@ def _replay_game(
         for s in range(4):
             pts[s] = starts[h, 3 + s]
         _continue_at(
-            st, 0, ev, tables, walls[h], starts[h, 0], starts[h, 1], starts[h, 2], pts, True
+            st, t0, ev, tables, walls[h], starts[h, 0], starts[h, 1], starts[h, 2], pts, True
         )
         hand_index = rec.hand_index
         i = script_lo[h]
@@ -266,7 +268,7 @@ def _replay_game(
             if step - hand_start_step >= MAX_HAND_STEPS:
                 result = HAND_TOO_LONG
                 break
-            count = _legal_mask(st, 0, tables, mask)
+            count = _legal_mask(st, t0, tables, mask)
             actor = rec.actor
             action = -1
             kind_row = True
@@ -318,25 +320,25 @@ def _replay_game(
                 result = HAND_ILLEGAL
                 err[h] = i - 1 if action not in (PASS, RON, TSUMO, KYUUSHU) else i
                 break
-            kind = _kind_of(st, 0, action)
+            kind = _kind_of(st, t0, action)
             if kind_row and seat_ok[actor] and kind_ok[kind] and not (skip_forced and count == 1):
                 if n_rows >= cap:
                     full = True
                     break
                 r = n_rows
                 if quantized:
-                    _encode(st, 0, actor, encoder, suit_table, honor_table, scratch)
+                    _encode(st, t0, actor, encoder, suit_table, honor_table, scratch)
                     if use_known and encoder == 2:
-                        _oracle_wall_rows(st, 0, known[h], scratch)
+                        _oracle_wall_rows(st, t0, known[h], scratch)
                     _quantize(scratch, quant_lo, quant_inv, obs_u8[r])
                 else:
-                    _encode(st, 0, actor, encoder, suit_table, honor_table, obs_f[r])
+                    _encode(st, t0, actor, encoder, suit_table, honor_table, obs_f[r])
                     if use_known and encoder == 2:
-                        _oracle_wall_rows(st, 0, known[h], obs_f[r])
+                        _oracle_wall_rows(st, t0, known[h], obs_f[r])
                 if oracle:
-                    _encode(st, 0, actor, 2, suit_table, honor_table, oracle_scratch)
+                    _encode(st, t0, actor, np.int64(2), suit_table, honor_table, oracle_scratch)
                     if use_known:
-                        _oracle_wall_rows(st, 0, known[h], oracle_scratch)
+                        _oracle_wall_rows(st, t0, known[h], oracle_scratch)
                     if quantized:
                         _quantize(oracle_scratch, oracle_lo, oracle_inv, orc_u8[r])
                     else:
@@ -350,7 +352,7 @@ def _replay_game(
                 out_hand[r] = h
                 out_step[r] = step
                 n_rows += 1
-            _apply(st, 0, ev, tables, action)
+            _apply(st, t0, ev, tables, action)
             step += 1
         if full:
             counters[0] = hand_start_rows

@@ -39,8 +39,7 @@ for name, module in list(sys.modules.items()):
 """
 
 EXCEPTIONS: dict[str, str] = {
-    # kernel -> why it is compiled for more than one signature
-    "riichi_env.encoders._fill": "riichi_env, reworked with the compile entry point (phase 2)",
+    # kernel -> why it is compiled for more than one signature (none today)
 }
 
 
