@@ -8,8 +8,9 @@ compiles the deal; the first then loads them from the cache when ``_legal_mask``
 call them (``riichi_env/compiling.py`` runs the two processes).
 
 Each entry is ``(name, kernel, signature)``: the Numba argument types the game's own call sites
-pass (integers as int64, ``engine/_numba.py``), so the cached machine code is the one the game
-looks up. A kernel compiled with other types would simply be compiled again where it is called.
+pass (integers as int64: docs/internals.md, "One signature per kernel"), so the cached machine
+code is the one the game looks up. A kernel compiled with other types would simply be compiled
+again where it is called. ``riichi_env.compile()`` compiles the same entries (its parts).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import numba
 import numpy as np
 
+from engine._numba import compile_kernel
 from engine.actions import N_ACTIONS
 from engine.claims import _discard_passes
 from engine.deal import _reset
@@ -110,7 +112,7 @@ def compile_part(part: list[tuple[str, object, tuple]], done=None) -> None:
     """Compile each kernel of ``part`` for its signature (no call: nothing runs); ``done(name)``
     after each one."""
     for name, kernel, signature in part:
-        kernel.compile(signature)
+        compile_kernel(kernel, signature)
         if done is not None:
             done(name)
 

@@ -39,6 +39,7 @@ _EXPORTS = {
     "iter_batches": "riichi_env.dataset",
     "write_shards": "riichi_env.dataset",
     "load_shards": "riichi_env.dataset",
+    "compile": "riichi_env.compiling",
 }
 """Each public name and the module that defines it."""
 

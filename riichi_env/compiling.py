@@ -21,7 +21,6 @@ import contextlib
 import errno
 import functools
 import hashlib
-import importlib
 import os
 import subprocess
 import sys
@@ -29,10 +28,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numba
 
-from engine._numba import cache_roots, jit_disabled
+from engine._numba import cache_roots, compile_kernel, jit_disabled
 
 KINDS: dict[str, tuple[str, str]] = {
     "env": (
@@ -52,52 +52,160 @@ KINDS: dict[str, tuple[str, str]] = {
 empty cache (the groups share the engine's kernels, so the first one pays most; the notice
 estimates what is left, ``estimate``)."""
 
-STAGES: dict[str, tuple[tuple[str, ...], float]] = {
-    "deal": (("engine.deal:_reset",), 12.3),
-    "scoring": (
+Entry = tuple[str, Any, tuple]
+"""``(name, kernel, signature)``: a kernel object and the Numba argument types it is compiled for,
+``signature(*example_arguments)`` (the types the kernel's callers pass; ``engine.compile_parts``)."""
+
+
+def _engine_part(name: str) -> Callable[[], list[Entry]]:
+    """A part of the game's core from ``engine.compile_parts`` (the helper process compiles the
+    same entries)."""
+
+    def entries() -> list[Entry]:
+        from engine import compile_parts
+
+        return compile_parts.PARTS[name]()
+
+    entries.__name__ = f"{name}_part"
+    return entries
+
+
+def _step_part() -> list[Entry]:
+    """The env's step and its default encoder, with the types ``raw_env`` passes."""
+    import numpy as np
+
+    from engine.actions import N_ACTIONS
+    from engine.compile_parts import game_arguments, signature
+    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
+    from riichi_env.aec.kernels import _k_step
+
+    st, ev, tables, i, b = game_arguments()
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    points = np.zeros(4, dtype=np.int32)
+    obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
+    encode = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
+    suit, honor = tables.shanten_suit, tables.shanten_honor
+    return [
+        ("_encode_" + DEFAULT_ENCODER, encode, signature(st, i, i, suit, honor, obs)),
+        ("_k_step", _k_step, signature(st, i, ev, tuple(tables), i, mask, points, points, b)),
+    ]
+
+
+def _encoders_part() -> list[Entry]:
+    """Every encoder's own kernel but the default one (an env observing with another)."""
+    import numpy as np
+
+    from engine.compile_parts import game_arguments, signature
+    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODERS, N_ROWS
+
+    st, _, tables, i, _ = game_arguments()
+    suit, honor = tables.shanten_suit, tables.shanten_honor
+    return [
         (
-            "engine.settlement:_score_win",
-            "engine.settlement:_can_win",
-            "engine.settlement:_pay_win",
-            "engine.claims:_discard_passes",
-        ),
-        15.5,
-    ),
-    "mask": (("engine.legality:_legal_mask",), 5.7),
-    "apply": (("engine.turn:_apply",), 10.3),
-    "step": (("riichi_env.aec.kernels:_k_step", "riichi_env.aec.encoders:_encode_basic_v0"), 4.2),
-    "selfplay": (("engine.selfplay:_choose_random", "engine.selfplay:_play_games_unchecked"), 5.4),
-    "agents": (
-        (
-            "engine.policies:_simple_action",
-            "engine.policies:_efficiency_action",
-            "engine.selfplay:_choose",
-        ),
-        12.9,
-    ),
-    "agents_loop": (("engine.selfplay:_play_games_agents",), 3.5),
-    "vector": (
-        ("riichi_env.aec.kernels:_start_tables", "riichi_env.aec.kernels:_run_tables"),
-        12.8,
-    ),
-    "checked": (("engine.selfplay:_play_games",), 19.2),
-    "score": (("engine.score_kernel:_score_hand",), 6.7),
-    "dataset": (("riichi_env.dataset.replay:_replay_game",), 25.0),
-    "encoders": (
-        (
-            "riichi_env.aec.encoders:_encode_rich_v0",
-            "riichi_env.aec.encoders:_encode_oracle_v0",
-            "riichi_env.aec.encoders:_encode_basic_v1",
-            "riichi_env.aec.encoders:_encode_rich_v1",
-        ),
-        4.4,
-    ),
+            "_encode_" + name,
+            kernel,
+            signature(st, i, i, suit, honor, np.zeros((N_ROWS[name], 34), dtype=np.float32)),
+        )
+        for kernel, name in zip(ENCODE_KERNELS, ENCODERS, strict=True)
+        if name != DEFAULT_ENCODER
+    ]
+
+
+def _agents_loop_part() -> list[Entry]:
+    """The self-play loop of every policy (the arena, ``selfplay("efficiency")``): the random
+    loop's types."""
+    from engine.compile_parts import selfplay_part
+    from engine.selfplay import _play_games_agents
+
+    ((_, _, types),) = selfplay_part()
+    return [("_play_games_agents", _play_games_agents, types)]
+
+
+def _vector_part() -> list[Entry]:
+    """The batch kernels (vector env, learner, batched self-play), with the arguments a
+    ``Batch`` passes."""
+    import numpy as np
+
+    from engine.compile_parts import signature
+    from engine.rules import MAHJONGSOUL
+    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS
+    from riichi_env.aec.kernels import PYTHON_SEAT, _run_tables, _start_tables
+    from riichi_env.aec.options import reward_spec
+    from riichi_env.batch.tables import Batch
+
+    batch = Batch(1, MAHJONGSOUL, DEFAULT_ENCODER, ENCODER_IDS[DEFAULT_ENCODER], np.float32)
+    policy = np.full(4, PYTHON_SEAT, dtype=np.int64)
+    reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
+    run = batch.run_arguments(0, 1, batch.worker_scratch(), policy, reward, 1, 1, False)
+    return [
+        ("_start_tables", _start_tables, signature(*batch.start_arguments(0, 1))),
+        ("_run_tables", _run_tables, signature(*run)),
+    ]
+
+
+def _checked_part() -> list[Entry]:
+    """Self-play that validates every step (``riichi-env selfplay --check``)."""
+    import numpy as np
+
+    from engine.compile_parts import game_arguments, signature
+    from engine.selfplay import _play_games
+
+    st, ev, tables, i, _ = game_arguments()
+    i64 = np.zeros(1, dtype=np.int64)
+    i32 = np.zeros(1, dtype=np.int32)
+    rows32 = np.zeros((1, 4), dtype=np.int32)
+    rows64 = np.zeros((1, 4), dtype=np.float64)
+    types = signature(st, i, ev, tables, i64, i, i, i, rows32, rows64, i32, i64, i32, i64)
+    return [("_play_games", _play_games, types)]
+
+
+def _score_part() -> list[Entry]:
+    """Hand scoring (``score_hand``, ``riichi-env score``)."""
+    import numpy as np
+
+    from engine.compile_parts import signature
+    from engine.score_kernel import _score_hand
+
+    a = np.zeros(1, dtype=np.int32)
+    closed = np.zeros(34, dtype=np.uint8)
+    melds = np.zeros((4, 2), dtype=np.int32)
+    i = np.int64(0)
+    return [("_score_hand", _score_hand, signature(closed, melds, i, i, a, a, a, a, a, a, a))]
+
+
+def _dataset_part() -> list[Entry]:
+    """The record replay that writes dataset rows: compiled by converting one short game (its
+    buffers are built by the converter; no signature is declared here)."""
+    return []
+
+
+STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
+    "deal": (_engine_part("deal"), 12.3),
+    "scoring": (_engine_part("scoring"), 15.5),
+    "mask": (_engine_part("mask"), 5.7),
+    "apply": (_engine_part("apply"), 10.3),
+    "step": (_step_part, 4.2),
+    "selfplay": (_engine_part("selfplay"), 5.4),
+    "agents": (_engine_part("agents"), 12.9),
+    "agents_loop": (_agents_loop_part, 3.5),
+    "vector": (_vector_part, 12.8),
+    "checked": (_checked_part, 19.2),
+    "score": (_score_part, 6.7),
+    "dataset": (_dataset_part, 25.0),
+    "encoders": (_encoders_part, 4.4),
 }
-"""Parts of the warm-ups: the kernels each compiles (``module:name``; a part is left to compile
-while any of their cache indexes is missing) and the CPU seconds of its cold compile with the
-parts before it cached (``python benchmarks/bench_compile_stages.py``; ``score`` alone, which the
-game's compile includes). Measured on the project's 2-core VM while other processes were
-compiling too: CPU seconds, which a busy machine inflates far less than wall seconds."""
+"""Parts of the warm-ups: a function listing the part's kernels (``Entry``: imported when the part
+compiles, so a renamed kernel is an ImportError in ``tests/riichi_env/test_warmup.py``) and the CPU
+seconds of its cold compile with the parts before it cached (``python
+benchmarks/bench_compile_stages.py``; ``score`` alone, which the game's compile includes).
+Measured on the project's 2-core VM while other processes were compiling too: CPU seconds, which
+a busy machine inflates far less than wall seconds. A part is left to compile until its marker
+(``<cache root>/compiled/part-<name>-<hash of the sources>``) exists. A new kernel of a game
+path is one more ``(name, kernel, signature(*example arguments))`` entry in its part."""
+
+IMPLIES = {"scoring": ("score",)}
+"""Parts another part compiles along: the game's scoring compiles the hand scorer for the
+argument types ``score_hand`` passes too."""
 
 CORE = ("deal", "scoring", "mask", "apply")
 KIND_STAGES: dict[str, tuple[str, ...]] = {
@@ -199,21 +307,37 @@ def ensure_compiled(kind: str, stream=None) -> float:
     saying so, and then loads what it compiled. Returns the seconds spent compiling (0.0 when
     the cache was warm). Safe to call often: after the first call in a process it returns at once.
     """
-    if kind in _done or is_compiled(kind):
-        _done.add(kind)
+    if kind in _done:
         return 0.0
-    _done.add(kind)  # the warm-up below builds an env, whose constructor calls this again
+    if is_compiled(kind):
+        _done.add(kind)
+        _load(kind)
+        return 0.0
+    _done.add(kind)
     stream = sys.stderr if stream is None else stream
     try:
         with _compile_lock(stream) as waited:
             if waited and is_compiled(kind):
                 stream.write(f"riichi_env: {kind} was compiled by the other process; loading it\n")
                 stream.flush()
+                _load(kind)
                 return 0.0
             return _compile(kind, stream)
     except BaseException:
         _done.discard(kind)
         raise
+
+
+def _load(kind: str) -> None:
+    """Load ``kind``'s compiled parts from the disk cache now (what their first calls would do),
+    through ``compile_kernel``: a damaged cache file is dropped, with one line on stderr, and that
+    kernel compiled again instead of failing at its first call."""
+    if jit_disabled():
+        return
+    for stage in KIND_STAGES[kind]:
+        if _part_cached(stage):
+            for _, kernel, types in STAGES[stage][0]():
+                compile_kernel(kernel, types)
 
 
 def _compile(kind: str, stream) -> float:
@@ -243,16 +367,84 @@ def _compile(kind: str, stream) -> float:
     return seconds
 
 
+def compile(*groups: str, stream=None) -> float:  # noqa: A001 (riichi_env.compile)
+    """Compile kernel groups now (``KINDS``; default: all of them), announced with one line on
+    ``stream`` (stderr) and progress; returns the seconds spent compiling (0.0 when cached).
+
+    Each group's kernels are compiled for the argument types their callers pass
+    (``kernel.compile(signature)``, ``STAGES``; nothing is played), and loaded from the disk
+    cache when it holds them. First use (the env's constructor, ``selfplay()``, the vector env,
+    the CLI) compiles its own group the same way (``ensure_compiled``). A cold compile of the
+    game may use a second process (``RIICHI_ENV_COMPILE_JOBS``, docs/internals.md "Compiling on
+    two cores")."""
+    for group in groups:
+        if not isinstance(group, str):
+            raise TypeError(f"groups must be group names (str), got {type(group).__name__}")
+        if group not in KINDS:
+            raise ValueError(f"unknown kernel group {group!r}; choose from {sorted(KINDS)}")
+    todo = [g for g in dict.fromkeys(groups or KINDS) if g not in _done and not is_compiled(g)]
+    if len(todo) <= 1:
+        return sum(ensure_compiled(g, stream) for g in todo)
+    stream = sys.stderr if stream is None else stream
+    _done.update(todo)
+    try:
+        with _compile_lock(stream) as waited:
+            if waited:
+                todo = [g for g in todo if not is_compiled(g)]
+            return _compile_many(todo, stream) if todo else 0.0
+    except BaseException:
+        _done.difference_update(todo)
+        raise
+
+
+def _compile_many(kinds: list[str], stream) -> float:
+    """Several groups under one notice (``compile``)."""
+    left = list(dict.fromkeys(s for kind in kinds for s in stages_left(kind)))
+    start = time.perf_counter()
+    if left:
+        seconds_left = PROCESS_SECONDS + sum(STAGES[s][1] for s in left)
+        what = "; ".join(KINDS[kind][0] for kind in kinds)
+        stream.write(
+            f"riichi_env: compiling {what} for this machine, once (roughly "
+            f"{_round(seconds_left)} s of compiling left; later runs load them from the cache in "
+            "about a second)\n"
+        )
+        stream.flush()
+    with _progress(stream, "compile") if left else contextlib.nullcontext():
+        for kind in kinds:
+            kind_start = time.perf_counter()
+            _WARM_UPS[kind]()
+            _mark(kind, time.perf_counter() - kind_start)
+    if not left:
+        return 0.0
+    seconds = time.perf_counter() - start
+    stream.write(f"riichi_env: compiled {', '.join(kinds)} in {seconds:.0f} s\n")
+    stream.flush()
+    return seconds
+
+
 def _round(seconds: float) -> int:
     return max(5, int(5 * round(seconds / 5)))
 
 
-def _kernel_cached(spec: str) -> bool:
-    """True when the cache index of kernel ``spec`` (``module:name``) exists."""
-    module, _, name = spec.partition(":")
-    kernel = getattr(importlib.import_module(module), name)
-    files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
-    return files is not None and os.path.exists(files._index_path)
+def _part_cached(stage: str) -> bool:
+    """True when part ``stage`` (``STAGES``) was compiled for the current sources (its marker)."""
+    marker = _marker(f"part-{stage}")
+    return marker is not None and marker.exists()
+
+
+def _mark_part(stage: str) -> None:
+    """Record that part ``stage`` (and the parts it implies) is compiled for these sources."""
+    for name in (stage, *IMPLIES.get(stage, ())):
+        _mark(f"part-{name}", 0.0)
+
+
+def compile_stage(stage: str) -> None:
+    """Compile part ``stage``'s kernels for their signatures (loading what the disk cache holds;
+    nothing runs), then mark it."""
+    for _, kernel, types in STAGES[stage][0]():
+        compile_kernel(kernel, types)
+    _mark_part(stage)
 
 
 def _stages(kind: str) -> list[str]:
@@ -265,7 +457,7 @@ def _stages(kind: str) -> list[str]:
 
 def stages_left(kind: str) -> list[str]:
     """The parts of ``kind``'s warm-up (``STAGES``) whose kernels are not all cached."""
-    return [s for s in _stages(kind) if not all(map(_kernel_cached, STAGES[s][0]))]
+    return [s for s in _stages(kind) if not _part_cached(s)]
 
 
 def _two_processes(kind: str) -> bool:
@@ -410,18 +602,6 @@ def _wait_for_lock(handle, stream) -> bool:
     return False
 
 
-def _play_env(encoder: str) -> None:
-    from riichi_env.aec.raw_env import raw_env
-
-    env = raw_env(encoder=encoder)
-    env.reset(seed=0)
-    for _ in range(40):
-        if not env.agents:
-            break
-        obs, _, term, trunc, _ = env.last()
-        env.step(None if term or trunc else int(obs["action_mask"].argmax()))
-
-
 COMPILE_JOBS = "RIICHI_ENV_COMPILE_JOBS"
 """Environment variable: processes a cold compile of the game (``"env"``, ``"selfplay"``,
 ``"agents"``) may use (``1``: this one alone). Default: 2 on a machine with two cores or more."""
@@ -539,25 +719,27 @@ def _on_two_cores(
     ``_discard_passes``. It then runs ``finish`` and waits up to ``HELPER_GRACE`` s for the
     helper's kernels that ``extras`` names.
     """
-    from engine.compile_parts import apply_part, compile_part, deal_part, mask_part
-
     if compile_jobs() < 2 or _core_is_cached():
         return False
     start = time.perf_counter()
     helper = _Helper()
     try:
-        compile_part(deal_part())
+        compile_stage("deal")
         if after_deal is not None:
             after_deal()
         helper.wait("_can_win")
-        compile_part(mask_part())
-        helper.wait("_discard_passes")
-        compile_part(apply_part())
+        compile_stage("mask")
+        if helper.wait("_discard_passes"):
+            _mark_part("scoring")
+        compile_stage("apply")  # compiles (or loads) the scoring part too, if the helper failed
+        _mark_part("scoring")
         _mark("core", time.perf_counter() - start)
         finish(helper)
         deadline = time.perf_counter() + HELPER_GRACE
         for name in extras:
             helper.wait(name, timeout=max(0.0, deadline - time.perf_counter()))
+        if "_choose" in helper.done:
+            _mark_part("agents")
     finally:
         helper.stop()
     return True
@@ -567,54 +749,34 @@ def _warm_env() -> None:
     """The env's kernels; from a cold cache on two processes (``_on_two_cores``): the env's step
     and default encoder here, then the random self-play loop, while the helper's core compiles
     the agents, so that ``riichi-env selfplay`` and ``arena`` find them."""
-    from riichi_env.aec.encoders import DEFAULT_ENCODER
 
     def finish(helper: _Helper) -> None:
-        _play_env(DEFAULT_ENCODER)
+        compile_stage("step")
         _selfplay_here()
 
-    if not _on_two_cores(finish, after_deal=_compile_default_encoder, extras=("_choose",)):
-        _play_env(DEFAULT_ENCODER)
+    if not _on_two_cores(finish, extras=("_choose",)):
+        _compile_stages("env")
+
+
+def _compile_stages(kind: str) -> None:
+    """Compile ``kind``'s parts (``KIND_STAGES``) in this process, skipping those marked."""
+    for stage in KIND_STAGES[kind]:
+        if not _part_cached(stage):
+            compile_stage(stage)
 
 
 def _selfplay_here() -> None:
     """The random self-play loop, in this process, marked compiled (``"selfplay"``)."""
     start = time.perf_counter()
-    _done.add("selfplay")  # within this warm-up: no second notice from the game's own call
+    _done.add("selfplay")  # within this warm-up: no second notice
     _selfplay_game("random")
     _mark("selfplay", time.perf_counter() - start)
 
 
-def _compile_default_encoder() -> None:
-    """``basic_v0``'s kernel for the argument types the env passes (``env.observe``)."""
-    import numpy as np
-
-    from engine.compile_parts import game_arguments, signature
-    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
-
-    st, _, tables, i, _ = game_arguments()
-    obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
-    kernel = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
-    kernel.compile(signature(st, i, i, tables.shanten_suit, tables.shanten_honor, obs))
-
-
-def _warm_encoders() -> None:
-    import numpy as np
-
-    from riichi_env.aec.encoders import ENCODE_KERNELS, ENCODERS, N_ROWS
-    from riichi_env.aec.raw_env import raw_env
-
-    env = raw_env()
-    env.reset(seed=0)
-    for kernel, name in zip(ENCODE_KERNELS, ENCODERS, strict=True):  # each one's own kernel
-        obs = np.zeros((N_ROWS[name], 34), dtype=np.float32)
-        kernel(env._rec, 0, 0, env._suit, env._honor, obs)
-
-
 def _selfplay_game(policy: str) -> None:
-    from riichi_env.batch.play import selfplay
-
-    selfplay(policy, games=1, num_tables=1, progress=False)
+    """Compile the self-play loop of ``policy`` (``"random"``: the random policies' loop, else
+    every policy's) for its signature."""
+    compile_stage("selfplay" if policy == "random" else "agents_loop")
 
 
 def _warm_selfplay() -> None:
@@ -625,7 +787,7 @@ def _warm_selfplay() -> None:
         _selfplay_game("random")
 
     if not _on_two_cores(finish, extras=("_choose",)):
-        _selfplay_game("random")
+        _compile_stages("selfplay")
 
 
 def _warm_agents() -> None:
@@ -634,49 +796,22 @@ def _warm_agents() -> None:
 
     def finish(helper: _Helper) -> None:
         _selfplay_here()
-        helper.wait("_choose")
+        if helper.wait("_choose"):
+            _mark_part("agents")
         _selfplay_game("efficiency")
 
     if not _on_two_cores(finish):
-        _selfplay_game("efficiency")
-
-
-def _warm_checked() -> None:
-    from engine.selfplay import selfplay
-
-    selfplay(1, 0, check=1)
-
-
-def _warm_vector() -> None:
-    from riichi_env.batch.vector import RiichiVectorEnv
-
-    venv = RiichiVectorEnv(2, seed=0)
-    obs, _ = venv.reset()
-    for _ in range(40):
-        obs, *_ = venv.step(obs["action_mask"].argmax(axis=1))
-
-
-def _warm_score() -> None:
-    from engine.scoring import score_hand
-
-    score_hand("123m456p789s11z234m", "4m", win_type="tsumo", seat_wind="S", riichi=True)
-
-
-def _warm_replay() -> None:
-    from engine.game import Game
-
-    game = Game(seed=0)
-    for _ in range(40):
-        if game.done:
-            break
-        game.step(game.legal_actions()[0])
+        _compile_stages("agents")
 
 
 def _warm_dataset() -> None:
+    """The core by signature, then the record replay by converting one short game (the replay
+    kernel's buffers come from the converter)."""
     from engine.game import Game
     from riichi_env.dataset.convert import Converter
     from riichi_env.records.export import game_from_events
 
+    _compile_stages("dataset")
     game = Game(seed=0)
     for _ in range(40):
         if game.done:
@@ -687,13 +822,9 @@ def _warm_dataset() -> None:
 
 
 _WARM_UPS: dict[str, Callable[[], None]] = {
+    **{kind: functools.partial(_compile_stages, kind) for kind in KIND_STAGES},
     "env": _warm_env,
-    "encoders": _warm_encoders,
     "selfplay": _warm_selfplay,
-    "score": _warm_score,
-    "replay": _warm_replay,
-    "vector": _warm_vector,
-    "checked": _warm_checked,
     "agents": _warm_agents,
     "dataset": _warm_dataset,
 }

@@ -84,7 +84,11 @@ class Batch:
 
     def start(self, lo: int, hi: int) -> None:
         """Start each table's game ``game_index`` (``seed_base + game_index``)."""
-        _start_tables(
+        _start_tables(*self.start_arguments(lo, hi))
+
+    def start_arguments(self, lo: int, hi: int) -> tuple:
+        """``_start_tables``' arguments (``riichi_env.compile()`` compiles for their types)."""
+        return (
             self.st,
             self.ev,
             self.tables_tuple,
@@ -114,6 +118,34 @@ class Batch:
         ``seat_policy`` is each seat's ``POLICY_*`` or ``PYTHON_SEAT``: ``int64[4]`` for every
         table, or ``int64 (n, 4)`` per table (a learner seat that moves from game to game).
         """
+        return _run_tables(
+            *self.run_arguments(
+                lo,
+                hi,
+                scratch,
+                seat_policy,
+                reward,
+                stride,
+                games_end,
+                skip_forced,
+                stop_at_game_end,
+            )
+        )
+
+    def run_arguments(
+        self,
+        lo: int,
+        hi: int,
+        scratch,
+        seat_policy: np.ndarray,
+        reward: tuple[int, np.ndarray],
+        stride: int,
+        games_end: int,
+        skip_forced: bool,
+        stop_at_game_end: bool = False,
+    ) -> tuple:
+        """``_run_tables``' arguments for ``run`` (``riichi_env.compile()`` compiles for their
+        types)."""
         delta, obs_scratch, counter = scratch
         if seat_policy.ndim == 1:
             if not np.array_equal(self._policy_row, seat_policy):
@@ -124,7 +156,7 @@ class Batch:
             obs_f, obs_u8 = obs_scratch, self.obs
         else:
             obs_f, obs_u8 = self.obs, self._no_u8
-        return _run_tables(
+        return (
             self.st,
             self.ev,
             self.tables_tuple,

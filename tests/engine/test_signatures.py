@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RUN = """
 import sys
 import riichi_env
-from riichi_env.cli import main
+from riichi_env.cli.main import main
 
 e = riichi_env.env()
 e.reset(seed=0)

@@ -21,7 +21,7 @@ def fresh(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(warmup, "_done", set())
     monkeypatch.setattr(warmup, "jit_disabled", lambda: False)
-    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: False)  # nothing compiled yet
+    monkeypatch.setattr(warmup, "_part_cached", lambda stage: False)  # nothing compiled yet
     calls = []
     monkeypatch.setitem(warmup._WARM_UPS, "selfplay", lambda: calls.append(time.sleep(0.3)))
     return calls
@@ -268,7 +268,7 @@ def test_two_processes_on_one_empty_cache_compile_once(tmp_path):
 
 def test_the_estimate_counts_only_the_parts_left_to_compile(fresh, monkeypatch):
     cached: set[str] = set()
-    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: spec in cached)
+    monkeypatch.setattr(warmup, "_part_cached", lambda stage: stage in cached)
     monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
     cost = {name: seconds for name, (_, seconds) in warmup.STAGES.items()}
     seconds, cold = warmup.estimate("vector")
@@ -276,7 +276,7 @@ def test_the_estimate_counts_only_the_parts_left_to_compile(fresh, monkeypatch):
         cost[s] for s in warmup.KIND_STAGES["vector"]
     )
     for stage in (*warmup.CORE, "agents"):  # what the env and the arena compiled before
-        cached.update(warmup.STAGES[stage][0])
+        cached.add(stage)
     assert warmup.stages_left("vector") == ["vector"]
     seconds, cold = warmup.estimate("vector")
     assert not cold and seconds == warmup.PROCESS_SECONDS + cost["vector"]
@@ -289,7 +289,7 @@ def test_the_estimate_counts_only_the_parts_left_to_compile(fresh, monkeypatch):
 
 
 def test_nothing_left_to_compile_runs_the_warm_up_silently_and_marks_it(fresh, monkeypatch):
-    monkeypatch.setattr(warmup, "_kernel_cached", lambda spec: True)
+    monkeypatch.setattr(warmup, "_part_cached", lambda stage: True)
     ran = []
     monkeypatch.setitem(warmup._WARM_UPS, "replay", lambda: ran.append(1))
     assert warmup.estimate("replay") == (0.0, False)
@@ -315,7 +315,7 @@ def test_on_two_processes_the_helpers_part_runs_beside_this_ones(fresh, monkeypa
 
 
 def test_every_part_names_cached_kernels_once_the_game_is_compiled():
-    """The parts' kernel names resolve, and after the env's warm-up (this session's cache) what
+    """The parts' kernels import (a renamed kernel fails here, not in a cold start), and after the env's warm-up (this session's cache) what
     records replay and hand scoring need is compiled: their notices would promise nothing (they
     promised "about 75 s" and "about 15 s", and took seconds)."""
     if warmup.jit_disabled():
@@ -323,10 +323,49 @@ def test_every_part_names_cached_kernels_once_the_game_is_compiled():
     import riichi_env
 
     riichi_env.env()
-    for kernels, seconds in warmup.STAGES.values():
+    for entries, seconds in warmup.STAGES.values():
         assert seconds > 0
-        for spec in kernels:
-            module, _, name = spec.partition(":")
-            assert hasattr(warmup.importlib.import_module(module), name), spec
+        for name, kernel, types in entries():
+            assert kernel.py_func.__name__ == name, name
+            assert len(types) == kernel.py_func.__code__.co_argcount, name
     assert warmup.stages_left("replay") == [] and warmup.estimate("score") == (0.0, False)
     assert set(warmup.KIND_STAGES) == set(warmup.KINDS) == set(warmup._WARM_UPS)
+
+
+def test_compile_is_public_and_checks_its_groups(fresh, monkeypatch):
+    """``riichi_env.compile(*groups)``: one notice for the groups left, each group's warm-up once,
+    and a bad group name is refused before anything compiles."""
+    import riichi_env
+
+    assert riichi_env.compile is warmup.compile
+    with pytest.raises(ValueError, match="unknown kernel group 'gpu'"):
+        riichi_env.compile("env", "gpu")
+    with pytest.raises(TypeError, match="group names"):
+        riichi_env.compile(1)
+    ran = []
+    monkeypatch.setitem(warmup._WARM_UPS, "score", lambda: ran.append("score"))
+    monkeypatch.setitem(warmup._WARM_UPS, "replay", lambda: ran.append("replay"))
+    out = io.StringIO()
+    riichi_env.compile("score", "replay", "score", stream=out)
+    lines = out.getvalue().splitlines()
+    assert ran == ["score", "replay"]
+    assert lines[0].startswith("riichi_env: compiling the hand-scoring kernels; ")
+    assert lines[-1].startswith("riichi_env: compiled score, replay in")
+    assert warmup.is_compiled("score") and warmup.is_compiled("replay")
+    out = io.StringIO()
+    assert riichi_env.compile("score", "replay", stream=out) == 0.0 and out.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    "room", ["compiling", "aec", "batch", "cli", "dataset", "integrations", "mjai", "records"]
+)
+def test_each_room_imports_alone(room):
+    """No import cycle: each sub-package (and the compile layer) imports in a fresh process."""
+    run = subprocess.run(
+        [sys.executable, "-c", f"import riichi_env.{room}"],
+        capture_output=True,
+        text=True,
+        cwd=warmup._ROOT,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
