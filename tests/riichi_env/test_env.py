@@ -12,6 +12,8 @@ from engine.game import Game
 from engine.state import PHASE_RIICHI_DISCARD, PHASE_TURN
 from riichi_env.aec.raw_env import ENV_NAME, env, raw_env
 
+pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
+
 
 def _random_steps(e, n, rng):
     """Play ``n`` random legal actions (fewer if the game ends); returns the actions."""
