@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from riichi_env.compiling import STAGES  # noqa: E402
 
-PART = "from engine.compile_parts import compile_part, PARTS; compile_part(PARTS[{!r}]())"
+PART = "from riichi_env.compiling import compile_stage; compile_stage({!r})"
 WARM = "from riichi_env.compiling import ensure_compiled; ensure_compiled({!r})"
 STEPS = {
     "deal": PART.format("deal"),
@@ -42,7 +42,7 @@ STEPS = {
     "encoders": WARM.format("encoders"),
 }
 IMPORTS = "import engine.compile_parts, riichi_env.aec.raw_env, riichi_env.batch.vector, riichi_env.compiling"
-LEFT = "from riichi_env.compiling import STAGES, _kernel_cached; print(all(map(_kernel_cached, STAGES[{!r}][0])))"
+LEFT = "from riichi_env.compiling import _part_cached; print(_part_cached({!r}))"
 
 
 def run(code: str, cache: str) -> tuple[float, float, str]:
