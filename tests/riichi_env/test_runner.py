@@ -1,0 +1,234 @@
+"""The one compiled runner (``riichi_env.batch.runner``): the games it plays, its records."""
+
+import numpy as np
+import pytest
+
+from engine.actions import N_ACTIONS
+from engine.game import Game
+from engine.rules import MAHJONGSOUL
+from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
+from engine.state import new_state
+from engine.tables import load_tables
+from riichi_env.batch import runner as rn
+from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, bounds
+
+
+class Tables:
+    """``n`` tables and every buffer of ``_run`` (as the batch runners hold them)."""
+
+    def __init__(self, n, encoder=None, u8=False, final_obs=False, games=0, max_events=0):
+        self.state = new_state(n, MAHJONGSOUL, max_events)
+        self.tables = tuple(load_tables())
+        self.tabs = rn.new_tables(n)
+        self.opts = rn.new_options()
+        self.masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        rows = N_ROWS[encoder] if encoder else 1
+        self.opts["encoder"] = ENCODER_IDS[encoder] if encoder else rn.NO_ENCODER
+        self.obs = np.zeros((n if encoder and not u8 else 0, rows, 34), dtype=np.float32)
+        self.obs_u8 = np.zeros((n if u8 else 0, rows, 34), dtype=np.uint8)
+        self.quant = np.zeros((2, rows), dtype=np.float32)
+        if u8:
+            low, high = bounds(encoder)
+            self.quant[0] = low[:, 0]
+            self.quant[1] = 255.0 / (high[:, 0] - low[:, 0])
+        self.final_obs = np.zeros((n if final_obs else 0, rows, 34), dtype=np.float32)
+        self.results = rn.new_results(games)
+        self.opts["lo"], self.opts["hi"] = 0, n
+
+    def run(self):
+        return rn._run(
+            self.state.records,
+            self.state.events,
+            self.tables,
+            self.tabs,
+            self.opts,
+            self.masks,
+            self.obs,
+            self.obs_u8,
+            self.quant,
+            self.final_obs,
+            self.results,
+        )
+
+
+def _checked_loop(seeds, policy):
+    """``engine.selfplay._play_games`` (check 0): points, final scores, hands, decisions."""
+    from engine.selfplay import _play_games
+
+    g = len(seeds)
+    state = new_state(1, MAHJONGSOUL, 0)
+    out = (
+        np.zeros((g, 4), np.int32),
+        np.zeros((g, 4), np.float64),
+        np.zeros(g, np.int32),
+        np.zeros(g, np.int64),
+    )
+    _play_games(
+        state.records,
+        0,
+        state.events,
+        load_tables(),
+        np.asarray(seeds, dtype=np.int64),
+        0,
+        policy,
+        -1,
+        *out,
+        np.zeros(g, np.int32),
+        np.zeros(2, np.int64),
+    )
+    return out
+
+
+@pytest.mark.parametrize(
+    "policy", [POLICY_UNIFORM, POLICY_GREEDY, POLICY_SIMPLE, POLICY_EFFICIENCY]
+)
+def test_compiled_seats_play_the_checked_loops_games(policy):
+    """Three tables, autoreset with stride 3 over games 0-6 of seed base 40: each game is the
+    one ``engine.selfplay``'s loop plays with its seed, in its row of ``results``."""
+    b = Tables(3, games=7)
+    b.tabs["seat_policy"] = policy
+    b.tabs["seed_base"] = 40
+    b.tabs["game_index"] = [0, 1, 2]
+    b.tabs["start"] = True
+    b.opts["stride"], b.opts["games_end"] = 3, 7
+    b.run()
+    assert (b.tabs["seat"] == rn.FINISHED).all()
+    assert (b.tabs["game_index"] == rn.FINISHED).all()
+    assert int(b.opts["games_done"][0]) == 7
+    points, final, hands, decisions = _checked_loop(40 + np.arange(7), policy)
+    np.testing.assert_array_equal(b.results["points"], points)
+    np.testing.assert_array_equal(b.results["final_scores"], final)
+    np.testing.assert_array_equal(b.results["hands"], hands)
+    np.testing.assert_array_equal(b.results["decisions"], decisions)
+    np.testing.assert_array_equal(b.results["seed"], 40 + np.arange(7))
+    assert int(b.opts["played"][0]) == int(decisions.sum())
+
+
+def test_python_seats_play_as_the_game_facade():
+    """One table, every seat from Python: the caller's actions give the ``Game``'s game; the hand
+    rewards are the point changes times the scale, the end comes once."""
+    b = Tables(1)
+    b.tabs["seed_base"] = 9
+    b.tabs["game_index"] = 0
+    b.tabs["start"] = True
+    b.opts["stop_at_game_end"] = True
+    b.opts["reward_params"][0, 0] = 0.5
+    b.run()
+    game = Game(seed=9)
+    rng = np.random.default_rng(0)
+    total = np.zeros(4)
+    while True:
+        assert int(b.tabs["seat"][0]) == game.actor
+        np.testing.assert_array_equal(b.masks[0].astype(bool), game.legal_mask())
+        a = int(rng.choice(np.flatnonzero(b.masks[0])))
+        b.tabs["action"], b.tabs["pending"] = a, True
+        b.run()
+        game.step(a)
+        total += b.tabs["rewards"][0]
+        if b.tabs["hand_ended"][0]:
+            np.testing.assert_array_equal(b.tabs["rewards"][0], b.tabs["delta"][0] * 0.5)
+        else:
+            assert not b.tabs["delta"][0].any()
+        if b.tabs["terminated"][0]:
+            break
+    assert game.done
+    assert b.tabs["need_reset"][0] and int(b.tabs["seat"][0]) == rn.FINISHED
+    assert list(b.tabs["final_points"][0]) == game.points
+    np.testing.assert_allclose(total, (np.array(game.points) - 25000) * 0.5)
+    b.run()  # the next call moves on to game 1 (seed 10)
+    assert int(b.tabs["game_index"][0]) == 1 and int(b.state.seed[0]) == 10
+    assert int(b.tabs["seat"][0]) >= 0
+
+
+def test_autoreset_writes_the_final_view_and_starts_the_next_game():
+    """Same-step autoreset: the step that ends a game sets ``terminated`` and returns the next
+    game's first observation; ``final_obs`` holds the last view of the seat that acted."""
+    b = Tables(2, encoder="basic_v0", final_obs=True)
+    b.tabs["seed_base"] = 3
+    b.tabs["game_index"] = [0, 1]
+    b.tabs["start"] = True
+    b.opts["stride"] = 2
+    b.run()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(4000):
+        actions = (rng.random(b.masks.shape) * b.masks).argmax(axis=1)
+        seats = b.tabs["seat"].copy()
+        b.tabs["action"], b.tabs["pending"] = actions, True
+        b.run()
+        for t in np.flatnonzero(b.tabs["terminated"]):
+            ended += 1
+            assert int(b.tabs["final_seat"][t]) == seats[t]
+            assert int(b.tabs["game_index"][t]) in (2 + t, 4 + t)
+            assert int(b.state.seed[t]) == 3 + int(b.tabs["game_index"][t])
+            assert int(b.tabs["seat"][t]) == int(b.state.actor[t])
+            assert b.masks[t].any() and b.final_obs[t].any()
+        if ended >= 3:
+            break
+    assert ended >= 3
+
+
+def test_skip_forced_asks_only_real_decisions():
+    b = Tables(1)
+    b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 5, 0, True
+    b.opts["skip_forced"], b.opts["stop_at_game_end"] = True, True
+    b.run()
+    rng = np.random.default_rng(2)
+    while not b.tabs["terminated"][0]:
+        assert b.masks[0].sum() > 1
+        b.tabs["action"] = int(rng.choice(np.flatnonzero(b.masks[0])))
+        b.tabs["pending"] = True
+        b.run()
+
+
+def test_quantized_observations_are_the_float_ones_in_bytes():
+    f = Tables(2, encoder="rich_v0")
+    q = Tables(2, encoder="rich_v0", u8=True)
+    for b in (f, q):
+        b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 11, [0, 1], True
+        b.tabs["seat_policy"][:, 1:] = POLICY_GREEDY
+        b.run()
+    low, high = bounds("rich_v0")
+    expected = np.clip(np.rint((f.obs - low) / ((high - low) / 255.0)), 0, 255)
+    assert np.abs(q.obs_u8.astype(np.int16) - expected).max() <= 1
+    assert not q.obs.size
+
+
+def test_teacher_mode_plays_nothing_and_keeps_the_games_streams():
+    b = Tables(2)
+    b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 21, [0, 1], True
+    b.run()
+    before = b.state.records.copy(), b.tabs["rng"].copy()
+    b.tabs["teacher_rng"] = [[7, 0], [8, 0]]
+    b.opts["teacher"] = POLICY_SIMPLE
+    assert b.run() == 0
+    acts = b.tabs["teacher_action"]
+    assert all(b.masks[t, acts[t]] for t in range(2))
+    b.opts["teacher"] = POLICY_UNIFORM
+    b.run()
+    assert (b.tabs["teacher_rng"][:, 1] == 1).all()
+    assert (b.state.records == before[0]).all()
+    np.testing.assert_array_equal(b.tabs["rng"], before[1])
+
+
+def test_refresh_recomputes_a_loaded_states_mask():
+    b = Tables(1)
+    b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 2, 0, True
+    b.run()
+    mask = b.masks[0].copy()
+    b.masks[0] = 0
+    b.tabs["refresh"] = True
+    b.run()
+    np.testing.assert_array_equal(b.masks[0], mask)
+
+
+def test_records_are_declared_field_by_field():
+    for fields, dtype in (
+        (rn.TABLE_FIELDS, rn.TABLE_DTYPE),
+        (rn.OPTION_FIELDS, rn.OPTIONS_DTYPE),
+        (rn.RESULT_FIELDS, rn.RESULT_DTYPE),
+    ):
+        assert tuple(f[0] for f in fields) == dtype.names
+        assert all(len(f) == 4 and f[3] for f in fields)
+    assert len(rn.example_arguments()) == 11
+    assert rn._run(*rn.example_arguments()) == 0
