@@ -5,36 +5,39 @@ learner env, ``riichi_env.selfplay`` and the arena (``B`` tables). A seat is a *
 (``PYTHON_SEAT``: its action comes from the caller) or a compiled policy (``engine.selfplay``'s
 ``POLICY_*``, the compiled agents included), so one compile serves them all.
 
-Its parameters are declared records, in the style of ``engine/state.py``'s ``FIELDS``:
+``_run(st, ev, tables, tabs, opts, masks, obs, obs_u8)``: the engine ``State``'s records and event
+log, ``tuple(load_tables())``, then declared records in the style of ``engine/state.py``'s
+``FIELDS``, and the output buffers (``BUFFERS``; one with no rows is not written):
 
-- ``tabs``, one ``TABLE_DTYPE`` record per table (``TABLE_FIELDS``): the pending action and the
-  acting seat, the game index and seed base, the flags that start or reset a game, the seat
+- ``tabs``, one ``TABLE_DTYPE`` record per table (``TABLE_FIELDS``): the Python seat's action and
+  the seat to act, the game index and seed base, the flags that start or reset a game, the seat
   policies, the action RNG, and what the call left (rewards, point changes, the last game's end);
 - ``opts``, one ``OPTIONS_DTYPE`` record (``OPTION_FIELDS``): the table range, the reward, the
-  autoreset stride and end, ``skip_forced``, ``stop_at_game_end``, the encoder, the teacher mode,
-  and two counters the call adds to;
-- output buffers (``BUFFERS``): masks, observations (float32 or uint8), the last observation of
-  a finished game and the per-game results (``RESULT_DTYPE``); a buffer with no rows is not
-  written.
+  autoreset stride and end, ``skip_forced``, ``stop_at_game_end``, the encoder and its byte
+  bounds, the teacher mode, and two counters every call adds to.
 
 A call, for each table: starts game ``game_index`` (``start``), or moves on to the next one
 (``need_reset``: ``_autoreset``), or recomputes the mask of a loaded state (``refresh``); plays
-the ``pending`` action of its Python seat, then the compiled seats, until a Python seat must act
-(``seat``, its mask and observation written) or the table has no game left (``seat`` is
+the ``action`` of its Python seat (if not -1), then the compiled seats, until a Python seat must
+act (``seat``, its mask and observation written) or the table has no game left (``seat`` is
 ``FINISHED``). Each action goes through ``engine.turn._apply``; with ``skip_forced`` a following
 decision with exactly one legal action is played at once, whoever's it is.
 
 **Autoreset** (``_autoreset``) is Gymnasium's same-step autoreset: when a game ends the call sets
-``terminated``, adds the end rewards, keeps the acting seat's last view in ``final_obs``, the end
-in the table's ``final_*`` fields and in row ``game_index`` of ``results``, and starts game
-``game_index + stride`` at once (seed ``(seed_base + index) mod 2**63``; ``FINISHED`` once the
-index reaches ``games_end``), so the observation returned is the new game's. With
-``stop_at_game_end`` the table waits instead with ``need_reset`` set (its state and event log
-still hold the ended game) and the next call starts the next game.
+``terminated``, adds the end rewards, keeps the acting seat's last view in ``obs[1]`` and the
+game's end in the table's ``final_*`` fields, and starts game ``game_index + stride`` at once
+(seed ``(seed_base + index) mod 2**63``; ``FINISHED`` once the index reaches ``games_end``), so
+the observation returned is the new game's. With ``stop_at_game_end`` the table waits instead
+with ``need_reset`` set (its state and event log still hold the ended game) and the next call
+starts the next game.
 
 **Teacher mode** (``opts.teacher >= 0``): nothing is played; ``teacher_action`` of each table
 whose ``seat`` acts is what compiled policy ``opts.teacher`` would play there, random policies
 drawing from ``teacher_rng`` (the learner env's expert actions).
+
+The per-call cost matters for the AEC env (one call per step): every argument is one array to
+unbox, so the buffers are few, and the caller writes and reads ``tabs`` through field views
+(``tabs["action"]``), never a record scalar.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from engine.actions import N_ACTIONS
 from engine.kernels import ACTION_STREAM, _apply, _choose, _legal_mask, _reset, _rng_seed
 from engine.tables import Tables
 from engine.validation import SEED_MAX
-from riichi_env.aec.encoders import _encode
+from riichi_env.aec.encoders import N_ROWS, _encode
 
 PYTHON_SEAT = -1
 """``seat_policy`` entry of a seat whose actions come from the caller."""
@@ -66,12 +69,25 @@ REWARD_RANK = 2
 """Reward mode: at game end only, ``reward_params[1 + rank]``."""
 N_REWARD_PARAMS = 5
 """``reward_params``: the hand reward's scale, then the rank points of places 1-4."""
+MAX_ROWS = 192
+"""Capacity of the byte bounds in ``opts`` (``quant_lo``, ``quant_inv``): rows of the largest
+encoder (``oracle_v0``, 184), rounded up; a new larger encoder fails at import, not in a kernel."""
+HAND_ENDED = 4
+"""Bit of ``_run``'s result: a hand of table ``lo`` ended during the call."""
+GAME_OVER = -1
+"""``_run``'s result when no seat of table ``lo`` waits (its game ended, or none is left)."""
+OBS_NOW = 0
+"""``obs[OBS_NOW, t]``: the acting seat's observation (with ``obs_u8``: the float scratch)."""
+OBS_FINAL = 1
+"""``obs[OBS_FINAL, t]``: the last view of a finished game."""
+
+if max(N_ROWS.values()) > MAX_ROWS:
+    raise ImportError(f"riichi_env.batch.runner.MAX_ROWS = {MAX_ROWS} is below an encoder's rows")
 
 # (name, shape in one table's record, dtype, meaning)
 TABLE_FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     # set by the caller
-    ("action", (), np.int64, "the Python seat's action, played when ``pending`` (legal: checked)"),
-    ("pending", (), np.bool_, "``action`` waits to be played; cleared by the call"),
+    ("action", (), np.int64, "the Python seat's action to play first (legal: checked), -1 none"),
     ("start", (), np.bool_, "start game ``game_index`` first (a reset); cleared by the call"),
     ("refresh", (), np.bool_, "recompute the mask of a loaded state first; cleared by the call"),
     ("game_index", (), np.int64, "index of the game played here (seed offset), ``FINISHED``"),
@@ -89,11 +105,14 @@ TABLE_FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     ("delta", (4,), np.int32, "each seat's point change over the hands ended during the call"),
     ("rewards", (4,), np.float32, "each seat's rewards during the call (``opts.reward_mode``)"),
     ("teacher_action", (), np.int64, "the teacher mode's action, -1 where no seat acts"),
-    ("final_seat", (), np.int64, "the seat whose view ``final_obs`` holds"),
+    ("final_game", (), np.int64, "game index of the last finished game"),
+    ("final_seat", (), np.int64, "the seat whose view ``obs[1]`` holds"),
     ("final_points", (4,), np.int32, "points at the end of the last finished game"),
     ("final_ranks", (4,), np.int32, "placements (0-3) of that game"),
     ("final_scores", (4,), np.float64, "final scores of that game"),
     ("final_seed", (), np.int64, "seed of that game"),
+    ("final_hands", (), np.int32, "hands played in that game"),
+    ("final_decisions", (), np.int64, "decisions taken in that game"),
 )
 TABLE_DTYPE = np.dtype([(n, d, s) for n, s, d, _ in TABLE_FIELDS], align=True)
 """One table's record of the runner."""
@@ -109,37 +128,30 @@ OPTION_FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     ("games_end", (), np.int64, "game indices from here on are not played (``FINISHED``)"),
     ("encoder", (), np.int64, "``riichi_env.encoders`` id of the observations, ``NO_ENCODER``"),
     ("teacher", (), np.int64, "``POLICY_*`` of the teacher mode, or ``NO_TEACHER`` (play)"),
+    ("quant_lo", (MAX_ROWS,), np.float32, "each observation row's low bound (``obs_u8``)"),
+    ("quant_inv", (MAX_ROWS,), np.float32, "each row's 255 / (high - low) (``obs_u8``)"),
     ("games_done", (), np.int64, "games finished, added to by every call (progress)"),
     ("played", (), np.int64, "actions played, added to by every call"),
 )
 OPTIONS_DTYPE = np.dtype([(n, d, s) for n, s, d, _ in OPTION_FIELDS], align=True)
 """The options record of a call (an array of one)."""
 
-RESULT_FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
-    ("points", (4,), np.int32, "final points by seat"),
-    ("ranks", (4,), np.int32, "placements 0-3 by seat"),
-    ("final_scores", (4,), np.float64, "final scores by seat"),
-    ("hands", (), np.int32, "hands played"),
-    ("decisions", (), np.int64, "decisions taken"),
-    ("seed", (), np.int64, "the game's seed"),
-)
-RESULT_DTYPE = np.dtype([(n, d, s) for n, s, d, _ in RESULT_FIELDS], align=True)
-"""One finished game's row of ``results`` (row ``game_index``)."""
-
 BUFFERS: tuple[tuple[str, str, str], ...] = (
     ("masks", "int8 (B, N_ACTIONS)", "each table's legal actions of the seat to act"),
-    ("obs", "float32 (B, rows, 34)", "the acting seat's observation (no rows: none)"),
-    ("obs_u8", "uint8 (B, rows, 34)", "the same quantized (rows: written instead of ``obs``)"),
-    ("quant", "float32 (2, rows)", "each row's low bound and 255 / (high - low)"),
-    ("final_obs", "float32 (B, rows, 34)", "a finished game's last view (no rows: none)"),
-    ("results", "RESULT_DTYPE (games,)", "per-game results by game index (no rows: none)"),
+    (
+        "obs",
+        "float32 (views, B, rows, 34)",
+        "``OBS_NOW``: the acting seat's observation; ``OBS_FINAL``: a finished game's last view",
+    ),
+    ("obs_u8", "uint8 (B, rows, 34)", "the observation in bytes, written instead when it has rows"),
 )
-"""The output buffers of ``_run``, after ``tabs`` and ``opts``: (name, dtype and shape, meaning)."""
+"""The output buffers of ``_run``, after ``opts``: (name, dtype and shape, meaning)."""
 
 
 def new_tables(n: int) -> np.ndarray:
     """``n`` runner tables, every seat a Python seat, no game started (``FINISHED``)."""
     tabs = np.zeros(n, dtype=TABLE_DTYPE)
+    tabs["action"] = -1
     tabs["seat_policy"] = PYTHON_SEAT
     tabs["game_index"] = FINISHED
     tabs["seat"] = FINISHED
@@ -159,11 +171,6 @@ def new_options() -> np.ndarray:
     return _kernel_view(opts)
 
 
-def new_results(games: int) -> np.ndarray:
-    """``games`` result rows (``RESULT_DTYPE``)."""
-    return _kernel_view(np.zeros(games, dtype=RESULT_DTYPE))
-
-
 def _kernel_view(records: np.ndarray) -> np.ndarray:
     """As ``engine.state``: a ``np.recarray`` view under ``NUMBA_DISABLE_JIT`` (fields read as
     attributes, as in Numba), else the plain array."""
@@ -178,7 +185,6 @@ def example_arguments() -> tuple:
     from engine.tables import load_tables
 
     state = new_state(1, MAHJONGSOUL, 0)
-    rows = 1
     return (
         state.records,
         state.events,
@@ -186,17 +192,18 @@ def example_arguments() -> tuple:
         new_tables(1),
         new_options(),
         np.zeros((1, N_ACTIONS), dtype=np.int8),
-        np.zeros((0, rows, 34), dtype=np.float32),
-        np.zeros((0, rows, 34), dtype=np.uint8),
-        np.zeros((2, rows), dtype=np.float32),
-        np.zeros((0, rows, 34), dtype=np.float32),
-        new_results(0),
+        np.zeros((0, 1, 1, 34), dtype=np.float32),
+        np.zeros((0, 1, 34), dtype=np.uint8),
     )
 
 
 @njit
-def _run(st, ev, tables_tuple, tabs, opts, masks, obs, obs_u8, quant, final_obs, results):
-    """Advance tables ``opts.lo .. opts.hi - 1`` (module docstring); returns the actions played.
+def _run(st, ev, tables_tuple, tabs, opts, masks, obs, obs_u8):
+    """Advance tables ``opts.lo .. opts.hi - 1`` (module docstring).
+
+    Returns what a one-table caller (the AEC env) reads of table ``lo``: ``GAME_OVER`` when no
+    seat of it waits, else the seat to act, plus ``HAND_ENDED`` if a hand ended during the call
+    (0 in the teacher mode).
 
     ``tables_tuple`` is ``tuple(load_tables())`` (a plain tuple crosses from Python faster than a
     NamedTuple).
@@ -206,27 +213,24 @@ def _run(st, ev, tables_tuple, tabs, opts, masks, obs, obs_u8, quant, final_obs,
     if op.teacher >= 0:
         _teach(st, tables, tabs, op, masks)
         return 0
-    rows = obs_u8.shape[1] if obs_u8.shape[0] > 0 else 0
-    scratch = np.empty((rows, 34), dtype=np.float32)  # a float observation to quantize
     rng = np.empty(2, dtype=np.int64)  # a table's stream as a plain array (as the agents take)
-    played = 0
     for t in range(op.lo, op.hi):
         tab = tabs[t]
         rng[0] = tab.rng[0]
         rng[1] = tab.rng[1]
-        played += _run_table(
-            st, t, ev, tables, tab, op, masks, obs, obs_u8, quant, scratch, final_obs, results, rng
-        )
+        op.played += _run_table(st, t, ev, tables, tab, op, masks, obs, obs_u8, rng)
         tab.rng[0] = rng[0]
         tab.rng[1] = rng[1]
-    op.played += played
-    return played
+    if op.lo >= op.hi:
+        return GAME_OVER
+    tab = tabs[op.lo]
+    if tab.seat < 0:
+        return GAME_OVER
+    return tab.seat | (HAND_ENDED if tab.hand_ended else 0)
 
 
 @njit
-def _run_table(
-    st, t, ev, tables, tab, op, masks, obs, obs_u8, quant, scratch, final_obs, results, rng
-):
+def _run_table(st, t, ev, tables, tab, op, masks, obs, obs_u8, rng):
     """``_run`` on table ``t`` (its record ``tab``, its action stream ``rng``): the actions
     played."""
     rec = st[t]
@@ -252,18 +256,13 @@ def _run_table(
             mask[:] = 0
         else:
             _legal_mask(st, t, tables, mask)
-    if tab.game_index == FINISHED or (rec.game_over and not tab.pending):
-        tab.pending = False
+    action = tab.action
+    tab.action = -1
+    if tab.game_index == FINISHED or (rec.game_over and action < 0):
         tab.seat = FINISHED
         return 0
-    action = -1
-    if tab.pending:
-        tab.pending = False
-        action = tab.action
     actor = rec.actor
     played = 0
-    seg = np.zeros(4, dtype=np.int32)  # point changes since the last decision that was asked
-    seg_ended = False  # a hand ended since then
     while True:
         if action < 0:
             policy = tab.seat_policy[actor]
@@ -277,13 +276,13 @@ def _run_table(
         _apply(st, t, ev, tables, action)
         played += 1
         action = -1
-        if rec.game_over or rec.hand_index != hand:
+        if rec.game_over or rec.hand_index != hand:  # one hand at most (a deal is no forced move)
             tab.hand_ended = True
-            seg_ended = True
             for s in range(4):
                 d = rec.points[s] - tab.hand_points[s]
-                seg[s] += d
                 tab.delta[s] += d
+                if op.reward_mode == REWARD_HAND:
+                    tab.rewards[s] += d * op.reward_params[0]
                 tab.hand_points[s] = rec.points[s]
         if not rec.game_over:
             count = _legal_mask(st, t, tables, mask)
@@ -292,17 +291,11 @@ def _run_table(
                     if mask[a]:
                         action = a
                 continue
-        if seg_ended and op.reward_mode == REWARD_HAND:
-            for s in range(4):
-                tab.rewards[s] += seg[s] * op.reward_params[0]
-        seg_ended = False
-        for s in range(4):
-            seg[s] = 0
         if not rec.game_over:
             actor = rec.actor
             continue
         mask[:] = 0
-        _game_over(st, t, tables, tab, op, final_obs, results)
+        _game_over(st, t, tables, tab, op, obs)
         if op.stop_at_game_end:
             tab.need_reset = True
             break
@@ -314,19 +307,18 @@ def _run_table(
         tab.seat = FINISHED
         return played
     tab.seat = actor
-    if op.encoder >= 0:
+    if op.encoder >= 0 and obs.shape[0] > OBS_NOW:
+        out = obs[OBS_NOW, t]
+        _encode(st, t, actor, op.encoder, tables.shanten_suit, tables.shanten_honor, out)
         if obs_u8.shape[0] > 0:
-            _encode(st, t, actor, op.encoder, tables.shanten_suit, tables.shanten_honor, scratch)
-            _quantize(scratch, quant[0], quant[1], obs_u8[t])
-        elif obs.shape[0] > 0:
-            _encode(st, t, actor, op.encoder, tables.shanten_suit, tables.shanten_honor, obs[t])
+            _quantize(out, op.quant_lo, op.quant_inv, obs_u8[t])
     return played
 
 
 @njit
-def _game_over(st, t, tables, tab, op, final_obs, results):
+def _game_over(st, t, tables, tab, op, obs):
     """A game ended at table ``t``: ``terminated``, the end rewards, the acting seat's last view
-    (``final_obs``), the table's ``final_*`` fields and the game's ``results`` row."""
+    (``obs[OBS_FINAL]``), the table's ``final_*`` fields, ``opts.games_done``."""
     rec = st[t]
     tab.terminated = True
     for s in range(4):
@@ -336,24 +328,17 @@ def _game_over(st, t, tables, tab, op, final_obs, results):
             tab.rewards[s] += op.reward_params[1 + rec.final_ranks[s]]
     seat = tab.seat
     tab.final_seat = seat
-    if final_obs.shape[0] > 0 and op.encoder >= 0 and seat >= 0:
-        enc = op.encoder
-        _encode(st, t, seat, enc, tables.shanten_suit, tables.shanten_honor, final_obs[t])
+    if obs.shape[0] > OBS_FINAL and op.encoder >= 0 and seat >= 0:
+        out = obs[OBS_FINAL, t]
+        _encode(st, t, seat, op.encoder, tables.shanten_suit, tables.shanten_honor, out)
+    tab.final_game = tab.game_index
     for s in range(4):
         tab.final_points[s] = rec.points[s]
         tab.final_ranks[s] = rec.final_ranks[s]
         tab.final_scores[s] = rec.final_scores[s]
     tab.final_seed = rec.seed
-    k = tab.game_index
-    if 0 <= k < results.shape[0]:
-        row = results[k]
-        for s in range(4):
-            row.points[s] = rec.points[s]
-            row.ranks[s] = rec.final_ranks[s]
-            row.final_scores[s] = rec.final_scores[s]
-        row.hands = rec.hand_index
-        row.decisions = rec.n_decisions
-        row.seed = rec.seed
+    tab.final_hands = rec.hand_index
+    tab.final_decisions = rec.n_decisions
     op.games_done += 1
 
 
@@ -422,13 +407,15 @@ def _quantize(x, lo, inv, out):
 __all__ = [
     "BUFFERS",
     "FINISHED",
+    "GAME_OVER",
+    "HAND_ENDED",
     "NO_ENCODER",
     "NO_TEACHER",
+    "OBS_FINAL",
+    "OBS_NOW",
     "OPTIONS_DTYPE",
     "OPTION_FIELDS",
     "PYTHON_SEAT",
-    "RESULT_DTYPE",
-    "RESULT_FIELDS",
     "REWARD_HAND",
     "REWARD_PLACEMENT",
     "REWARD_RANK",
@@ -436,6 +423,5 @@ __all__ = [
     "TABLE_FIELDS",
     "example_arguments",
     "new_options",
-    "new_results",
     "new_tables",
 ]

@@ -16,7 +16,7 @@ from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, bounds
 class Tables:
     """``n`` tables and every buffer of ``_run`` (as the batch runners hold them)."""
 
-    def __init__(self, n, encoder=None, u8=False, final_obs=False, games=0, max_events=0):
+    def __init__(self, n, encoder=None, u8=False, final_obs=False, max_events=0):
         self.state = new_state(n, MAHJONGSOUL, max_events)
         self.tables = tuple(load_tables())
         self.tabs = rn.new_tables(n)
@@ -24,15 +24,13 @@ class Tables:
         self.masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
         rows = N_ROWS[encoder] if encoder else 1
         self.opts["encoder"] = ENCODER_IDS[encoder] if encoder else rn.NO_ENCODER
-        self.obs = np.zeros((n if encoder and not u8 else 0, rows, 34), dtype=np.float32)
+        views = 2 if final_obs else 1 if encoder else 0
+        self.obs = np.zeros((views, n, rows, 34), dtype=np.float32)
         self.obs_u8 = np.zeros((n if u8 else 0, rows, 34), dtype=np.uint8)
-        self.quant = np.zeros((2, rows), dtype=np.float32)
         if u8:
             low, high = bounds(encoder)
-            self.quant[0] = low[:, 0]
-            self.quant[1] = 255.0 / (high[:, 0] - low[:, 0])
-        self.final_obs = np.zeros((n if final_obs else 0, rows, 34), dtype=np.float32)
-        self.results = rn.new_results(games)
+            self.opts["quant_lo"][0, :rows] = low[:, 0]
+            self.opts["quant_inv"][0, :rows] = 255.0 / (high[:, 0] - low[:, 0])
         self.opts["lo"], self.opts["hi"] = 0, n
 
     def run(self):
@@ -45,9 +43,6 @@ class Tables:
             self.masks,
             self.obs,
             self.obs_u8,
-            self.quant,
-            self.final_obs,
-            self.results,
         )
 
 
@@ -84,23 +79,30 @@ def _checked_loop(seeds, policy):
 )
 def test_compiled_seats_play_the_checked_loops_games(policy):
     """Three tables, autoreset with stride 3 over games 0-6 of seed base 40: each game is the
-    one ``engine.selfplay``'s loop plays with its seed, in its row of ``results``."""
-    b = Tables(3, games=7)
+    one ``engine.selfplay``'s loop plays with its seed (the table's ``final_*`` fields)."""
+    b = Tables(3)
     b.tabs["seat_policy"] = policy
     b.tabs["seed_base"] = 40
     b.tabs["game_index"] = [0, 1, 2]
     b.tabs["start"] = True
     b.opts["stride"], b.opts["games_end"] = 3, 7
-    b.run()
+    b.opts["stop_at_game_end"] = True
+    got = {}
+    for _ in range(4):
+        b.run()
+        for t in np.flatnonzero(b.tabs["terminated"]):
+            tab = b.tabs[t]
+            got[int(tab["final_game"])] = tab.copy()
     assert (b.tabs["seat"] == rn.FINISHED).all()
     assert (b.tabs["game_index"] == rn.FINISHED).all()
-    assert int(b.opts["games_done"][0]) == 7
+    assert int(b.opts["games_done"][0]) == 7 and sorted(got) == list(range(7))
+    rows = np.array([got[k] for k in range(7)])
     points, final, hands, decisions = _checked_loop(40 + np.arange(7), policy)
-    np.testing.assert_array_equal(b.results["points"], points)
-    np.testing.assert_array_equal(b.results["final_scores"], final)
-    np.testing.assert_array_equal(b.results["hands"], hands)
-    np.testing.assert_array_equal(b.results["decisions"], decisions)
-    np.testing.assert_array_equal(b.results["seed"], 40 + np.arange(7))
+    np.testing.assert_array_equal(rows["final_points"], points)
+    np.testing.assert_array_equal(rows["final_scores"], final)
+    np.testing.assert_array_equal(rows["final_hands"], hands)
+    np.testing.assert_array_equal(rows["final_decisions"], decisions)
+    np.testing.assert_array_equal(rows["final_seed"], 40 + np.arange(7))
     assert int(b.opts["played"][0]) == int(decisions.sum())
 
 
@@ -121,7 +123,7 @@ def test_python_seats_play_as_the_game_facade():
         assert int(b.tabs["seat"][0]) == game.actor
         np.testing.assert_array_equal(b.masks[0].astype(bool), game.legal_mask())
         a = int(rng.choice(np.flatnonzero(b.masks[0])))
-        b.tabs["action"], b.tabs["pending"] = a, True
+        b.tabs["action"] = a
         b.run()
         game.step(a)
         total += b.tabs["rewards"][0]
@@ -142,7 +144,7 @@ def test_python_seats_play_as_the_game_facade():
 
 def test_autoreset_writes_the_final_view_and_starts_the_next_game():
     """Same-step autoreset: the step that ends a game sets ``terminated`` and returns the next
-    game's first observation; ``final_obs`` holds the last view of the seat that acted."""
+    game's first observation; ``obs[OBS_FINAL]`` holds the last view of the seat that acted."""
     b = Tables(2, encoder="basic_v0", final_obs=True)
     b.tabs["seed_base"] = 3
     b.tabs["game_index"] = [0, 1]
@@ -154,7 +156,7 @@ def test_autoreset_writes_the_final_view_and_starts_the_next_game():
     for _ in range(4000):
         actions = (rng.random(b.masks.shape) * b.masks).argmax(axis=1)
         seats = b.tabs["seat"].copy()
-        b.tabs["action"], b.tabs["pending"] = actions, True
+        b.tabs["action"] = actions
         b.run()
         for t in np.flatnonzero(b.tabs["terminated"]):
             ended += 1
@@ -162,7 +164,7 @@ def test_autoreset_writes_the_final_view_and_starts_the_next_game():
             assert int(b.tabs["game_index"][t]) in (2 + t, 4 + t)
             assert int(b.state.seed[t]) == 3 + int(b.tabs["game_index"][t])
             assert int(b.tabs["seat"][t]) == int(b.state.actor[t])
-            assert b.masks[t].any() and b.final_obs[t].any()
+            assert b.masks[t].any() and b.obs[rn.OBS_FINAL, t].any()
         if ended >= 3:
             break
     assert ended >= 3
@@ -177,7 +179,6 @@ def test_skip_forced_asks_only_real_decisions():
     while not b.tabs["terminated"][0]:
         assert b.masks[0].sum() > 1
         b.tabs["action"] = int(rng.choice(np.flatnonzero(b.masks[0])))
-        b.tabs["pending"] = True
         b.run()
 
 
@@ -189,9 +190,8 @@ def test_quantized_observations_are_the_float_ones_in_bytes():
         b.tabs["seat_policy"][:, 1:] = POLICY_GREEDY
         b.run()
     low, high = bounds("rich_v0")
-    expected = np.clip(np.rint((f.obs - low) / ((high - low) / 255.0)), 0, 255)
+    expected = np.clip(np.rint((f.obs[0] - low) / ((high - low) / 255.0)), 0, 255)
     assert np.abs(q.obs_u8.astype(np.int16) - expected).max() <= 1
-    assert not q.obs.size
 
 
 def test_teacher_mode_plays_nothing_and_keeps_the_games_streams():
@@ -201,7 +201,7 @@ def test_teacher_mode_plays_nothing_and_keeps_the_games_streams():
     before = b.state.records.copy(), b.tabs["rng"].copy()
     b.tabs["teacher_rng"] = [[7, 0], [8, 0]]
     b.opts["teacher"] = POLICY_SIMPLE
-    assert b.run() == 0
+    b.run()
     acts = b.tabs["teacher_action"]
     assert all(b.masks[t, acts[t]] for t in range(2))
     b.opts["teacher"] = POLICY_UNIFORM
@@ -226,9 +226,8 @@ def test_records_are_declared_field_by_field():
     for fields, dtype in (
         (rn.TABLE_FIELDS, rn.TABLE_DTYPE),
         (rn.OPTION_FIELDS, rn.OPTIONS_DTYPE),
-        (rn.RESULT_FIELDS, rn.RESULT_DTYPE),
     ):
         assert tuple(f[0] for f in fields) == dtype.names
         assert all(len(f) == 4 and f[3] for f in fields)
-    assert len(rn.example_arguments()) == 11
-    assert rn._run(*rn.example_arguments()) == 0
+    assert len(rn.example_arguments()) == 8
+    assert rn._run(*rn.example_arguments()) == rn.GAME_OVER
