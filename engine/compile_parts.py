@@ -28,7 +28,7 @@ from engine.legality import _legal_mask
 from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
 from engine.score_layout import N_RES
-from engine.selfplay import _choose, _choose_random, _play_games_unchecked
+from engine.selfplay import _choose, _choose_random, _play_games
 from engine.settlement import _can_win, _pay_win, _score_win
 from engine.state import new_state
 from engine.tables import load_tables
@@ -81,16 +81,16 @@ def apply_part() -> list[tuple[str, object, tuple]]:
 
 
 def selfplay_part() -> list[tuple[str, object, tuple]]:
-    """The compiled self-play loop of the random policies (``riichi-env selfplay``): it calls
-    ``_reset``, ``_legal_mask`` and ``_apply``, so it compiles after them."""
+    """``engine.selfplay``'s loop (``_play_games``, with its checks): it calls ``_reset``,
+    ``_legal_mask``, ``_apply`` and every policy, so it compiles after them."""
     st, ev, tables, i, _ = game_arguments()
     i64 = np.zeros(1, dtype=np.int64)
     i32 = np.zeros(1, dtype=np.int32)
     rows32 = np.zeros((1, 4), dtype=np.int32)
     rows64 = np.zeros((1, 4), dtype=np.float64)
-    policy = np.zeros(4, dtype=np.int64)
-    types = signature(st, i, ev, tables, i64, policy, rows32, rows64, rows32, i32, i64, i64)
-    return [("_play_games_unchecked", _play_games_unchecked, types)]
+    rng = np.zeros(2, dtype=np.int64)
+    types = signature(st, i, ev, tables, i64, i, i, i, rows32, rows64, i32, i64, i32, rng)
+    return [("_play_games", _play_games, types)]
 
 
 def agents_part() -> list[tuple[str, object, tuple]]:

@@ -15,8 +15,6 @@ from engine.selfplay import (
     _choose,
     _play_game,
     _play_games,
-    _play_games_agents,
-    _play_games_unchecked,
 )
 from engine.shanten import _shanten, _ukeire, _waits
 from engine.turn import _apply, _step
@@ -43,8 +41,6 @@ __all__ = [
     "_open_hand_shown",
     "_play_game",
     "_play_games",
-    "_play_games_agents",
-    "_play_games_unchecked",
     "_rand_below",
     "_reset",
     "_rng_seed",

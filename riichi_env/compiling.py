@@ -70,24 +70,30 @@ def _engine_part(name: str) -> Callable[[], list[Entry]]:
     return entries
 
 
+def _runner_part() -> list[Entry]:
+    """The one runner every game path plays through (``riichi_env.batch.runner._run``: the AEC
+    env's step, the vector and learner envs, self-play, the arena), for the types its callers
+    pass (``example_arguments``). It calls every policy and every encoder."""
+    from engine.compile_parts import signature
+    from riichi_env.batch.runner import _run, example_arguments
+
+    return [("_run", _run, signature(*example_arguments()))]
+
+
 def _step_part() -> list[Entry]:
-    """The env's step and its default encoder, with the types ``raw_env`` passes."""
+    """The env's step (the runner) and its default encoder, with the types ``raw_env`` passes."""
     import numpy as np
 
-    from engine.actions import N_ACTIONS
     from engine.compile_parts import game_arguments, signature
     from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
-    from riichi_env.aec.kernels import _k_step
 
-    st, ev, tables, i, b = game_arguments()
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    points = np.zeros(4, dtype=np.int32)
+    st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
     encode = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
     suit, honor = tables.shanten_suit, tables.shanten_honor
     return [
         ("_encode_" + DEFAULT_ENCODER, encode, signature(st, i, i, suit, honor, obs)),
-        ("_k_step", _k_step, signature(st, i, ev, tuple(tables), i, mask, points, points, b)),
+        *_runner_part(),
     ]
 
 
@@ -108,38 +114,6 @@ def _encoders_part() -> list[Entry]:
         )
         for kernel, name in zip(ENCODE_KERNELS, ENCODERS, strict=True)
         if name != DEFAULT_ENCODER
-    ]
-
-
-def _agents_loop_part() -> list[Entry]:
-    """The self-play loop of every policy (the arena, ``selfplay("efficiency")``): the random
-    loop's types."""
-    from engine.compile_parts import selfplay_part
-    from engine.selfplay import _play_games_agents
-
-    ((_, _, types),) = selfplay_part()
-    return [("_play_games_agents", _play_games_agents, types)]
-
-
-def _vector_part() -> list[Entry]:
-    """The batch kernels (vector env, learner, batched self-play), with the arguments a
-    ``Batch`` passes."""
-    import numpy as np
-
-    from engine.compile_parts import signature
-    from engine.rules import MAHJONGSOUL
-    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS
-    from riichi_env.aec.kernels import PYTHON_SEAT, _run_tables, _start_tables
-    from riichi_env.aec.options import reward_spec
-    from riichi_env.batch.tables import Batch
-
-    batch = Batch(1, MAHJONGSOUL, DEFAULT_ENCODER, ENCODER_IDS[DEFAULT_ENCODER], np.float32)
-    policy = np.full(4, PYTHON_SEAT, dtype=np.int64)
-    reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
-    run = batch.run_arguments(0, 1, batch.worker_scratch(), policy, reward, 1, 1, False)
-    return [
-        ("_start_tables", _start_tables, signature(*batch.start_arguments(0, 1))),
-        ("_run_tables", _run_tables, signature(*run)),
     ]
 
 
@@ -185,10 +159,10 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "mask": (_engine_part("mask"), 5.7),
     "apply": (_engine_part("apply"), 10.3),
     "step": (_step_part, 4.2),
-    "selfplay": (_engine_part("selfplay"), 5.4),
+    "selfplay": (_runner_part, 5.4),
     "agents": (_engine_part("agents"), 12.9),
-    "agents_loop": (_agents_loop_part, 3.5),
-    "vector": (_vector_part, 12.8),
+    "agents_loop": (_runner_part, 3.5),
+    "vector": (_runner_part, 12.8),
     "checked": (_checked_part, 19.2),
     "score": (_score_part, 6.7),
     "dataset": (_dataset_part, 25.0),
@@ -751,6 +725,7 @@ def _warm_env() -> None:
     the agents, so that ``riichi-env selfplay`` and ``arena`` find them."""
 
     def finish(helper: _Helper) -> None:
+        helper.wait("_choose")  # the runner calls the agents: loaded, not compiled again here
         compile_stage("step")
         _selfplay_here()
 
@@ -784,6 +759,7 @@ def _warm_selfplay() -> None:
     helper's core meanwhile."""
 
     def finish(helper: _Helper) -> None:
+        helper.wait("_choose")  # the runner calls the agents: loaded, not compiled again here
         _selfplay_game("random")
 
     if not _on_two_cores(finish, extras=("_choose",)):

@@ -17,8 +17,14 @@ import numpy as np
 
 from engine.rules import Rules, as_rules
 from engine.validation import check_number, describe
-from riichi_env.aec.kernels import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
 
+REWARD_HAND = 0
+"""Reward mode of the runner (``riichi_env.batch.runner``): each hand's point change times the
+scale."""
+REWARD_PLACEMENT = 1
+"""Reward mode: at game end only, the final score."""
+REWARD_RANK = 2
+"""Reward mode: at game end only, the rank points of the seat's place."""
 REWARDS = ("hand", "placement", "rank")
 DEFAULT_RANK_POINTS = (0.9, 0.45, 0.0, -1.35)
 REWARD_MODES = {"hand": REWARD_HAND, "placement": REWARD_PLACEMENT, "rank": REWARD_RANK}
@@ -63,7 +69,7 @@ def _rank_points(value: Any) -> tuple[float, float, float, float]:
 
 
 def reward_spec(reward: str, reward_scale: float, rank_points) -> tuple[int, np.ndarray]:
-    """``(mode, params)`` of ``_run_tables``: params are the scale, then the four rank points."""
+    """``(mode, params)`` of the runner (``riichi_env.batch.runner``): params are the scale, then the four rank points."""
     if not isinstance(reward, str) or reward not in REWARDS:
         raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
     scale = check_number("reward_scale", reward_scale)

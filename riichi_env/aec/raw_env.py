@@ -83,7 +83,6 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from engine.actions import N_ACTIONS, action_name
-from engine.kernels import _legal_mask, _reset
 from engine.legality import explain_illegal
 from engine.rules import Rules
 from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
@@ -108,9 +107,23 @@ from riichi_env.aec.encoders import (
     bounds,
     check_encoder,
 )
-from riichi_env.aec.kernels import GAME_OVER, _k_step
 from riichi_env.aec.options import DEFAULT_RANK_POINTS, REWARDS, _make_rules, _rank_points
 from riichi_env.aec.render import render_text
+from riichi_env.batch.runner import (
+    GAME_OVER,
+    O_HI,
+    O_SKIP_FORCED,
+    O_STOP_AT_GAME_END,
+    T_ACTION,
+    T_DELTA,
+    T_GAME_INDEX,
+    T_NEED_RESET,
+    T_REFRESH,
+    T_SEED_BASE,
+    T_START,
+    _run,
+    new_tables,
+)
 from riichi_env.compiling import ensure_compiled
 
 ENV_NAME = "riichi_v0"
@@ -295,20 +308,33 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._tables = load_tables()
         self._suit, self._honor = self._tables.shanten_suit, self._tables.shanten_honor
         self._tables_tuple = tuple(self._tables)
-        if not hasattr(self, "_mask"):
-            self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
-            self._hand_points = np.zeros(4, dtype=np.int32)
-            self._delta = np.zeros(4, dtype=np.int32)
+        if not hasattr(self, "_ti"):  # the runner's records and mask, one table
+            self._ti, self._tf = new_tables(1)
+            self._ti[1, O_HI] = 1  # row 1: the options
+            self._ti[1, O_STOP_AT_GAME_END] = 1
+            self._masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
+        self._ti[1, O_SKIP_FORCED] = self.skip_forced
+        self._mask = self._masks[0]
+        self._action = self._ti[:, T_ACTION]  # views: a step writes and reads through them
+        self._delta = self._ti[0, T_DELTA : T_DELTA + 4]
+        no_obs = np.zeros((0, 1, 1, 34), dtype=np.float32)
+        no_u8 = np.zeros((0, 1, 34), dtype=np.uint8)
+        self._run_args = (self._rec, self._ev, self._tables_tuple, self._ti, self._tf, self._masks)
+        self._run_args += (no_obs, no_u8)
         self._zero_mask = np.zeros(N_ACTIONS, dtype=np.int8)
 
-    def _refresh(self) -> int:
-        """After a reset or a loaded state: the seat to act (its mask set), or ``GAME_OVER``."""
-        self._hand_points[:] = self._rec["points"][0]
-        if self._rec["game_over"][0]:
-            self._mask[:] = 0
-            return GAME_OVER
-        _legal_mask(self._rec, 0, self._tables, self._mask)
-        return int(self._rec["actor"][0])
+    def _refresh(self, seed: int | None = None) -> int:
+        """Deal the game of ``seed``, else take the loaded state as it is: the seat to act (its
+        mask set), or ``GAME_OVER``."""
+        ti = self._ti
+        ti[0, T_GAME_INDEX] = 0
+        ti[0, T_NEED_RESET] = 0
+        if seed is None:
+            ti[0, T_REFRESH] = 1
+        else:
+            ti[0, T_SEED_BASE], ti[0, T_START] = seed, 1
+        self._action[0] = -1
+        return int(_run(*self._run_args))
 
     # -------------------------------------------------------------------------------- spaces
 
@@ -346,8 +372,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         else:
             game_seed = int(self._rng.integers(2**62))
         self._game_seed = game_seed
-        _reset(self._rec, 0, self._ev, self._tables, game_seed)
-        actor = self._refresh()
+        actor = self._refresh(game_seed)
         self._start_episode(actor)
 
     def load_state(self, state: State, t: int = 0) -> None:
@@ -432,17 +457,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             for k in rewards:
                 rewards[k] = 0.0
             self._rewards_set = False
-        r = _k_step(
-            self._rec,
-            0,
-            self._ev,
-            self._tables_tuple,
-            a,
-            self._mask,
-            self._hand_points,
-            self._delta,
-            self.skip_forced,
-        )
+        self._action[0] = a
+        r = _run(*self._run_args)
         if 0 <= r < 4:
             self.agent_selection = self.possible_agents[r]
         else:
@@ -570,7 +586,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__.copy()
-        for key in ("_rec", "_ev", "_tables", "_tables_tuple", "_suit", "_honor"):
+        drop = ("_rec", "_ev", "_tables", "_tables_tuple", "_suit", "_honor", "_run_args")
+        for key in (*drop, "_mask", "_action", "_delta"):  # views, made again on load
             d.pop(key, None)
         d["_st"] = copy_state(self._st)
         return d

@@ -50,9 +50,9 @@ from engine.actions import N_ACTIONS
 from engine.selfplay import POLICY_SIMPLE
 from engine.validation import check_bool, check_int, check_seed, describe
 from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS, _encode, bounds, check_encoder
-from riichi_env.aec.kernels import FINISHED, PYTHON_SEAT, _expert_actions
 from riichi_env.aec.options import _make_rules
 from riichi_env.batch.play import COMPILED_POLICIES, _ask, _name, _policies
+from riichi_env.batch.runner import FINISHED, NO_TEACHER, PYTHON_SEAT
 from riichi_env.batch.vector import GAMES_FOREVER, _check_open, reward_spec
 from riichi_env.compiling import ensure_compiled
 
@@ -108,13 +108,11 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
         n = self.num_envs
         self._batch = Batch(n, self.rules, encoder, ENCODER_IDS[encoder], np.float32)
-        self._scratch = self._batch.worker_scratch()
         self._seat = np.zeros(n, dtype=np.int64)
         self._all = np.arange(n)
         self._python = [p for p in dict.fromkeys(o for o in opp if not isinstance(o, str))]
         self._final_obs = np.zeros((n, *self._batch.obs_shape), dtype=np.float32)
-        self._expert_rng = np.zeros((n, 2), dtype=np.int64)  # keyed at reset
-        self._expert_out = np.zeros(n, dtype=np.int64)
+        self._expert_rng = self._batch.tab["teacher_rng"]  # keyed at reset
         self._started = False
         low, high = bounds(encoder)
         box = spaces.Box(low=low, high=high, dtype=np.float32)
@@ -163,7 +161,6 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self._expert_rng[:, 0] = np.random.default_rng([base, EXPERT_STREAM]).integers(1, 2**62, n)
         self._expert_rng[:, 1] = 0
         b.game_index[:] = self._all
-        b.pending[:] = False
         b.need_reset[:] = False
         for t in range(n):
             self._place(t, (base + t) % 2**63)
@@ -199,7 +196,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         b = self._batch
         n = self.num_envs
         while True:
-            b.run(0, n, self._scratch, b.seat_policy, self._reward, n, GAMES_FOREVER, False, True)
+            b.run(0, n, b.seat_policy, self._reward, n, GAMES_FOREVER, False, True)
             reward += b.rewards[self._all, self._seat]
             ended = np.flatnonzero(b.need_reset)
             for t in ended:  # the game is over: the learner's last view, then seat the next game
@@ -279,17 +276,14 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         if COMPILED_POLICIES[policy] >= POLICY_SIMPLE:  # the agents, not the random ones
             ensure_compiled("agents")
         b = self._batch
-        out = self._expert_out
-        _expert_actions(
-            b.st,
-            b.tables_tuple,
-            b.masks,
-            b.seats,
-            COMPILED_POLICIES[policy],
-            self._expert_rng,
-            out,
-        )
-        return out.copy()
+        b.opt["lo"][...], b.opt["hi"][...] = 0, self.num_envs
+        b.opt["teacher"][...] = COMPILED_POLICIES[policy]
+        try:
+            b.call_runner()
+        finally:
+            b.opt["teacher"][...] = NO_TEACHER
+            b._call = ()  # the next run writes its options again
+        return b.tab["teacher_action"].copy()
 
     def close(self, **kwargs: Any) -> None:
         """End the env: ``reset`` and ``step`` then raise ``riichi_env.batch.vector.ClosedEnvError``."""

@@ -42,7 +42,7 @@ declared one, raise ``ValueError``.
 and a contiguous share of the games; Python callables are then called from K threads at once,
 while each worker gets its own ``copy.deepcopy`` of an agent object (agents need not be
 thread-safe). Ctrl-C (``KeyboardInterrupt`` in the calling thread) stops every worker before its
-next compiled call or batch step (a compiled call plays about ``CALL_SECONDS`` of games), kills
+next compiled call or batch step (a compiled call plays at most one game per table), kills
 the bot processes of ``act_log`` policies, and is raised within about a second.
 """
 
@@ -72,10 +72,9 @@ from engine.validation import (
 )
 from engine.visibility import seat_view
 from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
-from riichi_env.aec.kernels import PYTHON_SEAT
 from riichi_env.aec.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.batch.policy import METHODS, PolicyLike, is_python_policy
-from riichi_env.batch.tables import FINISHED, Batch
+from riichi_env.batch.tables import FINISHED, PYTHON_SEAT, Batch
 from riichi_env.compiling import ensure_compiled
 from riichi_env.mjai.seat import LogDecision, MjaiBot, check_bot_errors, is_log_policy
 
@@ -182,8 +181,8 @@ def selfplay(
     by seat, an external bot's bad answers replaced with ``bot_errors="substitute"``), in seed
     order; ``seconds``
     counts play only. ``num_tables`` defaults to ``workers`` with compiled policies only, else to
-    ``min(games, 256)`` (compiled policies alone play on one table per worker, in
-    ``engine.selfplay``'s loop: ``num_tables`` only bounds ``workers`` there). ``progress=True``
+    ``min(games, 256)`` (compiled policies alone play on one table per worker, a game per
+    compiled call: ``num_tables`` only bounds ``workers`` there). ``progress=True``
     shows a live line on stderr (``ProgressLine``; default: when stderr is a terminal); a callable
     is given the games finished so far instead, about twice a second and once at the end (the
     arena draws one line for its four rotations so).
@@ -213,10 +212,11 @@ def selfplay(
     rules = _make_rules(rules, rule_options, selfplay)
     workers = min(workers, num_tables)
 
-    # compiled policies only and no records: engine's self-play loop, one table per worker
-    fast = not python  # compiled policies only: engine's self-play loop, one table per worker
+    fast = not python  # compiled policies only: one table per worker, a game per call
     agents = bool((seat_policy_of(seats) >= POLICY_SIMPLE).any())
     ensure_compiled(("agents" if agents else "selfplay") if fast else "vector")
+    if fast:
+        num_tables = workers
     results_i = np.zeros((games, 10), dtype=np.int64)
     results_f = np.zeros((games, 4), dtype=np.float64)
     bot_counts = np.zeros((games, 4), dtype=np.int64)  # bot errors substituted, by game, seat
@@ -232,7 +232,7 @@ def selfplay(
     table_cuts = np.linspace(0, num_tables, workers + 1).astype(int)
     game_cuts = np.linspace(0, games, workers + 1).astype(int)
     shares = []
-    for w in range(0 if fast else workers):
+    for w in range(workers):
         n = int(table_cuts[w + 1] - table_cuts[w])
         glo, ghi = int(game_cuts[w]), int(game_cuts[w + 1])
         batch = Batch(
@@ -247,15 +247,23 @@ def selfplay(
         batch.seed_base[:] = seed
         j = np.arange(n)
         batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
-        shares.append((batch, ghi, batch.worker_scratch()))
+        shares.append((batch, ghi))
 
     stop = threading.Event()  # set on Ctrl-C: every worker returns before its next step
 
-    def play(batch: Batch, ghi: int, scratch, own: list[tuple[PolicyLike, np.ndarray]]) -> None:
+    # a table stops at each game end (``need_reset``): its result is read, its log kept, then
+    # the next call starts its next game; compiled seats then never play more than a game a call
+    step_forced = skip_forced and not fast  # compiled-only play asks every decision, as ever
+
+    def play(batch: Batch, ghi: int, own: list[tuple[PolicyLike, np.ndarray]]) -> None:
         n = batch.n
         batch.start(0, n)
+        if fast and not keep_log:  # one table, nothing to ask or keep: a game per call
+            while not stop.is_set() and batch.game_index[0] != FINISHED:
+                batch.run(0, 1, seat_policy, reward, 1, ghi, False, True)
+            return
         while not stop.is_set():
-            batch.run(0, n, scratch, seat_policy, reward, n, ghi, skip_forced, keep_log)
+            batch.run(0, n, seat_policy, reward, n, ghi, step_forced, True)
             waiting = batch.need_reset
             if keep_log and waiting.any():
                 for t in np.flatnonzero(waiting):
@@ -278,29 +286,11 @@ def selfplay(
                     actions = _ask(p, batch, idx, rules, bot_errors, bot_counts)
                     batch.set_actions(idx, actions, f"policy {_name(p)!r}")
 
-    if fast:
-        jobs, counters, warm = _compiled_jobs(
-            seat_policy,
-            games,
-            seed,
-            workers,
-            rules,
-            game_cuts,
-            results_i,
-            results_f,
-            game_log if records else None,
-            stop,
-        )
-    else:
-        worker_owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(shares))]
-        jobs = [functools.partial(play, *share, worker_owners[w]) for w, share in enumerate(shares)]
-        counters = [share[2][2] for share in shares]
-        first = shares[0]
-
-        def warm() -> None:  # a call over no tables plays nothing
-            first[0].run(0, 0, first[2], seat_policy, reward, 1, 0, skip_forced, keep_log)
-
-    warm()  # compile (or load) before the clock starts
+    worker_owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(shares))]
+    jobs = [functools.partial(play, *share, worker_owners[w]) for w, share in enumerate(shares)]
+    batches = [share[0] for share in shares]
+    # a call over no tables plays nothing: compile (or load) before the clock starts
+    batches[0].run(0, 0, seat_policy, reward, 1, 0, step_forced, True)
     report = progress if callable(progress) else None
     line = None
     if report is None and (sys.stderr.isatty() if progress is None else progress) and games:
@@ -308,7 +298,7 @@ def selfplay(
     done = threading.Event()
     ticker = None
     if report is not None:
-        ticker = threading.Thread(target=_tick, args=(done, counters, report), daemon=True)
+        ticker = threading.Thread(target=_tick, args=(done, batches, report), daemon=True)
         ticker.start()
     start = time.perf_counter()
 
@@ -461,13 +451,6 @@ def _ask(
     return out
 
 
-CHUNK = 64
-"""Most games per compiled call on the compiled-only path (the progress line moves, and a stop is
-seen, between calls)."""
-CALL_SECONDS = 0.2
-"""Seconds a compiled call on the compiled-only path aims at (games per call from the time of the
-last call): a stop (Ctrl-C) is seen within about this long. One game per call when the event logs
-are kept."""
 JOIN_POLL = 0.1
 """Seconds between the main thread's checks on its workers (Ctrl-C is delivered between them)."""
 STOP_WAIT = 5.0
@@ -508,93 +491,11 @@ def seat_policy_of(seats: list[PolicyLike]) -> np.ndarray:
     )
 
 
-def _compiled_jobs(
-    seat_policy, games, seed, workers, rules, game_cuts, results_i, results_f, game_log, stop
-):
-    """Compiled policies only: each worker plays its games on a table of its own in
-    ``engine.selfplay``'s loop (the same games as ``_run_tables``, without its Python seats).
-    With ``game_log`` (a list, one entry per game) each game keeps its event log there. A worker
-    returns before its next compiled call once ``stop`` (a ``threading.Event``) is set."""
-    from engine.kernels import _play_games_agents, _play_games_unchecked
-    from engine.state import new_state
-    from engine.tables import load_tables
-
-    tables = load_tables()
-    # random policies alone run the kernel that does not compile the agents
-    kernel = _play_games_agents if (seat_policy >= POLICY_SIMPLE).any() else _play_games_unchecked
-    seeds = np.int64(seed) + np.arange(games, dtype=np.int64)
-    points = np.zeros((games, 4), dtype=np.int32)
-    ranks = np.zeros((games, 4), dtype=np.int32)
-    hands = np.zeros(games, dtype=np.int32)
-    decisions = np.zeros(games, dtype=np.int64)
-
-    max_events = 0 if game_log is None else DEFAULT_MAX_EVENTS
-
-    def play(lo: int, hi: int, counter: np.ndarray, state) -> None:
-        rng = np.zeros(2, dtype=np.int64)
-        a, chunk = lo, 1  # the first call times a game
-        while a < hi and not stop.is_set():
-            b = min(a + chunk, hi)
-            t0 = time.perf_counter()
-            kernel(
-                state.records,
-                0,
-                state.events,
-                tables,
-                seeds[a:b],
-                seat_policy,
-                points[a:b],
-                results_f[a:b],
-                ranks[a:b],
-                hands[a:b],
-                decisions[a:b],
-                rng,
-            )
-            results_i[a:b, 0:4] = points[a:b]
-            results_i[a:b, 4:8] = ranks[a:b]
-            results_i[a:b, 8] = hands[a:b]
-            results_i[a:b, 9] = decisions[a:b]
-            if game_log is not None:
-                game_log[a] = state.events[0, : int(state.n_events[0])].copy()
-            counter[0] = b - lo
-            if game_log is None:  # games per call: about CALL_SECONDS, CHUNK at most
-                per_game = (time.perf_counter() - t0) / (b - a)
-                chunk = max(1, min(CHUNK, int(CALL_SECONDS / max(per_game, 1e-9))))
-            a = b
-
-    jobs, counters = [], []
-    for w in range(workers):
-        counter = np.zeros(1, dtype=np.int64)
-        lo, hi = int(game_cuts[w]), int(game_cuts[w + 1])
-        jobs.append(functools.partial(play, lo, hi, counter, new_state(1, rules, max_events)))
-        counters.append(counter)
-
-    def warm() -> None:
-        warm_state = new_state(1, rules, 0)
-        rng = np.zeros(2, dtype=np.int64)
-        kernel(
-            warm_state.records,
-            0,
-            warm_state.events,
-            tables,
-            seeds[:0],
-            seat_policy,
-            points[:0],
-            results_f[:0],
-            ranks[:0],
-            hands[:0],
-            decisions[:0],
-            rng,
-        )
-
-    return jobs, counters, warm
-
-
-def _tick(done: threading.Event, counters: list[np.ndarray], report: Callable[[int], Any]) -> None:
+def _tick(done: threading.Event, batches: list[Batch], report: Callable[[int], Any]) -> None:
     """``report(games finished)`` every ``TICK`` seconds until ``done`` is set, then once more."""
     while not done.wait(TICK):
-        report(int(sum(int(c[0]) for c in counters)))
-    report(int(sum(int(c[0]) for c in counters)))
+        report(sum(b.games_done for b in batches))
+    report(sum(b.games_done for b in batches))
 
 
 TICK = 0.5

@@ -1,9 +1,10 @@
-"""Buffers of a batch of tables and the calls into ``_run_tables``, shared by the vector env and
-``riichi_env.selfplay``.
+"""The buffers of a batch of tables and the calls into the runner (``riichi_env.batch.runner``),
+shared by the vector env, the learner env and ``riichi_env.selfplay``.
 
-A batch owns one engine ``State`` of ``B`` tables and every array the compiled loop reads or
-writes (masks, seats, rewards, the action RNGs, game indices, observations). A *worker* is a
-contiguous range of tables with its own scratch arrays, so workers can run in threads at once.
+A batch owns one engine ``State`` of ``B`` tables and the runner's records and buffers: the
+tables' rows ``ti`` / ``tf`` (``TABLE_INTS``, ``TABLE_FLOATS``: read through the column views
+``seats``, ``rewards``, ``terms``, ...) and their last row, the options, the masks and the
+observations. A *worker* is a batch of its own, so workers can run in threads at once.
 """
 
 from __future__ import annotations
@@ -16,15 +17,31 @@ from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.validation import SEED_MAX, describe
-from riichi_env.aec.encoders import N_ROWS, bounds
-from riichi_env.aec.kernels import FINISHED, PYTHON_SEAT, _run_tables, _start_tables
+from riichi_env.aec.encoders import N_ROWS
+from riichi_env.batch.runner import (
+    F_FINAL_SCORES,
+    FINAL_RESULT,
+    FINISHED,
+    NO_ENCODER,
+    OBS_FINAL,
+    PYTHON_SEAT,
+    T_FINAL_GAME,
+    T_TERMINATED,
+    _run,
+    fields,
+    new_tables,
+)
+
+OPTION_NAMES = ("lo", "hi", "reward_mode", "stride", "games_end", "skip_forced", "stop_at_game_end")
+"""The options ``Batch.run`` sets, in the order of its arguments."""
 
 
 class Batch:
-    """``n`` tables under ``rules`` with the buffers of ``_run_tables``.
+    """``n`` tables under ``rules`` with the runner's records and buffers.
 
     ``encoder`` is an encoder name or ``None`` (no observations); ``obs_dtype`` is ``np.float32``
-    or ``np.uint8``; ``max_events`` > 0 keeps an event log per table (records).
+    or ``np.uint8``; ``max_events`` > 0 keeps an event log per table (records); ``final_obs``
+    keeps a finished game's last view (``self.final_obs``).
     """
 
     def __init__(
@@ -43,157 +60,122 @@ class Batch:
         tables = load_tables()
         self.tables_tuple = tuple(tables)
         self.suit, self.honor = tables.shanten_suit, tables.shanten_honor
+        self.ti, self.tf = new_tables(n)
         self.masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
-        self.seats = np.zeros(n, dtype=np.int64)
-        self.actions = np.zeros(n, dtype=np.int64)
-        self.pending = np.zeros(n, dtype=np.bool_)
-        self.need_reset = np.zeros(n, dtype=np.bool_)
-        self.rng = np.zeros((n, 2), dtype=np.int64)
-        self.hand_points = np.zeros((n, 4), dtype=np.int32)
-        self.rewards = np.zeros((n, 4), dtype=np.float32)
-        self.terms = np.zeros(n, dtype=np.bool_)
-        self.game_index = np.zeros(n, dtype=np.int64)
-        self.seed_base = np.zeros(n, dtype=np.int64)
-        self.seat_policy = np.full((n, 4), PYTHON_SEAT, dtype=np.int64)
+        self.tab, self.opt = tab, _ = fields(self.ti, self.tf)
+        """The tables' fields and the options by name (views of ``ti`` and ``tf``; a width-1
+        option is a 0-d view)."""
+        self.seats = tab["seat"]
+        """The seat to act at each table (``FINISHED``: none); a view of ``ti``, as below."""
+        self.need_reset = tab["need_reset"]
+        self.rewards = tab["rewards"]
+        """Each seat's rewards of the last run (float64 holding float32 sums)."""
+        self.terms = tab["terminated"]
+        self.game_index = tab["game_index"]
+        self.seed_base = tab["seed_base"]
+        self.seat_policy = tab["seat_policy"]
         """Each table's seat policies (``run`` fills it from a shared ``int64[4]``)."""
         self._policy_row = np.full(4, PYTHON_SEAT, dtype=np.int64)
-        self.encoder_id = encoder_id if encoder is not None else -1
+        self.encoder_id = encoder_id if encoder is not None else NO_ENCODER
         rows = N_ROWS[encoder] if encoder is not None else 1
         self.obs_shape = (rows, 34)
         self.quantized = np.dtype(obs_dtype) == np.uint8
+        views = 2 if final_obs else 1 if encoder is not None else 0
+        self._obs = np.zeros((views, n if views else 0, rows, 34), dtype=np.float32)
+        self.final_obs = self._obs[OBS_FINAL] if final_obs else None
+        """A finished game's last view of the seat that acted, float32, by table."""
+        self.opt["encoder"][...] = self.encoder_id
         if self.quantized:
             self.obs = np.zeros((n, rows, 34), dtype=np.uint8)
-            low, high = bounds(encoder)
-            self.quant_lo = np.ascontiguousarray(low[:, 0], dtype=np.float32)
-            self.quant_inv = (255.0 / (high[:, 0] - low[:, 0])).astype(np.float32)
+            self._obs_u8 = self.obs
         else:
-            self.obs = np.zeros((n if encoder is not None else 0, rows, 34), dtype=np.float32)
-            self.quant_lo = np.zeros(rows, dtype=np.float32)
-            self.quant_inv = np.ones(rows, dtype=np.float32)
-        self._no_u8 = np.zeros((0, rows, 34), dtype=np.uint8)
-        self.final_obs = np.zeros((n if final_obs else 0, rows, 34), dtype=np.float32)
-        self.final_i = np.zeros((n if final_obs else 0, 9), dtype=np.int64)
-        self.final_f = np.zeros((n if final_obs else 0, 4), dtype=np.float64)
+            self.obs = self._obs[0] if views else np.zeros((0, rows, 34), dtype=np.float32)
+            self._obs_u8 = np.zeros((0, rows, 34), dtype=np.uint8)
+        self._call: tuple = ()  # the options of the last run, written into opts when they change
+        self._reward_params = None
         self.results_i = np.zeros((0, 10), dtype=np.int64)
+        """Per game (row ``game_index``): points 0-3, ranks 4-7, hands 8, decisions 9."""
         self.results_f = np.zeros((0, 4), dtype=np.float64)
+        """Per game: final scores."""
 
-    def worker_scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A worker's own ``(delta, float observation scratch, game counter)``."""
-        scratch = np.zeros((1, *self.obs_shape), dtype=np.float32)
-        return np.zeros(4, dtype=np.int32), scratch, np.zeros(1, dtype=np.int64)
+    @property
+    def games_done(self) -> int:
+        """Games finished at this batch's tables so far (read by a progress line)."""
+        return int(self.opt["games_done"])
 
     def start(self, lo: int, hi: int) -> None:
-        """Start each table's game ``game_index`` (``seed_base + game_index``)."""
-        _start_tables(*self.start_arguments(lo, hi))
-
-    def start_arguments(self, lo: int, hi: int) -> tuple:
-        """``_start_tables``' arguments (``riichi_env.compile()`` compiles for their types)."""
-        return (
-            self.st,
-            self.ev,
-            self.tables_tuple,
-            lo,
-            hi,
-            self.game_index,
-            self.seed_base,
-            self.rng,
-            self.masks,
-            self.hand_points,
-        )
+        """Start each table's game ``game_index`` (``seed_base + game_index``) at the next run."""
+        self.tab["start"][lo:hi] = 1
+        self.tab["action"][lo:hi] = -1
 
     def run(
         self,
         lo: int,
         hi: int,
-        scratch,
         seat_policy: np.ndarray,
         reward: tuple[int, np.ndarray],
         stride: int,
         games_end: int,
         skip_forced: bool,
         stop_at_game_end: bool = False,
-    ) -> int:
-        """One ``_run_tables`` call over tables ``lo .. hi - 1``; the decisions played.
+    ) -> None:
+        """One runner call over tables ``lo .. hi - 1``; finished games go to ``results_*``.
 
         ``seat_policy`` is each seat's ``POLICY_*`` or ``PYTHON_SEAT``: ``int64[4]`` for every
         table, or ``int64 (n, 4)`` per table (a learner seat that moves from game to game).
+        With ``results_*`` rows, pass ``stop_at_game_end`` when every seat is compiled (a table
+        then finishes one game per call).
         """
-        return _run_tables(
-            *self.run_arguments(
-                lo,
-                hi,
-                scratch,
-                seat_policy,
-                reward,
-                stride,
-                games_end,
-                skip_forced,
-                stop_at_game_end,
-            )
-        )
-
-    def run_arguments(
-        self,
-        lo: int,
-        hi: int,
-        scratch,
-        seat_policy: np.ndarray,
-        reward: tuple[int, np.ndarray],
-        stride: int,
-        games_end: int,
-        skip_forced: bool,
-        stop_at_game_end: bool = False,
-    ) -> tuple:
-        """``_run_tables``' arguments for ``run`` (``riichi_env.compile()`` compiles for their
-        types)."""
-        delta, obs_scratch, counter = scratch
         if seat_policy.ndim == 1:
             if not np.array_equal(self._policy_row, seat_policy):
                 self._policy_row = seat_policy.copy()
                 self.seat_policy[:] = seat_policy
-            seat_policy = self.seat_policy
-        if self.quantized:
-            obs_f, obs_u8 = obs_scratch, self.obs
-        else:
-            obs_f, obs_u8 = self.obs, self._no_u8
-        return (
+        elif seat_policy is not self.seat_policy:
+            self.seat_policy[:] = seat_policy
+        call = (lo, hi, reward[0], stride, games_end, skip_forced, stop_at_game_end)
+        if call != self._call or reward[1] is not self._reward_params:
+            self._call, self._reward_params = call, reward[1]
+            opt = self.opt
+            for name, value in zip(OPTION_NAMES, call, strict=True):
+                opt[name][...] = value
+            opt["reward_scale"][...] = reward[1][0]
+            opt["rank_points"][:] = reward[1][1:]
+        self.call_runner()
+        if self.results_i.shape[0]:
+            if hi - lo == 1:  # a table of its own: no array pass
+                if self.ti[lo, T_TERMINATED]:
+                    self._store_results((lo,))
+            elif self.terms[lo:hi].any():
+                self._store_results(lo + np.flatnonzero(self.terms[lo:hi]))
+
+    def call_runner(self) -> int:
+        """``_run`` on this batch's buffers with the options as they are; its result."""
+        return _run(
             self.st,
             self.ev,
             self.tables_tuple,
-            lo,
-            hi,
-            self.actions,
-            self.pending,
+            self.ti,
+            self.tf,
             self.masks,
-            self.seats,
-            seat_policy,
-            self.rng,
-            self.hand_points,
-            delta,
-            self.rewards,
-            reward[0],
-            reward[1],
-            self.terms,
-            self.game_index,
-            self.seed_base,
-            stride,
-            games_end,
-            skip_forced,
-            self.need_reset,
-            stop_at_game_end,
-            self.encoder_id,
-            self.suit,
-            self.honor,
-            obs_f,
-            obs_u8,
-            self.quant_lo,
-            self.quant_inv,
-            self.final_obs,
-            self.final_i,
-            self.final_f,
-            self.results_i,
-            self.results_f,
-            counter,
+            self._obs,
+            self._obs_u8,
+        )
+
+    def _store_results(self, idx: np.ndarray) -> None:
+        """Each finished game of tables ``idx`` into its row of ``results_*``."""
+        for t in idx:
+            k = self.ti[t, T_FINAL_GAME]
+            self.results_i[k] = self.ti[t, FINAL_RESULT]
+            self.results_f[k] = self.tf[t, F_FINAL_SCORES : F_FINAL_SCORES + 4]
+
+    def final_info(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Each table's last finished game: ``(points, ranks, seed)`` as int64, final scores."""
+        tab = self.tab
+        return (
+            tab["final_points"].copy(),
+            tab["final_ranks"].copy(),
+            tab["final_seed"].copy(),
+            tab["final_scores"].copy(),
         )
 
     def game_seeds(self) -> np.ndarray:
@@ -238,8 +220,7 @@ class Batch:
                 f"{who}: table {t} (seat {int(self.seats[t])}): illegal action {act} "
                 f"({action_name(act)}): {why}"
             )
-        self.actions[idx] = a
-        self.pending[idx] = True
+        self.tab["action"][idx] = a
 
 
-__all__ = ["FINISHED", "Batch"]
+__all__ = ["FINISHED", "PYTHON_SEAT", "Batch"]

@@ -68,9 +68,9 @@ from engine.actions import N_ACTIONS
 from engine.rules import Rules
 from engine.validation import check_bool, check_int, check_seed, describe
 from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS, bounds, check_encoder
-from riichi_env.aec.kernels import PYTHON_SEAT
 from riichi_env.aec.options import DEFAULT_RANK_POINTS, _make_rules, check_obs_dtype, reward_spec
 from riichi_env.aec.raw_env import ENV_NAME
+from riichi_env.batch.runner import PYTHON_SEAT
 from riichi_env.batch.tables import Batch
 from riichi_env.compiling import ensure_compiled
 
@@ -237,7 +237,6 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         self._batch = Batch(
             self._num_envs, self.rules, encoder, ENCODER_IDS[encoder], dtype, final_obs=True
         )
-        self._scratch = self._batch.worker_scratch()
         self._seat_policy = np.full(4, PYTHON_SEAT, dtype=np.int64)
         self._all = np.arange(self._num_envs)
         self._started = False
@@ -280,10 +279,9 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         if seed is not None and not isinstance(seed, (list, tuple, np.ndarray)):
             self._rng = np.random.default_rng(seed)
         b.game_index[:] = self._all
-        b.pending[:] = False
         b.need_reset[:] = False
         b.start(0, n)
-        b.run(0, n, self._scratch, self._seat_policy, self._reward, n, GAMES_FOREVER, False)
+        b.run(0, n, self._seat_policy, self._reward, n, GAMES_FOREVER, False)
         self._started = True
         obs = self._observation()
         return obs, self._info()
@@ -298,16 +296,14 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         b = self._batch
         n = self._num_envs
         b.set_actions(self._all, actions, "actions")
-        b.run(
-            0, n, self._scratch, self._seat_policy, self._reward, n, GAMES_FOREVER, self.skip_forced
-        )
+        b.run(0, n, self._seat_policy, self._reward, n, GAMES_FOREVER, self.skip_forced)
         info = self._info()
-        terms = b.terms.copy()
+        terms = b.terms.astype(np.bool_)
         if terms.any():
             self._final(info, terms)
         return (
             self._observation(),
-            self._copy(b.rewards),
+            b.rewards.astype(np.float32),
             terms,
             np.zeros(n, dtype=np.bool_),
             info,
@@ -332,13 +328,10 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
             }
         info["final_obs"] = final_obs
         info["_final_obs"] = terms.copy()
-        info["final_info"] = {
-            "points": b.final_i[:, 0:4].copy(),
-            "final_score": b.final_f.copy(),
-            "rank": b.final_i[:, 4:8].copy(),
-        }
+        points, ranks, seeds, scores = b.final_info()
+        info["final_info"] = {"points": points, "final_score": scores, "rank": ranks}
         if self.info_seed:
-            info["final_info"]["game_seed"] = b.final_i[:, 8].copy()
+            info["final_info"]["game_seed"] = seeds
         info["_final_info"] = terms.copy()
 
     def _as_obs_dtype(self, x: np.ndarray) -> np.ndarray:

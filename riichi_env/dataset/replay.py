@@ -47,7 +47,7 @@ from engine.state import (
 )
 from engine.tables import Tables
 from riichi_env.aec.encoders import _encode, _oracle_wall_rows
-from riichi_env.aec.kernels import _quantize
+from riichi_env.batch.runner import _quantize
 
 KINDS = (
     "discard",

@@ -193,7 +193,7 @@ def test_rows_are_the_envs_observation_mask_and_action(preset, encoder, policy, 
 def test_uint8_rows_are_the_vector_envs_bytes():
     """dtype uint8 quantizes exactly as vector_env(dtype=np.uint8): same bounds, same rounding."""
     from riichi_env.aec.encoders import bounds
-    from riichi_env.aec.kernels import _quantize
+    from riichi_env.batch.runner import _quantize
 
     rules = Rules.preset("mahjongsoul")
     decisions, env = play("mahjongsoul", "rich_v0", "random", 5)

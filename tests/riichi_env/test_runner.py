@@ -9,37 +9,34 @@ from engine.rules import MAHJONGSOUL
 from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
 from engine.state import new_state
 from engine.tables import load_tables
-from riichi_env.batch import runner as rn
 from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, bounds
+from riichi_env.batch import runner as rn
 
 
 class Tables:
-    """``n`` tables and every buffer of ``_run`` (as the batch runners hold them)."""
+    """``n`` tables and every buffer of ``_run`` (as the batch runners hold them); ``tab`` and
+    ``opt`` are their fields by name."""
 
     def __init__(self, n, encoder=None, u8=False, final_obs=False, max_events=0):
         self.state = new_state(n, MAHJONGSOUL, max_events)
         self.tables = tuple(load_tables())
-        self.tabs = rn.new_tables(n)
-        self.opts = rn.new_options()
+        self.ti, self.tf = rn.new_tables(n)
+        self.tab, self.opt = rn.fields(self.ti, self.tf)
         self.masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
         rows = N_ROWS[encoder] if encoder else 1
-        self.opts["encoder"] = ENCODER_IDS[encoder] if encoder else rn.NO_ENCODER
+        self.opt["encoder"][...] = ENCODER_IDS[encoder] if encoder else rn.NO_ENCODER
         views = 2 if final_obs else 1 if encoder else 0
         self.obs = np.zeros((views, n, rows, 34), dtype=np.float32)
         self.obs_u8 = np.zeros((n if u8 else 0, rows, 34), dtype=np.uint8)
-        if u8:
-            low, high = bounds(encoder)
-            self.opts["quant_lo"][0, :rows] = low[:, 0]
-            self.opts["quant_inv"][0, :rows] = 255.0 / (high[:, 0] - low[:, 0])
-        self.opts["lo"], self.opts["hi"] = 0, n
+        self.opt["hi"][...] = n
 
     def run(self):
         return rn._run(
             self.state.records,
             self.state.events,
             self.tables,
-            self.tabs,
-            self.opts,
+            self.ti,
+            self.tf,
             self.masks,
             self.obs,
             self.obs_u8,
@@ -81,89 +78,89 @@ def test_compiled_seats_play_the_checked_loops_games(policy):
     """Three tables, autoreset with stride 3 over games 0-6 of seed base 40: each game is the
     one ``engine.selfplay``'s loop plays with its seed (the table's ``final_*`` fields)."""
     b = Tables(3)
-    b.tabs["seat_policy"] = policy
-    b.tabs["seed_base"] = 40
-    b.tabs["game_index"] = [0, 1, 2]
-    b.tabs["start"] = True
-    b.opts["stride"], b.opts["games_end"] = 3, 7
-    b.opts["stop_at_game_end"] = True
+    b.tab["seat_policy"][...] = policy
+    b.tab["seed_base"][...] = 40
+    b.tab["game_index"][...] = [0, 1, 2]
+    b.tab["start"][...] = True
+    b.opt["stride"][...], b.opt["games_end"][...] = 3, 7
+    b.opt["stop_at_game_end"][...] = True
     got = {}
     for _ in range(4):
         b.run()
-        for t in np.flatnonzero(b.tabs["terminated"]):
-            tab = b.tabs[t]
-            got[int(tab["final_game"])] = tab.copy()
-    assert (b.tabs["seat"] == rn.FINISHED).all()
-    assert (b.tabs["game_index"] == rn.FINISHED).all()
-    assert int(b.opts["games_done"][0]) == 7 and sorted(got) == list(range(7))
-    rows = np.array([got[k] for k in range(7)])
+        for t in np.flatnonzero(b.tab["terminated"]):
+            got[int(b.tab["final_game"][t])] = {k: v[t].copy() for k, v in b.tab.items()}
+    assert (b.tab["seat"] == rn.FINISHED).all()
+    assert (b.tab["game_index"] == rn.FINISHED).all()
+    assert int(b.opt["games_done"]) == 7 and sorted(got) == list(range(7))
+    rows = {k: np.array([got[g][k] for g in range(7)]) for k in b.tab}
     points, final, hands, decisions = _checked_loop(40 + np.arange(7), policy)
     np.testing.assert_array_equal(rows["final_points"], points)
     np.testing.assert_array_equal(rows["final_scores"], final)
     np.testing.assert_array_equal(rows["final_hands"], hands)
     np.testing.assert_array_equal(rows["final_decisions"], decisions)
     np.testing.assert_array_equal(rows["final_seed"], 40 + np.arange(7))
-    assert int(b.opts["played"][0]) == int(decisions.sum())
+    assert int(b.opt["played"]) == int(decisions.sum())
 
 
+@pytest.mark.nojit
 def test_python_seats_play_as_the_game_facade():
     """One table, every seat from Python: the caller's actions give the ``Game``'s game; the hand
     rewards are the point changes times the scale, the end comes once."""
     b = Tables(1)
-    b.tabs["seed_base"] = 9
-    b.tabs["game_index"] = 0
-    b.tabs["start"] = True
-    b.opts["stop_at_game_end"] = True
-    b.opts["reward_params"][0, 0] = 0.5
+    b.tab["seed_base"][...] = 9
+    b.tab["game_index"][...] = 0
+    b.tab["start"][...] = True
+    b.opt["stop_at_game_end"][...] = True
+    b.opt["reward_scale"][...] = 0.5
     b.run()
     game = Game(seed=9)
     rng = np.random.default_rng(0)
     total = np.zeros(4)
     while True:
-        assert int(b.tabs["seat"][0]) == game.actor
+        assert int(b.tab["seat"][0]) == game.actor
         np.testing.assert_array_equal(b.masks[0].astype(bool), game.legal_mask())
         a = int(rng.choice(np.flatnonzero(b.masks[0])))
-        b.tabs["action"] = a
+        b.tab["action"][...] = a
         b.run()
         game.step(a)
-        total += b.tabs["rewards"][0]
-        if b.tabs["hand_ended"][0]:
-            np.testing.assert_array_equal(b.tabs["rewards"][0], b.tabs["delta"][0] * 0.5)
+        total += b.tab["rewards"][0]
+        if b.tab["hand_ended"][0]:
+            np.testing.assert_array_equal(b.tab["rewards"][0], b.tab["delta"][0] * 0.5)
         else:
-            assert not b.tabs["delta"][0].any()
-        if b.tabs["terminated"][0]:
+            assert not b.tab["delta"][0].any()
+        if b.tab["terminated"][0]:
             break
     assert game.done
-    assert b.tabs["need_reset"][0] and int(b.tabs["seat"][0]) == rn.FINISHED
-    assert list(b.tabs["final_points"][0]) == game.points
+    assert b.tab["need_reset"][0] and int(b.tab["seat"][0]) == rn.FINISHED
+    assert list(b.tab["final_points"][0]) == game.points
     np.testing.assert_allclose(total, (np.array(game.points) - 25000) * 0.5)
     b.run()  # the next call moves on to game 1 (seed 10)
-    assert int(b.tabs["game_index"][0]) == 1 and int(b.state.seed[0]) == 10
-    assert int(b.tabs["seat"][0]) >= 0
+    assert int(b.tab["game_index"][0]) == 1 and int(b.state.seed[0]) == 10
+    assert int(b.tab["seat"][0]) >= 0
 
 
 def test_autoreset_writes_the_final_view_and_starts_the_next_game():
     """Same-step autoreset: the step that ends a game sets ``terminated`` and returns the next
     game's first observation; ``obs[OBS_FINAL]`` holds the last view of the seat that acted."""
     b = Tables(2, encoder="basic_v0", final_obs=True)
-    b.tabs["seed_base"] = 3
-    b.tabs["game_index"] = [0, 1]
-    b.tabs["start"] = True
-    b.opts["stride"] = 2
+    b.tab["seed_base"][...] = 3
+    b.tab["game_index"][...] = [0, 1]
+    b.tab["start"][...] = True
+    b.opt["stride"][...] = 2
     b.run()
     rng = np.random.default_rng(1)
     ended = 0
     for _ in range(4000):
         actions = (rng.random(b.masks.shape) * b.masks).argmax(axis=1)
-        seats = b.tabs["seat"].copy()
-        b.tabs["action"] = actions
+        seats = b.tab["seat"].copy()
+        b.tab["action"][...] = actions
         b.run()
-        for t in np.flatnonzero(b.tabs["terminated"]):
+        for t in np.flatnonzero(b.tab["terminated"]):
             ended += 1
-            assert int(b.tabs["final_seat"][t]) == seats[t]
-            assert int(b.tabs["game_index"][t]) in (2 + t, 4 + t)
-            assert int(b.state.seed[t]) == 3 + int(b.tabs["game_index"][t])
-            assert int(b.tabs["seat"][t]) == int(b.state.actor[t])
+            assert int(b.tab["final_seat"][t]) == seats[t]
+            assert int(b.tab["game_index"][t]) in (2 + t, 4 + t)
+            assert int(b.state.seed[t]) == 3 + int(b.tab["game_index"][t])
+            assert int(b.tab["seat"][t]) == int(b.state.actor[t])
             assert b.masks[t].any() and b.obs[rn.OBS_FINAL, t].any()
         if ended >= 3:
             break
@@ -172,13 +169,13 @@ def test_autoreset_writes_the_final_view_and_starts_the_next_game():
 
 def test_skip_forced_asks_only_real_decisions():
     b = Tables(1)
-    b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 5, 0, True
-    b.opts["skip_forced"], b.opts["stop_at_game_end"] = True, True
+    b.tab["seed_base"][...], b.tab["game_index"][...], b.tab["start"][...] = 5, 0, True
+    b.opt["skip_forced"][...], b.opt["stop_at_game_end"][...] = True, True
     b.run()
     rng = np.random.default_rng(2)
-    while not b.tabs["terminated"][0]:
+    while not b.tab["terminated"][0]:
         assert b.masks[0].sum() > 1
-        b.tabs["action"] = int(rng.choice(np.flatnonzero(b.masks[0])))
+        b.tab["action"][...] = int(rng.choice(np.flatnonzero(b.masks[0])))
         b.run()
 
 
@@ -186,48 +183,57 @@ def test_quantized_observations_are_the_float_ones_in_bytes():
     f = Tables(2, encoder="rich_v0")
     q = Tables(2, encoder="rich_v0", u8=True)
     for b in (f, q):
-        b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 11, [0, 1], True
-        b.tabs["seat_policy"][:, 1:] = POLICY_GREEDY
+        b.tab["seed_base"][...], b.tab["game_index"][...], b.tab["start"][...] = 11, [0, 1], True
+        b.tab["seat_policy"][:, 1:] = POLICY_GREEDY
         b.run()
     low, high = bounds("rich_v0")
     expected = np.clip(np.rint((f.obs[0] - low) / ((high - low) / 255.0)), 0, 255)
     assert np.abs(q.obs_u8.astype(np.int16) - expected).max() <= 1
 
 
+@pytest.mark.nojit
 def test_teacher_mode_plays_nothing_and_keeps_the_games_streams():
     b = Tables(2)
-    b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 21, [0, 1], True
+    b.tab["seed_base"][...], b.tab["game_index"][...], b.tab["start"][...] = 21, [0, 1], True
     b.run()
-    before = b.state.records.copy(), b.tabs["rng"].copy()
-    b.tabs["teacher_rng"] = [[7, 0], [8, 0]]
-    b.opts["teacher"] = POLICY_SIMPLE
+    before = b.state.records.copy(), b.tab["rng"].copy()
+    b.tab["teacher_rng"][...] = [[7, 0], [8, 0]]
+    b.opt["teacher"][...] = POLICY_SIMPLE
     b.run()
-    acts = b.tabs["teacher_action"]
+    acts = b.tab["teacher_action"]
     assert all(b.masks[t, acts[t]] for t in range(2))
-    b.opts["teacher"] = POLICY_UNIFORM
+    b.opt["teacher"][...] = POLICY_UNIFORM
     b.run()
-    assert (b.tabs["teacher_rng"][:, 1] == 1).all()
+    assert (b.tab["teacher_rng"][:, 1] == 1).all()
     assert (b.state.records == before[0]).all()
-    np.testing.assert_array_equal(b.tabs["rng"], before[1])
+    np.testing.assert_array_equal(b.tab["rng"], before[1])
 
 
+@pytest.mark.nojit
 def test_refresh_recomputes_a_loaded_states_mask():
     b = Tables(1)
-    b.tabs["seed_base"], b.tabs["game_index"], b.tabs["start"] = 2, 0, True
+    b.tab["seed_base"][...], b.tab["game_index"][...], b.tab["start"][...] = 2, 0, True
     b.run()
     mask = b.masks[0].copy()
     b.masks[0] = 0
-    b.tabs["refresh"] = True
+    b.tab["refresh"][...] = True
     b.run()
     np.testing.assert_array_equal(b.masks[0], mask)
 
 
+@pytest.mark.nojit
 def test_records_are_declared_field_by_field():
-    for fields, dtype in (
-        (rn.TABLE_FIELDS, rn.TABLE_DTYPE),
-        (rn.OPTION_FIELDS, rn.OPTIONS_DTYPE),
+    args = rn.example_arguments()
+    for fields, width in (
+        (rn.TABLE_INTS, rn.T_WIDTH),
+        (rn.TABLE_FLOATS, rn.F_WIDTH),
+        (rn.OPTION_INTS, rn.O_WIDTH),
+        (rn.OPTION_FLOATS, rn.P_WIDTH),
     ):
-        assert tuple(f[0] for f in fields) == dtype.names
-        assert all(len(f) == 4 and f[3] for f in fields)
-    assert len(rn.example_arguments()) == 8
+        assert sum(f[1] for f in fields) == width
+        assert all(len(f) == 3 and f[2] for f in fields)
+        assert len({f[0] for f in fields}) == len(fields)
+    assert [a.shape[-1] for a in args[3:5]] == [rn.T_WIDTH, rn.F_WIDTH]
+    assert rn.O_WIDTH <= rn.T_WIDTH and rn.P_WIDTH <= rn.F_WIDTH  # the options' row
+    assert len(args) == 8
     assert rn._run(*rn.example_arguments()) == rn.GAME_OVER
