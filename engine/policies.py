@@ -131,7 +131,7 @@ def _is_simple(k):
     return k < 27 and 1 <= k % 9 <= 7
 
 
-@njit
+@njit(inline="always")
 def _is_yakuhai(k, round_wind, seat_wind):
     return k >= 31 or k in (round_wind, seat_wind)
 
@@ -226,7 +226,7 @@ def _discard_table(hand, visible, legal, suit_table, honor_table, sh, uk, all_uk
         h[k] += 1
         if sh[k] < best:
             best = sh[k]
-    _fill_ukeire(h, visible, suit_table, honor_table, sh, uk, 99 if all_ukeire else best)
+    _fill_ukeire(h, visible, suit_table, honor_table, sh, uk, np.int64(99 if all_ukeire else best))
 
 
 @njit
@@ -327,10 +327,10 @@ def _efficiency_action(st, t, tables, mask):
     threat = np.zeros(4, dtype=np.bool_)
     n_threats = 0
     for s in range(4):
-        if s != seat and (rec.riichi[s] > 0 or _n_open(meld_type, n_melds, s) >= 3):
+        if s != seat and (rec.riichi[s] > 0 or _n_open(meld_type, n_melds, np.int64(s)) >= 3):
             threat[s] = True
             n_threats += 1
-    own_open = _n_open(meld_type, n_melds, seat)
+    own_open = _n_open(meld_type, n_melds, np.int64(seat))
     if mask[PASS]:
         k = rec.claim_tile // 4 if rec.claim_tile >= 0 else -1
         if k < 0:
@@ -350,9 +350,8 @@ def _efficiency_action(st, t, tables, mask):
             after[k + d1] -= 1
             is_chi = i >= 2
             low = min(k + d0, k)
-            plan = _plan(
-                after, seat, meld_type, meld_tile, n_melds, MELD_CHI if is_chi else -1, low, rw, sw
-            )
+            extra = np.int64(MELD_CHI if is_chi else -1)
+            plan = _plan(after, seat, meld_type, meld_tile, n_melds, extra, np.int64(low), rw, sw)
             if plan == PLAN_NONE:
                 continue
             s_after, u_after = _best_after(after, visible, suit_t, honor_t, sh, uk)
@@ -412,7 +411,7 @@ def _efficiency_action(st, t, tables, mask):
             best_sh = sh[k]
     choice = -1
     if n_threats > 0 and best_sh >= EFF_FOLD_SHANTEN:
-        _fill_ukeire(hand.copy(), visible, suit_t, honor_t, sh, uk, 98)  # every legal kind
+        _fill_ukeire(hand.copy(), visible, suit_t, honor_t, sh, uk, np.int64(98))  # every kind
         best_safe = -1
         for k in range(34):
             if not legal[k]:
@@ -432,7 +431,9 @@ def _efficiency_action(st, t, tables, mask):
     else:
         plan = PLAN_NONE
         if own_open > 0:
-            plan = _plan(hand, seat, meld_type, meld_tile, n_melds, NO_MELD, 0, rw, sw)
+            plan = _plan(
+                hand, seat, meld_type, meld_tile, n_melds, np.int64(NO_MELD), np.int64(0), rw, sw
+            )
         main = -1
         if plan == PLAN_FLUSH:
             for m in range(n_melds[seat]):

@@ -110,7 +110,7 @@ def _seen34(st, t, seat, open_seen, out):
 def _visible34(st, t, seat, open_seen, out):
     """``_seen34`` capped at the copies the seat does not hold (``4 - hand``), into ``out``."""
     seen = np.zeros(34, dtype=np.int32)
-    _seen34(st, t, seat, open_seen, seen)
+    _seen34(st, t, np.int64(seat), np.bool_(open_seen), seen)  # one signature
     for k in range(34):
         limit = 4 - st[t].closed34[seat, k]
         out[k] = seen[k] if seen[k] < limit else limit

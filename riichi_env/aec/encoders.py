@@ -351,7 +351,7 @@ def _encode_rich(st, t, seat, suit_table, honor_table, open_seen, out):
         s = _shanten(hand, suit_table, honor_table)
         _fill(out, SHANTEN, _clip((s + 1) / 7.0, 0.0, 1.0))
     seen = np.zeros(34, dtype=np.int32)
-    _seen34(st, t, seat, open_seen, seen)
+    _seen34(st, t, np.int64(seat), np.bool_(open_seen), seen)  # one signature
     visible = np.zeros(34, dtype=np.uint8)
     for k in range(34):
         v = seen[k]
@@ -443,14 +443,14 @@ def _encode_basic_v0(st, t, seat, suit_table, honor_table, out):
 def _encode_rich_v0(st, t, seat, suit_table, honor_table, out):
     """``rich_v0``: ``basic_v0`` and the shanten, wait and seen-tile rows."""
     _encode_basic(st, t, seat, out)
-    _encode_rich(st, t, seat, suit_table, honor_table, False, out)
+    _encode_rich(st, t, seat, suit_table, honor_table, np.bool_(False), out)
 
 
 @njit(inline="always")
 def _encode_oracle_v0(st, t, seat, suit_table, honor_table, out):
     """``oracle_v0``: ``rich_v0`` and the hidden rows (other hands, the wall)."""
     _encode_basic(st, t, seat, out)
-    _encode_rich(st, t, seat, suit_table, honor_table, False, out)
+    _encode_rich(st, t, seat, suit_table, honor_table, np.bool_(False), out)
     _encode_oracle(st, t, seat, out)
 
 
@@ -458,15 +458,15 @@ def _encode_oracle_v0(st, t, seat, suit_table, honor_table, out):
 def _encode_basic_v1(st, t, seat, suit_table, honor_table, out):
     """``basic_v1``: ``basic_v0`` and the open riichi hands."""
     _encode_basic(st, t, seat, out)
-    _encode_open(st, t, seat, N_BASIC, out)
+    _encode_open(st, t, seat, np.int64(N_BASIC), out)
 
 
 @njit(inline="always")
 def _encode_rich_v1(st, t, seat, suit_table, honor_table, out):
     """``rich_v1``: ``rich_v0`` (open hands count as seen) and the open riichi hands."""
     _encode_basic(st, t, seat, out)
-    _encode_rich(st, t, seat, suit_table, honor_table, True, out)
-    _encode_open(st, t, seat, N_RICH, out)
+    _encode_rich(st, t, seat, suit_table, honor_table, np.bool_(True), out)
+    _encode_open(st, t, seat, np.int64(N_RICH), out)
 
 
 ENCODE_KERNELS = (

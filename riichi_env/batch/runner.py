@@ -284,7 +284,7 @@ def _run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
         for s in range(4):
             tf[t, F_REWARDS + s] = 0.0
             ti[t, T_DELTA + s] = 0
-        count = -1  # legal actions in ``mask``, -1 while not known
+        count = np.int64(-1)  # legal actions in ``mask``, -1 while not known (int64: one signature)
         if ti[t, T_START]:
             ti[t, T_START] = 0
             ti[t, T_NEED_RESET] = 0
@@ -314,7 +314,7 @@ def _run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
                 if policy == PYTHON_SEAT:
                     break
                 if count < 0:
-                    count = 0
+                    count = np.int64(0)
                     for a in range(mask.shape[0]):
                         count += mask[a]
                 if policy < POLICY_SIMPLE:  # the random policies straight: measured 8 % faster
@@ -439,7 +439,7 @@ def _teach(st, tables, ti, policy, lo, hi, masks):
         if ti[t, T_SEAT] < 0:
             continue
         mask = masks[t]
-        n = 0
+        n = np.int64(0)
         for a in range(mask.shape[0]):
             n += mask[a]
         if n > 0:
