@@ -516,10 +516,9 @@ def _compile_lock(stream) -> Iterator[bool]:
     """Hold the cache's compile lock while the block runs; yields whether another process held it
     first (this one waited, with a notice and progress, up to ``LOCK_WAIT`` seconds).
 
-    Two processes compiling into one cache would each write the separately linked kernels, and
-    the cached callers of the copy written first would then be compiled again by the next run
-    (``docs/internals.md``, "Separately linked kernels"); one at a time, the second loads what
-    the first compiled. Re-entrant within a process; without a usable lock file it does nothing.
+    Two processes compiling into one cache would each spend the whole compile and write the same
+    entries; one at a time, the second loads what the first compiled. Re-entrant within a
+    process; without a usable lock file it does nothing.
     """
     global _lock_depth
     with _lock_guard:
