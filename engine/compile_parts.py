@@ -24,6 +24,9 @@ from engine._numba import compile_kernel
 from engine.actions import N_ACTIONS
 from engine.claims import _discard_passes
 from engine.deal import _reset
+from engine.hand_end import _end_hand
+from engine.hand_tiles import _is_tenpai
+from engine.kans import _own_kan
 from engine.legality import _legal_mask
 from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
@@ -65,6 +68,22 @@ def deal_part() -> list[tuple[str, object, tuple]]:
     """The deal, which needs nothing of the scoring part."""
     st, ev, tables, i, _ = game_arguments()
     return [("_reset", _reset, signature(st, i, ev, tables, i))]
+
+
+def tenpai_part() -> list[tuple[str, object, tuple]]:
+    """The tenpai check (the shanten kernels' waits): the exhaustive draw, riichi and the mask
+    call it, and it needs nothing of the scoring part, so it compiles beside it."""
+    st, _, tables, i, _ = game_arguments()
+    return [("_is_tenpai", _is_tenpai, signature(st, i, tables, i, st[0]["closed34"][0]))]
+
+
+def kans_end_part() -> list[tuple[str, object, tuple]]:
+    """A declared kan and the end of a hand (``_apply`` calls them; the second calls the deal)."""
+    st, ev, tables, i, b = game_arguments()
+    return [
+        ("_own_kan", _own_kan, signature(st, i, ev, tables, np.int32(0), i)),
+        ("_end_hand", _end_hand, signature(st, i, ev, tables, b, b, b)),
+    ]
 
 
 def mask_part() -> list[tuple[str, object, tuple]]:
@@ -120,6 +139,8 @@ def compile_part(part: list[tuple[str, object, tuple]], done=None) -> None:
 PARTS = {
     "scoring": scoring_part,
     "deal": deal_part,
+    "tenpai": tenpai_part,
+    "kans_end": kans_end_part,
     "mask": mask_part,
     "apply": apply_part,
     "selfplay": selfplay_part,

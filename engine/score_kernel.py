@@ -159,6 +159,11 @@ MAX_EXTRA = 24
 W_EXTRA = W_BASE_YAKU + N_YAKU
 N_WORK = W_EXTRA + 2 * MAX_EXTRA
 """Length of the ``work`` scratch vector of ``_score_hand`` (int32)."""
+_HAN_CLOSED = np.array(YAKU_HAN_CLOSED, dtype=np.int32)
+_HAN_OPEN = np.array(YAKU_HAN_OPEN, dtype=np.int32)
+_YAKUMAN = np.array(YAKU_YAKUMAN, dtype=np.int32)
+"""The yaku table's han and yakuman multipliers as arrays for the kernels: a tuple of constants
+indexed by a constant compiles an accessor per index (62 of them, 2 s of a cold compile)."""
 
 
 def new_work() -> np.ndarray:
@@ -169,14 +174,14 @@ def new_work() -> np.ndarray:
 @njit(inline="always")
 def _put(work, y, menzen):
     """Record hand-level yaku ``y`` with its closed or open han (from the yaku table)."""
-    work[W_BASE_YAKU + y] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
+    work[W_BASE_YAKU + y] = _HAN_CLOSED[y] if menzen else _HAN_OPEN[y]
 
 
 @njit(inline="always")
 def _put_yakuman(work, y, double_on):
     """Record hand-level yakuman ``y`` with its multiplier (double ones count 1 when the rule
     is off)."""
-    m = YAKU_YAKUMAN[y]
+    m = _YAKUMAN[y]
     work[W_BASE_YAKU + y] = m if double_on else 1
 
 
@@ -184,14 +189,14 @@ def _put_yakuman(work, y, double_on):
 def _push(work, n, y, menzen):
     """Append yaku ``y`` (closed or open han) to a reading's extra list; returns the length."""
     work[W_EXTRA + n] = y
-    work[W_EXTRA + MAX_EXTRA + n] = YAKU_HAN_CLOSED[y] if menzen else YAKU_HAN_OPEN[y]
+    work[W_EXTRA + MAX_EXTRA + n] = _HAN_CLOSED[y] if menzen else _HAN_OPEN[y]
     return n + 1
 
 
 @njit(inline="always")
 def _push_yakuman(work, n, y, double_on):
     """Append yakuman ``y`` with its multiplier to a reading's extra list; returns the length."""
-    m = YAKU_YAKUMAN[y]
+    m = _YAKUMAN[y]
     work[W_EXTRA + n] = y
     work[W_EXTRA + MAX_EXTRA + n] = m if double_on else 1
     return n + 1

@@ -71,21 +71,42 @@ def _engine_part(name: str) -> Callable[[], list[Entry]]:
 
 
 def _runner_part() -> list[Entry]:
-    """The one runner every game path plays through (``riichi_env.batch.runner._run``: the AEC
-    env's step, the vector and learner envs, self-play, the arena), for the types its callers
-    pass (``example_arguments``). It calls every policy and every encoder."""
+    """The runner without the compiled agents (``riichi_env.batch.runner._run_random``: the AEC
+    env's step, random self-play, a vector env of Python seats), for the types its callers pass
+    (``example_arguments``). It calls every encoder."""
+    from engine.compile_parts import signature
+    from riichi_env.batch.runner import _run_random, example_arguments
+
+    return [("_run_random", _run_random, signature(*example_arguments()))]
+
+
+def _agents_runner_part() -> list[Entry]:
+    """The runner with every compiled policy and the teacher mode (``riichi_env.batch.runner._run``:
+    the arena, self-play of the agents, the learner env, a vector env with agent opponents)."""
     from engine.compile_parts import signature
     from riichi_env.batch.runner import _run, example_arguments
 
     return [("_run", _run, signature(*example_arguments()))]
 
 
-def _step_part() -> list[Entry]:
-    """The env's step (the runner) and its default encoder, with the types ``raw_env`` passes."""
+def _vector_part() -> list[Entry]:
+    """Both runners: a vector env seats Python policies (``_run_random``) or agents (``_run``)."""
+    return [*_runner_part(), *_agents_runner_part()]
+
+
+def _encode_entries() -> list[Entry]:
+    """The default encoder's kernel (the env observes through it) and ``_encode`` (every
+    encoder, by id: what the runner calls), with the types ``raw_env`` and the runner pass."""
     import numpy as np
 
     from engine.compile_parts import game_arguments, signature
-    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
+    from riichi_env.aec.encoders import (
+        DEFAULT_ENCODER,
+        ENCODE_KERNELS,
+        ENCODER_IDS,
+        N_ROWS,
+        _encode,
+    )
 
     st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
@@ -93,8 +114,13 @@ def _step_part() -> list[Entry]:
     suit, honor = tables.shanten_suit, tables.shanten_honor
     return [
         ("_encode_" + DEFAULT_ENCODER, encode, signature(st, i, i, suit, honor, obs)),
-        *_runner_part(),
+        ("_encode", _encode, signature(st, i, i, i, suit, honor, obs)),
     ]
+
+
+def _step_part() -> list[Entry]:
+    """The env's step (the random runner) and its encoders, with the types ``raw_env`` passes."""
+    return [*_encode_entries(), *_runner_part()]
 
 
 def _encoders_part() -> list[Entry]:
@@ -161,8 +187,8 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "step": (_step_part, 21.7),
     "selfplay": (_runner_part, 0.5),
     "agents": (_engine_part("agents"), 0.4),
-    "agents_loop": (_runner_part, 0.4),
-    "vector": (_runner_part, 0.4),
+    "agents_loop": (_agents_runner_part, 0.4),
+    "vector": (_vector_part, 0.4),
     "checked": (_checked_part, 16.6),
     "score": (_score_part, 8.9),
     "dataset": (_dataset_part, 25.0),
@@ -177,16 +203,15 @@ a busy machine inflates far less than wall seconds. A part is left to compile un
 (``<cache root>/compiled/part-<name>-<hash of the sources>``) exists. A new kernel of a game
 path is one more ``(name, kernel, signature(*example arguments))`` entry in its part."""
 
-_RUNNER_PARTS = ("step", "selfplay", "agents_loop", "vector")
 IMPLIES = {
     "scoring": ("score",),
-    **{p: ("agents", *(q for q in _RUNNER_PARTS if q != p)) for p in _RUNNER_PARTS},
+    "step": ("selfplay",),
+    "agents_loop": ("agents",),
+    "vector": ("selfplay", "agents_loop", "agents"),
 }
 """Parts another part compiles along: the game's scoring compiles the hand scorer for the
-argument types ``score_hand`` passes too; each part that compiles the one runner compiles the
-agents and the other parts' runner. ``STAGES`` gives the runner's cost (21.7 CPU s with the core
-cached, the agents and encoders included) to ``step``, the first part a new user meets, and the
-others what is left once it is compiled, as ``bench_compile_stages.py`` measures them in order."""
+argument types ``score_hand`` passes too; the env's step compiles the runner random self-play
+plays through (``_run_random``); the runner with the agents (``_run``) compiles them."""
 
 CORE = ("deal", "scoring", "mask", "apply")
 KIND_STAGES: dict[str, tuple[str, ...]] = {
@@ -461,10 +486,9 @@ def estimate(kind: str) -> tuple[float, bool]:
     helper = cost.get("scoring", 0.0) + cost.get("agents", 0.0)
     here = max(cost.get("deal", 0.0), cost.get("scoring", 0.0))
     here += sum(cost.get(s, 0.0) for s in ("mask", "apply", "step", "selfplay"))
-    if kind == "agents":  # its loop waits for the helper's agents
-        seconds = max(here, helper) + cost.get("agents_loop", 0.0)
-    else:  # the helper is given HELPER_GRACE s to finish the agents
-        seconds = max(here, min(helper, here + HELPER_GRACE))
+    seconds = max(here, helper)  # nothing but the arena's loop waits for the helper's agents
+    if kind == "agents":
+        seconds += cost.get("agents_loop", 0.0)
     return PROCESS_SECONDS + seconds, cold
 
 
@@ -607,7 +631,8 @@ def compile_jobs() -> int:
 
 class _Helper:
     """A second process compiling parts of the game (``engine.compile_parts``) into the shared
-    cache: the scoring part at once, then each part ``ask`` names.
+    cache: the scoring part, a declared kan and the end of a hand, the agents, then each part
+    ``ask`` names.
 
     It prints each kernel's name once that kernel is cached; ``wait(name)`` blocks until then, or
     until the helper ended for whatever reason (this process then compiles what is missing
@@ -622,7 +647,7 @@ class _Helper:
         self.ended = False
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "engine.compile_parts", "scoring", "agents"],
+                [sys.executable, "-m", "engine.compile_parts", "scoring", "kans_end", "agents"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 stdin=subprocess.PIPE,
@@ -674,9 +699,6 @@ class _Helper:
 
 HELPER_TIMEOUT = 300.0
 """The longest wait for one of the helper's kernels; then this process compiles it itself."""
-HELPER_GRACE = 20.0
-"""Seconds a warm-up waits, once its own kernels are done, for the helper to finish the agents
-before it stops it (what is missing compiles on first use)."""
 
 
 def _core_is_cached() -> bool:
@@ -688,16 +710,17 @@ def _core_is_cached() -> bool:
 def _on_two_cores(
     finish: Callable[[_Helper], None],
     *,
-    after_deal: Callable[[], None] | None = None,
-    extras: tuple[str, ...] = (),
+    while_waiting: Callable[[], None] | None = None,
 ) -> bool:
     """Compile the game's core with a helper, then ``finish(helper)`` here; False (nothing done)
     with one job or when the core is cached already.
 
-    The helper compiles the scoring part, then the agents; this process compiles the deal (then
-    ``after_deal()``), the mask once the helper has ``_can_win``, and ``_apply`` once it has
-    ``_discard_passes``. It then runs ``finish`` and waits up to ``HELPER_GRACE`` s for the
-    helper's kernels that ``extras`` names.
+    The helper compiles the scoring part, ``_own_kan`` and ``_end_hand``, then the agents (what
+    it has not finished when this process is done compiles on first use). This process compiles
+    the deal and the tenpai check (which the helper's exhaustive draw then loads), the mask once
+    the helper has ``_can_win``, then ``while_waiting()`` (the encoders), and ``_apply`` once
+    the helper has ``_discard_passes`` and ``_end_hand``; then ``finish``. Nothing waits for
+    the agents: the random runner does not call them.
     """
     if compile_jobs() < 2 or _core_is_cached():
         return False
@@ -705,19 +728,20 @@ def _on_two_cores(
     helper = _Helper()
     try:
         compile_stage("deal")
-        if after_deal is not None:
-            after_deal()
+        from engine.compile_parts import PARTS, compile_part
+
+        compile_part(PARTS["tenpai"]())
         helper.wait("_can_win")
         compile_stage("mask")
+        if while_waiting is not None:
+            while_waiting()
         if helper.wait("_discard_passes"):
             _mark_part("scoring")
+        helper.wait("_end_hand")
         compile_stage("apply")  # compiles (or loads) the scoring part too, if the helper failed
         _mark_part("scoring")
         _mark("core", time.perf_counter() - start)
         finish(helper)
-        deadline = time.perf_counter() + HELPER_GRACE
-        for name in extras:
-            helper.wait(name, timeout=max(0.0, deadline - time.perf_counter()))
         if "_choose" in helper.done:
             _mark_part("agents")
     finally:
@@ -725,17 +749,24 @@ def _on_two_cores(
     return True
 
 
+def _encoders_here() -> None:
+    """The encoders the env's step and the random runner call (``_encode`` and the default one),
+    compiled before the runner (on two cores: while the helper finishes the scoring)."""
+    for _, kernel, types in _encode_entries():
+        compile_kernel(kernel, types)
+
+
 def _warm_env() -> None:
     """The env's kernels; from a cold cache on two processes (``_on_two_cores``): the env's step
-    and default encoder here, then the random self-play loop, while the helper's core compiles
-    the agents, so that ``riichi-env selfplay`` and ``arena`` find them."""
+    (the random runner and the default encoder) here, then the random self-play loop (the same
+    runner), while the helper compiles the agents after its part of the core, so that
+    ``riichi-env selfplay`` and ``arena`` find them if it finished."""
 
     def finish(helper: _Helper) -> None:
-        helper.wait("_choose")  # the runner calls the agents: loaded, not compiled again here
         compile_stage("step")
         _selfplay_here()
 
-    if not _on_two_cores(finish, extras=("_choose",)):
+    if not _on_two_cores(finish, while_waiting=_encoders_here):
         _compile_stages("env")
 
 
@@ -765,10 +796,9 @@ def _warm_selfplay() -> None:
     helper's core meanwhile."""
 
     def finish(helper: _Helper) -> None:
-        helper.wait("_choose")  # the runner calls the agents: loaded, not compiled again here
         _selfplay_game("random")
 
-    if not _on_two_cores(finish, extras=("_choose",)):
+    if not _on_two_cores(finish, while_waiting=_encoders_here):
         _compile_stages("selfplay")
 
 

@@ -121,7 +121,7 @@ from riichi_env.batch.runner import (
     T_REFRESH,
     T_SEED_BASE,
     T_START,
-    _run,
+    _run_random,
     new_tables,
 )
 from riichi_env.compiling import ensure_compiled
@@ -334,7 +334,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         else:
             ti[0, T_SEED_BASE], ti[0, T_START] = seed, 1
         self._action[0] = -1
-        return int(_run(*self._run_args))
+        return int(_run_random(*self._run_args))
 
     # -------------------------------------------------------------------------------- spaces
 
@@ -458,7 +458,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                 rewards[k] = 0.0
             self._rewards_set = False
         self._action[0] = a
-        r = _run(*self._run_args)
+        r = _run_random(*self._run_args)
         if 0 <= r < 4:
             self.agent_selection = self.possible_agents[r]
         else:

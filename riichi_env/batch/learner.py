@@ -273,13 +273,12 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             )
         if not self._started:
             raise gymnasium.error.ResetNeeded("expert_actions() before reset(): call reset()")
-        if COMPILED_POLICIES[policy] >= POLICY_SIMPLE:  # the agents, not the random ones
-            ensure_compiled("agents")
+        ensure_compiled("agents")  # the teacher mode runs in the runner with the agents
         b = self._batch
         b.opt["lo"][...], b.opt["hi"][...] = 0, self.num_envs
         b.opt["teacher"][...] = COMPILED_POLICIES[policy]
         try:
-            b.call_runner()
+            b.call_runner(teacher=True)
         finally:
             b.opt["teacher"][...] = NO_TEACHER
             b._call = ()  # the next run writes its options again

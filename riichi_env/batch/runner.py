@@ -1,11 +1,14 @@
-"""The one compiled game loop: ``_run`` advances tables ``lo .. hi - 1`` of an engine ``State``.
+"""The one compiled game loop: ``run`` advances tables ``lo .. hi - 1`` of an engine ``State``.
 
 Every game path calls it: the AEC env (one table, one call per ``env.step``), the vector env, the
 learner env, ``riichi_env.selfplay`` and the arena (``B`` tables). A seat is a *Python seat*
 (``PYTHON_SEAT``: its action comes from the caller) or a compiled policy (``engine.selfplay``'s
-``POLICY_*``, the compiled agents included), so one compile serves them all.
+``POLICY_*``, the compiled agents included). The one body is compiled as two kernels
+(``_runner``): ``_run`` plays every policy and the teacher mode; ``_run_random`` only Python
+seats and the random policies, a smaller compile (no agents) for the AEC env and random
+self-play. ``runner_for(seat_policy)`` picks the one a batch needs.
 
-``_run(st, ev, tables, ti, tf, masks, obs, obs_u8)``: the engine ``State``'s records and event
+``run(st, ev, tables, ti, tf, masks, obs, obs_u8)``: the engine ``State``'s records and event
 log, ``tuple(load_tables())``, then two declared records and the output buffers (``BUFFERS``; a
 buffer with no rows is not written):
 
@@ -259,116 +262,144 @@ def example_arguments() -> tuple:
     )
 
 
-@njit
-def _run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
-    """Advance tables ``lo .. hi - 1`` (module docstring).
+def _runner(agents: bool):
+    """The runner's kernel: with ``agents``, every ``POLICY_*`` and the teacher mode (``_run``);
+    without, the Python seats and the random policies only (``_run_random``). One body: Numba
+    drops the branches on ``agents`` before typing, so ``_run_random`` never compiles the agents."""
 
-    Returns what a one-table caller (the AEC env) reads of table ``lo``: ``GAME_OVER`` when no
-    seat of it waits, else the seat to act, plus ``HAND_ENDED`` if a hand ended during the call
-    (0 in the teacher mode). ``tables_tuple`` is ``tuple(load_tables())`` (a plain tuple crosses
-    from Python faster than a NamedTuple).
-    """
-    tables = Tables(tables_tuple[0], tables_tuple[1])
-    nb = ti.shape[0] - 1  # the options' row (read in place: a view costs a step ~20 ns)
-    lo, hi = ti[nb, O_LO], ti[nb, O_HI]
-    if ti[nb, O_TEACHER] >= 0:
-        _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
-        return 0
-    for t in range(lo, hi):  # the body is not a function of its own: a call passing every
-        # buffer costs the AEC env's step about 0.14 us (measured)
-        rec = st[t]
-        mask = masks[t]
-        rng = ti[t, T_RNG : T_RNG + 2]  # the action stream: contiguous, as the agents take it
-        ti[t, T_TERMINATED] = 0
-        ti[t, T_HAND_ENDED] = 0
-        for s in range(4):
-            tf[t, F_REWARDS + s] = 0.0
-            ti[t, T_DELTA + s] = 0
-        count = np.int64(-1)  # legal actions in ``mask``, -1 while not known (int64: one signature)
-        if ti[t, T_START]:
-            ti[t, T_START] = 0
-            ti[t, T_NEED_RESET] = 0
-            if ti[t, T_GAME_INDEX] != FINISHED:
-                count = _start_game(st, t, ev, tables, ti, mask, rng)
-        if ti[t, T_NEED_RESET]:
-            ti[t, T_NEED_RESET] = 0
-            count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
-        if ti[t, T_REFRESH]:
-            ti[t, T_REFRESH] = 0
+    def run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
+        """Advance tables ``lo .. hi - 1`` (module docstring).
+
+        Returns what a one-table caller (the AEC env) reads of table ``lo``: ``GAME_OVER`` when
+        no seat of it waits, else the seat to act, plus ``HAND_ENDED`` if a hand ended during the
+        call (0 in the teacher mode). ``tables_tuple`` is ``tuple(load_tables())`` (a plain tuple
+        crosses from Python faster than a NamedTuple).
+        """
+        tables = Tables(tables_tuple[0], tables_tuple[1])
+        nb = ti.shape[0] - 1  # the options' row (read in place: a view costs a step ~20 ns)
+        lo, hi = ti[nb, O_LO], ti[nb, O_HI]
+        if ti[nb, O_TEACHER] >= 0:
+            if agents:
+                _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
+                return 0
+            raise ValueError("the teacher mode runs in _run, not _run_random")
+        for t in range(lo, hi):  # the body is not a function of its own: a call passing every
+            # buffer costs the AEC env's step about 0.14 us (measured)
+            rec = st[t]
+            mask = masks[t]
+            rng = ti[t, T_RNG : T_RNG + 2]  # the action stream: contiguous, as the agents take it
+            ti[t, T_TERMINATED] = 0
+            ti[t, T_HAND_ENDED] = 0
             for s in range(4):
-                ti[t, T_HAND_POINTS + s] = rec.points[s]
-            if rec.game_over:
-                mask[:] = 0
-            else:
-                count = _legal_mask(st, t, tables, mask)
-        action = ti[t, T_ACTION]
-        ti[t, T_ACTION] = -1
-        if ti[t, T_GAME_INDEX] == FINISHED or (rec.game_over and action < 0):
-            ti[t, T_SEAT] = FINISHED
-            continue
-        actor = np.int64(rec.actor)
-        played = 0
-        while True:
-            if action < 0:
-                policy = ti[t, T_SEAT_POLICY + actor]
-                if policy == PYTHON_SEAT:
-                    break
-                if count < 0:
-                    count = np.int64(0)
-                    for a in range(mask.shape[0]):
-                        count += mask[a]
-                if policy < POLICY_SIMPLE:  # the random policies straight: measured 8 % faster
-                    action = _choose_random(st, t, tables, mask, count, policy, rng)
-                else:
-                    action = _choose(st, t, tables, mask, count, policy, rng)
-            hand = rec.hand_index
-            _apply(st, t, ev, tables, action)
-            played += 1
-            action = -1
-            if (
-                rec.game_over or rec.hand_index != hand
-            ):  # one hand at most (a deal is no forced move)
-                ti[t, T_HAND_ENDED] = 1
+                tf[t, F_REWARDS + s] = 0.0
+                ti[t, T_DELTA + s] = 0
+            count = np.int64(
+                -1
+            )  # legal actions in ``mask``, -1 while not known (int64: one signature)
+            if ti[t, T_START]:
+                ti[t, T_START] = 0
+                ti[t, T_NEED_RESET] = 0
+                if ti[t, T_GAME_INDEX] != FINISHED:
+                    count = _start_game(st, t, ev, tables, ti, mask, rng)
+            if ti[t, T_NEED_RESET]:
+                ti[t, T_NEED_RESET] = 0
+                count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
+            if ti[t, T_REFRESH]:
+                ti[t, T_REFRESH] = 0
                 for s in range(4):
-                    d = rec.points[s] - ti[t, T_HAND_POINTS + s]
-                    ti[t, T_DELTA + s] += d
-                    if ti[nb, O_REWARD_MODE] == REWARD_HAND:
-                        _add_reward(tf, t, s, d * tf[nb, P_REWARD_SCALE])
                     ti[t, T_HAND_POINTS + s] = rec.points[s]
-            if not rec.game_over:
-                count = _legal_mask(st, t, tables, mask)
-                if ti[nb, O_SKIP_FORCED] and count == 1:
-                    for a in range(mask.shape[0]):
-                        if mask[a]:
-                            action = a
-                    continue
-                actor = np.int64(rec.actor)
+                if rec.game_over:
+                    mask[:] = 0
+                else:
+                    count = _legal_mask(st, t, tables, mask)
+            action = ti[t, T_ACTION]
+            ti[t, T_ACTION] = -1
+            if ti[t, T_GAME_INDEX] == FINISHED or (rec.game_over and action < 0):
+                ti[t, T_SEAT] = FINISHED
                 continue
-            mask[:] = 0
-            _game_over(st, t, tables, ti, tf, ti[nb], tf[nb], obs)
-            if ti[nb, O_STOP_AT_GAME_END]:
-                ti[t, T_NEED_RESET] = 1
-                break
-            count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
-            if ti[t, T_GAME_INDEX] == FINISHED:
-                break
             actor = np.int64(rec.actor)
-        ti[nb, O_PLAYED] += played
-        if ti[t, T_GAME_INDEX] == FINISHED or ti[t, T_NEED_RESET]:
-            ti[t, T_SEAT] = FINISHED
-            continue
-        ti[t, T_SEAT] = actor
-        enc = ti[nb, O_ENCODER]
-        if enc >= 0 and obs.shape[0] > OBS_NOW:
-            quantized = obs_u8.shape[0] > 0
-            out = obs[OBS_NOW, 0 if quantized else t]  # bytes: one float row, kept in the cache
-            _encode(st, t, actor, enc, tables.shanten_suit, tables.shanten_honor, out)
-            if quantized:
-                rows = out.shape[0]
-                _quantize(out, QUANT_LO[enc, :rows], QUANT_INV[enc, :rows], obs_u8[t])
-    if lo >= hi or ti[lo, T_SEAT] < 0:
-        return GAME_OVER
-    return ti[lo, T_SEAT] | (HAND_ENDED if ti[lo, T_HAND_ENDED] else 0)
+            played = 0
+            while True:
+                if action < 0:
+                    policy = ti[t, T_SEAT_POLICY + actor]
+                    if policy == PYTHON_SEAT:
+                        break
+                    if count < 0:
+                        count = np.int64(0)
+                        for a in range(mask.shape[0]):
+                            count += mask[a]
+                    if policy < POLICY_SIMPLE:  # the random policies straight: 8 % faster
+                        action = _choose_random(st, t, tables, mask, count, policy, rng)
+                    elif agents:
+                        action = _choose(st, t, tables, mask, count, policy, rng)
+                    else:
+                        raise ValueError("a compiled agent plays in _run, not _run_random")
+                hand = rec.hand_index
+                _apply(st, t, ev, tables, action)
+                played += 1
+                action = -1
+                if (
+                    rec.game_over or rec.hand_index != hand
+                ):  # one hand at most (a deal is no forced move)
+                    ti[t, T_HAND_ENDED] = 1
+                    for s in range(4):
+                        d = rec.points[s] - ti[t, T_HAND_POINTS + s]
+                        ti[t, T_DELTA + s] += d
+                        if ti[nb, O_REWARD_MODE] == REWARD_HAND:
+                            _add_reward(tf, t, s, d * tf[nb, P_REWARD_SCALE])
+                        ti[t, T_HAND_POINTS + s] = rec.points[s]
+                if not rec.game_over:
+                    count = _legal_mask(st, t, tables, mask)
+                    if ti[nb, O_SKIP_FORCED] and count == 1:
+                        for a in range(mask.shape[0]):
+                            if mask[a]:
+                                action = a
+                        continue
+                    actor = np.int64(rec.actor)
+                    continue
+                mask[:] = 0
+                _game_over(st, t, tables, ti, tf, ti[nb], tf[nb], obs)
+                if ti[nb, O_STOP_AT_GAME_END]:
+                    ti[t, T_NEED_RESET] = 1
+                    break
+                count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
+                if ti[t, T_GAME_INDEX] == FINISHED:
+                    break
+                actor = np.int64(rec.actor)
+            ti[nb, O_PLAYED] += played
+            if ti[t, T_GAME_INDEX] == FINISHED or ti[t, T_NEED_RESET]:
+                ti[t, T_SEAT] = FINISHED
+                continue
+            ti[t, T_SEAT] = actor
+            enc = ti[nb, O_ENCODER]
+            if enc >= 0 and obs.shape[0] > OBS_NOW:
+                quantized = obs_u8.shape[0] > 0
+                out = obs[OBS_NOW, 0 if quantized else t]  # bytes: one float row, kept in the cache
+                _encode(st, t, actor, enc, tables.shanten_suit, tables.shanten_honor, out)
+                if quantized:
+                    rows = out.shape[0]
+                    _quantize(out, QUANT_LO[enc, :rows], QUANT_INV[enc, :rows], obs_u8[t])
+        if lo >= hi or ti[lo, T_SEAT] < 0:
+            return GAME_OVER
+        return ti[lo, T_SEAT] | (HAND_ENDED if ti[lo, T_HAND_ENDED] else 0)
+
+    name = "_run" if agents else "_run_random"
+    run.__name__ = run.__qualname__ = name  # the name Numba's cache file and messages use
+    return njit(run)
+
+
+_run = _runner(True)
+"""The runner with every compiled policy and the teacher mode: the arena, self-play of the
+agents, the learner env, a vector env with agent opponents."""
+_run_random = _runner(False)
+"""The runner without the compiled agents (Python seats and random policies): the AEC env,
+random self-play, a vector env of Python seats. A smaller compile (no agents)."""
+
+
+def runner_for(seat_policy: np.ndarray) -> object:
+    """``_run`` if any seat of ``seat_policy`` (``int64[4]`` or ``(n, 4)``) is a compiled agent,
+    else ``_run_random``."""
+    return _run if bool((seat_policy >= POLICY_SIMPLE).any()) else _run_random
 
 
 @njit
@@ -377,7 +408,7 @@ def _add_reward(tf, t, s, x):
     tf[t, F_REWARDS + s] = np.float32(tf[t, F_REWARDS + s] + x)
 
 
-@njit
+@njit(inline="always")  # one caller: no compile and codegen of its own
 def _game_over(st, t, tables, ti, tf, oi, of, obs):
     """A game ended at table ``t``: ``terminated``, the end rewards, the acting seat's last view
     (``obs[OBS_FINAL]``), the table's ``final_*`` fields, ``games_done``."""
@@ -406,7 +437,7 @@ def _game_over(st, t, tables, ti, tf, oi, of, obs):
     oi[O_GAMES_DONE] += 1
 
 
-@njit
+@njit(inline="always")  # one caller: no compile and codegen of its own
 def _autoreset(st, t, ev, tables, ti, oi, mask, rng):
     """Start table ``t``'s next game, index ``game_index + stride``, or mark it ``FINISHED`` once
     that index reaches ``games_end``; the first decision's legal actions (-1: none)."""
@@ -418,7 +449,7 @@ def _autoreset(st, t, ev, tables, ti, oi, mask, rng):
     return _start_game(st, t, ev, tables, ti, mask, rng)
 
 
-@njit
+@njit(inline="always")  # one caller: no compile and codegen of its own
 def _start_game(st, t, ev, tables, ti, mask, rng):
     """Deal game ``game_index`` at table ``t``: its seed, action stream ``rng``, first mask and
     hand points; the first decision's legal actions."""
@@ -431,7 +462,7 @@ def _start_game(st, t, ev, tables, ti, mask, rng):
     return count
 
 
-@njit
+@njit(inline="always")  # one caller: no compile and codegen of its own
 def _teach(st, tables, ti, policy, lo, hi, masks):
     """The teacher mode: each acting table's ``teacher_action`` under ``policy``."""
     for t in range(lo, hi):
@@ -486,4 +517,5 @@ __all__ = [
     "example_arguments",
     "fields",
     "new_tables",
+    "runner_for",
 ]

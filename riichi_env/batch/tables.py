@@ -28,8 +28,10 @@ from riichi_env.batch.runner import (
     T_FINAL_GAME,
     T_TERMINATED,
     _run,
+    _run_random,
     fields,
     new_tables,
+    runner_for,
 )
 
 OPTION_NAMES = ("lo", "hi", "reward_mode", "stride", "games_end", "skip_forced", "stop_at_game_end")
@@ -76,6 +78,8 @@ class Batch:
         self.seat_policy = tab["seat_policy"]
         """Each table's seat policies (``run`` fills it from a shared ``int64[4]``)."""
         self._policy_row = np.full(4, PYTHON_SEAT, dtype=np.int64)
+        self._runner = _run_random
+        """The runner kernel the seat policies need (``runner_for``)."""
         self.encoder_id = encoder_id if encoder is not None else NO_ENCODER
         rows = N_ROWS[encoder] if encoder is not None else 1
         self.obs_shape = (rows, 34)
@@ -130,8 +134,11 @@ class Batch:
             if not np.array_equal(self._policy_row, seat_policy):
                 self._policy_row = seat_policy.copy()
                 self.seat_policy[:] = seat_policy
-        elif seat_policy is not self.seat_policy:
-            self.seat_policy[:] = seat_policy
+                self._runner = runner_for(seat_policy)
+        else:
+            if seat_policy is not self.seat_policy:
+                self.seat_policy[:] = seat_policy
+            self._runner = runner_for(seat_policy)
         call = (lo, hi, reward[0], stride, games_end, skip_forced, stop_at_game_end)
         if call != self._call or reward[1] is not self._reward_params:
             self._call, self._reward_params = call, reward[1]
@@ -148,9 +155,11 @@ class Batch:
             elif self.terms[lo:hi].any():
                 self._store_results(lo + np.flatnonzero(self.terms[lo:hi]))
 
-    def call_runner(self) -> int:
-        """``_run`` on this batch's buffers with the options as they are; its result."""
-        return _run(
+    def call_runner(self, teacher: bool = False) -> int:
+        """The runner on this batch's buffers with the options as they are; its result. The
+        teacher mode (``teacher``) runs in ``_run``, a call that plays in the runner its seat
+        policies need (``runner_for``)."""
+        return (_run if teacher else self._runner)(
             self.st,
             self.ev,
             self.tables_tuple,

@@ -117,7 +117,7 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
     shutil.copytree(root / "compiled", tmp_path / "compiled", ignore=writing)
     digest = source_digest()
     shutil.copytree(root / "numba" / digest, tmp_path / "numba" / digest, ignore=writing)
-    (entry,) = (tmp_path / "numba").rglob("runner._run-*.nbc")
+    (entry,) = (tmp_path / "numba").rglob("runner._run_random-*.nbc")
     data = entry.read_bytes()
     entry.write_bytes(data[: len(data) // 2])
     env = {**os.environ, "RIICHI_ENV_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
@@ -130,5 +130,5 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
     damaged = [line for line in out.stderr.splitlines() if "dropped a damaged" in line]
     assert damaged == [
         f"riichi_env: dropped a damaged Numba cache file {entry} (UnpicklingError: pickle data "
-        "was truncated); compiling riichi_env.batch.runner._run again"
+        "was truncated); compiling riichi_env.batch.runner._run_random again"
     ], out.stderr
