@@ -32,7 +32,7 @@ from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
 from engine.score_layout import N_RES
 from engine.selfplay import _choose, _choose_random, _play_games
-from engine.settlement import _can_win, _pay_win, _score_win
+from engine.settlement import _can_win, _exhaustive_draw, _pay_win, _ron, _score_win, _win
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.turn import _apply
@@ -70,11 +70,25 @@ def deal_part() -> list[tuple[str, object, tuple]]:
     return [("_reset", _reset, signature(st, i, ev, tables, i))]
 
 
-def tenpai_part() -> list[tuple[str, object, tuple]]:
-    """The tenpai check (the shanten kernels' waits): the exhaustive draw, riichi and the mask
-    call it, and it needs nothing of the scoring part, so it compiles beside it."""
-    st, _, tables, i, _ = game_arguments()
-    return [("_is_tenpai", _is_tenpai, signature(st, i, tables, i, st[0]["closed34"][0]))]
+def draw_part() -> list[tuple[str, object, tuple]]:
+    """The tenpai check (the shanten kernels' waits) and the exhaustive draw (its noten
+    payments): ``_discard_passes`` calls the draw, riichi and the mask the check, and neither
+    needs the scorer, so they compile beside it."""
+    st, ev, tables, i, _ = game_arguments()
+    return [
+        ("_is_tenpai", _is_tenpai, signature(st, i, tables, i, st[0]["closed34"][0])),
+        ("_exhaustive_draw", _exhaustive_draw, signature(st, i, ev, tables)),
+    ]
+
+
+def wins_part() -> list[tuple[str, object, tuple]]:
+    """A ron on the passed discard and a win (``_apply`` calls them; they need the scoring)."""
+    st, ev, tables, i, _ = game_arguments()
+    i32 = np.int32(0)  # seats and tiles as the record's int32 fields give them
+    return [
+        ("_ron", _ron, signature(st, i, ev, tables, i32, i32)),
+        ("_win", _win, signature(st, i, ev, tables, i32, i32, i32, i)),
+    ]
 
 
 def kans_end_part() -> list[tuple[str, object, tuple]]:
@@ -139,8 +153,6 @@ def compile_part(part: list[tuple[str, object, tuple]], done=None) -> None:
 PARTS = {
     "scoring": scoring_part,
     "deal": deal_part,
-    "tenpai": tenpai_part,
-    "kans_end": kans_end_part,
     "mask": mask_part,
     "apply": apply_part,
     "selfplay": selfplay_part,
@@ -148,24 +160,35 @@ PARTS = {
 }
 
 
-def main(argv: list[str]) -> int:
-    """``python -m engine.compile_parts PART [PART ...]``: compile those parts, then each part
-    named on a line of stdin until it closes; print each kernel's name once it is cached."""
-    if not argv or any(name not in PARTS for name in argv):
-        sys.stderr.write(f"usage: python -m engine.compile_parts {{{','.join(PARTS)}}} ...\n")
+PIECES = {
+    "draw": draw_part,
+    "wins": wins_part,
+    "kans_end": kans_end_part,
+}
+"""Kernels inside the parts above that a compile on two cores hands to the other process, so
+that neither waits long for the other (``riichi_env/compiling.py``, ``_on_two_cores``)."""
+
+
+def main(argv: list[str], parts: dict | None = None) -> int:
+    """``python -m engine.compile_parts PART [PART ...]``: compile those parts (of ``parts``,
+    default ``PARTS``), then each part named on a line of stdin until it closes; print each
+    kernel's name once it is cached."""
+    parts = PARTS if parts is None else parts
+    if not argv or any(name not in parts for name in argv):
+        sys.stderr.write(f"usage: python -m engine.compile_parts {{{','.join(parts)}}} ...\n")
         return 2
 
     def done(name: str) -> None:
         print(name, flush=True)
 
     for name in argv:
-        compile_part(PARTS[name](), done)
+        compile_part(parts[name](), done)
     for line in sys.stdin:
         name = line.strip()
-        if name not in PARTS:
-            sys.stderr.write(f"unknown part {name!r}; choose from {sorted(PARTS)}\n")
+        if name not in parts:
+            sys.stderr.write(f"unknown part {name!r}; choose from {sorted(parts)}\n")
             return 2
-        compile_part(PARTS[name](), done)
+        compile_part(parts[name](), done)
     return 0
 
 

@@ -630,9 +630,8 @@ def compile_jobs() -> int:
 
 
 class _Helper:
-    """A second process compiling parts of the game (``engine.compile_parts``) into the shared
-    cache: the scoring part, a declared kan and the end of a hand, the agents, then each part
-    ``ask`` names.
+    """A second process (``riichi_env.compile_helper``) compiling parts of the game into the
+    shared cache: the scoring part, the encoders, the agents, then each part ``ask`` names.
 
     It prints each kernel's name once that kernel is cached; ``wait(name)`` blocks until then, or
     until the helper ended for whatever reason (this process then compiles what is missing
@@ -647,7 +646,7 @@ class _Helper:
         self.ended = False
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "engine.compile_parts", "scoring", "kans_end", "agents"],
+                [sys.executable, "-m", "riichi_env.compile_helper", "scoring", "wins", "encode", "agents"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 stdin=subprocess.PIPE,
@@ -707,37 +706,33 @@ def _core_is_cached() -> bool:
     return marker is not None and marker.exists()
 
 
-def _on_two_cores(
-    finish: Callable[[_Helper], None],
-    *,
-    while_waiting: Callable[[], None] | None = None,
-) -> bool:
+def _on_two_cores(finish: Callable[[_Helper], None]) -> bool:
     """Compile the game's core with a helper, then ``finish(helper)`` here; False (nothing done)
     with one job or when the core is cached already.
 
-    The helper compiles the scoring part, ``_own_kan`` and ``_end_hand``, then the agents (what
-    it has not finished when this process is done compiles on first use). This process compiles
-    the deal and the tenpai check (which the helper's exhaustive draw then loads), the mask once
-    the helper has ``_can_win``, then ``while_waiting()`` (the encoders), and ``_apply`` once
-    the helper has ``_discard_passes`` and ``_end_hand``; then ``finish``. Nothing waits for
-    the agents: the random runner does not call them.
+    The helper compiles the scoring part, ``_ron`` and ``_win``, the encoders (``_encode``),
+    then the agents (what it has not finished when this process is done compiles on first
+    use). This process compiles the deal, the tenpai check and the exhaustive draw (which the
+    helper's ``_discard_passes`` then loads), the mask once the helper has ``_can_win``,
+    ``_own_kan`` and ``_end_hand``, and ``_apply`` once the helper has ``_discard_passes`` and
+    ``_win``; then ``finish`` (the runner, once the helper has the encoders). Measured on the 2-core VM, the order keeps both processes busy:
+    neither waits more than about two seconds for the other.
     """
     if compile_jobs() < 2 or _core_is_cached():
         return False
     start = time.perf_counter()
     helper = _Helper()
     try:
-        compile_stage("deal")
-        from engine.compile_parts import PARTS, compile_part
+        from engine.compile_parts import PIECES, compile_part
 
-        compile_part(PARTS["tenpai"]())
+        compile_stage("deal")
+        compile_part(PIECES["draw"]())
         helper.wait("_can_win")
         compile_stage("mask")
-        if while_waiting is not None:
-            while_waiting()
+        compile_part(PIECES["kans_end"]())
         if helper.wait("_discard_passes"):
             _mark_part("scoring")
-        helper.wait("_end_hand")
+        helper.wait("_win")
         compile_stage("apply")  # compiles (or loads) the scoring part too, if the helper failed
         _mark_part("scoring")
         _mark("core", time.perf_counter() - start)
@@ -749,24 +744,18 @@ def _on_two_cores(
     return True
 
 
-def _encoders_here() -> None:
-    """The encoders the env's step and the random runner call (``_encode`` and the default one),
-    compiled before the runner (on two cores: while the helper finishes the scoring)."""
-    for _, kernel, types in _encode_entries():
-        compile_kernel(kernel, types)
-
-
 def _warm_env() -> None:
     """The env's kernels; from a cold cache on two processes (``_on_two_cores``): the env's step
     (the random runner and the default encoder) here, then the random self-play loop (the same
-    runner), while the helper compiles the agents after its part of the core, so that
-    ``riichi-env selfplay`` and ``arena`` find them if it finished."""
+    runner), while the helper compiles the agents after its part, so that ``riichi-env selfplay``
+    and ``arena`` find them if it finished."""
 
     def finish(helper: _Helper) -> None:
+        helper.wait("_encode")  # the runner calls the encoders: loaded, not compiled again here
         compile_stage("step")
         _selfplay_here()
 
-    if not _on_two_cores(finish, while_waiting=_encoders_here):
+    if not _on_two_cores(finish):
         _compile_stages("env")
 
 
@@ -796,9 +785,10 @@ def _warm_selfplay() -> None:
     helper's core meanwhile."""
 
     def finish(helper: _Helper) -> None:
+        helper.wait("_encode")
         _selfplay_game("random")
 
-    if not _on_two_cores(finish, while_waiting=_encoders_here):
+    if not _on_two_cores(finish):
         _compile_stages("selfplay")
 
 
@@ -807,6 +797,7 @@ def _warm_agents() -> None:
     self-play loop here while the helper compiles the agents, then the agents' loop."""
 
     def finish(helper: _Helper) -> None:
+        helper.wait("_encode")
         _selfplay_here()
         if helper.wait("_choose"):
             _mark_part("agents")

@@ -55,7 +55,7 @@ def test_an_unknown_part_is_refused():
     )
     assert run.returncode == 2
     assert (
-        "usage: python -m engine.compile_parts {scoring,deal,tenpai,kans_end,mask,apply,selfplay,agents} ..."
+        "usage: python -m engine.compile_parts {scoring,deal,mask,apply,selfplay,agents} ..."
         in run.stderr
     )
     run = subprocess.run(
