@@ -180,26 +180,29 @@ def _dataset_part() -> list[Entry]:
 
 
 STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
-    "deal": (_engine_part("deal"), 7.6),
-    "scoring": (_engine_part("scoring"), 19.3),
-    "mask": (_engine_part("mask"), 4.7),
-    "apply": (_engine_part("apply"), 10.5),
-    "step": (_step_part, 21.7),
+    "deal": (_engine_part("deal"), 7.0),
+    "scoring": (_engine_part("scoring"), 16.0),
+    "mask": (_engine_part("mask"), 4.5),
+    "apply": (_engine_part("apply"), 10.1),
+    "step": (_step_part, 10.4),
     "selfplay": (_runner_part, 0.5),
-    "agents": (_engine_part("agents"), 0.4),
-    "agents_loop": (_agents_runner_part, 0.4),
-    "vector": (_vector_part, 0.4),
-    "checked": (_checked_part, 16.6),
-    "score": (_score_part, 8.9),
+    "agents": (_engine_part("agents"), 6.8),
+    "agents_loop": (_agents_runner_part, 4.7),
+    "vector": (_vector_part, 0.5),
+    "checked": (_checked_part, 15.6),
+    "score": (_score_part, 5.9),
     "dataset": (_dataset_part, 25.0),
-    "encoders": (_encoders_part, 2.7),
+    "encoders": (_encoders_part, 2.4),
 }
 """Parts of the warm-ups: a function listing the part's kernels (``Entry``: imported when the part
 compiles, so a renamed kernel is an ImportError in ``tests/riichi_env/test_warmup.py``) and the CPU
 seconds of its cold compile with the parts before it cached (``python
 benchmarks/bench_compile_stages.py``; ``score`` alone, which the game's compile includes).
-Measured on the project's 2-core VM while other processes were compiling too: CPU seconds, which
-a busy machine inflates far less than wall seconds. A part is left to compile until its marker
+Measured on the project's idle 2-core VM (CPU seconds, which a busy machine inflates far less
+than wall seconds; ``selfplay``, 0.0, is given 0.5 s). On two processes ``estimate`` adds the
+parts as one process would compile them, so it overstates a cold env's compile (about 44 s
+estimated, 26-27 s measured with ``bench_cold_start.py``): the two processes split finer than
+the parts (``_on_two_cores``). A part is left to compile until its marker
 (``<cache root>/compiled/part-<name>-<hash of the sources>``) exists. A new kernel of a game
 path is one more ``(name, kernel, signature(*example arguments))`` entry in its part."""
 
