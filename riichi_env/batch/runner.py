@@ -408,7 +408,7 @@ def _add_reward(tf, t, s, x):
     tf[t, F_REWARDS + s] = np.float32(tf[t, F_REWARDS + s] + x)
 
 
-@njit(inline="always")  # one caller: no compile and codegen of its own
+@njit(inline="always")  # the runner's own: no module of its own to compile and optimise
 def _game_over(st, t, tables, ti, tf, oi, of, obs):
     """A game ended at table ``t``: ``terminated``, the end rewards, the acting seat's last view
     (``obs[OBS_FINAL]``), the table's ``final_*`` fields, ``games_done``."""
@@ -437,7 +437,7 @@ def _game_over(st, t, tables, ti, tf, oi, of, obs):
     oi[O_GAMES_DONE] += 1
 
 
-@njit(inline="always")  # one caller: no compile and codegen of its own
+@njit(inline="always")  # the runner's own: no module of its own to compile and optimise
 def _autoreset(st, t, ev, tables, ti, oi, mask, rng):
     """Start table ``t``'s next game, index ``game_index + stride``, or mark it ``FINISHED`` once
     that index reaches ``games_end``; the first decision's legal actions (-1: none)."""
@@ -449,7 +449,7 @@ def _autoreset(st, t, ev, tables, ti, oi, mask, rng):
     return _start_game(st, t, ev, tables, ti, mask, rng)
 
 
-@njit(inline="always")  # one caller: no compile and codegen of its own
+@njit(inline="always")  # the runner's own: no module of its own to compile and optimise
 def _start_game(st, t, ev, tables, ti, mask, rng):
     """Deal game ``game_index`` at table ``t``: its seed, action stream ``rng``, first mask and
     hand points; the first decision's legal actions."""
@@ -462,7 +462,7 @@ def _start_game(st, t, ev, tables, ti, mask, rng):
     return count
 
 
-@njit(inline="always")  # one caller: no compile and codegen of its own
+@njit(inline="always")  # the runner's own: no module of its own to compile and optimise
 def _teach(st, tables, ti, policy, lo, hi, masks):
     """The teacher mode: each acting table's ``teacher_action`` under ``policy``."""
     for t in range(lo, hi):

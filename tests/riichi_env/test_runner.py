@@ -30,8 +30,8 @@ class Tables:
         self.obs_u8 = np.zeros((n if u8 else 0, rows, 34), dtype=np.uint8)
         self.opt["hi"][...] = n
 
-    def run(self):
-        return rn._run(
+    def run(self, kernel=None):
+        return (kernel or rn._run)(
             self.state.records,
             self.state.events,
             self.tables,
@@ -237,3 +237,43 @@ def test_records_are_declared_field_by_field():
     assert rn.O_WIDTH <= rn.T_WIDTH and rn.P_WIDTH <= rn.F_WIDTH  # the options' row
     assert len(args) == 8
     assert rn._run(*rn.example_arguments()) == rn.GAME_OVER
+
+
+@pytest.mark.parametrize("policy", [POLICY_UNIFORM, POLICY_GREEDY])
+def test_the_random_runner_plays_the_same_games(policy):
+    """``_run_random`` (no agents compiled) plays the random policies' games as ``_run`` does."""
+    finals = []
+    for kernel in (rn._run, rn._run_random):
+        b = Tables(2)
+        b.tab["seat_policy"][...] = policy
+        b.tab["seed_base"][...], b.tab["game_index"][...], b.tab["start"][...] = 5, [0, 1], True
+        b.opt["stop_at_game_end"][...] = True
+        b.run(kernel)
+        finals.append({k: b.tab[k].copy() for k in ("final_points", "final_decisions", "rng")})
+    for k in finals[0]:
+        np.testing.assert_array_equal(finals[0][k], finals[1][k])
+
+
+def test_runner_for_picks_the_runner_with_the_agents_only_when_a_seat_needs_it():
+    py = rn.PYTHON_SEAT
+    assert rn.runner_for(np.array([py, POLICY_UNIFORM, POLICY_GREEDY, py])) is rn._run_random
+    assert rn.runner_for(np.array([py, py, POLICY_SIMPLE, py])) is rn._run
+    per_table = np.full((3, 4), POLICY_UNIFORM)
+    assert rn.runner_for(per_table) is rn._run_random
+    per_table[2, 1] = POLICY_EFFICIENCY
+    assert rn.runner_for(per_table) is rn._run
+
+
+def test_the_random_runner_refuses_an_agent_seat_and_the_teacher_mode():
+    """A bug that hands an agent or the teacher mode to ``_run_random`` raises, naming ``_run``."""
+    b = Tables(1)
+    b.tab["seat_policy"][...] = POLICY_SIMPLE
+    b.tab["game_index"][...], b.tab["start"][...] = 0, True
+    with pytest.raises(ValueError, match="a compiled agent plays in _run, not _run_random"):
+        b.run(rn._run_random)
+    b = Tables(1)
+    b.tab["game_index"][...], b.tab["start"][...] = 0, True
+    b.run(rn._run_random)
+    b.opt["teacher"][...] = POLICY_UNIFORM
+    with pytest.raises(ValueError, match="the teacher mode runs in _run, not _run_random"):
+        b.run(rn._run_random)
