@@ -649,7 +649,15 @@ class _Helper:
         self.ended = False
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "riichi_env.compile_helper", "scoring", "wins", "encode", "agents"],
+                [
+                    sys.executable,
+                    "-m",
+                    "riichi_env.compile_helper",
+                    "scoring",
+                    "wins",
+                    "encode",
+                    "agents",
+                ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 stdin=subprocess.PIPE,
