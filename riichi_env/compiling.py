@@ -174,9 +174,12 @@ def _score_part() -> list[Entry]:
 
 
 def _dataset_part() -> list[Entry]:
-    """The record replay that writes dataset rows: compiled by converting one short game (its
-    buffers are built by the converter; no signature is declared here)."""
-    return []
+    """The record replay that writes dataset rows (``riichi_env.dataset.replay._replay_game``),
+    for the types the converter passes (``example_arguments``)."""
+    from engine.compile_parts import signature
+    from riichi_env.dataset.replay import _replay_game, example_arguments
+
+    return [("_replay_game", _replay_game, signature(*example_arguments()))]
 
 
 STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
@@ -818,27 +821,9 @@ def _warm_agents() -> None:
         _compile_stages("agents")
 
 
-def _warm_dataset() -> None:
-    """The core by signature, then the record replay by converting one short game (the replay
-    kernel's buffers come from the converter)."""
-    from engine.game import Game
-    from riichi_env.dataset.convert import Converter
-    from riichi_env.records.export import game_from_events
-
-    _compile_stages("dataset")
-    game = Game(seed=0)
-    for _ in range(40):
-        if game.done:
-            break
-        game.step(game.legal_actions()[0])
-    record = game_from_events(game.events(), game.rules)
-    Converter().convert_game(record, "warm-up")
-
-
 _WARM_UPS: dict[str, Callable[[], None]] = {
     **{kind: functools.partial(_compile_stages, kind) for kind in KIND_STAGES},
     "env": _warm_env,
     "selfplay": _warm_selfplay,
     "agents": _warm_agents,
-    "dataset": _warm_dataset,
 }

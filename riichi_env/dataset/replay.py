@@ -371,3 +371,70 @@ def _replay_game(
     counters[0] = n_rows
     counters[1] = step
     return walls.shape[0]
+
+
+def example_arguments() -> tuple:
+    """Arguments of a ``_replay_game`` call over a game of no hands, of the types
+    ``riichi_env.dataset.convert.Converter`` passes (every option gives the same types: the
+    unused float or byte buffers have no rows): what ``riichi_env.compile("dataset")``
+    compiles it for, running nothing. ``tests/riichi_env/test_dataset.py`` checks that a
+    conversion finds exactly this signature compiled."""
+    from engine.rules import MAHJONGSOUL
+    from engine.state import new_state
+    from engine.tables import load_tables
+    from riichi_env.aec.encoders import N_ROWS
+
+    state = new_state(1, MAHJONGSOUL, 0)
+    tables = load_tables()
+    i32, u8, f32 = np.int32, np.uint8, np.float32
+    rows = N_ROWS["oracle_v0"]
+    floats = np.zeros((0, rows, 34), f32)
+    byte_rows = np.zeros((0, rows, 34), u8)
+    return (
+        state.records,
+        state.events,
+        tuple(tables),
+        np.zeros((0, 136), i32),  # walls
+        np.zeros((0, 136), u8),  # known
+        np.zeros((0, 7), i32),  # starts
+        np.zeros((0, SCRIPT_WIDTH), i32),  # script
+        np.zeros(1, i32),  # script_lo
+        np.zeros((0, 4), i32),  # ends
+        np.zeros((0, 4), i32),  # rec_deltas
+        np.zeros(0, u8),  # finished
+        np.zeros(136, u8),  # red
+        0,  # h0
+        0,  # row0
+        0,  # step0
+        np.ones(4, u8),  # seat_ok
+        np.ones(len(KINDS), u8),  # kind_ok
+        False,  # skip_forced
+        0,  # encoder
+        False,  # oracle
+        False,  # use_known
+        tables.shanten_suit,
+        tables.shanten_honor,
+        np.zeros(rows, f32),  # quant_lo
+        np.ones(rows, f32),  # quant_inv
+        np.zeros(rows, f32),  # oracle_lo
+        np.ones(rows, f32),  # oracle_inv
+        np.zeros((rows, 34), f32),  # scratch
+        np.zeros((rows, 34), f32),  # oracle_scratch
+        np.zeros(N_ACTIONS, np.int8),  # mask
+        floats,  # obs_f
+        byte_rows,  # obs_u8
+        floats,  # orc_f
+        byte_rows,  # orc_u8
+        np.zeros((0, N_ACTIONS), np.int8),  # out_mask
+        np.zeros(0, np.int16),  # out_action
+        np.zeros(0, np.int8),  # out_seat
+        np.zeros(0, np.int8),  # out_kind
+        np.zeros(0, np.bool_),  # out_forced
+        np.zeros(0, np.int16),  # out_hand
+        np.zeros(0, i32),  # out_step
+        np.zeros(0, i32),  # status
+        np.zeros(0, i32),  # err
+        np.zeros((0, 4), i32),  # deltas
+        np.zeros(0, i32),  # hand_rows
+        np.zeros(2, np.int64),  # counters
+    )

@@ -473,3 +473,20 @@ def test_suit_permutation_needs_the_same_red_fives_in_the_suits_it_swaps():
     with pytest.raises(ValueError, match="same red fives"):
         permute_suits(packed, (1, 0, 2))
     assert permute_suits(packed, (2, 1, 0)).walls.shape == packed.walls.shape
+
+
+def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
+    """``riichi_env.compile("dataset")`` compiles ``_replay_game`` for ``example_arguments()``
+    without converting anything; a conversion with any options then finds exactly that
+    signature (no second compile)."""
+    from engine._numba import jit_disabled
+    from engine.compile_parts import signature
+    from riichi_env.dataset.replay import _replay_game, example_arguments
+
+    if jit_disabled():
+        pytest.skip("nothing is compiled without JIT")
+    with open(LOGS[0], encoding="utf-8") as f:
+        game = read_text(f.read())
+    for options in ({}, {"dtype": "uint8", "oracle": True}, {"encoder": "rich_v0"}):
+        Converter(**options).convert(game)
+    assert _replay_game.signatures == [signature(*example_arguments())]
