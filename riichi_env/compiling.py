@@ -729,8 +729,9 @@ def _on_two_cores(finish: Callable[[_Helper], None]) -> bool:
     use). This process compiles the deal, the tenpai check and the exhaustive draw (which the
     helper's ``_discard_passes`` then loads), the mask once the helper has ``_can_win``,
     ``_own_kan`` and ``_end_hand``, and ``_apply`` once the helper has ``_discard_passes`` and
-    ``_win``; then ``finish`` (the runner, once the helper has the encoders). Measured on the 2-core VM, the order keeps both processes busy:
-    neither waits more than about two seconds for the other.
+    ``_win``; then ``finish`` (the runner, once the helper has the encoders). Measured on the
+    idle 2-core VM, the order keeps both processes busy: neither waits more than about a second
+    for the other (docs/internals.md, "Compiling on two cores").
     """
     if compile_jobs() < 2 or _core_is_cached():
         return False
