@@ -126,7 +126,7 @@ FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     ("n_melds", (4,), np.int32, "melds of each seat (0-4)"),
     # rivers
     ("river", (4, MAX_RIVER), np.int32, "discarded tile136 ids in order"),
-    ("river_flags", (4, MAX_RIVER), np.int32, "RIVER_* bits of each discard"),
+    ("river_flags", (4, MAX_RIVER), np.uint8, "RIVER_* bits of each discard"),
     ("n_river", (4,), np.int32, "discards of each seat"),
     ("discarded34", (4, 34), np.uint8, "1 where the seat has discarded that kind (furiten)"),
     # per-seat status
@@ -166,7 +166,7 @@ FIELD_NAMES = tuple(f[0] for f in FIELDS) + ("events",)
 """Every field of a ``State``: the record's fields, then the event log."""
 
 STATE_DTYPE = np.dtype([(name, dtype, shape) for name, shape, dtype, _ in FIELDS], align=True)
-"""One table's record (about 4 KB)."""
+"""One table's record (3,520 bytes; at most 4 KB, tests/engine/test_state_layout.py)."""
 
 _RECORD_FIELDS = frozenset(f[0] for f in FIELDS)
 
