@@ -3,7 +3,7 @@
 from engine.actions import N_ACTIONS, action_name
 from engine.deal import deal_hand
 from engine.game import Game
-from engine.rules import MAHJONGSOUL, PRESETS, TENHOU, TENHOU_2009, Rules
+from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, PRESETS, TENHOU, TENHOU_3P, TENHOU_2009, Rules
 from engine.scenario import start_hand
 from engine.scoring import HandResult, payment, score_hand
 from engine.selfplay import selfplay
@@ -33,10 +33,12 @@ __all__ = [
     "Game",
     "HandResult",
     "MAHJONGSOUL",
+    "MAHJONGSOUL_3P",
     "N_ACTIONS",
     "PRESETS",
     "TENHOU",
     "TENHOU_2009",
+    "TENHOU_3P",
     "Rules",
     "State",
     "Tables",

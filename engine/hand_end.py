@@ -22,6 +22,7 @@ from engine.rules import (
     RULE_N_WINDS,
     RULE_RETURN_POINTS,
     RULE_START_POINTS,
+    RULE_TARGET_POINTS,
     RULE_UMA_1,
 )
 from engine.state import (
@@ -86,7 +87,8 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     p = rec.points[:]
     _log_hand_end(st, t, ev, next_honba)
     rec.phase = PHASE_GAME_OVER
-    ret = rules[RULE_RETURN_POINTS]
+    # the points that end the game (target_points, return_points unless set)
+    ret = rules[RULE_TARGET_POINTS]
     last = 4 * rules[RULE_N_WINDS] - 1
     k = rec.kyoku
     over = False

@@ -10,7 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
-from engine.rules import MAHJONGSOUL, RULE_KAZOE, RULE_KIRIAGE, Rules, as_rules
+from engine.rules import (
+    MAHJONGSOUL,
+    RULE_KAZOE,
+    RULE_KIRIAGE,
+    Rules,
+    as_rules,
+    check_four_players,
+)
 from engine.score_layout import (
     LIMIT_BAIMAN,
     LIMIT_HANEMAN,
@@ -122,7 +129,9 @@ def payment(
     tsumo = check_bool("tsumo", tsumo)
     if not yakuman and fu != 25 and fu % 10:
         raise ValueError(f"fu must be 25 or a multiple of 10, got {fu}")
-    rules_array = as_rules(rules).to_array()
+    rules = as_rules(rules)
+    check_four_players(rules, "payment")
+    rules_array = rules.to_array()
     limit_id, base = _limit_base(int(han), int(fu), int(yakuman), rules_array)
     out = np.zeros(N_RES, dtype=np.int32)
     total = _payments(base, bool(dealer), bool(tsumo), int(honba), out)

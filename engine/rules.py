@@ -23,6 +23,8 @@ MAX_POINTS = 1_000_000
 """Largest ``start_points`` / ``return_points`` (payments stay far inside int32)."""
 MAX_UMA = 1000
 """Largest uma per place, in thousands of points."""
+PLAYERS = (3, 4)
+"""Seats at the table: three-player riichi (sanma, docs/rules.md) or the usual four."""
 
 
 def _int_tuple(name: str, value, n: int, low: int, high: int) -> tuple[int, ...]:
@@ -71,8 +73,12 @@ def _int_tuple(name: str, value, n: int, low: int, high: int) -> tuple[int, ...]
     RULE_RINSHAN_KAN_DORA,
     RULE_EXTENSION_RENCHAN,
     RULE_KARATEN_MELDS,
-) = range(30)
-N_RULES = 30
+    RULE_PLAYERS,
+    RULE_KITA,
+    RULE_TSUMO_LOSS,
+    RULE_TARGET_POINTS,
+) = range(34)
+N_RULES = 34
 """Length of ``Rules.to_array()``."""
 
 
@@ -91,7 +97,7 @@ class Rules:
         sanchahou: A triple ron aborts the hand instead of paying three winners.
         game_length: ``"hanchan"`` (East + South) or ``"tonpuusen"`` (East only).
         extension_round: Play one more wind while nobody has ``return_points`` (sudden death).
-        extension_hands: Hands played at most in the extension wind.
+        extension_hands: Hands played at most in the extension wind (at most ``players``).
         extension_renchan: In the extension a hand in which the dealer keeps the deal does not
             end the game, even when someone has ``return_points`` or it is the extension's last
             hand; only busting, agari-yame and tenpai-yame end it (Tenhou: "a dealer renchan takes
@@ -103,8 +109,9 @@ class Rules:
             (tenpai-yame; Tenhou since June 2010, ``tenhou-2009`` off).
         honba_on_pass: ``"increment"`` or ``"reset"`` honba after a draw in which the deal passes.
         start_points: Points each player starts with.
-        return_points: Target and oka base (30,000): oka = 4 × (return − start) to first place.
-        uma: Placement bonus in thousands of points, first to fourth.
+        return_points: Oka base (30,000): oka = players × (return − start) to first place; also
+            the target unless ``target_points`` is set.
+        uma: Placement bonus in thousands of points, one per place (``players`` values).
         busting: The game ends at once when a player drops below 0.
         pao: Liability for daisangen and daisuushii.
         pao_honba: ``"normal"`` (docs/rules.md: every payer pays honba on a pao tsumo) or ``"liable"``
@@ -120,6 +127,13 @@ class Rules:
             kinds is noten at an exhaustive draw and may not declare riichi. Off (both presets,
             as Tenhou and Mahjong Soul play): only concealed copies make a wait dead
             (docs/rules.md, Draws).
+        players: 4, or 3 for three-player riichi (sanma: 108 tiles, seats East, South, West).
+        kita: Three players only: a North may be set aside as nuki dora (kita).
+        tsumo_loss: Three players only: a tsumo is paid by the two other seats alone (tsumo-zon);
+            off ("north bisection") is an option name only, not played yet.
+        target_points: Points a player needs to end the game (extension, agari-yame,
+            tenpai-yame); ``None`` means ``return_points``. Mahjong Soul 3-player: 40,000 with
+            ``return_points`` 35,000.
     """
 
     red_fives: tuple[int, int, int] = (1, 1, 1)
@@ -147,6 +161,10 @@ class Rules:
     rinshan_kan_dora: bool = True
     abortive_draws: bool = True
     karaten_melds: bool = False
+    players: int = 4
+    kita: bool = False
+    tsumo_loss: bool = True
+    target_points: int | None = None
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
@@ -158,9 +176,16 @@ class Rules:
         check_choice("rule game_length", self.game_length, tuple(GAME_LENGTHS))
         check_choice("rule honba_on_pass", self.honba_on_pass, HONBA_ON_PASS)
         check_choice("rule pao_honba", self.pao_honba, PAO_HONBA)
-        uma = _int_tuple("uma", self.uma, 4, -MAX_UMA, MAX_UMA)
+        players = check_int("rule players", self.players, min(PLAYERS), max(PLAYERS))
+        object.__setattr__(self, "players", players)
+        if players == 3 and isinstance(self.uma, (tuple, list)) and len(self.uma) == 4:
+            raise ValueError(
+                f"rule uma must be a tuple of 3 ints with players=3 (one per place), got {self.uma!r}"
+            )
+        uma = _int_tuple("uma", self.uma, players, -MAX_UMA, MAX_UMA)
         if sum(uma) != 0:
-            raise ValueError(f"rule uma must be four ints summing to 0, got {self.uma!r}")
+            count = "four" if players == 4 else "three"
+            raise ValueError(f"rule uma must be {count} ints summing to 0, got {self.uma!r}")
         object.__setattr__(self, "uma", uma)
         start = check_int("rule start_points", self.start_points, 1, MAX_POINTS)
         object.__setattr__(self, "start_points", start)
@@ -168,15 +193,36 @@ class Rules:
         if ret < start:
             raise ValueError(f"rule return_points must be >= start_points ({start}), got {ret}")
         object.__setattr__(self, "return_points", ret)
-        hands = check_int("rule extension_hands", self.extension_hands, 0, 4)
+        if self.target_points is not None:
+            target = check_int("rule target_points", self.target_points, 1, MAX_POINTS)
+            object.__setattr__(self, "target_points", target)
+        hands = check_int("rule extension_hands", self.extension_hands, 0, players)
         object.__setattr__(self, "extension_hands", hands)
+        if players == 3:
+            if self.red_fives[0] != 0:
+                raise ValueError(
+                    "rule red_fives must have no red 5m with 3 players (2m-8m are not in the "
+                    f"wall), got {self.red_fives!r}"
+                )
+        else:
+            for option in ("kita", "tsumo_loss"):
+                if getattr(self, option) != (option == "tsumo_loss"):
+                    raise ValueError(
+                        f"rule {option} is a three-player option: it needs players=3, "
+                        f"got {option}={getattr(self, option)} with players=4"
+                    )
         if not isinstance(self.name, str):
             raise TypeError(f"rule name must be a str, got {describe(self.name)}")
 
     @property
     def oka(self) -> float:
-        """Oka to first place, in thousands of points."""
-        return 4 * (self.return_points - self.start_points) / 1000
+        """Oka to first place, in thousands of points: players × (return − start)."""
+        return self.players * (self.return_points - self.start_points) / 1000
+
+    @property
+    def target(self) -> int:
+        """Points needed to end the game: ``target_points``, else ``return_points``."""
+        return self.return_points if self.target_points is None else self.target_points
 
     def replace(self, **changes) -> Rules:
         """A copy with some options changed (``name`` becomes ``"custom"`` unless given)."""
@@ -203,7 +249,7 @@ class Rules:
         a[RULE_HONBA_RESET_ON_PASS] = self.honba_on_pass == "reset"
         a[RULE_START_POINTS] = self.start_points
         a[RULE_RETURN_POINTS] = self.return_points
-        a[RULE_UMA_1 : RULE_UMA_4 + 1] = self.uma
+        a[RULE_UMA_1 : RULE_UMA_1 + self.players] = self.uma
         a[RULE_BUSTING] = self.busting
         a[RULE_PAO] = self.pao
         a[RULE_ABORTIVE_DRAWS] = self.abortive_draws
@@ -214,11 +260,16 @@ class Rules:
         a[RULE_RINSHAN_KAN_DORA] = self.rinshan_kan_dora
         a[RULE_EXTENSION_RENCHAN] = self.extension_renchan
         a[RULE_KARATEN_MELDS] = self.karaten_melds
+        a[RULE_PLAYERS] = self.players
+        a[RULE_KITA] = self.kita
+        a[RULE_TSUMO_LOSS] = self.tsumo_loss
+        a[RULE_TARGET_POINTS] = self.target
         return a
 
     @staticmethod
     def preset(name: str) -> Rules:
-        """A named preset: ``"mahjongsoul"`` (default), ``"tenhou"`` or ``"tenhou-2009"``."""
+        """A named preset: ``"mahjongsoul"`` (default), ``"tenhou"``, ``"tenhou-2009"``,
+        ``"mahjongsoul-3p"`` or ``"tenhou-3p"``."""
         if not isinstance(name, str):
             raise TypeError(f"rules preset must be a str, got {describe(name)}")
         try:
@@ -227,6 +278,20 @@ class Rules:
             raise ValueError(
                 f"unknown rules preset {name!r}; choose from {sorted(PRESETS)}"
             ) from None
+
+
+def check_four_players(rules: Rules, what: str) -> None:
+    """Raise ``ValueError`` for three-player rules where only four players are played yet.
+
+    Three-player riichi (issue 26) has its options and presets, but the engine does not deal,
+    play or score it yet (``docs/sanma-status.md``): every entry point that would play or score
+    with the four-player code refuses such rules instead of silently using four seats.
+    """
+    if rules.players != 4:
+        raise ValueError(
+            f"{what}: three-player rules ({rules.name!r}, players=3) are not played by the engine "
+            "yet (issue 26, docs/sanma-status.md)"
+        )
 
 
 def as_rules(rules: str | Rules, name: str = "rules") -> Rules:
@@ -265,4 +330,36 @@ rinshan tsumo right after an open or added kan that does not count that kan's in
 TENHOU_2009 = TENHOU.replace(tenpai_yame=False, name="tenhou-2009")
 """Tenhou before June 2010, for its older records (``bug1.xml``): no tenpai-yame, so the all-last
 dealer tenpai at an exhaustive draw plays on even in first place (docs/rules.md)."""
-PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU, "tenhou-2009": TENHOU_2009}
+MAHJONGSOUL_3P = MAHJONGSOUL.replace(
+    players=3,
+    kita=True,
+    red_fives=(0, 1, 1),
+    start_points=35_000,
+    return_points=35_000,
+    target_points=40_000,
+    uma=(15, 0, -15),
+    extension_hands=3,
+    name="mahjongsoul-3p",
+)
+"""Mahjong Soul 3-player ranked (docs/rules.md, "Three-player riichi"): red 5p and 5s, kita,
+tsumo loss, 35,000 start, 40,000 to end the game, final score (points − 35,000) / 1000 + uma
+(15, 0, −15) with no oka."""
+TENHOU_3P = TENHOU.replace(
+    players=3,
+    kita=True,
+    red_fives=(0, 1, 1),
+    start_points=35_000,
+    return_points=40_000,
+    uma=(20, 0, -20),
+    extension_hands=3,
+    name="tenhou-3p",
+)
+"""Tenhou 3-player ranked (docs/rules.md, "Three-player riichi"): red 5p and 5s, kita, tsumo
+loss, 35,000 start, 40,000 return and target, uma (20, 0, −20), oka 3 × 5 = 15 to first."""
+PRESETS = {
+    "mahjongsoul": MAHJONGSOUL,
+    "tenhou": TENHOU,
+    "tenhou-2009": TENHOU_2009,
+    "mahjongsoul-3p": MAHJONGSOUL_3P,
+    "tenhou-3p": TENHOU_3P,
+}

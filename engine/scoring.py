@@ -16,6 +16,7 @@ from engine.rules import (
     MAHJONGSOUL,
     Rules,
     as_rules,
+    check_four_players,
 )
 from engine.score_kernel import (
     N_WORK,
@@ -148,6 +149,7 @@ class HandResult:
 
 def _rules_array(rules: Rules | str) -> tuple[Rules, np.ndarray]:
     rules = as_rules(rules)
+    check_four_players(rules, "scoring")
     return rules, rules.to_array()
 
 
@@ -362,6 +364,7 @@ def _parse_input(
         )
     try:
         rules_obj = as_rules(rules)
+        check_four_players(rules_obj, "score_hand")
     except ValueError as exc:
         raise InputError("rules", str(exc)) from None
     closed_tiles = _tiles("closed", closed)

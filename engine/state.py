@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import jit_disabled
-from engine.rules import MAHJONGSOUL, N_RULES, Rules
+from engine.rules import MAHJONGSOUL, N_RULES, Rules, check_four_players
 
 N_SEATS = 4
 WALL_SIZE = 136
@@ -166,7 +166,7 @@ FIELD_NAMES = tuple(f[0] for f in FIELDS) + ("events",)
 """Every field of a ``State``: the record's fields, then the event log."""
 
 STATE_DTYPE = np.dtype([(name, dtype, shape) for name, shape, dtype, _ in FIELDS], align=True)
-"""One table's record (3,520 bytes; at most 4 KB, tests/engine/test_state_layout.py)."""
+"""One table's record (about 4 KB)."""
 
 _RECORD_FIELDS = frozenset(f[0] for f in FIELDS)
 
@@ -241,6 +241,7 @@ def new_state(
     n = int(n)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be an engine.rules.Rules, got {type(rules).__name__}")
+    check_four_players(rules, "new_state")
     if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"max_events must be a non-negative int, got {max_events!r}")
     records = np.zeros(n, dtype=STATE_DTYPE)

@@ -477,3 +477,47 @@ def test_extension_hands_option(hands_, over):
     rules = MAHJONGSOUL.replace(extension_hands=hands_)
     g = nondealer_ron(9, rules=rules)
     assert max(g.points) < 30000 and g.done == over, describe(g, f"extension_hands={hands_}")
+
+
+# ------------------------------------ target_points (docs/rules.md, End of the game; issue 26)
+
+TARGET_35K = MAHJONGSOUL.replace(target_points=35_000, name="target-35k")
+"""Four players with a target above the return points (as Mahjong Soul 3-player: 40,000 to end
+the game, 35,000 returned)."""
+
+
+@pytest.mark.nojit
+def test_target_points_not_return_points_end_the_extension():
+    """West 1: seat 1 reaches 30,500: the game ends at the return points, goes on to a 35,000
+    target."""
+    points = [25000, 28500, 23000, 23500]
+    assert nondealer_ron(8, points=points).done
+    g = nondealer_ron(8, points=points, rules=TARGET_35K)
+    assert g.points[1] == 30500 and not g.done and kyoku_honba(g) == (9, 0), describe(
+        g, "30,500 < target 35,000: West 2 follows"
+    )
+    g = nondealer_ron(8, points=[25000, 33000, 23000, 19000], rules=TARGET_35K)
+    assert g.points[1] == 35000 and g.done, describe(g, "35,000 reached: game over")
+
+
+def test_target_points_for_the_extension_and_agari_yame():
+    """South 4 passed with 31,000: extension with a 35,000 target; agari-yame needs the target."""
+    g = nondealer_ron(7, points=[31000, 23000, 23000, 23000], rules=TARGET_35K)
+    assert not g.done and kyoku_honba(g) == (8, 0), describe(g, "nobody has 35,000: West 1")
+    g = dealer_ron(7, points=[20000, 25000, 25000, 30000], rules=TARGET_35K)
+    assert not g.done and kyoku_honba(g) == (7, 1), describe(g, "dealer 32,900 < 35,000: renchan")
+    g = dealer_ron(7, points=[20000, 22000, 25000, 33000], rules=TARGET_35K)
+    assert g.done, describe(g, "dealer first with 35,900: agari-yame")
+
+
+def test_final_scores_use_return_points_not_target():
+    """Start 25,000 = return 25,000 (no oka), target 30,000: scores are (points − 25,000) / 1000
+    + uma, as Mahjong Soul 3-player scores against its 35,000 start."""
+    rules = MAHJONGSOUL.replace(return_points=25_000, target_points=30_000)
+    assert rules.oka == 0 and rules.target == 30_000
+    g = dealer_tenhou(0, points=[20100, 15900, 48000, 16000], rules=rules)
+    assert g.done, describe(g)
+    assert g.points == [68100, -100, 32000, 0], describe(g)
+    assert g.final_scores == pytest.approx([58.1, -40.1, 12.0, -30.0]), describe(
+        g, f"final scores {g.final_scores}"
+    )
