@@ -34,6 +34,8 @@ from engine.events import (
 from engine.hand_tiles import (
     _add_meld,
     _mark_passed_furiten,
+    _n_players,
+    _next_seat,
     _remove_tile,
     _take_for_call,
 )
@@ -73,8 +75,9 @@ def _offer_discard(st, t, ev, tables, d, tile):
     x = tile // 4
     live = _live_left(st, t)
     _open_offer(st, t, tile, d, CLAIM_DISCARD)
-    for i in range(1, 4):
-        s = (d + i) % 4
+    n_players = _n_players(st, t)
+    for i in range(1, n_players):
+        s = (d + i) % n_players
         m = 0
         if (
             rec.waits[s, x]
@@ -89,7 +92,7 @@ def _offer_discard(st, t, ev, tables, d, tile):
                 m |= CLAIM_BIT_PON
             if c == 3 and rec.n_kans < 4:
                 m |= CLAIM_BIT_KAN
-            if i == 1 and x < 27:
+            if i == 1 and x < 27 and n_players == 4:  # no chi with three players
                 n = x % 9
                 # kuikae (docs/rules.md): a chi that would leave no legal discard is not offered
                 if (
@@ -207,7 +210,7 @@ def _discard_passes(st, t, ev, tables, caller, choice):
     if _live_left(st, t) == 0:
         _exhaustive_draw(st, t, ev, tables)
         return
-    _draw(st, t, ev, np.int64((d + 1) % 4), np.bool_(False))
+    _draw(st, t, ev, _next_seat(st, t, d), np.bool_(False))
 
 
 @njit

@@ -14,9 +14,9 @@ from engine.eventlog import (
     _log_game_start,
     _log_hand_start,
 )
-from engine.hand_tiles import _add_tile, _dealer, _update_waits
+from engine.hand_tiles import _add_tile, _dealer, _n_players, _update_waits
 from engine.melds import MELD_NONE
-from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
+from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_PLAYERS, RULE_START_POINTS
 from engine.state import (
     CLAIM_DISCARD,
     DEAL_SIZE,
@@ -24,11 +24,13 @@ from engine.state import (
     PAO_NONE,
     PHASE_TURN,
     RINSHAN_START,
+    SANMA_REMOVED,
+    SANMA_UNUSED_SLOTS,
     WALL_SIZE,
     State,
     check_table,
 )
-from engine.wall import _shuffle_wall
+from engine.wall import _shuffle_wall, _shuffle_wall_3p
 
 
 @njit
@@ -84,12 +86,13 @@ def _start_hand_from_wall(st, t, ev, tables, wall):
     for i in range(WALL_SIZE):
         rec.wall[i] = wall[i]
     dealer = _dealer(st, t)
-    for i in range(4):
-        s = (dealer + i) % 4
+    n = _n_players(st, t)
+    for i in range(n):
+        s = (dealer + i) % n
         for j in range(13):
             _add_tile(st, t, s, rec.wall[13 * i + j])
     _log_hand_start(st, t, ev)
-    for s in range(4):
+    for s in range(n):
         _update_waits(st, t, tables, s)
     rec.wall_pos = DEAL_SIZE
     _draw(st, t, ev, np.int64(dealer), np.bool_(False))
@@ -101,7 +104,10 @@ def _new_hand(st, t, ev, tables):
     rec = st[t]
     rec.hand_index += 1
     wall = np.empty(WALL_SIZE, dtype=np.int32)
-    _shuffle_wall(wall, rec.seed, rec.hand_index)
+    if rec.rules[RULE_PLAYERS] == 3:
+        _shuffle_wall_3p(wall, rec.seed, rec.hand_index)
+    else:
+        _shuffle_wall(wall, rec.seed, rec.hand_index)
     _start_hand_from_wall(st, t, ev, tables, wall)
 
 
@@ -150,6 +156,8 @@ def _init_game(st, t, ev, seed):
     rules = rec.rules[:]
     rec.seed = seed
     rec.points[:] = rules[RULE_START_POINTS]
+    if rules[RULE_PLAYERS] == 3:
+        rec.points[3] = 0  # the absent seat
     rec.kyoku = 0
     rec.honba = 0
     rec.kyotaku = 0
@@ -197,11 +205,12 @@ def deal_hand(
 ) -> None:
     """Deal a hand from ``wall`` on table ``t`` and stop at the dealer's first decision.
 
-    ``wall`` holds the 136 tile136 ids in the layout of ``engine/state.py``; ``kyoku`` is the hand
-    (0 = East 1, 4 = South 1, ...; its dealer is ``kyoku % 4``); ``points`` default to the start
-    points, the sticks taken from seat 0. With ``seed`` a new game starts at this hand
-    (scenarios; later hands are shuffled from ``seed``) and points plus 1000 x ``kyotaku`` must
-    equal 4 x the start points; without it the table's game goes on at this hand with the points
+    ``wall`` holds the 136 tile136 ids in the layout of ``engine/state.py`` (three players: the
+    2m-8m ids in its unused slots); ``kyoku`` is the hand (0 = East 1, 4 = South 1, ...; its
+    dealer is ``kyoku % 4``, below the number of players); ``points`` (four, the absent seat's 0
+    with three players) default to the start points, the sticks taken from seat 0. With ``seed``
+    a new game starts at this hand (scenarios; later hands are shuffled from ``seed``) and points
+    plus 1000 x ``kyotaku`` must equal players x the start points; without it the table's game goes on at this hand with the points
     given (replaying a record, whose totals are its own), and ``clear_log`` empties the event log
     first. Raises ``TypeError``/``ValueError`` naming the
     bad argument.
@@ -212,15 +221,18 @@ def deal_hand(
     t = check_table(state, t)
     rules = state.rules[t]
     start = int(rules[RULE_START_POINTS])
+    players = int(rules[RULE_PLAYERS])
     last = 4 * int(rules[RULE_N_WINDS]) + int(rules[RULE_EXTENSION_HANDS]) - 1
     if isinstance(kyoku, bool) or not isinstance(kyoku, (int, np.integer)) or kyoku < 0:
         raise ValueError(f"kyoku must be a non-negative int, got {kyoku!r}")
     kyoku = check_int("kyoku", kyoku, 0, last)
+    if kyoku % 4 >= players:
+        raise ValueError(f"kyoku {kyoku} has dealer seat {kyoku % 4}: no such seat with 3 players")
     for name, value in (("honba", honba), ("kyotaku", kyotaku)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"honba and kyotaku must be non-negative ints, got {name}={value!r}")
     if points is None:
-        points = [start] * 4
+        points = [start] * players + [0] * (4 - players)
         points[0] -= 1000 * int(kyotaku)
     try:
         points = [int(p) for p in points]
@@ -228,8 +240,10 @@ def deal_hand(
         raise ValueError(f"points must be four ints, got {points!r}") from None
     if len(points) != 4:
         raise ValueError(f"points must be four ints, got {points}")
-    if seed is not None and sum(points) + 1000 * int(kyotaku) != 4 * start:
-        raise ValueError(f"points {points} plus {kyotaku} sticks must add up to {4 * start}")
+    if players == 3 and points[3] != 0:
+        raise ValueError(f"points of the absent seat 3 must be 0 with 3 players, got {points}")
+    if seed is not None and sum(points) + 1000 * int(kyotaku) != players * start:
+        raise ValueError(f"points {points} plus {kyotaku} sticks must add up to {players * start}")
     wall = np.asarray(wall)
     if (
         wall.shape != (WALL_SIZE,)
@@ -237,6 +251,11 @@ def deal_hand(
         or sorted(wall.tolist()) != list(range(WALL_SIZE))
     ):
         raise ValueError("wall must hold each tile136 id 0-135 exactly once")
+    if players == 3 and sorted(wall[list(SANMA_UNUSED_SLOTS)].tolist()) != list(SANMA_REMOVED):
+        raise ValueError(
+            "a three-player wall must hold the 2m-8m ids (4-31) in its unused slots 39-51 and "
+            "107-121 (engine/state.py)"
+        )
     wall = wall.astype(np.int32)
     clear_log = check_bool("clear_log", clear_log)
     st, ev = state.records, state.events

@@ -32,6 +32,7 @@ from engine.events import (
     EV_YAKU,
     _pack4,
 )
+from engine.rules import RULE_PLAYERS
 from engine.score_layout import RES_FU, RES_HAN, RES_YAKUMAN
 from engine.state import DORA_START, URA_START, WALL_SIZE
 from engine.yaku import N_YAKU
@@ -75,7 +76,7 @@ def _log_game_start(st, t, ev, seed, start_points):
 
 @njit
 def _log_hand_start(st, t, ev):
-    """HAND_START, POINTS, WALL x7, DEAL x4 and the first DORA, from the dealt wall."""
+    """HAND_START, POINTS, WALL x7, DEAL x4 (x3 with three players) and the first DORA."""
     rec = st[t]
     dealer = rec.kyoku % 4
     i = _row(st, t, ev, EV_HAND_START, dealer)
@@ -101,8 +102,9 @@ def _log_hand_start(st, t, ev):
                 if base + j < WALL_SIZE:
                     tl[j] = wall[base + j]
             ev[t, i, 3 + c] = _pack4(tl[0], tl[1], tl[2], tl[3])
-    for k in range(4):
-        i = _row(st, t, ev, EV_DEAL, (dealer + k) % 4)
+    n = rec.rules[RULE_PLAYERS]
+    for k in range(n):
+        i = _row(st, t, ev, EV_DEAL, (dealer + k) % n)
         if i < 0:
             continue
         for c in range(4):

@@ -12,7 +12,7 @@ from engine.eventlog import (
     _log_game_end,
     _log_hand_end,
 )
-from engine.hand_tiles import _dealer
+from engine.hand_tiles import _dealer, _n_players
 from engine.rules import (
     RULE_BUSTING,
     RULE_EXTENSION,
@@ -31,10 +31,10 @@ from engine.state import (
 
 
 @njit
-def _top_seat(points):
+def _top_seat(points, n_players):
     """First place: most points, ties to the seat closer to the starting dealer (seat 0)."""
     best = 0
-    for s in range(1, 4):
+    for s in range(1, n_players):
         if points[s] > points[best]:
             best = s
     return best
@@ -89,25 +89,27 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     rec.phase = PHASE_GAME_OVER
     # the points that end the game (target_points, return_points unless set)
     ret = rules[RULE_TARGET_POINTS]
-    last = 4 * rules[RULE_N_WINDS] - 1
+    n = _n_players(st, t)
+    # kyoku is 4 x wind + dealer seat: with three players a wind has hands 0-2
+    last = 4 * rules[RULE_N_WINDS] - 5 + n
     k = rec.kyoku
     over = False
     anyone = False
-    for s in range(4):
+    for s in range(n):
         if p[s] >= ret:
             anyone = True
     if rules[RULE_BUSTING]:
-        for s in range(4):
+        for s in range(n):
             if p[s] < 0:
                 over = True
-    yame = yame_ok and _top_seat(p) == dealer and p[dealer] >= ret
+    yame = yame_ok and _top_seat(p, n) == dealer and p[dealer] >= ret
     if not over:
         if k > last:
             if renchan and rules[RULE_EXTENSION_RENCHAN]:
                 # extension_renchan (Tenhou): the dealer's renchan takes priority over someone
                 # having the return points and over the extension's last hand; only yame ends it
                 over = yame
-            elif anyone or k >= last + rules[RULE_EXTENSION_HANDS]:
+            elif anyone or k >= 4 * rules[RULE_N_WINDS] + rules[RULE_EXTENSION_HANDS] - 1:
                 # extension: ends once someone has the return points, or after its last hand
                 over = True
         elif k == last:
@@ -120,7 +122,7 @@ def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
         return
     rec.honba = next_honba
     if not renchan:
-        rec.kyoku = k + 1
+        rec.kyoku = k + 1 if (k + 1) % 4 < n else k + 5 - n
     _new_hand(st, t, ev, tables)
 
 
@@ -130,25 +132,28 @@ def _end_game(st, t, ev):
     rec = st[t]
     rules = rec.rules[:]
     p = rec.points[:]
-    top = _top_seat(p)
+    n = _n_players(st, t)
+    top = _top_seat(p, n)
     left = rec.kyotaku
     p[top] += 1000 * left
     rec.kyotaku = 0
     order = np.zeros(4, dtype=np.int64)
     used = np.zeros(4, dtype=np.bool_)
-    for r in range(4):
+    rec.final_ranks[3] = 3  # the absent seat with three players: last, score 0
+    rec.final_scores[3] = 0.0
+    for r in range(n):
         best = -1
-        for s in range(4):
+        for s in range(n):
             if not used[s] and (best < 0 or p[s] > p[best]):
                 best = s
         used[best] = True
         order[r] = best
         rec.final_ranks[best] = r
     ret = rules[RULE_RETURN_POINTS]
-    oka = 4.0 * (ret - rules[RULE_START_POINTS]) / 1000.0
-    packed = 0
+    oka = n * (ret - rules[RULE_START_POINTS]) / 1000.0
+    packed = 3 << 6 if n == 3 else 0
     scores10 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
+    for s in range(n):
         r = rec.final_ranks[s]
         # points are multiples of 100, so tenths are exact integers
         tenths = (p[s] - ret) // 100 + 10 * rules[RULE_UMA_1 + r]

@@ -10,6 +10,7 @@ from engine._numba import njit
 from engine.melds import MELD_ANKAN
 from engine.rules import (
     RULE_KARATEN_MELDS,
+    RULE_PLAYERS,
     RULE_RED_M,
 )
 from engine.shanten import _waits
@@ -27,6 +28,18 @@ def _is_red(rules, tile):
 @njit
 def _dealer(st, t):
     return st[t].kyoku % 4
+
+
+@njit(inline="always")
+def _n_players(st, t):
+    """Seats at the table: 4, or 3 (seats 0-2; seat 3 absent)."""
+    return np.int64(st[t].rules[RULE_PLAYERS])
+
+
+@njit(inline="always")
+def _next_seat(st, t, s):
+    """The seat after ``s`` in turn order."""
+    return (s + 1) % _n_players(st, t)
 
 
 @njit

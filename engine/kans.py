@@ -12,7 +12,13 @@ from engine.eventlog import (
     _log_dora,
     _log_meld,
 )
-from engine.hand_tiles import _add_meld, _find_tile, _mark_passed_furiten, _remove_tile
+from engine.hand_tiles import (
+    _add_meld,
+    _find_tile,
+    _mark_passed_furiten,
+    _n_players,
+    _remove_tile,
+)
 from engine.melds import MELD_ANKAN, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON
 from engine.offers import _add_claimer, _ask_claimers, _open_offer
 from engine.rules import (
@@ -91,8 +97,9 @@ def _own_kan(st, t, ev, tables, s, k):
     rec.rinshan = 0
     _log_meld(st, t, ev, s, i)
     _open_offer(st, t, offered, s, kind)
-    for j in range(1, 4):
-        o = (s + j) % 4
+    n_players = _n_players(st, t)
+    for j in range(1, n_players):
+        o = (s + j) % n_players
         if kind == CLAIM_CHANKAN:
             can = rec.waits[o, k] == 1
         else:

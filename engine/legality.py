@@ -26,7 +26,7 @@ from engine.actions import (
     TSUMO,
     action_name,
 )
-from engine.hand_tiles import _is_red, _is_tenpai, _n_open, _plain_choice
+from engine.hand_tiles import _is_red, _is_tenpai, _n_open, _n_players, _plain_choice
 from engine.melds import MELD_PON
 from engine.rules import (
     RULE_ABORTIVE_DRAWS,
@@ -293,7 +293,7 @@ def _legal_mask(st, t, tables, out):
                 rec.riichi[s] == 0
                 and _n_open(st, t, s) == 0
                 and rec.points[s] >= 1000
-                and live >= 4
+                and live >= _n_players(st, t)  # one more own draw (docs/rules.md, Riichi)
                 and _shanten(hand, tables.shanten_suit, tables.shanten_honor) <= 0
                 and _riichi_discard_exists(st, t, tables, s)
             ):

@@ -16,7 +16,6 @@ from engine.rules import (
     RULE_KIRIAGE,
     Rules,
     as_rules,
-    check_four_players,
 )
 from engine.score_layout import (
     LIMIT_BAIMAN,
@@ -85,6 +84,29 @@ def _payments(base, dealer, tsumo, honba, out):
     return ron
 
 
+@njit
+def _payments_3p(base, dealer, tsumo, honba, out):
+    """Three players with tsumo loss (docs/rules.md, "Three-player riichi"): the shares of
+    ``_payments`` without the absent seat; honba 100 per payer (200 on a ron). Returns the total."""
+    if tsumo:
+        out[RES_PAY_RON] = 0
+        if dealer:
+            each = _ceil100(2 * base) + 100 * honba
+            out[RES_PAY_DEALER] = 0
+            out[RES_PAY_NONDEALER] = each
+            return 2 * each
+        d = _ceil100(2 * base) + 100 * honba
+        nd = _ceil100(base) + 100 * honba
+        out[RES_PAY_DEALER] = d
+        out[RES_PAY_NONDEALER] = nd
+        return d + nd
+    ron = _ceil100(base * (6 if dealer else 4)) + 200 * honba
+    out[RES_PAY_RON] = ron
+    out[RES_PAY_DEALER] = 0
+    out[RES_PAY_NONDEALER] = 0
+    return ron
+
+
 def _limit_name(limit_id: int, yakuman: int) -> str:
     return (
         f"{yakuman}x yakuman"
@@ -118,7 +140,8 @@ def payment(
     """What a win of ``han``/``fu`` pays (the scoring reference tables), honba included, sticks excluded.
 
     Returns ``{"limit", "base", "payments", "total"}``; ``payments`` as in the hand-score format.
-    ``yakuman`` > 0 is a yakuman of that multiplier (han and fu are then ignored).
+    ``yakuman`` > 0 is a yakuman of that multiplier (han and fu are then ignored). With three
+    players (tsumo loss) a tsumo is paid by two seats and honba is 100 per payer.
     """
     checks = [("honba", honba, 0, 1000), ("yakuman", yakuman, 0, 6)]
     if not yakuman:
@@ -130,11 +153,11 @@ def payment(
     if not yakuman and fu != 25 and fu % 10:
         raise ValueError(f"fu must be 25 or a multiple of 10, got {fu}")
     rules = as_rules(rules)
-    check_four_players(rules, "payment")
     rules_array = rules.to_array()
     limit_id, base = _limit_base(int(han), int(fu), int(yakuman), rules_array)
     out = np.zeros(N_RES, dtype=np.int32)
-    total = _payments(base, bool(dealer), bool(tsumo), int(honba), out)
+    pay = _payments_3p if rules.players == 3 else _payments
+    total = pay(base, bool(dealer), bool(tsumo), int(honba), out)
     return {
         "limit": _limit_name(int(limit_id), int(yakuman)),
         "base": int(base),

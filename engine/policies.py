@@ -30,6 +30,7 @@ from engine.actions import (
     TSUMO,
 )
 from engine.melds import MELD_ANKAN, MELD_CHI
+from engine.rules import RULE_PLAYERS
 from engine.shanten import _shanten, _ukeire
 from engine.visibility import _dora_kinds, _visible34
 
@@ -319,7 +320,7 @@ def _efficiency_action(st, t, tables, mask):
     n_melds = rec.n_melds[:]
     kyoku = rec.kyoku
     rw = 27 + (kyoku // 4) % 4
-    sw = 27 + (seat - kyoku % 4) % 4
+    sw = 27 + (seat - kyoku % 4) % rec.rules[RULE_PLAYERS]
     suit_t = tables.shanten_suit
     honor_t = tables.shanten_honor
     sh = np.zeros(34, dtype=np.int64)

@@ -34,7 +34,17 @@ from engine.actions import (
 from engine.deal import deal_hand
 from engine.game import Game
 from engine.rules import MAHJONGSOUL, Rules, as_rules
-from engine.state import DORA_START, LIVE_START, N_LIVE, RINSHAN_START, URA_START, WALL_SIZE
+from engine.state import (
+    DORA_START,
+    LIVE_START,
+    N_LIVE,
+    N_LIVE_3P,
+    RINSHAN_START,
+    SANMA_REMOVED,
+    SANMA_UNUSED_SLOTS,
+    URA_START,
+    WALL_SIZE,
+)
 from engine.tiles import _parse_groups, parse_tile, red_ids, tile34_to_str
 
 
@@ -65,18 +75,31 @@ def build_wall(
     rules: Rules | str = MAHJONGSOUL,
     seed: int = 0,
 ) -> np.ndarray:
-    """The ``int32[136]`` wall for these hands, draws and dead wall (module doc)."""
+    """The ``int32[136]`` wall for these hands, draws and dead wall (module doc).
+
+    With three players (``rules.players == 3``) ``hands`` has three strings (or four, the last
+    empty), no tile may be 2m-8m, and the removed ids fill the unused slots (engine/state.py).
+    """
     rules = as_rules(rules)
-    if isinstance(hands, str) or len(hands) != 4:
-        raise ValueError("hands must be four mpsz strings, one per seat (seat 0 first)")
-    if not 0 <= dealer <= 3:
-        raise ValueError(f"dealer must be a seat 0-3, got {dealer}")
+    n = rules.players
+    if not isinstance(hands, str) and n == 3 and len(hands) == 4 and hands[3] == "":
+        hands = hands[:3]
+    if isinstance(hands, str) or len(hands) != n:
+        count = "four" if n == 4 else "three"
+        raise ValueError(f"hands must be {count} mpsz strings, one per seat (seat 0 first)")
+    if not 0 <= dealer < n:
+        raise ValueError(f"dealer must be a seat 0-{n - 1}, got {dealer}")
     reds = set(red_ids(rules.red_fives))
     used = np.zeros(WALL_SIZE, dtype=bool)
     wall = np.full(WALL_SIZE, -1, dtype=np.int32)
+    if n == 3:
+        used[list(SANMA_REMOVED)] = True
+        wall[list(SANMA_UNUSED_SLOTS)] = SANMA_REMOVED
 
     def take(tile: tuple[int, bool], what: str) -> int:
         kind, red = tile
+        if n == 3 and 1 <= kind <= 7:
+            raise ValueError(f"{what}: {tile34_to_str(kind)} is not in the three-player wall")
         ids = [4 * kind + j for j in range(4) if not used[4 * kind + j]]
         pool = [i for i in ids if (i in reds) == red]
         if not pool:
@@ -89,15 +112,15 @@ def build_wall(
         used[pool[0]] = True
         return pool[0]
 
-    for s in range(4):
+    for s in range(n):
         tiles = _tokens(hands[s], f"hand of seat {s}")
         if len(tiles) != 13 or None in tiles:
             raise ValueError(f"hand of seat {s} must have 13 tiles, got {len(tiles)}: {hands[s]!r}")
-        i = (s - dealer) % 4
+        i = (s - dealer) % n
         for j, tile in enumerate(tiles):
             wall[13 * i + j] = take(tile, f"hand of seat {s}")
     for text, start, size, what in (
-        (draws, LIVE_START, N_LIVE, "draws"),
+        (draws, LIVE_START, N_LIVE if n == 4 else N_LIVE_3P, "draws"),
         (rinshan, RINSHAN_START, 4, "rinshan"),
         (dora, DORA_START, 5, "dora"),
         (ura, URA_START, 5, "ura"),
@@ -133,7 +156,8 @@ def start_hand(
 
     ``kyoku`` (0 = East 1, 4 = South 1, ...) sets the round; its dealer is ``kyoku % 4``. Without
     it, ``kyoku = dealer`` (East round). ``points`` default to the start points; points plus
-    1000 x ``kyotaku`` must equal 4 x start points. ``wall`` (136 tile136 ids in the layout) may
+    1000 x ``kyotaku`` must equal players x start points (three players: ``hands`` has three
+    strings, ``points`` four with the absent seat's 0). ``wall`` (136 tile136 ids in the layout) may
     replace ``hands``/``draws``/``dora``/``ura``/``rinshan``. Later hands are shuffled from ``seed``.
     """
     rules = as_rules(rules)

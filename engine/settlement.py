@@ -21,7 +21,8 @@ from engine.events import (
     DRAW_NAGASHI,
 )
 from engine.hand_end import _settled
-from engine.hand_tiles import _dealer, _is_red, _is_tenpai
+from engine.hand_tiles import _dealer, _is_red, _is_tenpai, _n_players
+from engine.payment import _payments_3p
 from engine.rules import (
     RULE_AGARI_YAME,
     RULE_NAGASHI,
@@ -50,9 +51,11 @@ from engine.score_layout import (
     CTX_YAKUMAN_PAY,
     N_CTX,
     N_RES,
+    RES_BASE,
     RES_PAY_DEALER,
     RES_PAY_NONDEALER,
     RES_PAY_RON,
+    RES_WINNER_GAIN,
     RES_YAKUMAN,
     STATUS_OK,
 )
@@ -96,7 +99,8 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
     first_turn = rec.first_go == 1 and rec.n_river[s] == 0
     ctx = np.zeros(N_CTX, dtype=np.int32)
     ctx[CTX_TSUMO] = tsumo
-    ctx[CTX_SEAT_WIND] = (s - dealer) % 4
+    n_players = _n_players(st, t)
+    ctx[CTX_SEAT_WIND] = (s - dealer) % n_players
     ctx[CTX_ROUND_WIND] = min(rec.kyoku // 4, 3)
     ctx[CTX_RIICHI] = rec.riichi[s]
     ctx[CTX_OPEN_RIICHI] = rec.open_riichi[s]
@@ -119,8 +123,19 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
     for k in range(rec.n_dora):
         dora[k] = rec.wall[DORA_START + k] // 4
         ura[k] = rec.wall[URA_START + k] // 4
+        if n_players == 3:
+            # no 2m-8m: indicator 1m makes 9m the dora, as indicator 8m would (docs/rules.md)
+            if dora[k] == 0:
+                dora[k] = 7
+            if ura[k] == 0:
+                ura[k] = 7
     work = np.zeros(N_WORK, dtype=np.int32)
-    return _score_hand(closed34, melds, nm, win_tile // 4, ctx, dora, ura, rules, work, out, yaku)
+    status = _score_hand(closed34, melds, nm, win_tile // 4, ctx, dora, ura, rules, work, out, yaku)
+    if n_players == 3 and status == STATUS_OK:
+        # tsumo loss: the payments without the absent seat, honba 100 per payer
+        gain = _payments_3p(out[RES_BASE], s == dealer, tsumo, honba, out)
+        out[RES_WINNER_GAIN] = gain + 1000 * kyotaku
+    return status
 
 
 @njit
@@ -157,20 +172,24 @@ def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
             pao_mult = yaku[Y_DAISUUSHII]
     if pao_mult == 0:
         pao = -1
+    n_players = _n_players(st, t)
     unit = 48000 if w == dealer else 32000
     if from_seat == w:
+        if n_players == 3:
+            # the liable seat pays the tsumo total (docs/rules.md, "Three-player riichi")
+            unit = 32000 if w == dealer else 24000
         if pao >= 0:
             rest = 8000 * (out[RES_YAKUMAN] - pao_mult)
             liable_honba = rec.rules[RULE_PAO_HONBA_LIABLE] != 0
-            for o in range(4):
+            for o in range(n_players):
                 if o != w:
                     share = 2 * rest if (o == dealer or w == dealer) else rest
                     delta[o] -= share if liable_honba else share + 100 * honba
             delta[pao] -= unit * pao_mult
             if liable_honba:
-                delta[pao] -= 300 * honba
+                delta[pao] -= 100 * (n_players - 1) * honba
         else:
-            for o in range(4):
+            for o in range(n_players):
                 if o != w:
                     if w == dealer:
                         delta[o] -= out[RES_PAY_NONDEALER]
@@ -266,31 +285,33 @@ def _exhaustive_draw(st, t, ev, tables):
     rules = rec.rules[:]
     dealer = _dealer(st, t)
     delta = np.zeros(4, dtype=np.int32)
+    n_players = _n_players(st, t)
     tenpai_mask = 0
     n_tenpai = 0
-    for s in range(4):
+    for s in range(n_players):
         if _is_tenpai(st, t, tables, np.int64(s), rec.closed34[s]):
             tenpai_mask |= 1 << s
             n_tenpai += 1
     nagashi_mask = 0
     if rules[RULE_NAGASHI]:
-        for s in range(4):
+        for s in range(n_players):
             if rec.nagashi[s] and rec.n_river[s] > 0:
                 nagashi_mask |= 1 << s
     if nagashi_mask:
-        for s in range(4):
+        for s in range(n_players):
             if nagashi_mask >> s & 1:
-                for o in range(4):
+                for o in range(n_players):
                     if o != s:
                         pay = 4000 if (s == dealer or o == dealer) else 2000
                         delta[o] -= pay
                         delta[s] += pay
         kind = DRAW_NAGASHI
     else:
-        if 0 < n_tenpai < 4:
-            gain = 3000 // n_tenpai
-            loss = 3000 // (4 - n_tenpai)
-            for s in range(4):
+        if 0 < n_tenpai < n_players:
+            # 3,000 in all with four players, 2,000 with three
+            gain = 1000 * (n_players - 1) // n_tenpai
+            loss = 1000 * (n_players - 1) // (n_players - n_tenpai)
+            for s in range(n_players):
                 delta[s] = gain if tenpai_mask >> s & 1 else -loss
         kind = DRAW_EXHAUSTIVE
     _log_ryuukyoku(st, t, ev, -1, kind, tenpai_mask, nagashi_mask)

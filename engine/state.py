@@ -21,6 +21,21 @@ Wall layout (``wall[t]``, 136 tile136 ids, the same for dealt and scenario walls
 
 Each kan moves one tile from the live wall to the dead wall: the live wall ends at
 ``LIVE_END - n_kans`` (exclusive), so the last live tiles become unreachable.
+
+Three players (``rules.players == 3``, 108 tiles: the 28 ids of 2m-8m, ``SANMA_REMOVED``, are
+never dealt or drawn) keep the same array and dead wall, with the unused slots holding the
+removed ids:
+
+| indices | use |
+|---|---|
+| 0–38 | the deal: seat ``(dealer + i) % 3`` gets ``wall[13 i : 13 i + 13]`` |
+| 39–51 | unused (removed ids) |
+| 52–106 | live wall, drawn in order from 52; 55 tiles (``LIVE_END_3P``) |
+| 107–121 | unused (removed ids) |
+| 122–135 | the dead wall as with four players |
+
+Seat 3 is absent with three players: never dealt, asked or paid; its per-seat entries stay 0
+(``points`` too) and the seats play in the order 0, 1, 2.
 """
 
 from __future__ import annotations
@@ -28,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import jit_disabled
-from engine.rules import MAHJONGSOUL, N_RULES, Rules, check_four_players
+from engine.rules import MAHJONGSOUL, N_RULES, Rules, check_playable
 
 N_SEATS = 4
 WALL_SIZE = 136
@@ -38,6 +53,15 @@ LIVE_START = 52
 LIVE_END = 122
 """Live wall is ``wall[LIVE_START : LIVE_END - n_kans]``: 70 draws, one fewer per kan."""
 N_LIVE = LIVE_END - LIVE_START
+DEAL_SIZE_3P = 39
+"""13 tiles for each of three seats."""
+LIVE_END_3P = 107
+"""Three players: the live wall is ``wall[LIVE_START : LIVE_END_3P - n_kans]``, 55 draws."""
+N_LIVE_3P = LIVE_END_3P - LIVE_START
+SANMA_REMOVED = tuple(range(4, 32))
+"""tile136 ids of 2m-8m: not in the three-player wall."""
+SANMA_UNUSED_SLOTS = tuple(range(DEAL_SIZE_3P, LIVE_START)) + tuple(range(LIVE_END_3P, 122))
+"""Wall slots that hold ``SANMA_REMOVED`` (in order) with three players."""
 RINSHAN_START = 122
 DORA_START = 126
 URA_START = 131
@@ -241,7 +265,7 @@ def new_state(
     n = int(n)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be an engine.rules.Rules, got {type(rules).__name__}")
-    check_four_players(rules, "new_state")
+    check_playable(rules, "new_state")
     if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"max_events must be a non-negative int, got {max_events!r}")
     records = np.zeros(n, dtype=STATE_DTYPE)

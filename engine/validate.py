@@ -25,7 +25,7 @@ from engine.events import (
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
 )
-from engine.hand_tiles import _is_tenpai
+from engine.hand_tiles import _is_tenpai, _n_players
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NONE, MELD_PON
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
 from engine.shanten import _shanten, _waits
@@ -38,7 +38,8 @@ from engine.state import (
     CLAIM_BIT_PON,
     CLAIM_BIT_RON,
     CLAIM_DISCARD,
-    LIVE_END,
+    DEAL_SIZE_3P,
+    LIVE_END_3P,
     LIVE_START,
     MAX_MELDS,
     MAX_RIVER,
@@ -51,6 +52,7 @@ from engine.state import (
     WALL_SIZE,
     State,
 )
+from engine.wall import _live_end
 
 (
     VAL_OK,
@@ -117,12 +119,15 @@ def _validate(st, t, detail):
     detail[0] = -1
     detail[1] = -1
     rules = rec.rules[:]
+    n_players = _n_players(st, t)
     total = 0
     for s in range(4):
         total += rec.points[s]
-    if total + 1000 * rec.kyotaku != 4 * rules[RULE_START_POINTS]:
+    if total + 1000 * rec.kyotaku != n_players * rules[RULE_START_POINTS]:
         return VAL_POINTS
-    if rec.kyotaku < 0 or rec.honba < 0 or rec.kyoku < 0:
+    if n_players == 3 and rec.points[3] != 0:
+        return VAL_POINTS
+    if rec.kyotaku < 0 or rec.honba < 0 or rec.kyoku < 0 or rec.kyoku % 4 >= n_players:
         return VAL_RANGE
     if rec.kyoku >= 4 * rules[RULE_N_WINDS] + rules[RULE_EXTENSION_HANDS]:
         return VAL_RANGE
@@ -141,13 +146,23 @@ def _validate(st, t, detail):
     if n_kans < 0 or n_kans > 4:
         return VAL_RANGE
     pos = rec.wall_pos
-    if pos < LIVE_START or pos > LIVE_END - n_kans:
+    live_end = _live_end(st, t)
+    if pos < LIVE_START or pos > live_end - n_kans:
         return VAL_WALL_POS
     if rec.n_dora < 1 or rec.n_dora > 5 or rec.n_dora + rec.pending_dora != 1 + n_kans:
         return VAL_DORA
     count = np.zeros(WALL_SIZE, dtype=np.int32)
-    for i in range(pos, LIVE_END):
+    for i in range(pos, live_end):
         count[rec.wall[i]] += 1
+    if n_players == 3:
+        # the unused slots hold the 2m-8m ids, which are in no hand, meld or river
+        for i in range(WALL_SIZE):
+            if DEAL_SIZE_3P <= i < LIVE_START or LIVE_END_3P <= i < RINSHAN_START:
+                x = rec.wall[i]
+                if x < 4 or x >= 32:
+                    detail[1] = x
+                    return VAL_TILE_COUNT
+                count[x] += 1
     for i in range(RINSHAN_START + n_kans, WALL_SIZE):
         count[rec.wall[i]] += 1
     kan_melds = 0
@@ -207,6 +222,10 @@ def _validate(st, t, detail):
         want = 13
         if (phase in (PHASE_TURN, PHASE_RIICHI_DISCARD)) and s == rec.turn:
             want = 14
+        if s >= n_players:
+            want = 0  # the absent seat: no tiles, melds or discards
+            if nr != 0 or rec.riichi[s] != 0:
+                return VAL_HAND_SIZE
         if phase != PHASE_GAME_OVER and size != want:
             return VAL_HAND_SIZE
         nw = 0
@@ -235,7 +254,7 @@ def _validate(st, t, detail):
     if kan_melds != n_kans + (1 if in_kan_claim else 0):
         return VAL_KANS
     if phase != PHASE_GAME_OVER:
-        if rec.turn < 0 or rec.turn > 3 or rec.actor < 0 or rec.actor > 3:
+        if rec.turn < 0 or rec.turn >= n_players or rec.actor < 0 or rec.actor >= n_players:
             return VAL_PHASE
         if phase == PHASE_CLAIM:
             if (
@@ -296,7 +315,7 @@ def _calls_possible(st, t, s, x, d, live):
         m |= CLAIM_BIT_PON
     if h[x] == 3 and rec.n_kans < 4:
         m |= CLAIM_BIT_KAN
-    if s == (d + 1) % 4 and x < 27:
+    if s == (d + 1) % 4 and x < 27 and _n_players(st, t) == 4:  # no chi with three players
         n = x % 9
         far = x + 3 if n <= 5 else -1
         if n <= 6 and h[x + 1] > 0 and h[x + 2] > 0 and _leaves_discard(h, x + 1, x + 2, x, far):
@@ -447,7 +466,7 @@ def _validate_rules(st, t, ev, tables, detail):
     on_turn = phase in (PHASE_TURN, PHASE_RIICHI_DISCARD)
     kan_offer = phase == PHASE_CLAIM and rec.claim_kind != CLAIM_DISCARD
     w = np.zeros(34, dtype=np.uint8)
-    for s in range(4):
+    for s in range(_n_players(st, t)):
         detail[0] = s
         h = rec.closed34[s]
         n = 0
@@ -491,10 +510,11 @@ def _validate_rules(st, t, ev, tables, detail):
     tile = rec.claim_tile
     detail[1] = tile
     x = tile // 4
-    live = LIVE_END - rec.n_kans - rec.wall_pos
+    live = _live_end(st, t) - rec.n_kans - rec.wall_pos
     expected = 0
-    for j in range(1, 4):
-        s = (d + j) % 4
+    n_players = _n_players(st, t)
+    for j in range(1, n_players):
+        s = (d + j) % n_players
         detail[0] = s
         m = rec.claim_mask[s]
         if m & CLAIM_BIT_RON:

@@ -13,9 +13,11 @@ from typing import NamedTuple
 import numpy as np
 
 from engine._numba import njit
+from engine.rules import RULE_PLAYERS
 from engine.state import (
     DORA_START,
     LIVE_END,
+    LIVE_END_3P,
     PHASE_CLAIM,
     PHASE_GAME_OVER,
     PHASE_RIICHI_DISCARD,
@@ -123,7 +125,11 @@ def _dora_kinds(st, t, out):
     for k in range(34):
         out[k] = 0
     for d in range(rec.n_dora):
-        out[_dora_from_indicator(rec.wall[DORA_START + d] // 4)] += 1
+        ind = rec.wall[DORA_START + d] // 4
+        if ind == 0 and rec.rules[RULE_PLAYERS] == 3:
+            out[8] += 1  # no 2m-8m with three players: 1m indicates 9m
+        else:
+            out[_dora_from_indicator(ind)] += 1
 
 
 @njit
@@ -152,6 +158,7 @@ def seat_view(state: State, seat: int, t: int = 0, open_seen: bool = False) -> S
     claim = int(rec["claim_tile"])
     asked = int(rec["phase"]) == PHASE_CLAIM and int(rec["actor"]) == seat and claim >= 0
     kyoku = int(rec["kyoku"])
+    players = int(rec["rules"][RULE_PLAYERS])
     return SeatView(
         seat,
         state.closed34[t, seat].copy(),
@@ -164,7 +171,9 @@ def seat_view(state: State, seat: int, t: int = 0, open_seen: bool = False) -> S
         n_melds=rec["n_melds"].copy(),
         offered34=claim // 4 if asked else -1,
         round_wind=27 + (kyoku // 4) % 4,
-        seat_wind=27 + (seat - kyoku % 4) % 4,
+        seat_wind=27 + (seat - kyoku % 4) % players,
         dora34=dora,
-        tiles_left=int(LIVE_END - rec["n_kans"] - rec["wall_pos"]),
+        tiles_left=int(
+            (LIVE_END if players == 4 else LIVE_END_3P) - rec["n_kans"] - rec["wall_pos"]
+        ),
     )

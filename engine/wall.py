@@ -10,8 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
+from engine.rules import RULE_PLAYERS
 from engine.state import (
+    DEAL_SIZE_3P,
     LIVE_END,
+    LIVE_END_3P,
+    LIVE_START,
+    RINSHAN_START,
     WALL_SIZE,
 )
 
@@ -65,6 +70,40 @@ def _shuffle_wall(wall, seed, hand_index):
 
 
 @njit
+def _shuffle_wall_3p(wall, seed, hand_index):
+    """Three players: Fisher-Yates shuffle of the 108 ids without 2m-8m keyed by (game seed, hand
+    index), laid out in the slots of engine/state.py; the removed ids 4-31 fill the unused slots."""
+    rng = np.zeros(2, dtype=np.int64)
+    _rng_seed(rng, seed, hand_index)
+    kept = np.empty(108, dtype=np.int32)
+    n = 0
+    for i in range(WALL_SIZE):
+        if i < 4 or i >= 32:
+            kept[n] = i
+            n += 1
+    for i in range(107, 0, -1):
+        j = _rand_below(rng, i + 1)
+        tmp = kept[i]
+        kept[i] = kept[j]
+        kept[j] = tmp
+    n = 0
+    removed = 4
+    for i in range(WALL_SIZE):
+        if DEAL_SIZE_3P <= i < LIVE_START or LIVE_END_3P <= i < RINSHAN_START:
+            wall[i] = removed
+            removed += 1
+        else:
+            wall[i] = kept[n]
+            n += 1
+
+
+@njit(inline="always")
+def _live_end(st, t):
+    """End (exclusive) of the live wall before any kan: 122, or 107 with three players."""
+    return LIVE_END_3P if st[t].rules[RULE_PLAYERS] == 3 else LIVE_END
+
+
+@njit
 def _live_left(st, t):
     rec = st[t]
-    return LIVE_END - rec.n_kans - rec.wall_pos
+    return _live_end(st, t) - rec.n_kans - rec.wall_pos

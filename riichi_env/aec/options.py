@@ -43,7 +43,7 @@ def _make_rules(
 ) -> Rules:
     """``rules`` with the rule options in ``overrides``; ``TypeError`` for a name that is neither a
     rule option nor one of ``options``' keyword options (the caller, listed in the message)."""
-    base = as_rules(rules)
+    base = _four_players(as_rules(rules))
     if not overrides:
         return base
     known = {f.name for f in dataclasses.fields(Rules)} - {"name"}
@@ -58,8 +58,18 @@ def _make_rules(
             + f"; rule options are {sorted(known)}"
         )
     # every override is checked, also one equal to the preset's value (open_tanyao=1 is refused)
-    changed = base.replace(**overrides)
+    changed = _four_players(base.replace(**overrides))
     return base if changed == base else changed
+
+
+def _four_players(rules: Rules) -> Rules:
+    """``rules`` if they are for four players; the envs do not play three yet (issue 26)."""
+    if rules.players != 4:
+        raise ValueError(
+            f"rules {rules.name!r} are for three players, which the envs do not play yet "
+            "(issue 26: the engine does, docs/sanma-status.md)"
+        )
+    return rules
 
 
 def _rank_points(value: Any) -> tuple[float, float, float, float]:

@@ -154,14 +154,40 @@ def test_no_kita_and_north_bisection_are_options():
 
 
 @pytest.mark.parametrize("rules", [MAHJONGSOUL_3P, TENHOU_3P, "tenhou-3p"])
-def test_the_engine_refuses_3p_play_until_it_plays_it(rules):
-    """No entry point plays or scores three-player rules with four seats (docs/sanma-status.md)."""
+def test_what_the_engine_does_not_play_yet_is_refused(rules):
+    """Kita and north bisection are not played yet, and ``score_hand`` scores four players only
+    (docs/sanma-status.md): refused with a ValueError rather than played wrong."""
     r = as_rules(rules)
-    with pytest.raises(ValueError, match="new_state: three-player rules .* not played"):
+    with pytest.raises(ValueError, match="new_state: kita .* not played by the engine yet"):
         new_state(1, r)
-    with pytest.raises(ValueError, match="payment: three-player rules"):
-        payment(3, 30, dealer=False, tsumo=True, rules=rules)
+    with pytest.raises(ValueError, match="north bisection"):
+        new_state(1, r.replace(kita=False, tsumo_loss=False))
+    assert new_state(1, r.replace(kita=False)).rules[0, RULE_PLAYERS] == 3
     with pytest.raises(ValueError, match="score_hand: three-player rules"):
         score_hand("123m456p789s11z22z", "2z", win_type="tsumo", rules=rules)
     # limits do not depend on the number of players
     assert limit_name(5, 30, rules=rules) == "mangan" and base_points(5, 30, rules=rules) == 2000
+
+
+def test_payment_with_three_players():
+    """Tsumo loss (W-Sanma): a tsumo is the four-player table without the absent payer; honba
+    100 per payer (a ron 200 per honba)."""
+    nondealer = payment(2, 30, dealer=False, tsumo=True, honba=1, rules=MAHJONGSOUL_3P)
+    assert nondealer["payments"] == {"tsumo_dealer": 1100, "tsumo_nondealer": 600}
+    assert nondealer["total"] == 1700
+    dealer = payment(5, 30, dealer=True, tsumo=True, rules="tenhou-3p")
+    assert dealer["total"] == 8000 and dealer["limit"] == "mangan"
+    ron = payment(1, 40, dealer=False, tsumo=False, honba=2, rules=MAHJONGSOUL_3P)
+    assert ron["payments"] == {"ron": 1700} and ron["total"] == 1700
+    four = payment(2, 30, dealer=False, tsumo=True, honba=1, rules=MAHJONGSOUL)
+    assert four["total"] == 2300
+
+
+def test_the_envs_refuse_three_players_until_they_play_them():
+    from riichi_env.aec.options import _make_rules
+
+    with pytest.raises(ValueError, match="three players, which the envs do not play yet"):
+        _make_rules("mahjongsoul-3p", {})
+    with pytest.raises(ValueError, match="three players"):
+        _make_rules(TENHOU_3P, {"kita": False})
+    assert _make_rules("mahjongsoul", {}) is MAHJONGSOUL

@@ -1,0 +1,300 @@
+"""Three-player riichi played by the engine (issue 26; docs/rules.md "Three-player riichi"), kita
+aside (not implemented yet: these tests play the presets with ``kita=False``).
+
+The wall of 108 tiles (2m-8m removed) in the 136-slot layout, the deal to three seats, turn
+order E, S, W with seat 3 absent, no chi, riichi with 3 live tiles, 1m indicating 9m, North never
+a seat wind, tsumo loss (two payers), honba 100 per payer, noten payments of 2,000, three hands a
+wind, the 40,000 target and each preset's final scores.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scenario_helpers import (
+    A,
+    act,
+    assert_legal,
+    assert_not_legal,
+    describe,
+    discard,
+    hand_events,
+    last_draw_kind,
+    last_wins,
+    pass_claims,
+    play_out,
+    tsumogiri,
+)
+
+from engine.events import DRAW_EXHAUSTIVE, DRAW_KYUUSHU, EV_DRAW
+from engine.game import Game
+from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
+from engine.scenario import build_wall, start_hand
+from engine.state import LIVE_END_3P, LIVE_START, SANMA_REMOVED, SANMA_UNUSED_SLOTS
+from engine.validate import validate
+from engine.visibility import seat_view
+
+MS3 = MAHJONGSOUL_3P.replace(kita=False, name="mahjongsoul-3p-nokita")
+T3 = TENHOU_3P.replace(kita=False, name="tenhou-3p-nokita")
+
+WIN = "45p789p123s99s555z"  # waits 3p-6p, haku: ron 1 han 40 fu (1,300)
+WIN2 = "123p456s789s1177z"  # waits 1z / 7z (shanpon), tenpai
+DEALER = "39p19m147s123467z"  # discards 3p
+THIRD = "1m258p369s123467z"
+QA = "1m147p258s123467z"  # far from tenpai
+QB = "9m369p147s123467z"
+
+
+def live_left(g) -> int:
+    st = g.state
+    return int(LIVE_END_3P - int(st.n_kans[0]) - int(st.wall_pos[0]))
+
+
+def by_seat(dealer: int, hands: list[str]) -> list[str]:
+    """Four hands by absolute seat from three by offset from the dealer (seat 3 absent)."""
+    return [hands[(s - dealer) % 3] for s in range(3)] + [""]
+
+
+def nondealer_ron(kyoku: int, rules=MS3, **kwargs):
+    """The dealer's first discard 3p is ronned by the next seat (1,300)."""
+    d = kyoku % 4
+    g = start_hand(hands=by_seat(d, [DEALER, WIN, THIRD]), draws="9m", dora="4z", kyoku=kyoku,
+                   rules=rules, **kwargs)  # fmt: skip
+    discard(g, d, "3p")
+    act(g, (d + 1) % 3, A.RON)
+    return g
+
+
+# -- the wall and the deal ---------------------------------------------------------------------
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_wall_of_108_tiles_and_the_deal(seed):
+    """W-Sanma: 108 tiles (no 2m-8m), 13 to each of three seats, 55 live draws, dead wall 14."""
+    g = Game(MS3, seed=seed)
+    st = g.state
+    wall = st.wall[0]
+    assert sorted(wall.tolist()) == list(range(136))
+    assert [int(wall[i]) for i in SANMA_UNUSED_SLOTS] == list(SANMA_REMOVED)
+    used = [int(wall[i]) for i in range(136) if i not in set(SANMA_UNUSED_SLOTS)]
+    assert len(used) == 108 and not any(4 <= x < 32 for x in used)
+    assert [int(st.closed[0, s].sum()) for s in range(4)] == [14, 13, 13, 0]
+    assert not st.closed[0, :, 4:32].any(), "no 2m-8m in any hand"
+    assert g.points == [35000, 35000, 35000, 0]
+    assert int(st.wall_pos[0]) == LIVE_START + 1 and live_left(g) == 54
+    assert (g.actor, g.phase) == (0, "turn")
+    assert not validate(g.state)
+
+
+@pytest.mark.nojit
+def test_build_wall_refuses_2m_to_8m_and_a_fourth_hand():
+    with pytest.raises(ValueError, match="5m is not in the three-player wall"):
+        build_wall(["5m" + QA[2:], QB, THIRD], rules=MS3)
+    with pytest.raises(ValueError, match="three mpsz strings"):
+        build_wall([QA, QB, THIRD, WIN], rules=MS3)
+
+
+@pytest.mark.nojit
+def test_turn_order_skips_the_absent_seat():
+    """Seats play 0, 1, 2, 0 ...; with dealer seat 2 (East 3) seat 0 plays next."""
+    g = start_hand(hands=[QA, QB, THIRD, ""], rules=MS3)
+    order = []
+    for _ in range(7):
+        order.append(g.actor)
+        tsumogiri(g)
+        pass_claims(g)
+    assert order == [0, 1, 2, 0, 1, 2, 0], describe(g)
+    g = start_hand(hands=[QA, QB, THIRD, ""], kyoku=2, rules=MS3)
+    assert g.actor == 2
+    tsumogiri(g)
+    pass_claims(g)
+    assert g.actor == 0, describe(g, "after the East 3 dealer (seat 2) comes seat 0")
+
+
+@pytest.mark.nojit
+def test_exhaustive_draw_after_55_draws_one_tenpai():
+    """No kan: 55 live draws; one tenpai seat takes 1,000 from each noten seat (2,000 in all)."""
+    g = start_hand(hands=[WIN, QA, QB, ""], dora="4z", rules=MS3, seed=3)
+    play_out(g)
+    rows = [r for r in hand_events(g) if r[0] == EV_DRAW]
+    assert len(rows) == 55, describe(g, f"{len(rows)} draws")
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE
+    assert [int(x) for x in g.state.last_delta[0]] == [2000, -1000, -1000, 0], describe(g)
+    assert g.points == [37000, 34000, 34000, 0]
+    assert int(g.state.kyoku[0]) == 0 and int(g.state.honba[0]) == 1, "dealer tenpai: renchan"
+
+
+@pytest.mark.nojit
+def test_exhaustive_draw_two_tenpai():
+    """Two tenpai seats take 1,000 each from the noten seat."""
+    g = start_hand(hands=[QA, WIN, WIN2, ""], dora="4z", rules=MS3, seed=3)
+    play_out(g)
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE
+    assert [int(x) for x in g.state.last_delta[0]] == [-2000, 1000, 1000, 0], describe(g)
+    assert int(g.state.kyoku[0]) == 1 and int(g.state.honba[0]) == 1, (
+        "dealer noten: the deal passes"
+    )
+
+
+# -- calls and riichi ----------------------------------------------------------------------------
+
+
+@pytest.mark.nojit
+def test_no_chi():
+    """W-Sanma: no chi. Seat 1 holds 12p and 45p; the dealer's 3p is not offered to it."""
+    g = start_hand(hands=[DEALER, "12p45p99s123s5557z", THIRD, ""], draws="9m", rules=MS3)
+    discard(g, 0, "3p")
+    assert (g.phase, g.actor) == ("turn", 1), describe(g, "nobody is asked: seat 1 draws")
+
+
+@pytest.mark.nojit
+def test_riichi_needs_three_live_tiles():
+    """WP-ja: riichi needs 3 tiles left in the live wall with three players (4 with four)."""
+    g = start_hand(hands=[WIN, WIN2, QA, ""], dora="4z", rules=MS3, seed=5)
+    while not (g.phase == "turn" and g.actor == 0 and live_left(g) == 3):
+        pass_claims(g)
+        tsumogiri(g)
+    assert_legal(g, 0, A.RIICHI, "3 live tiles left")
+    tsumogiri(g)
+    pass_claims(g)
+    assert g.actor == 1 and live_left(g) == 2
+    assert_not_legal(g, 1, A.RIICHI, "2 live tiles left")
+
+
+# -- scoring -------------------------------------------------------------------------------------
+
+
+@pytest.mark.nojit
+def test_ron_and_honba_200():
+    """A ron pays as with four; honba 200 each (100 per payer, W-MS19)."""
+    g = nondealer_ron(0, honba=2)
+    assert [int(x) for x in g.state.last_delta[0]] == [-1700, 1700, 0, 0], describe(g)
+
+
+@pytest.mark.nojit
+def test_double_ron_honba_to_the_first_winner():
+    """W-MS24: both seats ron; honba to the first winner after the discarder (no triple ron)."""
+    hands = [DEALER, WIN, "1299p456s789s666z", ""]
+    g = start_hand(hands=hands, draws="9m", dora="4z", honba=1, rules=MS3)
+    discard(g, 0, "3p")
+    act(g, 1, A.RON)
+    act(g, 2, A.RON)
+    assert [w["winner"] for w in last_wins(g)] == [1, 2]
+    assert [int(x) for x in g.state.last_delta[0]] == [-2800, 1500, 1300, 0], describe(g)
+
+
+@pytest.mark.nojit
+def test_nondealer_tsumo_is_paid_by_two_seats():
+    """Tsumo loss: 2 han 30 fu (haku, menzen tsumo), base 480: dealer 1,000 + 500 (not 2,000)."""
+    g = start_hand(hands=[DEALER, WIN, THIRD, ""], draws="9m 1z 2z 9m 3p", dora="4z",
+                   rules=MS3)  # fmt: skip
+    for _ in range(4):
+        tsumogiri(g)
+        pass_claims(g)
+    act(g, 1, A.TSUMO)
+    assert [int(x) for x in g.state.last_delta[0]] == [-1000, 1500, -500, 0], describe(g)
+
+
+@pytest.mark.nojit
+def test_dealer_tsumo_is_paid_by_two_seats_with_honba():
+    """Dealer 2 han 30 fu tsumo: 1,000 from each of the two others, +100 each per honba."""
+    g = start_hand(hands=[THIRD, WIN, DEALER, ""], draws="9m 1z 2z 3p", dora="4z", kyoku=1,
+                   honba=1, rules=MS3)  # fmt: skip
+    for _ in range(3):
+        tsumogiri(g)
+        pass_claims(g)
+    act(g, 1, A.TSUMO)
+    assert [int(x) for x in g.state.last_delta[0]] == [-1100, 2200, -1100, 0], describe(g)
+
+
+@pytest.mark.nojit
+def test_indicator_1m_makes_9m_dora():
+    """W-Sanma: 1m indicates 9m (no 2m-8m). A 99m pair is two dora: 3 han 40 fu, 5,200."""
+    hand = "45p789p123s99m555z"
+    g = start_hand(hands=[DEALER.replace("19m", "1m1s"), hand, THIRD, ""], draws="9p",
+                   dora="1m", rules=MS3)  # fmt: skip
+    discard(g, 0, "3p")
+    act(g, 1, A.RON)
+    (win,) = last_wins(g)
+    assert win["yaku"].get("dora") == 2 and win["han"] == 3, describe(g, str(win))
+    assert [int(x) for x in g.state.last_delta[0]] == [-5200, 5200, 0, 0]
+
+
+@pytest.mark.nojit
+def test_seat_winds_east_south_west_north_never():
+    """North is nobody's seat wind: with the dealer at seat 1, seat 0 is West, so a West triplet
+    is its seat-wind yakuhai (with four players seat 0 would be North)."""
+    hands = by_seat(1, [DEALER, "1m258p369s124567z", "45p789p123s99s333z"])
+    g = start_hand(hands=hands, draws="9m", dora="4z", kyoku=1, rules=MS3)
+    assert [seat_view(g.state, s).seat_wind for s in range(3)] == [29, 27, 28]
+    discard(g, 1, "3p")
+    act(g, 0, A.RON)
+    (win,) = last_wins(g)
+    assert win["winner"] == 0 and win["han"] == 1, describe(g, str(win))
+
+
+@pytest.mark.nojit
+def test_kyuushu_kyuuhai_exists():
+    """W-MS19, MP: kyuushu kyuuhai is an abortive draw with three players (dealer keeps it)."""
+    g = start_hand(hands=["19m12569p159s123z", QB, THIRD, ""], draws="9m", rules=MS3)
+    act(g, 0, A.KYUUSHU)
+    assert last_draw_kind(g) == DRAW_KYUUSHU
+    assert (int(g.state.kyoku[0]), int(g.state.honba[0])) == (0, 1)
+
+
+# -- the game: three hands a wind, the target, final scores ------------------------------------
+
+
+@pytest.mark.nojit
+def test_three_hands_a_wind():
+    """After East 3 (dealer seat 2) comes South 1 (kyoku 4, dealer seat 0)."""
+    g = nondealer_ron(2)
+    assert (int(g.state.kyoku[0]), int(g.state.honba[0]), g.actor) == (4, 0, 0), describe(g)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+def test_south_3_is_the_last_hand_and_40000_ends_it(rules):
+    """MP, T-EN: South 3 ends the game when someone has 40,000; else West 1 (sudden death)."""
+    g = nondealer_ron(6, rules=rules, points=[40000, 33000, 32000, 0])
+    assert g.done, describe(g, "41,300 after South 3: game over")
+    g = nondealer_ron(6, rules=rules, points=[38000, 35000, 32000, 0])
+    assert not g.done and int(g.state.kyoku[0]) == 8, describe(g, "39,300 < 40,000: West 1")
+
+
+@pytest.mark.nojit
+def test_the_extension_has_three_hands():
+    g = nondealer_ron(9)
+    assert not g.done and int(g.state.kyoku[0]) == 10, describe(g, "West 2 -> West 3")
+    g = nondealer_ron(10)
+    assert g.done, describe(g, "West 3 is the last hand")
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("rules", "scores"),
+    [(MS3, [26.3, -5.0, -21.3, 0.0]), (T3, [41.3, -10.0, -31.3, 0.0])],
+    ids=["mahjongsoul-3p", "tenhou-3p"],
+)
+def test_final_scores(rules, scores):
+    """W-MS24: (points - 35,000) / 1000 + 15 / 0 / -15, no oka; T-EN: (points - 40,000) / 1000
+    + 20 / 0 / -20, oka 15 to first. South 3: seat 0 rons the dealer (seat 2) to 46,300."""
+    g = nondealer_ron(6, rules=rules, points=[45000, 30000, 30000, 0])
+    assert g.done and g.points == [46300, 30000, 28700, 0], describe(g)
+    assert g.final_scores == pytest.approx(scores)
+    assert [int(r) for r in g.state.final_ranks[0]] == [0, 1, 2, 3]
+    assert abs(sum(g.final_scores)) < 1e-9
+
+
+@pytest.mark.nojit
+def test_random_games_keep_points_and_tiles():
+    """Random play to the end: every state valid, points plus sticks 105,000, seat 3 at 0."""
+    for seed in range(2):
+        g = Game(MS3, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not g.done:
+            g.step(int(rng.choice(g.legal_actions())))
+            assert not validate(g.state), describe(g)
+        assert g.points[3] == 0 and sum(g.points) == 105_000
+        assert abs(sum(g.final_scores)) < 1e-9
