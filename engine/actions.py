@@ -19,6 +19,11 @@ This module is the one place the ids are defined (``docs/internals.md`` shows th
 | 80 | ``PASS`` | decline every claim on the offered tile |
 | 81–83 | ``CHI_LOW_PLAIN``, ``CHI_MID_PLAIN``, ``CHI_HIGH_PLAIN`` | the same chi with a plain five |
 | 84 | ``PON_PLAIN`` | the same pon with plain fives |
+| 85 | ``KITA`` | three players only: set a North aside (nuki dora), then a replacement draw |
+
+Action table "v1" is ids 0-84 (``N_ACTIONS``, the four-player table, unchanged); "v2" adds
+``KITA`` (``N_ACTIONS_3P`` = 86) and is the table of three-player rules: their masks have 86
+entries, four-player masks keep 85 and never hold ``KITA`` (``n_actions(players)``).
 
 A plain-kind discard is legal only when a non-red copy is held; a red five has its own id, so no
 two ids ever name the same move. ``CHI_*`` and ``PON`` use a held red five whenever they can;
@@ -53,7 +58,17 @@ PON_PLAIN = 84
 PLAIN_OFFSET = CHI_LOW_PLAIN - CHI_LOW
 """``CHI_LOW + PLAIN_OFFSET`` is ``CHI_LOW_PLAIN``; likewise for mid, high and pon."""
 N_ACTIONS = 85
-"""Size of the action space and of every legal-action mask."""
+"""Size of the four-player action space (table "v1") and of its legal-action masks."""
+KITA = 85
+"""Three players: set a North aside as nuki dora (kita) and draw a replacement tile."""
+N_ACTIONS_3P = 86
+"""Size of the three-player action space (table "v2": v1 and ``KITA``)."""
+
+
+def n_actions(players: int) -> int:
+    """Size of the action table of ``players`` seats: 85 (v1) for four, 86 (v2) for three."""
+    return N_ACTIONS_3P if players == 3 else N_ACTIONS
+
 
 N_DISCARD_ACTIONS = 37
 """Ids ``0 .. 36`` are discards."""
@@ -64,8 +79,8 @@ def action_name(action: int) -> str:
     from engine.tiles import tile34_to_str
 
     a = int(action)
-    if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"action must be 0-{N_ACTIONS - 1}, got {action}")
+    if not 0 <= a < N_ACTIONS_3P:
+        raise ValueError(f"action must be 0-{N_ACTIONS_3P - 1}, got {action}")
     if a < DISCARD_RED:
         return f"discard {tile34_to_str(a)}"
     if a < RIICHI:
@@ -85,6 +100,7 @@ def action_name(action: int) -> str:
         CHI_MID_PLAIN: "chi (called tile middle, plain five)",
         CHI_HIGH_PLAIN: "chi (called tile highest, plain five)",
         PON_PLAIN: "pon (plain fives)",
+        KITA: "kita",
         KYUUSHU: "kyuushu kyuuhai",
         PASS: "pass",
     }[a]

@@ -39,7 +39,7 @@ from engine.hand_tiles import (
     _remove_tile,
     _take_for_call,
 )
-from engine.kans import _complete_kan
+from engine.kans import _complete_kan, _complete_kita
 from engine.legality import _chi_forbid, _kuikae_leaves_discard
 from engine.melds import MELD_CHI, MELD_DAIMINKAN, MELD_PON
 from engine.offers import _add_claimer, _ask_claimers, _open_offer
@@ -59,6 +59,7 @@ from engine.state import (
     CLAIM_BIT_RON,
     CLAIM_CHANKAN,
     CLAIM_DISCARD,
+    CLAIM_KITA,
     PAO_DAISANGEN,
     PAO_DAISUUSHII,
     PHASE_TURN,
@@ -92,7 +93,7 @@ def _offer_discard(st, t, ev, tables, d, tile):
                 m |= CLAIM_BIT_PON
             if c == 3 and rec.n_kans < 4:
                 m |= CLAIM_BIT_KAN
-            if i == 1 and x < 27 and n_players == 4:  # no chi with three players
+            if i == 1 and x < 27:
                 n = x % 9
                 # kuikae (docs/rules.md): a chi that would leave no legal discard is not offered
                 if (
@@ -116,6 +117,8 @@ def _offer_discard(st, t, ev, tables, d, tile):
                     and _kuikae_leaves_discard(hand, x - 2, x - 1, x, _chi_forbid(x, 2))
                 ):
                     m |= CLAIM_BIT_CHI_HIGH
+            if n_players == 3:  # no chi with three players
+                m &= CLAIM_BIT_RON | CLAIM_BIT_PON | CLAIM_BIT_KAN
         if m:
             _add_claimer(st, t, s, m)
     if not _ask_claimers(st, t, d):
@@ -141,7 +144,7 @@ def _resolve_claims(st, t, ev, tables):
             return
         _ron(st, t, ev, tables, d, tile)
         return
-    if rec.claim_kind == CLAIM_CHANKAN:
+    if rec.claim_kind == CLAIM_CHANKAN or rec.claim_kind == CLAIM_KITA:
         _mark_passed_furiten(st, t, d, tile // 4)
     if rec.claim_kind != CLAIM_DISCARD:
         for i in range(rec.claim_n):
@@ -149,7 +152,10 @@ def _resolve_claims(st, t, ev, tables):
             rec.furiten_temp[s] = 1
             if rec.riichi[s] > 0:
                 rec.furiten_riichi[s] = 1
-        _complete_kan(st, t, ev, tables, np.int64(d), rec.claim_kind == CLAIM_ANKAN)
+        if rec.claim_kind == CLAIM_KITA:
+            _complete_kita(st, t, ev, tables, np.int64(d), np.int64(tile))
+        else:
+            _complete_kan(st, t, ev, tables, np.int64(d), rec.claim_kind == CLAIM_ANKAN)
         return
     caller = -1
     choice = PASS

@@ -20,6 +20,7 @@ from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_PLAYERS, RULE_
 from engine.state import (
     CLAIM_DISCARD,
     DEAL_SIZE,
+    LIVE_END_3P,
     LIVE_START,
     PAO_NONE,
     PHASE_TURN,
@@ -30,7 +31,7 @@ from engine.state import (
     State,
     check_table,
 )
-from engine.wall import _shuffle_wall, _shuffle_wall_3p
+from engine.wall import _n_replacements, _shuffle_wall, _shuffle_wall_3p
 
 
 @njit
@@ -68,6 +69,8 @@ def _clear_hand(st, t):
     rec.pao_seat[:] = -1
     rec.pao_kind[:] = PAO_NONE
     rec.suukaikan_pending = 0
+    rec.n_kita[:] = 0
+    rec.kita_tiles[:] = -1
     rec.claim_tile = -1
     rec.claim_from = -1
     rec.claim_kind = CLAIM_DISCARD
@@ -174,10 +177,17 @@ def _init_game(st, t, ev, seed):
 
 @njit
 def _draw(st, t, ev, s, rinshan):
-    """Seat ``s`` draws from the live wall, or the next rinshan tile after a kan."""
+    """Seat ``s`` draws from the live wall, or the next replacement tile after a kan or kita.
+
+    Replacement draw k (kans and kita counted together) is ``wall[122 + k]`` for k < 4; with
+    three players the 5th to 8th come from the end of the live wall, which each replacement
+    draw has shortened (``wall[LIVE_END_3P - 1 - (k - 4)]``).
+    """
     rec = st[t]
     if rinshan:
-        tile = rec.wall[RINSHAN_START + rec.n_kans - 1]
+        k = _n_replacements(st, t) - 1
+        slot = RINSHAN_START + k if k < 4 else LIVE_END_3P - 1 - (k - 4)
+        tile = rec.wall[slot]
     else:
         tile = rec.wall[rec.wall_pos]
         rec.wall_pos += 1

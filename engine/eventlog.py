@@ -22,6 +22,7 @@ from engine.events import (
     EV_GAME_START,
     EV_HAND_END,
     EV_HAND_START,
+    EV_KITA,
     EV_POINTS,
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
@@ -131,6 +132,14 @@ def _log_draw(st, t, ev, s, tile, rinshan):
     if i >= 0:
         ev[t, i, 2] = tile
         ev[t, i, 3] = 1 if rinshan else 0
+
+
+@njit
+def _log_kita(st, t, ev, s, tile):
+    """Seat ``s`` sets the North ``tile`` aside (kita), before anyone may ron it."""
+    i = _row(st, t, ev, EV_KITA, s)
+    if i >= 0:
+        ev[t, i, 2] = tile
 
 
 @njit

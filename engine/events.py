@@ -25,6 +25,7 @@ int32; 255 pads). The payload of each type:
 | HAND_END | -1 | points seat 0 | seat 1 | seat 2 | seat 3 | kyotaku | honba next |
 | GAME_END | -1 | final points seat 0 | seat 1 | seat 2 | seat 3 | leftover sticks | |
 | FINAL | -1 | final score x10 seat 0 | seat 1 | seat 2 | seat 3 | packed ranks | |
+| KITA | seat | North tile136 set aside | | | | | |
 
 A hand's log is GAME_START (first hand only), HAND_START, POINTS, WALL x7, DEAL x4, DORA, then
 play, then WIN/YAKU/URA/DELTA (one group per winner) or RYUUKYOKU/DELTA, then HAND_END.
@@ -58,6 +59,7 @@ EV_RYUUKYOKU = 16
 EV_HAND_END = 17
 EV_GAME_END = 18
 EV_FINAL = 19
+EV_KITA = 20
 
 EVENT_NAMES = {
     EV_GAME_START: "game_start",
@@ -79,6 +81,7 @@ EVENT_NAMES = {
     EV_HAND_END: "hand_end",
     EV_GAME_END: "game_end",
     EV_FINAL: "final",
+    EV_KITA: "kita",
 }
 
 DRAW_EXHAUSTIVE = 0
@@ -234,6 +237,8 @@ def render(rows: np.ndarray, red_fives: Sequence[int] = (1, 1, 1)) -> list[str]:
             lines.append(f"  hand end: points {a} {b} {c} {d}, sticks {e}, next honba {f}")
         elif kind == EV_GAME_END:
             lines.append(f"game end: points {a} {b} {c} {d} (leftover sticks {e} to first)")
+        elif kind == EV_KITA:
+            lines.append(f"  {seat(s)} kita {tile(a)}")
         elif kind == EV_FINAL:
             ranks = [((e >> (2 * i)) & 3) + 1 for i in range(4)]
             scores = " ".join(f"{x / 10:+.1f}" for x in (a, b, c, d))

@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from engine.actions import (
-    N_ACTIONS,
+    n_actions,
 )
 from engine.deal import _reset
 from engine.legality import _hand_str, _legal_mask, explain_illegal
 from engine.rules import (
     MAHJONGSOUL,
+    RULE_PLAYERS,
     Rules,
 )
 from engine.state import (
@@ -41,10 +42,16 @@ def reset(state: State, seed: int, t: int = 0) -> None:
     _reset(state.records, t, state.events, load_tables(), np.int64(seed))
 
 
+def _n_actions(state: State, t: int) -> int:
+    """The action table size of table ``t``: 85, or 86 (with ``KITA``) for three players."""
+    return n_actions(int(state.rules[t, RULE_PLAYERS]))
+
+
 def legal_mask(state: State, t: int = 0) -> np.ndarray:
-    """``bool[N_ACTIONS]``: the legal actions of the seat to act on table ``t``."""
+    """``bool[N_ACTIONS]`` (``N_ACTIONS_3P`` with three players): the legal actions of the seat
+    to act on table ``t``."""
     t = check_table(state, t)
-    out = np.zeros(N_ACTIONS, dtype=np.int8)
+    out = np.zeros(_n_actions(state, t), dtype=np.int8)
     _legal_mask(state.records, t, load_tables(), out)
     return out.view(np.bool_)
 
@@ -54,9 +61,10 @@ def step(state: State, action: int, t: int = 0) -> None:
     from engine.validation import check_action
 
     t = check_table(state, t)
-    action = check_action(action, N_ACTIONS)
+    n = _n_actions(state, t)
+    action = check_action(action, n)
     tables = load_tables()
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask = np.zeros(n, dtype=np.int8)
     if state.phase[t] != PHASE_GAME_OVER:
         _legal_mask(state.records, t, tables, mask)
     if not mask[action]:
@@ -124,8 +132,8 @@ class Game:
         return [float(x) for x in self.state.final_scores[0]]
 
     def legal_mask(self) -> np.ndarray:
-        """``bool[N_ACTIONS]`` for the seat to act."""
-        out = np.zeros(N_ACTIONS, dtype=np.int8)
+        """``bool[N_ACTIONS]`` (``N_ACTIONS_3P`` with three players) for the seat to act."""
+        out = np.zeros(_n_actions(self.state, 0), dtype=np.int8)
         _legal_mask(self.state.records, 0, self.tables, out)
         return out.view(np.bool_)
 

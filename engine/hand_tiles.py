@@ -15,6 +15,9 @@ from engine.rules import (
 )
 from engine.shanten import _waits
 
+NORTH = 30
+"""tile34 of North (kita, three players)."""
+
 
 @njit(inline="always")
 def _is_red(rules, tile):

@@ -1,5 +1,6 @@
 """Kans (docs/rules.md, Kans): ankan and kakan with their chankan offers, completing any kan (dora
-now or pending, suukaikan, the rinshan draw), and turning over kan dora.
+now or pending, suukaikan, the rinshan draw), and turning over kan dora; kita (three players:
+a North set aside, offered for ron, then a replacement draw).
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from engine._numba import njit
 from engine.deal import _draw
 from engine.eventlog import (
     _log_dora,
+    _log_kita,
     _log_meld,
 )
 from engine.hand_tiles import (
+    NORTH,
     _add_meld,
     _find_tile,
     _mark_passed_furiten,
@@ -29,6 +32,7 @@ from engine.state import (
     CLAIM_ANKAN,
     CLAIM_BIT_RON,
     CLAIM_CHANKAN,
+    CLAIM_KITA,
 )
 from engine.visibility import _furiten
 
@@ -141,4 +145,44 @@ def _complete_kan(st, t, ev, tables, s, closed_kan):
                     owners |= 1 << o
         if owners != 1 << s:
             rec.suukaikan_pending = 1
+    _draw(st, t, ev, np.int64(s), np.bool_(True))
+
+
+@njit
+def _kita(st, t, ev, tables, s):
+    """Kita (docs/rules.md, "Three-player riichi"): seat ``s`` sets a North aside (the drawn one
+    first); every seat that may ron it is asked (no chankan yaku), then ``_complete_kita``."""
+    rec = st[t]
+    tile = _find_tile(st, t, s, NORTH, False)
+    _remove_tile(st, t, s, tile)
+    rec.drawn = -1
+    rec.rinshan = 0
+    _log_kita(st, t, ev, s, tile)
+    _open_offer(st, t, tile, s, CLAIM_KITA)
+    n_players = _n_players(st, t)
+    for j in range(1, n_players):
+        o = (s + j) % n_players
+        if (
+            rec.waits[o, NORTH] == 1
+            and not _furiten(st, t, o)
+            and _can_win(st, t, tables, np.int64(o), np.int64(tile), np.int64(s), np.int64(0))
+        ):
+            _add_claimer(st, t, o, CLAIM_BIT_RON)
+    if _ask_claimers(st, t, s):
+        return
+    # a North no one may rob still went by every seat waiting on it (as an added kan's tile)
+    _mark_passed_furiten(st, t, s, NORTH)
+    _complete_kita(st, t, ev, tables, s, np.int64(tile))
+
+
+@njit
+def _complete_kita(st, t, ev, tables, s, tile):
+    """The North is set aside (nuki dora): no call or kan, but ippatsu and the first go-around end
+    for every seat; one live tile moves to the dead wall; a replacement draw (rinshan)."""
+    rec = st[t]
+    rec.kita_tiles[s, rec.n_kita[s]] = tile
+    rec.n_kita[s] += 1
+    rec.first_go = 0
+    for o in range(4):
+        rec.ippatsu[o] = 0
     _draw(st, t, ev, np.int64(s), np.bool_(True))

@@ -14,8 +14,8 @@ from engine.actions import (
     CHI_MID,
     DISCARD_RED,
     KAN,
+    KITA,
     KYUUSHU,
-    N_ACTIONS,
     OPEN_RIICHI,
     PASS,
     PLAIN_OFFSET,
@@ -25,12 +25,15 @@ from engine.actions import (
     RON,
     TSUMO,
     action_name,
+    n_actions,
 )
-from engine.hand_tiles import _is_red, _is_tenpai, _n_open, _n_players, _plain_choice
+from engine.hand_tiles import NORTH, _is_red, _is_tenpai, _n_open, _n_players, _plain_choice
 from engine.melds import MELD_PON
 from engine.rules import (
     RULE_ABORTIVE_DRAWS,
+    RULE_KITA,
     RULE_OPEN_RIICHI,
+    RULE_PLAYERS,
     RULE_RED_M,
     RULE_RINSHAN_KAN_DORA,
 )
@@ -210,7 +213,7 @@ def _discard_mask(st, t, s, out):
 def _legal_mask(st, t, tables, out):
     """Legal actions of ``st[t].actor`` into ``out`` (bool[N_ACTIONS]); returns how many."""
     rec = st[t]
-    for i in range(N_ACTIONS):
+    for i in range(out.shape[0]):  # N_ACTIONS, or N_ACTIONS_3P with three players
         out[i] = False
     phase = rec.phase
     if phase == PHASE_GAME_OVER:
@@ -300,6 +303,15 @@ def _legal_mask(st, t, tables, out):
                 out[RIICHI] = True
                 if rules[RULE_OPEN_RIICHI]:
                     out[OPEN_RIICHI] = True
+            if (
+                rules[RULE_KITA]
+                and hand[NORTH] > 0
+                and live > 0
+                and (rec.riichi[s] == 0 or d // 4 == NORTH)
+            ):
+                # kita (docs/rules.md, "Three-player riichi"): after a draw, in riichi only the
+                # North just drawn, not with an empty live wall
+                out[KITA] = True
             if rules[RULE_ABORTIVE_DRAWS] and rec.first_go == 1 and rec.n_river[s] == 0:
                 kinds = 0
                 for y in _YAOCHUU:
@@ -308,7 +320,7 @@ def _legal_mask(st, t, tables, out):
                 if kinds >= 9:
                     out[KYUUSHU] = True
     n = 0
-    for i in range(N_ACTIONS):
+    for i in range(out.shape[0]):
         if out[i]:
             n += 1
     return n
@@ -320,9 +332,10 @@ def explain_illegal(state: State, action: int, t: int = 0) -> str:
     from engine.validation import check_action
 
     t = check_table(state, t)
-    action = check_action(action, N_ACTIONS)
+    n = n_actions(int(state.rules[t, RULE_PLAYERS]))
+    action = check_action(action, n)
     tables = load_tables()
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask = np.zeros(n, dtype=np.int8)
     _legal_mask(state.records, t, tables, mask)
     phase = int(state.phase[t])
     if phase == PHASE_GAME_OVER:
@@ -335,7 +348,7 @@ def explain_illegal(state: State, action: int, t: int = 0) -> str:
     hand = _hand_str(state, t, s)
     if phase == PHASE_CLAIM:
         tile = tile136_to_str(int(state.claim_tile[t]), _red_tuple(state, t))
-        if action < RIICHI or action in (RIICHI, OPEN_RIICHI, TSUMO, KYUUSHU):
+        if action < RIICHI or action in (RIICHI, OPEN_RIICHI, TSUMO, KYUUSHU, KITA):
             return f"{head}: it is asked about a claim on {tile}, not its own turn"
         if action == RON:
             return (
@@ -349,7 +362,9 @@ def explain_illegal(state: State, action: int, t: int = 0) -> str:
         if action in (PON, PON_PLAIN) or KAN <= action < KAN + 34:
             return f"{head} on {tile}: hand {hand} cannot make it (or riichi, last tile, kuikae, 4 kans)"
         return f"{head} on {tile}: chi needs the tile from the seat on the left and {hand} to hold the run"
-    if action in (PASS, RON) or CHI_LOW <= action <= PON or action >= CHI_LOW_PLAIN:
+    if action == KITA and (phase == PHASE_RIICHI_DISCARD or not state.rules[t, RULE_KITA]):
+        return f"{head}: kita is played with three players and kita rules only, on the own turn"
+    if action in (PASS, RON) or CHI_LOW <= action <= PON or CHI_LOW_PLAIN <= action <= PON_PLAIN:
         return f"{head}: there is no tile to claim, it is seat {s}'s own turn"
     if phase == PHASE_RIICHI_DISCARD and action >= RIICHI:
         return f"{head}: after declaring riichi the seat must discard"
@@ -375,11 +390,16 @@ def explain_illegal(state: State, action: int, t: int = 0) -> str:
             return f"{head}: open riichi is off in these rules"
         return (
             f"{head}: riichi needs a closed hand, tenpai after a discard, 1000 points and 4 tiles "
-            f"in the live wall (hand {hand}, {int(state.points[t, s])} points, "
+            f"(3 with three players) in the live wall (hand {hand}, {int(state.points[t, s])} points, "
             f"{int(_live_left(state.records, t))} tiles left, already riichi: {bool(state.riichi[t, s])})"
         )
     if action == KYUUSHU:
         return f"{head}: needs 9 kinds of terminals/honors on an uninterrupted first draw ({hand})"
+    if action == KITA:
+        return (
+            f"{head}: needs a North in hand {hand} after a draw (in riichi the North just drawn) "
+            "and a live wall tile"
+        )
     if action >= KAN:
         return (
             f"{head}: needs four {tile34_to_str(action - KAN)} in hand or a pon plus the fourth, a "

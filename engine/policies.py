@@ -21,7 +21,6 @@ from engine.actions import (
     DISCARD,
     DISCARD_RED,
     KYUUSHU,
-    N_ACTIONS,
     PASS,
     PON,
     PON_PLAIN,
@@ -103,7 +102,7 @@ def _simple_action(st, t, tables, mask):
             if mask[DISCARD + k]:
                 return DISCARD + k
             return DISCARD_RED + k // 9
-    for a in range(N_ACTIONS):
+    for a in range(mask.shape[0]):
         if mask[a]:
             return a
     return -1
@@ -401,7 +400,7 @@ def _efficiency_action(st, t, tables, mask):
             legal[9 * s + 4] = True
             any_legal = True
     if not any_legal:
-        for a in range(N_ACTIONS):
+        for a in range(mask.shape[0]):
             if mask[a]:
                 return a
         return -1

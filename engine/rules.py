@@ -295,17 +295,8 @@ def check_four_players(rules: Rules, what: str) -> None:
 
 
 def check_playable(rules: Rules, what: str) -> None:
-    """Raise ``ValueError`` for rule options the engine does not play yet (issue 26).
-
-    Three players are dealt, played and paid, but kita (``kita=True``, both three-player
-    presets) and "north bisection" (``tsumo_loss=False``) are not implemented yet
-    (``docs/sanma-status.md``): play them with ``kita=False`` meanwhile.
-    """
-    if rules.players == 3 and rules.kita:
-        raise ValueError(
-            f"{what}: kita (rules {rules.name!r}) is not played by the engine yet (issue 26, "
-            "docs/sanma-status.md); use rules.replace(kita=False) meanwhile"
-        )
+    """Raise ``ValueError`` for rule options the engine does not play (issue 26): "north
+    bisection" (``tsumo_loss=False`` with three players; its rounding is an open question)."""
     if rules.players == 3 and not rules.tsumo_loss:
         raise ValueError(
             f"{what}: tsumo_loss=False (north bisection) is not played by the engine (issue 26)"

@@ -17,11 +17,20 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engine._numba import njit
-from engine.actions import DISCARD_RED, N_ACTIONS, N_DISCARD_ACTIONS, PASS, RIICHI, RON, TSUMO
+from engine.actions import (
+    DISCARD_RED,
+    N_ACTIONS,
+    N_ACTIONS_3P,
+    N_DISCARD_ACTIONS,
+    PASS,
+    RIICHI,
+    RON,
+    TSUMO,
+)
 from engine.deal import _reset
 from engine.legality import _legal_mask
 from engine.policies import _efficiency_action, _simple_action
-from engine.rules import MAHJONGSOUL, Rules, as_rules
+from engine.rules import MAHJONGSOUL, RULE_PLAYERS, Rules, as_rules
 from engine.shanten import _shanten
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
 from engine.turn import ERR_ILLEGAL, OK, _apply, _step
@@ -59,7 +68,7 @@ def _copy_table(st, ev, src, dst):
 @njit(inline="always")
 def _nth_legal(mask, k):
     """The ``k``-th legal action id (0-based)."""
-    for a in range(N_ACTIONS):
+    for a in range(mask.shape[0]):
         if mask[a]:
             if k == 0:
                 return a
@@ -78,7 +87,7 @@ def _greedy_action(st, t, tables, mask, rng_state):
     if rec.phase == PHASE_CLAIM:
         if _rand_below(rng_state, 4) == 0:
             n = 0
-            for a in range(N_ACTIONS):
+            for a in range(mask.shape[0]):
                 n += mask[a]
             return _nth_legal(mask, _rand_below(rng_state, n))
         return PASS
@@ -100,7 +109,7 @@ def _greedy_action(st, t, tables, mask, rng_state):
             elif v == best:
                 n_best += 1
     n = 0
-    for a in range(N_ACTIONS):
+    for a in range(mask.shape[0]):
         n += mask[a]
     if n_best == 0 or _rand_below(rng_state, 8) == 0:
         return _nth_legal(mask, _rand_below(rng_state, n))
@@ -143,9 +152,9 @@ def _play_game(st, t, ev, tables, seed, check, policy, scratch, mask, detail, rn
             code = _check(st, t, ev, tables, detail)
             if code != VAL_OK:
                 return code
-            if n < N_ACTIONS:
-                j = _rand_below(check_rng, N_ACTIONS - n)
-                for a in range(N_ACTIONS):
+            if n < mask.shape[0]:
+                j = _rand_below(check_rng, mask.shape[0] - n)
+                for a in range(mask.shape[0]):
                     if not mask[a]:
                         if j == 0:
                             if _step(st, t, ev, tables, a) != ERR_ILLEGAL:
@@ -153,7 +162,7 @@ def _play_game(st, t, ev, tables, seed, check, policy, scratch, mask, detail, rn
                             break
                         j -= 1
             if check >= 2 and scratch >= 0:
-                for a in range(N_ACTIONS):
+                for a in range(mask.shape[0]):
                     if mask[a]:
                         _copy_table(st, ev, t, scratch)
                         if _step(st, scratch, ev, tables, a) != OK:
@@ -221,7 +230,7 @@ def _play_games(
 
     Returns the number of games played (stops after the first failed check).
     """
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask = np.zeros(N_ACTIONS_3P if st[t].rules[RULE_PLAYERS] == 3 else N_ACTIONS, dtype=np.int8)
     detail = np.zeros(3, dtype=np.int64)
     for i in range(seeds.shape[0]):
         code = _play_game(

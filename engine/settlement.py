@@ -22,7 +22,7 @@ from engine.events import (
 )
 from engine.hand_end import _settled
 from engine.hand_tiles import _dealer, _is_red, _is_tenpai, _n_players
-from engine.payment import _payments_3p
+from engine.payment import _limit_base, _payments_3p
 from engine.rules import (
     RULE_AGARI_YAME,
     RULE_NAGASHI,
@@ -52,6 +52,9 @@ from engine.score_layout import (
     N_CTX,
     N_RES,
     RES_BASE,
+    RES_FU,
+    RES_HAN,
+    RES_LIMIT,
     RES_PAY_DEALER,
     RES_PAY_NONDEALER,
     RES_PAY_RON,
@@ -60,7 +63,8 @@ from engine.score_layout import (
     STATUS_OK,
 )
 from engine.state import (
-    CLAIM_DISCARD,
+    CLAIM_ANKAN,
+    CLAIM_CHANKAN,
     DORA_START,
     PAO_DAISANGEN,
     PAO_DAISUUSHII,
@@ -68,7 +72,7 @@ from engine.state import (
     WALL_SIZE,
 )
 from engine.wall import _live_left
-from engine.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII
+from engine.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII, Y_DORA, Y_URA_DORA
 
 
 @njit
@@ -131,6 +135,27 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
                 ura[k] = 7
     work = np.zeros(N_WORK, dtype=np.int32)
     status = _score_hand(closed34, melds, nm, win_tile // 4, ctx, dora, ura, rules, work, out, yaku)
+    if status == STATUS_OK and rec.n_kita[s] > 0 and out[RES_YAKUMAN] == 0:
+        # nuki dora (docs/rules.md, "Three-player riichi"): one han per kita, one more per West
+        # indicator (dora, kan dora, ura for a riichi winner), counted with the dora as
+        # Tenhou's records do; never a yaku (the hand already has one)
+        per = 1
+        per_ura = 0
+        for k in range(rec.n_dora):
+            if dora[k] == 29:
+                per += 1
+            if rec.riichi[s] > 0 and ura[k] == 29:
+                per_ura += 1
+        extra = per * rec.n_kita[s]
+        extra_ura = per_ura * rec.n_kita[s]
+        yaku[Y_DORA] += extra
+        yaku[Y_URA_DORA] += extra_ura
+        han = out[RES_HAN] + extra + extra_ura
+        limit, base = _limit_base(np.int64(han), np.int64(out[RES_FU]), np.int64(0), rules)
+        out[RES_HAN] = han
+        if out[RES_BASE] < 8000:  # not an open-riichi yakuman payment
+            out[RES_LIMIT] = limit
+            out[RES_BASE] = base
     if n_players == 3 and status == STATUS_OK:
         # tsumo loss: the payments without the absent seat, honba 100 per payer
         gain = _payments_3p(out[RES_BASE], s == dealer, tsumo, honba, out)
@@ -245,7 +270,8 @@ def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
 def _ron(st, t, ev, tables, d, tile):
     """Every ron answer wins; honba and sticks to the first winner after the discarder."""
     rec = st[t]
-    chankan = 1 if rec.claim_kind != CLAIM_DISCARD else 0
+    # a robbed kan is chankan; a robbed kita is not (docs/rules.md, "Three-player riichi")
+    chankan = 1 if rec.claim_kind in (CLAIM_CHANKAN, CLAIM_ANKAN) else 0
     if rec.riichi_pending == d:
         rec.riichi[d] = 0
         rec.riichi_pending = -1

@@ -97,6 +97,8 @@ CLAIM_CHANKAN = 1
 """Ron on a kakan tile (chankan)."""
 CLAIM_ANKAN = 2
 """Ron on an ankan tile, kokushi musou only."""
+CLAIM_KITA = 3
+"""Ron on a North set aside as kita (three players)."""
 
 CLAIM_BIT_RON = 1
 CLAIM_BIT_PON = 2
@@ -168,6 +170,8 @@ FIELDS: tuple[tuple[str, tuple, type, str], ...] = (
     ("pao_seat", (4,), np.int32, "seat liable for this seat's daisangen/daisuushii, -1"),
     ("pao_kind", (4,), np.int32, "PAO_* of that liability"),
     ("suukaikan_pending", (), np.int32, "1 when the 4th kan (by 2+ seats) awaits its discard"),
+    ("n_kita", (4,), np.int32, "Norths each seat has set aside as kita (three players), 0-4"),
+    ("kita_tiles", (4, 4), np.int32, "tile136 of each seat's kita in order, -1 unused"),
     ("hand_over", (), np.int32, "set by a settled hand, ended and cleared within the same action"),
     # whose decision
     ("phase", (), np.int32, "PHASE_* of the pending decision"),

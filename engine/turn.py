@@ -10,8 +10,10 @@ from engine._numba import njit
 from engine.actions import (
     DISCARD_RED,
     KAN,
+    KITA,
     KYUUSHU,
     N_ACTIONS,
+    N_ACTIONS_3P,
     OPEN_RIICHI,
     RIICHI,
     TSUMO,
@@ -26,9 +28,10 @@ from engine.events import (
 )
 from engine.hand_end import _finish_hand
 from engine.hand_tiles import _find_tile, _remove_tile, _update_waits
-from engine.kans import _own_kan, _reveal_dora
+from engine.kans import _kita, _own_kan, _reveal_dora
 from engine.legality import _legal_mask
 from engine.rules import (
+    RULE_PLAYERS,
     RULE_RINSHAN_KAN_DORA,
 )
 from engine.settlement import _abort, _win
@@ -52,9 +55,10 @@ def _step(st, t, ev, tables, action):
     """Check ``action`` against the legal mask, apply it and advance; ``OK`` or an ``ERR_*``."""
     if st[t].phase == PHASE_GAME_OVER:
         return ERR_GAME_OVER
-    if action < 0 or action >= N_ACTIONS:
+    n = N_ACTIONS_3P if st[t].rules[RULE_PLAYERS] == 3 else N_ACTIONS
+    if action < 0 or action >= n:
         return ERR_RANGE
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask = np.zeros(n, dtype=np.int8)
     _legal_mask(st, t, tables, mask)
     if not mask[action]:
         return ERR_ILLEGAL
@@ -93,6 +97,8 @@ def _apply(st, t, ev, tables, action):
         _win(st, t, ev, tables, s, s, rec.drawn, np.int64(0))
     elif action == KYUUSHU:
         _abort(st, t, ev, tables, np.int64(DRAW_KYUUSHU), np.int64(s))
+    elif action == KITA:
+        _kita(st, t, ev, tables, s)
     else:
         _own_kan(st, t, ev, tables, s, action - KAN)
     _finish_hand(st, t, ev, tables)

@@ -22,6 +22,7 @@ from engine.events import (
     EV_DISCARD,
     EV_DRAW,
     EV_HAND_START,
+    EV_KITA,
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
 )
@@ -37,7 +38,9 @@ from engine.state import (
     CLAIM_BIT_KAN,
     CLAIM_BIT_PON,
     CLAIM_BIT_RON,
+    CLAIM_CHANKAN,
     CLAIM_DISCARD,
+    CLAIM_KITA,
     DEAL_SIZE_3P,
     LIVE_END_3P,
     LIVE_START,
@@ -152,7 +155,24 @@ def _validate(st, t, detail):
     if rec.n_dora < 1 or rec.n_dora > 5 or rec.n_dora + rec.pending_dora != 1 + n_kans:
         return VAL_DORA
     count = np.zeros(WALL_SIZE, dtype=np.int32)
-    for i in range(pos, live_end):
+    n_kita = 0
+    for s in range(4):
+        if rec.n_kita[s] < 0 or rec.n_kita[s] > 4 or (rec.n_kita[s] and n_players == 4):
+            return VAL_RANGE
+        n_kita += rec.n_kita[s]
+        for i in range(4):
+            x = rec.kita_tiles[s, i]
+            if (i < rec.n_kita[s]) != (x >= 0) or (x >= 0 and x // 4 != 30):
+                return VAL_RANGE
+            if x >= 0:
+                count[x] += 1
+    n_repl = n_kans + n_kita
+    if pos > live_end - n_repl:
+        return VAL_WALL_POS
+    if phase == PHASE_CLAIM and rec.claim_kind == CLAIM_KITA:
+        count[rec.claim_tile] += 1  # the North on offer is in no hand yet
+    # replacement draws 5-8 (three players) took the live wall's last tiles
+    for i in range(pos, live_end - max(0, n_repl - 4)):
         count[rec.wall[i]] += 1
     if n_players == 3:
         # the unused slots hold the 2m-8m ids, which are in no hand, meld or river
@@ -163,7 +183,7 @@ def _validate(st, t, detail):
                     detail[1] = x
                     return VAL_TILE_COUNT
                 count[x] += 1
-    for i in range(RINSHAN_START + n_kans, WALL_SIZE):
+    for i in range(RINSHAN_START + min(n_repl, 4), WALL_SIZE):
         count[rec.wall[i]] += 1
     kan_melds = 0
     h34 = np.zeros(34, dtype=np.int32)
@@ -250,7 +270,7 @@ def _validate(st, t, detail):
         if count[tile] != 1:
             detail[1] = tile
             return VAL_TILE_COUNT
-    in_kan_claim = phase == PHASE_CLAIM and rec.claim_kind != CLAIM_DISCARD
+    in_kan_claim = phase == PHASE_CLAIM and rec.claim_kind in (CLAIM_CHANKAN, CLAIM_ANKAN)
     if kan_melds != n_kans + (1 if in_kan_claim else 0):
         return VAL_KANS
     if phase != PHASE_GAME_OVER:
@@ -425,6 +445,9 @@ def _replay_furiten(st, t, ev, temp, rfur):
         elif e == EV_CALL and ev[t, i, 2] == MELD_ANKAN:
             k = ev[t, i, 6]
             ankan = True
+        elif e == EV_KITA:
+            k = ev[t, i, 2] // 4  # a kita went by as an added kan's tile does
+            ankan = False
         else:
             continue
         for s in range(4):

@@ -97,6 +97,7 @@ def _seen34(st, t, seat, open_seen, out):
         for i in range(rec.n_river[s]):
             if not rec.river_flags[s, i] & RIVER_CALLED:
                 out[rec.river[s, i] // 4] += 1
+        out[30] += rec.n_kita[s]  # Norths set aside (kita) lie face up
     for d in range(rec.n_dora):
         out[rec.wall[DORA_START + d] // 4] += 1
     if open_seen:
@@ -174,6 +175,9 @@ def seat_view(state: State, seat: int, t: int = 0, open_seen: bool = False) -> S
         seat_wind=27 + (seat - kyoku % 4) % players,
         dora34=dora,
         tiles_left=int(
-            (LIVE_END if players == 4 else LIVE_END_3P) - rec["n_kans"] - rec["wall_pos"]
+            (LIVE_END if players == 4 else LIVE_END_3P)
+            - rec["n_kans"]
+            - rec["n_kita"].sum()
+            - rec["wall_pos"]
         ),
     )

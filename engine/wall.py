@@ -103,7 +103,18 @@ def _live_end(st, t):
     return LIVE_END_3P if st[t].rules[RULE_PLAYERS] == 3 else LIVE_END
 
 
+@njit(inline="always")
+def _n_replacements(st, t):
+    """Replacement draws taken this hand: one per kan and one per kita; each moved one live tile
+    into the dead wall."""
+    rec = st[t]
+    n = rec.n_kans
+    for s in range(4):
+        n += rec.n_kita[s]
+    return n
+
+
 @njit
 def _live_left(st, t):
     rec = st[t]
-    return _live_end(st, t) - rec.n_kans - rec.wall_pos
+    return _live_end(st, t) - _n_replacements(st, t) - rec.wall_pos

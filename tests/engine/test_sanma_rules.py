@@ -155,14 +155,12 @@ def test_no_kita_and_north_bisection_are_options():
 
 @pytest.mark.parametrize("rules", [MAHJONGSOUL_3P, TENHOU_3P, "tenhou-3p"])
 def test_what_the_engine_does_not_play_yet_is_refused(rules):
-    """Kita and north bisection are not played yet, and ``score_hand`` scores four players only
+    """North bisection is not played, and ``score_hand`` scores four players only
     (docs/sanma-status.md): refused with a ValueError rather than played wrong."""
     r = as_rules(rules)
-    with pytest.raises(ValueError, match="new_state: kita .* not played by the engine yet"):
-        new_state(1, r)
-    with pytest.raises(ValueError, match="north bisection"):
-        new_state(1, r.replace(kita=False, tsumo_loss=False))
-    assert new_state(1, r.replace(kita=False)).rules[0, RULE_PLAYERS] == 3
+    assert new_state(1, r).rules[0, RULE_PLAYERS] == 3
+    with pytest.raises(ValueError, match="new_state: tsumo_loss=False .north bisection"):
+        new_state(1, r.replace(tsumo_loss=False))
     with pytest.raises(ValueError, match="score_hand: three-player rules"):
         score_hand("123m456p789s11z22z", "2z", win_type="tsumo", rules=rules)
     # limits do not depend on the number of players

@@ -1,0 +1,231 @@
+"""Kita (nuki dora), three players (issue 26; docs/rules.md "Three-player riichi", the kita rows):
+action ``KITA`` (85, action table v2), when it may be declared, the replacement draw (rinshan),
+the live wall it shortens, ron on it (no chankan), furiten after passing it, ippatsu and the
+first go-around, no dora indicator, and its nuki dora han.
+"""
+
+from __future__ import annotations
+
+import pytest
+from scenario_helpers import (
+    A,
+    act,
+    assert_legal,
+    assert_not_legal,
+    describe,
+    hand_events,
+    last_draw_kind,
+    last_wins,
+    pass_claims,
+    play_out,
+    tsumogiri,
+)
+
+from engine.actions import KITA, N_ACTIONS, N_ACTIONS_3P, action_name
+from engine.events import DRAW_EXHAUSTIVE, EV_DRAW, EV_KITA
+from engine.game import Game
+from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU_3P
+from engine.scenario import start_hand
+from engine.state import LIVE_END_3P
+from engine.validate import validate
+
+K3 = MAHJONGSOUL_3P
+
+TENPAI = "45p789p123s99s555z"  # waits 3p-6p, haku
+QA = "19m147p258s12367z"  # quiet hands: no North, no 5z
+QB = "19m369p147s12367z"
+NORTH_TANKI = "123p456p789p555z4z"  # waits 4z (tanki): haku, ittsuu
+NA = "19m147p258s1236z4z"  # QA with a North for 7z
+THIRD = "19m258p369s12367z"
+
+
+def live_left(g) -> int:
+    st = g.state
+    n = int(st.n_kans[0]) + int(st.n_kita[0].sum())
+    return int(LIVE_END_3P - n - int(st.wall_pos[0]))
+
+
+@pytest.mark.nojit
+def test_action_table_v2():
+    """KITA is id 85 of the three-player table (86 ids); four-player masks keep 85 ids."""
+    assert (KITA, N_ACTIONS, N_ACTIONS_3P, action_name(KITA)) == (85, 85, 86, "kita")
+    assert Game(MAHJONGSOUL, seed=0).legal_mask().shape == (85,)
+    assert Game(K3, seed=0).legal_mask().shape == (86,)
+
+
+@pytest.mark.nojit
+def test_kita_sets_a_north_aside_and_draws_a_replacement():
+    """W-Sanma, W-MS19: a North set aside after a draw (the dealer's first turn too), then a
+    replacement draw from the dead wall; one live tile less; no dora indicator; not a kan."""
+    g = start_hand(hands=[NA, QB, THIRD, ""], draws="9m",
+                   rinshan="9p", dora="1z", rules=K3)  # fmt: skip
+    assert live_left(g) == 54
+    assert_legal(g, 0, KITA, "a North in hand after the first draw")
+    act(g, 0, KITA)
+    st = g.state
+    assert (g.phase, g.actor) == ("turn", 0), describe(g)
+    assert int(st.n_kita[0, 0]) == 1 and int(st.kita_tiles[0, 0, 0]) // 4 == 30
+    assert int(st.closed34[0, 0, 30]) == 0 and int(st.drawn[0]) // 4 == 9 + 8, "drew 9p"
+    assert int(st.rinshan[0]) == 1 and live_left(g) == 53
+    assert int(st.n_kans[0]) == 0 and int(st.n_dora[0]) == 1
+    assert int(st.discarded34[0, 0, 30]) == 0 and int(st.n_river[0, 0]) == 0, "not a discard (MP)"
+    rows = [r for r in g.events() if r[0] in (EV_KITA, EV_DRAW)]
+    assert [int(r[0]) for r in rows[-2:]] == [EV_KITA, EV_DRAW] and int(rows[-1][3]) == 1
+    assert not validate(st)
+
+
+@pytest.mark.nojit
+def test_kita_twice_in_a_row():
+    """R-tenhou sanma2.xml hand 2: a replacement North may be set aside again."""
+    g = start_hand(hands=["19m147p258s123z44z", QB, THIRD, ""], draws="9m",
+                   rinshan="4z 9p", rules=K3)  # fmt: skip
+    act(g, 0, KITA)
+    act(g, 0, KITA)
+    act(g, 0, KITA)
+    assert int(g.state.n_kita[0, 0]) == 3 and live_left(g) == 51, describe(g)
+    assert_not_legal(g, 0, KITA, "no North left")
+    assert not validate(g.state)
+
+
+@pytest.mark.nojit
+def test_no_kita_right_after_a_pon():
+    """T-EN: not after a pon (no draw)."""
+    g = start_hand(hands=[QA, "19m369p147s1126z4z", "1m258p369s234567z", ""], draws="1z",
+                   rules=K3)  # fmt: skip
+    tsumogiri(g)
+    act(g, 1, A.PON)
+    assert g.actor == 1 and g.phase == "turn"
+    assert_not_legal(g, 1, KITA, "right after a pon")
+
+
+@pytest.mark.nojit
+def test_kita_in_riichi_only_the_north_just_drawn():
+    """R-tenhou sanma2.xml hand 3, RE: in riichi only a drawn North may be set aside."""
+    hand = "45p789p123s55z444z"  # waits 3p-6p; 444z kept in riichi
+    g = start_hand(hands=[QA, hand, QB, ""], draws="7s 9p 7s 7s 4z", rules=K3)
+    tsumogiri(g)
+    pass_claims(g)
+    assert_legal(g, 1, KITA, "not in riichi: a North of the triplet may be set aside")
+    act(g, 1, A.RIICHI)
+    tsumogiri(g, 1)
+    pass_claims(g)
+    while not (g.phase == "turn" and g.actor == 1):
+        tsumogiri(g)
+        pass_claims(g)
+    assert int(g.state.drawn[0]) // 4 == 30, describe(g)
+    assert_legal(g, 1, KITA, "the North just drawn")
+
+
+@pytest.mark.nojit
+def test_no_kita_with_an_empty_live_wall():
+    """Decision (docs/rules.md): like a kan, kita needs a live tile to move to the dead wall."""
+    g = start_hand(hands=[NA, QB, THIRD, ""], rules=K3, seed=4)
+    while not (g.phase == "turn" and g.actor == 0 and live_left(g) == 0):
+        if g.phase == "turn" and g.actor == 0:
+            assert_legal(g, 0, KITA)
+        if g.phase == "claim":
+            pass_claims(g)
+        else:
+            tsumogiri(g)
+    assert int(g.state.closed34[0, 0, 30]) == 1
+    assert_not_legal(g, 0, KITA, "empty live wall")
+
+
+@pytest.mark.nojit
+def test_ron_on_a_kita_without_chankan():
+    """W-MS19, MP, R-mjs nukidora_doubleron.json: any seat waiting on North may ron a kita (no
+    chankan yaku); the declarer pays as for a ron."""
+    g = start_hand(hands=[NA, NORTH_TANKI, THIRD, ""],
+                   draws="9m", dora="1z", rules=K3)  # fmt: skip
+    act(g, 0, KITA)
+    assert (g.phase, g.actor) == ("claim", 1), describe(g)
+    act(g, 1, A.RON)
+    (win,) = last_wins(g)
+    assert win["winner"] == 1 and win["from"] == 0 and win["tile"] == "4z", describe(g)
+    assert "chankan" not in win["yaku"] and set(win["yaku"]) >= {"yakuhai_haku", "ittsu"}
+    assert [int(x) for x in g.state.last_delta[0]][:2] == [-win["delta"][1], win["delta"][1]]
+
+
+@pytest.mark.nojit
+def test_passing_a_kita_makes_furiten():
+    """Decision (docs/rules.md, as for an added kan): a seat that could ron the kita and passes
+    is furiten; the declarer then draws its replacement tile."""
+    g = start_hand(hands=[NA, NORTH_TANKI, THIRD, ""],
+                   draws="9m", rules=K3)  # fmt: skip
+    act(g, 0, KITA)
+    act(g, 1, A.PASS)
+    assert (g.phase, g.actor) == ("turn", 0) and int(g.state.rinshan[0]) == 1
+    assert int(g.state.furiten_temp[0, 1]) == 1, describe(g)
+    assert not validate(g.state)
+
+
+@pytest.mark.nojit
+def test_kita_ends_ippatsu_and_the_first_go_around():
+    """W-MS19, T-EN: a kita breaks every seat's ippatsu (like a call) and ends tenhou."""
+    hand = "45p789p123s99s555z"
+    g = start_hand(hands=[QA, hand, "19m369p147s1236z4z", ""], draws="9m 9p 4z", rules=K3)
+    tsumogiri(g)
+    pass_claims(g)
+    act(g, 1, A.RIICHI)
+    tsumogiri(g, 1)
+    pass_claims(g)
+    assert int(g.state.ippatsu[0, 1]) == 1
+    act(g, 2, KITA)
+    assert int(g.state.ippatsu[0, 1]) == 0 and int(g.state.first_go[0]) == 0, describe(g)
+
+
+@pytest.mark.nojit
+def test_rinshan_kaihou_on_the_kita_replacement_and_nuki_dora():
+    """R-mjs kan3_nuki_rinshan.json: a tsumo on the replacement tile is rinshan kaihou; the
+    kita is one han of nuki dora (counted with the dora); the dealer's tsumo after a kita is no
+    tenhou. 4 han (haku, tsumo, rinshan, 1 dora) 30 fu: 3,900 from each of two for the dealer."""
+    g = start_hand(hands=[TENPAI, QA, QB, ""], draws="4z", rinshan="3p", dora="1z", rules=K3)
+    act(g, 0, KITA)
+    act(g, 0, A.TSUMO)
+    (win,) = last_wins(g)
+    assert win["yaku"].get("rinshan_kaihou") == 1 and win["yaku"].get("dora") == 1, describe(
+        g, str(win)
+    )
+    assert "tenhou" not in win["yaku"] and win["han"] == 4
+    assert [int(x) for x in g.state.last_delta[0]] == [7800, -3900, -3900, 0]
+
+
+@pytest.mark.nojit
+def test_west_indicator_makes_each_kita_two_dora():
+    """mahjong-rule.jp: with a West indicator a North is dora, so each kita is worth 2 han."""
+    g = start_hand(hands=[TENPAI, QA, QB, ""], draws="4z", rinshan="3p", dora="3z", rules=K3)
+    act(g, 0, KITA)
+    act(g, 0, A.TSUMO)
+    (win,) = last_wins(g)
+    assert win["yaku"].get("dora") == 2 and win["han"] == 5, describe(g, str(win))
+
+
+@pytest.mark.nojit
+def test_exhaustive_draw_after_a_kita():
+    """W-Sanma, R-tenhou sanma2.xml hand 3: 55 draws in all, the replacement draw included."""
+    g = start_hand(hands=[NA, QB, THIRD, ""], dora="1z",
+                   rules=K3, seed=6)  # fmt: skip
+    act(g, 0, KITA)
+    play_out(g)
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE
+    rows = [r for r in hand_events(g) if r[0] == EV_DRAW]
+    assert len(rows) == 55 and sum(int(r[3]) for r in rows) == 1, describe(g)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("rules", [K3, TENHOU_3P], ids=lambda r: r.name)
+def test_random_games_with_kita(rules):
+    """Random play with kita: every state valid, points plus sticks 105,000."""
+    import numpy as np
+
+    for seed in range(2):
+        g = Game(rules, seed=seed)
+        rng = np.random.default_rng(seed)
+        kita = 0
+        while not g.done:
+            legal = g.legal_actions()
+            a = KITA if KITA in legal else int(rng.choice(legal))
+            kita += a == KITA
+            g.step(a)
+            assert not validate(g.state), describe(g)
+        assert kita > 0 and g.points[3] == 0 and sum(g.points) == 105_000
