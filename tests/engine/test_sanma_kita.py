@@ -229,3 +229,19 @@ def test_random_games_with_kita(rules):
             g.step(a)
             assert not validate(g.state), describe(g)
         assert kita > 0 and g.points[3] == 0 and sum(g.points) == 105_000
+
+
+@pytest.mark.nojit
+def test_fifth_replacement_draw_comes_from_the_live_wall_end():
+    """W-Sanma, T-EN: eight replacement tiles (four kita, four kans); the first four are the
+    dead wall's rinshan tiles, the next ones the live wall's last tiles (engine/state.py)."""
+    draws = ["9m"] + ["?"] * 53 + ["7p"]
+    g = start_hand(hands=["1m1111p9999s4444z", QB, "19m258p258s12367z", ""], draws=draws,
+                   rinshan="2p 3p 5p 6p",
+                   rules=K3)  # fmt: skip
+    for _ in range(4):
+        act(g, 0, KITA)
+    assert live_left(g) == 50 and int(g.state.drawn[0]) // 4 == 9 + 5, describe(g, "drew 6p")
+    act(g, 0, A.KAN + 9)  # ankan 1p: the fifth replacement draw
+    assert int(g.state.drawn[0]) // 4 == 9 + 6 and live_left(g) == 49, describe(g, "drew 7p")
+    assert int(g.state.n_dora[0]) == 2 and not validate(g.state)

@@ -26,7 +26,7 @@ from scenario_helpers import (
     tsumogiri,
 )
 
-from engine.events import DRAW_EXHAUSTIVE, DRAW_KYUUSHU, EV_DRAW
+from engine.events import DRAW_EXHAUSTIVE, DRAW_KYUUSHU, DRAW_NAGASHI, EV_DRAW
 from engine.game import Game
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from engine.scenario import build_wall, start_hand
@@ -298,3 +298,68 @@ def test_random_games_keep_points_and_tiles():
             assert not validate(g.state), describe(g)
         assert g.points[3] == 0 and sum(g.points) == 105_000
         assert abs(sum(g.final_scores)) < 1e-9
+
+
+def dealer_ron(kyoku: int, rules=MS3, **kwargs):
+    """The next seat's first discard 3p is ronned by the dealer (2,000)."""
+    d = kyoku % 4
+    g = start_hand(hands=by_seat(d, [WIN, DEALER, THIRD]), draws="9m 9p", dora="4z",
+                   kyoku=kyoku, rules=rules, **kwargs)  # fmt: skip
+    tsumogiri(g, d)
+    pass_claims(g)
+    discard(g, (d + 1) % 3, "3p")
+    act(g, d, A.RON)
+    return g
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+def test_agari_yame_in_south_3(rules):
+    """MP, T-EN: the South 3 dealer (seat 2) who wins in first place with 40,000+ ends the game;
+    not first: renchan."""
+    g = dealer_ron(6, rules=rules, points=[30000, 30000, 45000, 0])
+    assert g.points == [28000, 30000, 47000, 0] and g.done, describe(g)
+    g = dealer_ron(6, rules=rules, points=[40000, 32000, 33000, 0])
+    assert not g.done and (int(g.state.kyoku[0]), int(g.state.honba[0])) == (6, 1), describe(g)
+
+
+@pytest.mark.nojit
+def test_busting_ends_the_game():
+    """R-tenhou sanma2.xml (a bust in East 3): a seat below 0 ends the game."""
+    g = nondealer_ron(0, points=[1000, 52000, 52000, 0])
+    assert g.points[0] == -300 and g.done, describe(g)
+    assert [int(r) for r in g.state.final_ranks[0]] == [2, 0, 1, 3]
+
+
+@pytest.mark.nojit
+def test_nagashi_mangan_with_tsumo_loss():
+    """Decision (docs/rules.md): nagashi mangan is paid as a mangan tsumo with tsumo loss: the
+    non-dealer gets 4,000 from the dealer and 2,000 from the other seat."""
+    terminals = [
+        "1m",
+        "9m",
+        "1p",
+        "9p",
+        "1s",
+        "9s",
+        "1z",
+        "2z",
+        "3z",
+        "4z",
+        "5z",
+        "6z",
+        "7z",
+        "1m",
+        "9m",
+        "1p",
+        "9p",
+        "1s",
+    ]
+    draws = ["?"] * 55
+    for j, tile in enumerate(terminals):
+        draws[1 + 3 * j] = tile  # seat 1 draws every third tile from the second
+    hands = ["2345678p234567s", "2345678s234567p", "234567p234567s8p", ""]
+    g = start_hand(hands=hands, draws=draws, dora="9s", rules=MS3, seed=11)
+    play_out(g)
+    assert last_draw_kind(g) == DRAW_NAGASHI, describe(g)
+    assert [int(x) for x in g.state.last_delta[0]] == [-4000, 6000, -2000, 0], describe(g)
