@@ -172,7 +172,7 @@ def _kita(st, t, ev, tables, s):
         return
     # a North no one may rob still went by every seat waiting on it (as an added kan's tile)
     _mark_passed_furiten(st, t, s, NORTH)
-    _complete_kita(st, t, ev, tables, s, np.int64(tile))
+    _complete_kita(st, t, ev, tables, np.int64(s), np.int64(tile))
 
 
 @njit

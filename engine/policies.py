@@ -20,6 +20,7 @@ from engine.actions import (
     CHI_MID_PLAIN,
     DISCARD,
     DISCARD_RED,
+    KITA,
     KYUUSHU,
     PASS,
     PON,
@@ -76,6 +77,8 @@ def _simple_action(st, t, tables, mask):
         return TSUMO
     if mask[RON]:
         return RON
+    if mask.shape[0] > KITA and mask[KITA]:
+        return KITA  # three players: a North set aside is a dora and a free draw
     if mask[RIICHI]:
         return RIICHI
     if mask[PASS]:
@@ -308,6 +311,8 @@ def _efficiency_action(st, t, tables, mask):
         return TSUMO
     if mask[RON]:
         return RON
+    if mask.shape[0] > KITA and mask[KITA]:
+        return KITA  # three players (the Python agents play four players only yet)
     rec = st[t]
     seat = rec.actor
     hand = rec.closed34[seat].copy()

@@ -55,7 +55,7 @@ from engine.state import (
     WALL_SIZE,
     State,
 )
-from engine.wall import _live_end
+from engine.wall import _live_end, _live_left
 
 (
     VAL_OK,
@@ -533,7 +533,7 @@ def _validate_rules(st, t, ev, tables, detail):
     tile = rec.claim_tile
     detail[1] = tile
     x = tile // 4
-    live = _live_end(st, t) - rec.n_kans - rec.wall_pos
+    live = _live_left(st, t)
     expected = 0
     n_players = _n_players(st, t)
     for j in range(1, n_players):

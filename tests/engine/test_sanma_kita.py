@@ -245,3 +245,21 @@ def test_fifth_replacement_draw_comes_from_the_live_wall_end():
     act(g, 0, A.KAN + 9)  # ankan 1p: the fifth replacement draw
     assert int(g.state.drawn[0]) // 4 == 9 + 6 and live_left(g) == 49, describe(g, "drew 7p")
     assert int(g.state.n_dora[0]) == 2 and not validate(g.state)
+
+
+@pytest.mark.nojit
+def test_kita_on_the_last_live_tile_makes_the_next_discard_the_last():
+    """Decision (docs/rules.md, as after a kan): a kita with one live tile left empties the live
+    wall; its replacement tile's discard is the last (no pon on it), then the exhaustive draw."""
+    hands = ["19m369p147s11236z", "19m258p369s23567z", NA, ""]
+    g = start_hand(hands=hands, rinshan="1z", dora="9s", rules=K3, seed=8)
+    while not (g.phase == "turn" and g.actor == 2 and live_left(g) == 1):
+        pass_claims(g)
+        tsumogiri(g)
+    act(g, 2, KITA)
+    assert live_left(g) == 0 and int(g.state.drawn[0]) // 4 == 27, describe(g, "drew 1z")
+    assert_not_legal(g, 2, KITA, "empty live wall")
+    tsumogiri(g, 2)
+    assert g.phase != "claim" or not g.legal_mask()[A.PON], describe(g, "no pon on the last tile")
+    pass_claims(g)
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE, describe(g)
