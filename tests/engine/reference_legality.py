@@ -30,13 +30,21 @@ import numpy as np
 
 from engine import actions as A  # noqa: N812
 from engine.agari import decompose, is_agari
-from engine.events import EV_CALL, EV_DISCARD, EV_DRAW, EV_HAND_START, EV_RIICHI_ACCEPTED
+from engine.events import (
+    EV_CALL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_HAND_START,
+    EV_KITA,
+    EV_RIICHI_ACCEPTED,
+)
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NAMES, MELD_PON
-from engine.rules import Rules
+from engine.rules import MAHJONGSOUL, Rules
 from engine.scoring import score_hand
 from engine.shanten import shanten, waits
 from engine.state import (
     LIVE_END,
+    LIVE_END_3P,
     PHASE_CLAIM,
     PHASE_GAME_OVER,
     PHASE_RIICHI_DISCARD,
@@ -51,6 +59,8 @@ WINDS = "ESWN"
 OFFER_DISCARD = "discard"
 OFFER_KAKAN = "kakan"
 OFFER_ANKAN = "ankan"
+OFFER_KITA = "kita"
+NORTH = 30
 
 
 # ---------------------------------------------------------------------------- cached hand facts
@@ -126,6 +136,10 @@ class Table:
     last_progress: int = 0
     """Index of the last draw, call or accepted riichi in ``log``: a tile offered before it was
     passed (not won on), a tile offered after it is still on offer."""
+    players: int = 4
+    """Seats at the table (docs/rules.md, "Three-player riichi": seats 0-2, seat 3 absent)."""
+    kita_rows: int = 0
+    """Kita in this hand's log (a North set aside; three players)."""
     _furiten: dict = field(default_factory=dict)
 
     @property
@@ -140,6 +154,10 @@ class Table:
 
     def closed_hand(self, s: int) -> bool:
         return all(m[0] == MELD_ANKAN for m in self.melds[s])
+
+    def others(self, d: int) -> list[int]:
+        """The other seats in turn order after ``d``."""
+        return [(d + i) % self.players for i in range(1, self.players)]
 
 
 def read_table(state: State, rules: Rules, t: int = 0) -> Table:
@@ -180,7 +198,16 @@ def read_table(state: State, rules: Rules, t: int = 0) -> Table:
     last = _last_play_row(log)
     if int(state.phase[t]) == PHASE_CLAIM and last is not None and last[0] == EV_CALL:
         pending_kan = 1 if last[2] in (MELD_KAKAN, MELD_ANKAN) else 0
-    live = LIVE_END - (n_kans_melds - pending_kan) - int(state.wall_pos[t])
+    # three players: the live wall is 55 tiles, and a kita moves one live tile to the dead wall
+    # once completed (one still offered for ron has not)
+    kita_rows = sum(r[0] == EV_KITA for r in log)
+    if int(state.phase[t]) == PHASE_CLAIM and last is not None and last[0] == EV_KITA:
+        kita_rows -= 1
+        pending_kita = 1
+    else:
+        pending_kita = 0
+    live_end = LIVE_END_3P if rules.players == 3 else LIVE_END
+    live = live_end - (n_kans_melds - pending_kan) - kita_rows - int(state.wall_pos[t])
     return Table(
         rules=rules,
         phase=int(state.phase[t]),
@@ -199,13 +226,15 @@ def read_table(state: State, rules: Rules, t: int = 0) -> Table:
             (i for i, r in enumerate(log) if r[0] in (EV_DRAW, EV_CALL, EV_RIICHI_ACCEPTED)),
             default=0,
         ),
+        players=rules.players,
+        kita_rows=kita_rows + pending_kita,
     )
 
 
 def _last_play_row(rows) -> tuple | None:
-    """The last draw, discard or call row (dora reveals come after some of them)."""
+    """The last draw, discard, call or kita row (dora reveals come after some of them)."""
     for r in reversed(rows):
-        if r[0] in (EV_DRAW, EV_DISCARD, EV_CALL):
+        if r[0] in (EV_DRAW, EV_DISCARD, EV_CALL, EV_KITA):
             return tuple(r)
     return None
 
@@ -242,6 +271,8 @@ def _passed_tiles(tb: Table, s: int, since: int) -> set[int]:
             h[r[6]] += 1
             if _kokushi(h):
                 out.add(r[6])
+        elif r[0] == EV_KITA:
+            out.add(NORTH)  # docs/rules.md: a kita goes by every seat as an added kan's tile
     return out
 
 
@@ -293,6 +324,12 @@ def _meld_args(tb: Table, s: int) -> list[tuple[str, str]]:
 
 @functools.cache
 def _without_red_fives(rules: Rules) -> Rules:
+    if rules.players == 3:
+        # yaku do not depend on the number of players (the seat winds are given); hand scoring
+        # takes four-player rules only
+        return MAHJONGSOUL.replace(
+            red_fives=(0, 0, 0), open_tanyao=rules.open_tanyao, open_riichi=rules.open_riichi
+        )
     return rules.replace(red_fives=(0, 0, 0))
 
 
@@ -309,7 +346,7 @@ def has_yaku(tb: Table, s: int, closed: list[int], win: int, tsumo: bool, **situ
         tile34_to_str(win),
         melds=_meld_args(tb, s),
         win_type="tsumo" if tsumo else "ron",
-        seat_wind=WINDS[(s - dealer) % 4],
+        seat_wind=WINDS[(s - dealer) % tb.players],
         round_wind=WINDS[min(tb.kyoku // 4, 3)],
         riichi=tb.riichi[s] > 0,
         rules=_without_red_fives(tb.rules),
@@ -344,6 +381,8 @@ def claim_options(tb: Table, s: int, tile: int, d: int, kind: str) -> set[int]:
         closed[x] += 1
         if kind == OFFER_DISCARD:
             ok = has_yaku(tb, s, closed, x, False, houtei=tb.live == 0)
+        elif kind == OFFER_KITA:
+            ok = has_yaku(tb, s, closed, x, False)  # a kita robbed is no chankan
         else:
             ok = has_yaku(tb, s, closed, x, False, chankan=True)
         if ok:
@@ -368,7 +407,7 @@ def claim_options(tb: Table, s: int, tile: int, d: int, kind: str) -> set[int]:
             out.add(A.PON_PLAIN)
     if h[x] == 3 and tb.n_kans < 4:
         out.add(A.KAN + x)
-    if s == (d + 1) % 4 and x < 27:
+    if s == (d + 1) % 4 and x < 27 and tb.players == 4:  # no chi with three players
         n = x % 9
         shapes = (
             (A.CHI_LOW, n <= 6, (x + 1, x + 2), {x, x + 3} if n <= 5 else {x}),
@@ -385,7 +424,7 @@ def claim_options(tb: Table, s: int, tile: int, d: int, kind: str) -> set[int]:
 
 def claimers(tb: Table, tile: int, d: int, kind: str) -> list[int]:
     """Seats that may claim ``tile`` from ``d``, in asking order (turn order after ``d``)."""
-    return [s for s in ((d + i) % 4 for i in (1, 2, 3)) if claim_options(tb, s, tile, d, kind)]
+    return [s for s in tb.others(d) if claim_options(tb, s, tile, d, kind)]
 
 
 def offer_of(tb: Table, action: int) -> tuple[int, int, str] | None:
@@ -403,6 +442,11 @@ def offer_of(tb: Table, action: int) -> tuple[int, int, str] | None:
     if A.KAN <= action < A.KAN + 34:
         k = action - A.KAN
         return 4 * k, s, OFFER_ANKAN if tb.hand[s][k] == 4 else OFFER_KAKAN
+    if action == A.KITA:
+        pool = [i for i in tb.ids[s] if i // 4 == NORTH]
+        draw = _last_draw(tb, s)
+        tile = draw[2] if draw is not None and draw[2] in pool else pool[0]
+        return tile, s, OFFER_KITA
     return None
 
 
@@ -443,7 +487,8 @@ def turn_actions(tb: Table, s: int) -> set[int]:
         return out
     drawn = draw[2]
     rinshan = draw[3] == 1
-    no_calls = all(not ms for ms in tb.melds)
+    # a kita ends the first go-around as a call does (docs/rules.md, "Three-player riichi")
+    no_calls = all(not ms for ms in tb.melds) and tb.kita_rows == 0
     first_go = no_calls and not tb.river[s]
     if _agari(tuple(h)) and has_yaku(
         tb,
@@ -472,7 +517,7 @@ def turn_actions(tb: Table, s: int) -> set[int]:
         not tb.riichi[s]
         and tb.closed_hand(s)
         and tb.points[s] >= 1000
-        and tb.live >= 4
+        and tb.live >= tb.players  # one more own draw: 4 tiles, 3 with three players
         and any(tenpai(tb, s, _minus(h, k)) for k in range(34) if h[k])
     ):
         out.add(A.RIICHI)
@@ -480,6 +525,10 @@ def turn_actions(tb: Table, s: int) -> set[int]:
             out.add(A.OPEN_RIICHI)
     if rules.abortive_draws and first_go and sum(h[k] > 0 for k in YAOCHUU) >= 9:
         out.add(A.KYUUSHU)
+    # kita (docs/rules.md, "Three-player riichi"): a North after a draw, in riichi only the one
+    # just drawn, and a live tile to move to the dead wall
+    if rules.kita and h[NORTH] and tb.live > 0 and (not tb.riichi[s] or drawn // 4 == NORTH):
+        out.add(A.KITA)
     return out
 
 
@@ -535,6 +584,8 @@ def current_offer(tb: Table) -> tuple[int, int, str]:
         return last[4], last[1], OFFER_KAKAN
     if last[0] == EV_CALL and last[2] == MELD_ANKAN:
         return 4 * last[6], last[1], OFFER_ANKAN
+    if last[0] == EV_KITA:
+        return last[2], last[1], OFFER_KITA
     raise ValueError(f"claim phase after log row {last}")
 
 
@@ -635,7 +686,7 @@ def situations(tb: Table, legal: set[int]) -> set[str]:
         x = tile // 4
         tags.add(f"claim on {kind}")
         if A.RON in legal:
-            tags.add("ron" if kind == OFFER_DISCARD else "chankan")
+            tags.add({OFFER_DISCARD: "ron", OFFER_KITA: "ron on a kita"}.get(kind, "chankan"))
         if x in seat_waits(tb, s) and A.RON not in legal:
             tags.add(f"wait but no ron ({furiten(tb, s) or 'no yaku'})")
         if kind == OFFER_DISCARD and tb.live == 0:
@@ -653,7 +704,7 @@ def situations(tb: Table, legal: set[int]) -> set[str]:
         ):
             if a in legal:
                 tags.add(tag)
-        if s != (d + 1) % 4 and x < 27:
+        if s != (d + 1) % 4 and x < 27 and tb.players == 4:
             tags.add("claim from a seat that may not chi")
         return tags
     if tb.phase == PHASE_RIICHI_DISCARD:
@@ -671,12 +722,16 @@ def situations(tb: Table, legal: set[int]) -> set[str]:
             tags.add(tag)
     if A.KYUUSHU in legal:
         tags.add("kyuushu")
+    if A.KITA in legal:
+        tags.add("kita in riichi" if tb.riichi[s] else "kita")
+    elif tb.hand[s][NORTH] and tb.rules.kita and _last_draw(tb, s) is not None:
+        tags.add("kita refused (" + ("riichi" if tb.riichi[s] else "empty live wall") + ")")
     if (
         A.RIICHI not in legal
         and _last_draw(tb, s) is not None
         and not tb.riichi[s]
         and tb.closed_hand(s)
-        and tb.live >= 4
+        and tb.live >= tb.players
         and tb.points[s] < 1000
         and any(tenpai(tb, s, _minus(tb.hand[s], k)) for k in range(34) if tb.hand[s][k])
     ):
@@ -702,7 +757,7 @@ def offer_situations(tb: Table, action: int) -> set[str]:
         return set()
     tile, d, kind = offer
     tags = {f"offer of a {kind} tile"}
-    for s in ((d + i) % 4 for i in (1, 2, 3)):
+    for s in tb.others(d):
         if tile // 4 in seat_waits(tb, s) and furiten(tb, s):
             tags.add(f"offer skips a {furiten(tb, s)} furiten wait")
     return tags
@@ -722,7 +777,7 @@ def choose(tb: Table, legal: set[int], rng: np.random.Generator) -> int:
         if calls and rng.random() < 0.35:
             return int(rng.choice(calls))
         return A.PASS
-    for action, p in ((A.TSUMO, 0.9), (A.KYUUSHU, 0.3)):
+    for action, p in ((A.TSUMO, 0.9), (A.KYUUSHU, 0.3), (A.KITA, 0.8)):
         if action in legal and rng.random() < p:
             return action
     kans = [a for a in legal_sorted if A.KAN <= a < A.KAN + 34]

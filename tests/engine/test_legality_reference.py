@@ -347,3 +347,41 @@ if __name__ == "__main__":
     print(json.dumps(run_mutation(None, 1000)), flush=True)
     for mutation in MUTATIONS:
         print(json.dumps(run_mutation(mutation)), flush=True)
+
+
+# ---------------------------------------------------------------------------- three players
+
+SANMA_CONFIGS: dict[str, Rules] = {
+    "mahjongsoul-3p": Rules.preset("mahjongsoul-3p"),
+    "tenhou-3p": Rules.preset("tenhou-3p"),
+    "mahjongsoul-3p without kita": Rules.preset("mahjongsoul-3p").replace(kita=False),
+}
+"""Three-player rules of the random games compared decision by decision (issue 26)."""
+SANMA_SEEN = {
+    "claim on discard",
+    "pon",
+    "discard after a call",
+    "riichi",
+    "riichi discard",
+    "tsumo",
+    "ron",
+    "offer of a discard tile",
+}
+"""Situations every three-player configuration's random games reach."""
+SANMA_ALSO_SEEN = {
+    "mahjongsoul-3p": {"kita", "claim on kita", "offer of a kita tile"},
+    "tenhou-3p": {"kita", "claim on kita", "offer of a kita tile"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SANMA_CONFIGS))
+def test_mask_matches_the_reference_in_three_player_games(name):
+    """No chi, the seats asked in turn order over three seats, riichi with 3 live tiles, kita
+    (after a draw, in riichi the drawn North, a live tile left) and ron on a kita."""
+    rules = SANMA_CONFIGS[name]
+    report = _random_games(rules, DECISIONS, seed=9_000)
+    assert report.differences == [], "\n".join(report.differences[:10])
+    assert not {"chi", "chi plain"} & set(report.seen)
+    want = SANMA_SEEN | SANMA_ALSO_SEEN.get(name, set())
+    missing = sorted(want - set(report.seen))
+    assert not missing, f"{report.decisions} decisions never reached {missing}: {report.seen}"
