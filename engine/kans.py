@@ -153,7 +153,7 @@ def _kita(st, t, ev, tables, s):
     """Kita (docs/rules.md, "Three-player riichi"): seat ``s`` sets a North aside (the drawn one
     first); every seat that may ron it is asked (no chankan yaku), then ``_complete_kita``."""
     rec = st[t]
-    tile = _find_tile(st, t, s, NORTH, False)
+    tile = _find_tile(st, t, s, np.int64(NORTH), False)
     _remove_tile(st, t, s, tile)
     rec.drawn = -1
     rec.rinshan = 0
@@ -171,7 +171,7 @@ def _kita(st, t, ev, tables, s):
     if _ask_claimers(st, t, s):
         return
     # a North no one may rob still went by every seat waiting on it (as an added kan's tile)
-    _mark_passed_furiten(st, t, s, NORTH)
+    _mark_passed_furiten(st, t, s, np.int64(NORTH))
     _complete_kita(st, t, ev, tables, np.int64(s), np.int64(tile))
 
 
