@@ -158,7 +158,7 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
             out[RES_BASE] = base
     if n_players == 3 and status == STATUS_OK:
         # tsumo loss: the payments without the absent seat, honba 100 per payer
-        gain = _payments_3p(out[RES_BASE], s == dealer, tsumo, honba, out)
+        gain = _payments_3p(np.int64(out[RES_BASE]), s == dealer, tsumo, honba, out)
         out[RES_WINNER_GAIN] = gain + 1000 * kyotaku
     return status
 
