@@ -21,6 +21,7 @@ from engine.actions import (
     CHI_MID,
     DISCARD_RED,
     KAN,
+    KITA,
     KYUUSHU,
     OPEN_RIICHI,
     PASS,
@@ -190,6 +191,7 @@ _WORDS = {
     "pon": PON,
     "pass": PASS,
     "kyuushu": KYUUSHU,
+    "kita": KITA,
     "chi low": CHI_LOW,
     "chi mid": CHI_MID,
     "chi high": CHI_HIGH,
@@ -204,7 +206,7 @@ def action_id(game: Game, text: str) -> int:
     """The action id of a move written as text, for the seat to act in ``game``.
 
     ``"5m"`` discards a plain 5m, ``"0p"`` a red 5p; ``"riichi"``, ``"open riichi"``,
-    ``"tsumo"``, ``"ron"``, ``"pon"``, ``"pass"``, ``"kyuushu"``, ``"chi low"`` / ``"chi mid"`` /
+    ``"tsumo"``, ``"ron"``, ``"pon"``, ``"pass"``, ``"kyuushu"``, ``"kita"``, ``"chi low"`` / ``"chi mid"`` /
     ``"chi high"`` (or ``"chi"`` when one shape is legal), ``"pon plain"`` / ``"chi low plain"`` …
     (the call with plain fives, keeping a held red five), ``"kan 5m"`` (or ``"kan"`` when one
     kan is legal).

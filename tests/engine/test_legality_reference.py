@@ -369,9 +369,16 @@ SANMA_SEEN = {
 }
 """Situations every three-player configuration's random games reach."""
 SANMA_ALSO_SEEN = {
-    "mahjongsoul-3p": {"kita", "claim on kita", "offer of a kita tile"},
-    "tenhou-3p": {"kita", "claim on kita", "offer of a kita tile"},
+    "mahjongsoul-3p": {"kita", "kita in riichi", "offer of a kita tile"},
+    "tenhou-3p": {"kita", "kita in riichi", "offer of a kita tile"},
 }
+KITA_HANDS = ["19m147p258s1236z4z", "123p456p789p555z4z", "19m258p369s12367z", ""]
+"""S0 sets its North aside; S1 waits on North (tanki, haku and ittsuu) and may ron it."""
+SANMA_SCENARIOS = {
+    "ron on a kita": (("kita", "ron"), {"claim on kita", "ron on a kita", "offer of a kita tile"}),
+    "a kita passed, then furiten": (("kita", "pass"), {"claim on kita"}),
+}
+"""Scripted starts for a ron on a kita, which random play rarely reaches: (moves, situations)."""
 
 
 @pytest.mark.parametrize("name", sorted(SANMA_CONFIGS))
@@ -385,3 +392,15 @@ def test_mask_matches_the_reference_in_three_player_games(name):
     want = SANMA_SEEN | SANMA_ALSO_SEEN.get(name, set())
     missing = sorted(want - set(report.seen))
     assert not missing, f"{report.decisions} decisions never reached {missing}: {report.seen}"
+
+
+@pytest.mark.parametrize("preset", ["mahjongsoul-3p", "tenhou-3p"])
+@pytest.mark.parametrize("name", sorted(SANMA_SCENARIOS))
+def test_mask_matches_the_reference_on_a_kita_offered_for_ron(name, preset):
+    rules = Rules.preset(preset)
+    moves, tags = SANMA_SCENARIOS[name]
+    game = start_hand(hands=KITA_HANDS, draws="9m", dora="9s", rules=rules)
+    report = ref.play_and_compare(game, rules, np.random.default_rng(1), moves, 400)
+    assert report.differences == [], "\n".join(report.differences[:10])
+    missing = sorted(tags - set(report.seen))
+    assert not missing, f"scenario never reached {missing}: {report.seen}"
