@@ -13,7 +13,7 @@ import numpy as np
 
 from engine.actions import N_ACTIONS, action_name
 from engine.legality import explain_illegal
-from engine.rules import Rules
+from engine.rules import Rules, check_four_players
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.validation import SEED_MAX, describe
@@ -57,6 +57,8 @@ class Batch:
         final_obs: bool = False,
     ) -> None:
         self.n = n
+        # the runner's masks are the four-player action table (issue 26: no three players yet)
+        check_four_players(rules, "the batch runner")
         self.state = new_state(n, rules, max_events)
         self.st, self.ev = self.state.records, self.state.events
         tables = load_tables()

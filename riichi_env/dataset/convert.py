@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from engine.actions import N_ACTIONS
-from engine.rules import Rules
+from engine.rules import Rules, check_four_players
 from engine.state import new_state
 from engine.tables import load_tables
 from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, N_ROWS, bounds
@@ -185,7 +185,7 @@ class Converter:
             if not isinstance(rules, str):
                 raise TypeError(f"rules must be a preset name or engine.Rules, got {rules!r}")
             if rules != "auto":
-                Rules.preset(rules)  # raises naming the presets
+                check_four_players(Rules.preset(rules), "the dataset")  # raises naming the presets
         seat_set = _names(seats, "seats")
         if seat_set is not None:
             try:
@@ -279,6 +279,7 @@ class Converter:
 
     def _state(self, rules: Rules):
         if self._state_rules != rules:
+            check_four_players(rules, "the dataset")  # issue 26: four-player masks and encoders
             self._st = new_state(1, rules, max_events=0)
             self._state_rules = rules
             import engine.game as _g

@@ -36,7 +36,7 @@ from engine.actions import (
 from engine.deal import deal_hand
 from engine.game import Game
 from engine.kernels import _apply, _legal_mask, _waits
-from engine.rules import RULE_RED_M, Rules, as_rules
+from engine.rules import RULE_RED_M, Rules, as_rules, check_four_players
 from engine.state import (
     DORA_START,
     LIVE_START,
@@ -316,6 +316,7 @@ class MjaiPlayer:
         self.agent_name = agent
         self.agent = make_agent(agent, seed)
         self.rules = as_rules(rules)
+        check_four_players(self.rules, "the mjai bot")
         self.world: SeatWorld | None = None
         self.hand: list[dict] = []
         self.hand34 = np.zeros(34, dtype=np.uint8)

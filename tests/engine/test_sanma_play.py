@@ -363,3 +363,19 @@ def test_nagashi_mangan_with_tsumo_loss():
     play_out(g)
     assert last_draw_kind(g) == DRAW_NAGASHI, describe(g)
     assert [int(x) for x in g.state.last_delta[0]] == [-4000, 6000, -2000, 0], describe(g)
+
+
+@pytest.mark.parametrize("preset", ["mahjongsoul-3p", "tenhou-3p"])
+@pytest.mark.parametrize("policy", ["greedy", "efficiency"])
+def test_checked_self_play(preset, policy):
+    """Self-play invariants for three seats (issue 26): every state valid and every masked action
+    accepted (``check=2``), points plus sticks conserved, seat 3 at 0, final scores summing to 0."""
+    from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, selfplay
+
+    rules = {"mahjongsoul-3p": MAHJONGSOUL_3P, "tenhou-3p": TENHOU_3P}[preset]
+    pol = POLICY_GREEDY if policy == "greedy" else POLICY_EFFICIENCY
+    out = selfplay(40, seed=3_000, rules=rules, check=2, policy=pol)
+    assert out["errors"] == [], out["errors"][:3]
+    for r in out["results"]:
+        assert r["points"][3] == 0 and sum(r["points"]) == 3 * rules.start_points, r
+        assert abs(sum(r["final_scores"])) < 1e-6, r

@@ -12,6 +12,7 @@ from engine.rules import (
     MAHJONGSOUL_3P,
     N_RULES,
     PRESETS,
+    PRESETS_3P,
     RULE_KITA,
     RULE_PLAYERS,
     RULE_RED_M,
@@ -73,9 +74,11 @@ def test_tenhou_3p_preset():
 
 
 def test_presets_and_as_rules_know_the_3p_names():
-    assert {"mahjongsoul-3p", "tenhou-3p"} <= set(PRESETS)
+    """``Rules.preset`` knows them; the lists of presets tools offer stay the four-player ones
+    until the envs, bots and records play three players (docs/sanma-status.md)."""
+    assert set(PRESETS_3P) == {"mahjongsoul-3p", "tenhou-3p"} and not set(PRESETS_3P) & set(PRESETS)
     assert as_rules("tenhou-3p") is TENHOU_3P
-    with pytest.raises(ValueError, match="mahjongsoul-3p"):
+    with pytest.raises(ValueError, match=r"choose from \['mahjongsoul', 'tenhou', 'tenhou-2009'\]"):
         Rules.preset("sanma")
 
 
@@ -189,3 +192,21 @@ def test_the_envs_refuse_three_players_until_they_play_them():
     with pytest.raises(ValueError, match="three players"):
         _make_rules(TENHOU_3P, {"kita": False})
     assert _make_rules("mahjongsoul", {}) is MAHJONGSOUL
+
+
+def test_the_four_player_tools_refuse_three_players():
+    """The batch runner's tables (85-action masks), the dataset and the mjai bot handle four
+    players only yet: a clear ValueError, never a three-player table in four-player code."""
+    import numpy as np
+
+    from riichi_env.batch.tables import Batch
+    from riichi_env.mjai.bot import MjaiPlayer
+
+    with pytest.raises(ValueError, match="the batch runner: three-player rules"):
+        Batch(1, MAHJONGSOUL_3P, None, 0, np.float32)
+    with pytest.raises(ValueError, match="the mjai bot: three-player rules"):
+        MjaiPlayer("random", "tenhou-3p")
+    from riichi_env.dataset.convert import Converter
+
+    with pytest.raises(ValueError, match="the dataset: three-player rules"):
+        Converter(rules="mahjongsoul-3p")
