@@ -263,3 +263,19 @@ def test_kita_on_the_last_live_tile_makes_the_next_discard_the_last():
     assert g.phase != "claim" or not g.legal_mask()[A.PON], describe(g, "no pon on the last tile")
     pass_claims(g)
     assert last_draw_kind(g) == DRAW_EXHAUSTIVE, describe(g)
+
+
+@pytest.mark.nojit
+def test_double_ron_on_a_kita():
+    """R-mjs nukidora_doubleron.json E1: two seats ron the same kita; both are paid, honba to
+    the first after the declarer."""
+    hands = ["19m258p258s1236z4z", NORTH_TANKI, "123456789s111p4z", ""]
+    g = start_hand(hands=hands, draws="9m", dora="1z", honba=1, rules=K3)
+    act(g, 0, KITA)
+    act(g, 1, A.RON)
+    act(g, 2, A.RON)
+    wins = last_wins(g)
+    assert [w["winner"] for w in wins] == [1, 2] and all(w["from"] == 0 for w in wins)
+    assert not any("chankan" in w["yaku"] for w in wins), describe(g)
+    # S1 haneman (haku, ittsu, honitsu) 12,000 + 200 honba; S2 ittsu 2 han 40 fu 2,600
+    assert [int(x) for x in g.state.last_delta[0]] == [-14800, 12200, 2600, 0], describe(g)

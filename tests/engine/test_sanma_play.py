@@ -379,3 +379,14 @@ def test_checked_self_play(preset, policy):
     for r in out["results"]:
         assert r["points"][3] == 0 and sum(r["points"]) == 3 * rules.start_points, r
         assert abs(sum(r["final_scores"])) < 1e-6, r
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+def test_tenpai_yame_in_south_3(rules):
+    """The South 3 dealer (seat 2) tenpai at the exhaustive draw, first with 40,000+: game over."""
+    g = start_hand(hands=by_seat(2, [WIN, QA, QB]), dora="4z", kyoku=6,
+                   points=[30000, 30000, 45000, 0], rules=rules, seed=3)  # fmt: skip
+    play_out(g)
+    assert last_draw_kind(g) == DRAW_EXHAUSTIVE and g.points == [29000, 29000, 47000, 0]
+    assert g.done, describe(g, "tenpai-yame")
