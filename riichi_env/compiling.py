@@ -174,12 +174,12 @@ def _score_part() -> list[Entry]:
 
 
 def _dataset_part() -> list[Entry]:
-    """The record replay that writes dataset rows (``riichi_env.dataset.replay._replay_game``),
-    for the types the converter passes (``example_arguments``)."""
+    """The runner's replay kernel that writes dataset rows (``riichi_env.batch.runner._run_replay``),
+    for the types the converter passes (``replay_example_arguments``)."""
     from engine.compile_parts import signature
-    from riichi_env.dataset.replay import _replay_game, example_arguments
+    from riichi_env.batch.runner import _run_replay, replay_example_arguments
 
-    return [("_replay_game", _replay_game, signature(*example_arguments()))]
+    return [("_run_replay", _run_replay, signature(*replay_example_arguments()))]
 
 
 STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {

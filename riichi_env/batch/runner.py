@@ -1,16 +1,19 @@
 """The one compiled game loop: ``run`` advances tables ``lo .. hi - 1`` of an engine ``State``.
 
 Every game path calls it: the AEC env (one table, one call per ``env.step``), the vector env, the
-learner env, ``riichi_env.selfplay`` and the arena (``B`` tables). A seat is a *Python seat*
-(``PYTHON_SEAT``: its action comes from the caller) or a compiled policy (``engine.selfplay``'s
-``POLICY_*``, the compiled agents included). The one body is compiled as two kernels
-(``_runner``): ``_run`` plays every policy and the teacher mode; ``_run_random`` only Python
-seats and the random policies, a smaller compile (no agents) for the AEC env and random
-self-play. ``runner_for(seat_policy)`` picks the one a batch needs.
+learner env, ``riichi_env.selfplay``, the arena and the dataset's replay of game records (``B``
+tables). A seat is a *Python seat* (``PYTHON_SEAT``: its action comes from the caller), a
+compiled policy (``engine.selfplay``'s ``POLICY_*``, the compiled agents included) or, in the
+replay, the record's seat (``riichi_env.batch.record_seat``). The one body is compiled as three
+kernels (``_runner``), each only with the branches its callers need: ``_run`` plays every policy
+and the teacher mode; ``_run_random`` only Python seats and the random policies, a smaller
+compile (no agents) for the AEC env and random self-play; ``_run_replay`` the record's seat,
+writing rows. ``runner_for(seat_policy)`` picks between the first two.
 
 ``run(st, ev, tables, ti, tf, masks, obs, obs_u8)``: the engine ``State``'s records and event
-log, ``tuple(load_tables())``, then two declared records and the output buffers (``BUFFERS``; a
-buffer with no rows is not written):
+log, ``tuple(load_tables())``, then two declared records (``riichi_env.batch.fields``) and the
+output buffers (``BUFFERS``; a buffer with no rows is not written); ``_run_replay`` takes one
+more, the record and its row buffers (``record_seat.REPLAY``):
 
 - ``ti`` / ``tf``, ``int64`` / ``float64``, one row per table (``TABLE_INTS``, ``TABLE_FLOATS``):
   the Python seat's action and the seat to act, the game index and seed base, the flags that
@@ -22,9 +25,8 @@ buffer with no rows is not written):
   call adds to. (In the tables' arrays rather than two more: each array argument costs a call
   from Python about 0.1 us, which the AEC env pays per step.)
 
-Each record is declared field by field, as ``engine/state.py``'s ``FIELDS`` (name, width,
-meaning); a field is a column (or ``width`` columns) at the index its ``T_*`` / ``F_*`` /
-``O_*`` / ``P_*`` constant names, and ``columns(fields)`` gives the views Python reads and writes
+Each record is declared field by field (``riichi_env.batch.fields``), as ``engine/state.py``'s
+``FIELDS`` (name, width, meaning); ``columns(fields)`` gives the views Python reads and writes
 (``ti[:, T_SEAT]``, ``tf[:, F_REWARDS:F_REWARDS + 4]``). Plain arrays and not NumPy structured
 arrays: Numba types a structured array from Python through a slow path (about 0.25 us per
 argument, measured), which the AEC env would pay three times per step.
@@ -47,6 +49,13 @@ starts the next game.
 **Teacher mode** (``teacher >= 0``): nothing is played; ``teacher_action`` of each table whose
 ``seat`` acts is what compiled policy ``teacher`` would play there, random policies drawing from
 ``teacher_rng`` (the learner env's expert actions).
+
+**Replay** (``_run_replay``): table ``t`` plays the record's hands ``rec_hand .. rec_hand_end - 1``
+(``start`` deals ``rec_hand``), each dealt from the record's wall, its moves the record's seat's;
+a row is written at each decision of a seat in ``rec_seats`` of a kind in ``kinds`` (not the
+forced ones with ``skip_forced``; the pass of an unknown choice never). The table is
+``FINISHED`` after its last hand. When the rows are full the call stops (``rows_full``) with the
+table ready to deal the hand again: the caller grows the rows and calls again.
 """
 
 from __future__ import annotations
@@ -59,188 +68,99 @@ from engine.kernels import ACTION_STREAM, _apply, _choose, _legal_mask, _reset, 
 from engine.selfplay import POLICY_SIMPLE, _choose_random
 from engine.tables import Tables
 from engine.validation import SEED_MAX
-from riichi_env.aec.encoders import ENCODERS, N_ROWS, _encode, bounds
+from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, _encode, _oracle_wall_rows
 from riichi_env.aec.options import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
-
-PYTHON_SEAT = -1
-"""``seat_policy`` entry of a seat whose actions come from the caller."""
-FINISHED = -1
-"""``seat`` of a table where no seat waits for the caller; ``game_index`` of a table with no game
-left."""
-NO_ENCODER = -1
-"""``encoder`` option when no observation is written."""
-NO_TEACHER = -1
-"""``teacher`` option of a call that plays (not the teacher mode)."""
-
-MAX_ROWS = 192
-"""Row capacity of the byte bounds (``QUANT_LO``, ``QUANT_INV``): rows of the largest encoder
-(``oracle_v0``, 184), rounded up; a new larger encoder fails at import, not in a kernel."""
-HAND_ENDED = 4
-"""Bit of ``_run``'s result: a hand of table ``lo`` ended during the call."""
-GAME_OVER = -1
-"""``_run``'s result when no seat of table ``lo`` waits (its game ended, or none is left)."""
-OBS_NOW = 0
-"""``obs[OBS_NOW, t]``: the acting seat's observation (with ``obs_u8``: ``obs[OBS_NOW, 0]`` is the
-float form of each table's in turn, a scratch that stays in the cache)."""
-OBS_FINAL = 1
-"""``obs[OBS_FINAL, t]``: the last view of a finished game."""
-
-if max(N_ROWS.values()) > MAX_ROWS:
-    raise ImportError(f"riichi_env.batch.runner.MAX_ROWS = {MAX_ROWS} is below an encoder's rows")
-
-# (name, width in columns, meaning); bools are 0 / 1
-TABLE_INTS: tuple[tuple[str, int, str], ...] = (
-    # set by the caller
-    ("action", 1, "the Python seat's action to play first (legal: checked), -1 none"),
-    ("start", 1, "start game ``game_index`` first (a reset); cleared by the call"),
-    ("refresh", 1, "recompute the mask of a loaded state first; cleared by the call"),
-    ("game_index", 1, "index of the game played here (its seed offset), ``FINISHED``"),
-    ("seed_base", 1, "game k of this table has seed ``(seed_base + k) mod 2**63``"),
-    ("seat_policy", 4, "each seat's ``POLICY_*``, or ``PYTHON_SEAT``"),
-    ("teacher_rng", 2, "the teacher mode's random stream (never the game's)"),
-    # kept by the call between calls
-    ("need_reset", 1, "the game ended (``stop_at_game_end``): the next call moves on"),
-    ("rng", 2, "the action stream of compiled random seats, keyed by the game seed"),
-    ("hand_points", 4, "points at the start of the current hand"),
-    # what the call left
-    ("seat", 1, "the Python seat to act now, or ``FINISHED``"),
-    ("terminated", 1, "a game ended during the call"),
-    ("hand_ended", 1, "a hand (or the game) ended during the call"),
-    ("delta", 4, "each seat's point change over the hands ended during the call"),
-    ("teacher_action", 1, "the teacher mode's action, -1 where no seat acts"),
-    ("final_game", 1, "game index of the last finished game"),
-    ("final_seat", 1, "the seat whose view ``obs[OBS_FINAL]`` holds"),
-    ("final_seed", 1, "seed of that game"),
-    # one result row, in ``FINAL_RESULT``'s order (a self-play result copies it at once)
-    ("final_points", 4, "points at the end of that game"),
-    ("final_ranks", 4, "placements (0-3) of that game"),
-    ("final_hands", 1, "hands played in that game"),
-    ("final_decisions", 1, "decisions taken in that game"),
+from riichi_env.batch.fields import (
+    BUFFERS,
+    F_FINAL_SCORES,
+    F_REWARDS,
+    FINAL_RESULT,
+    FINISHED,
+    GAME_OVER,
+    HAND_ENDED,
+    NO_ENCODER,
+    NO_TEACHER,
+    O_ENCODER,
+    O_GAMES_DONE,
+    O_GAMES_END,
+    O_HI,
+    O_KINDS,
+    O_LO,
+    O_ORACLE,
+    O_PLAYED,
+    O_REWARD_MODE,
+    O_ROWS,
+    O_ROWS_FULL,
+    O_SKIP_FORCED,
+    O_STOP_AT_GAME_END,
+    O_STRIDE,
+    O_TEACHER,
+    OBS_FINAL,
+    OBS_NOW,
+    OPTION_FLOATS,
+    OPTION_INTS,
+    P_RANK_POINTS,
+    P_REWARD_SCALE,
+    PYTHON_SEAT,
+    QUANT_INV,
+    QUANT_LO,
+    T_ACTION,
+    T_DELTA,
+    T_FINAL_DECISIONS,
+    T_FINAL_GAME,
+    T_FINAL_HANDS,
+    T_FINAL_POINTS,
+    T_FINAL_RANKS,
+    T_FINAL_SEAT,
+    T_FINAL_SEED,
+    T_GAME_INDEX,
+    T_HAND_ENDED,
+    T_HAND_POINTS,
+    T_NEED_RESET,
+    T_REC_HAND,
+    T_REC_KNOWN,
+    T_REC_SEATS,
+    T_REC_STEP,
+    T_REFRESH,
+    T_RNG,
+    T_SEAT,
+    T_SEAT_POLICY,
+    T_SEED_BASE,
+    T_START,
+    T_TEACHER_ACTION,
+    T_TEACHER_RNG,
+    T_TERMINATED,
+    TABLE_FLOATS,
+    TABLE_INTS,
+    columns,
+    fields,
+    new_tables,
 )
-"""A table's ``int64`` row ``ti[t]``."""
-TABLE_FLOATS: tuple[tuple[str, int, str], ...] = (
-    ("rewards", 4, "each seat's rewards during the call (float32 sums, as the vector env's)"),
-    ("final_scores", 4, "final scores of the last finished game"),
+from riichi_env.batch.record_seat import (
+    R_ACTION,
+    R_FORCED,
+    R_HAND,
+    R_KIND,
+    R_KNOWN,
+    R_MASK,
+    R_OBS,
+    R_OBS_U8,
+    R_ORACLE,
+    R_ORACLE_SCRATCH,
+    R_ORACLE_U8,
+    R_SCRATCH,
+    R_SEAT,
+    R_STEP,
+    SCRIPT_WIDTH,
+    _deal_recorded,
+    _end_recorded,
+    _kind_of,
+    _record_move,
+    _rows_full,
 )
-"""A table's ``float64`` row ``tf[t]``."""
-OPTION_INTS: tuple[tuple[str, int, str], ...] = (
-    ("lo", 1, "first table of the call"),
-    ("hi", 1, "one past the last table of the call"),
-    ("reward_mode", 1, "``REWARD_*``"),
-    ("skip_forced", 1, "play decisions with one legal action at once"),
-    ("stop_at_game_end", 1, "a finished game waits (``need_reset``) instead of the autoreset"),
-    ("stride", 1, "game index step of the autoreset (the tables of a batch)"),
-    ("games_end", 1, "game indices from here on are not played (``FINISHED``)"),
-    ("encoder", 1, "``riichi_env.aec.encoders`` id of the observations, ``NO_ENCODER``"),
-    ("teacher", 1, "``POLICY_*`` of the teacher mode, or ``NO_TEACHER`` (play)"),
-    ("games_done", 1, "games finished, added to by every call (progress)"),
-    ("played", 1, "actions played, added to by every call"),
-)
-"""The call's ``int64`` options, the last row of ``ti``."""
-OPTION_FLOATS: tuple[tuple[str, int, str], ...] = (
-    ("reward_scale", 1, "``REWARD_HAND``: the factor of the point changes"),
-    ("rank_points", 4, "``REWARD_RANK``: the reward of places 1-4"),
-)
-"""The call's ``float64`` options, the last row of ``tf``."""
 
-
-def _offsets(fields: tuple[tuple[str, int, str], ...]) -> dict[str, int]:
-    """Each field's first column, in declaration order; ``"_width"``: the row's width."""
-    out, col = {}, 0
-    for name, width, _ in fields:
-        out[name] = col
-        col += width
-    out["_width"] = col
-    return out
-
-
-def columns(fields: tuple[tuple[str, int, str], ...], array: np.ndarray) -> dict[str, np.ndarray]:
-    """Views of ``array`` (a record of ``fields``) by field name: a column (``[..., i]``) for a
-    field of width 1, else its columns (``[..., i:i + width]``)."""
-    at = _offsets(fields)
-    return {
-        name: array[..., at[name]] if width == 1 else array[..., at[name] : at[name] + width]
-        for name, width, _ in fields
-    }
-
-
-_T, _F, _O, _P = map(_offsets, (TABLE_INTS, TABLE_FLOATS, OPTION_INTS, OPTION_FLOATS))
-T_ACTION, T_START, T_REFRESH = _T["action"], _T["start"], _T["refresh"]
-T_GAME_INDEX, T_SEED_BASE, T_SEAT_POLICY = _T["game_index"], _T["seed_base"], _T["seat_policy"]
-T_TEACHER_RNG, T_NEED_RESET, T_RNG = _T["teacher_rng"], _T["need_reset"], _T["rng"]
-T_HAND_POINTS, T_SEAT, T_TERMINATED = _T["hand_points"], _T["seat"], _T["terminated"]
-T_HAND_ENDED, T_DELTA, T_TEACHER_ACTION = _T["hand_ended"], _T["delta"], _T["teacher_action"]
-T_FINAL_GAME, T_FINAL_SEAT, T_FINAL_POINTS = _T["final_game"], _T["final_seat"], _T["final_points"]
-T_FINAL_RANKS, T_FINAL_SEED, T_FINAL_HANDS = _T["final_ranks"], _T["final_seed"], _T["final_hands"]
-T_FINAL_DECISIONS, T_WIDTH = _T["final_decisions"], _T["_width"]
-F_REWARDS, F_FINAL_SCORES, F_WIDTH = _F["rewards"], _F["final_scores"], _F["_width"]
-O_LO, O_HI, O_REWARD_MODE, O_SKIP_FORCED = _O["lo"], _O["hi"], _O["reward_mode"], _O["skip_forced"]
-O_STOP_AT_GAME_END, O_STRIDE, O_GAMES_END = _O["stop_at_game_end"], _O["stride"], _O["games_end"]
-O_ENCODER, O_TEACHER, O_GAMES_DONE = _O["encoder"], _O["teacher"], _O["games_done"]
-O_PLAYED, O_WIDTH = _O["played"], _O["_width"]
-P_REWARD_SCALE, P_RANK_POINTS = _P["reward_scale"], _P["rank_points"]
-P_WIDTH = _P["_width"]
-if O_WIDTH > T_WIDTH or P_WIDTH > F_WIDTH:
-    raise ImportError("the options must fit in a row of the tables' records")
-
-
-def _byte_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """Each encoder's rows' low bound and 255 / (high - low), ``float32 (encoders, MAX_ROWS)``:
-    what ``obs_u8`` quantizes with (constants of the compiled runner)."""
-    lo = np.zeros((len(ENCODERS), MAX_ROWS), dtype=np.float32)
-    inv = np.ones((len(ENCODERS), MAX_ROWS), dtype=np.float32)
-    for i, name in enumerate(ENCODERS):
-        low, high = bounds(name)
-        lo[i, : low.shape[0]] = low[:, 0]
-        inv[i, : low.shape[0]] = 255.0 / (high[:, 0] - low[:, 0])
-    return lo, inv
-
-
-QUANT_LO, QUANT_INV = _byte_bounds()
-FINAL_RESULT = slice(T_FINAL_POINTS, T_FINAL_DECISIONS + 1)
-"""Columns of ``ti`` holding the last finished game's points 0-3, ranks 4-7, hands 8 and
-decisions 9: ``riichi_env.selfplay``'s result row."""
-if FINAL_RESULT.stop - FINAL_RESULT.start != 10:
-    raise ImportError("the final_* result columns of TABLE_INTS must be contiguous")
-
-BUFFERS: tuple[tuple[str, str, str], ...] = (
-    ("masks", "int8 (B, N_ACTIONS)", "each table's legal actions of the seat to act"),
-    (
-        "obs",
-        "float32 (views, B, rows, 34)",
-        "``OBS_NOW``: the acting seat's observation (needed with ``obs_u8``: the float form); "
-        "``OBS_FINAL``: a finished game's last view",
-    ),
-    ("obs_u8", "uint8 (B, rows, 34)", "the observation in bytes, written too when it has rows"),
-)
-"""The output buffers of ``_run``, after the records: (name, dtype and shape, meaning)."""
-
-
-def new_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(ti, tf)`` of ``n`` tables, ``n + 1`` rows (the last: the options): every seat a Python
-    seat, no game started (``FINISHED``); no tables in the call, no encoder, hand reward with
-    scale 1, every game index playable, no stop at game end, play (not the teacher mode)."""
-    ti = np.zeros((n + 1, T_WIDTH), dtype=np.int64)
-    ti[:n, T_ACTION] = -1
-    ti[:n, T_SEAT_POLICY : T_SEAT_POLICY + 4] = PYTHON_SEAT
-    ti[:n, T_GAME_INDEX] = FINISHED
-    ti[:n, T_SEAT] = FINISHED
-    ti[:n, T_TEACHER_ACTION] = -1
-    oi = ti[n]
-    oi[O_STRIDE] = 1
-    oi[O_GAMES_END] = 2**62
-    oi[O_ENCODER] = NO_ENCODER
-    oi[O_TEACHER] = NO_TEACHER
-    tf = np.zeros((n + 1, F_WIDTH), dtype=np.float64)
-    tf[n, P_REWARD_SCALE] = 1.0
-    return ti, tf
-
-
-def fields(ti: np.ndarray, tf: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """``(tables, options)``: views of ``new_tables``' arrays by field name (``columns``)."""
-    n = ti.shape[0] - 1
-    tables = {**columns(TABLE_INTS, ti[:n]), **columns(TABLE_FLOATS, tf[:n])}
-    return tables, {**columns(OPTION_INTS, ti[n]), **columns(OPTION_FLOATS, tf[n])}
+ORACLE_ID = ENCODER_IDS["oracle_v0"]
+"""The oracle encoder's id (the replay's ``oracle`` rows, ``rec_known``'s wall rows)."""
 
 
 def example_arguments() -> tuple:
@@ -262,19 +182,59 @@ def example_arguments() -> tuple:
     )
 
 
-def _runner(agents: bool):
+def replay_example_arguments() -> tuple:
+    """Arguments of a ``_run_replay`` call over a record of no hands, of the types
+    ``riichi_env.dataset.convert.Converter`` passes (every option gives the same types: the
+    unused float or byte buffers have no rows): what ``riichi_env.compile("dataset")`` compiles
+    it for, running nothing. ``tests/riichi_env/test_dataset.py`` checks that a conversion finds
+    exactly this signature compiled."""
+    i32, u8, f32 = np.int32, np.uint8, np.float32
+    rows = max(N_ROWS.values())
+    floats = np.zeros((0, rows, 34), f32)
+    byte_rows = np.zeros((0, rows, 34), u8)
+    record = (
+        np.zeros((0, 136), i32),  # walls
+        np.zeros((0, 136), u8),  # known
+        np.zeros((0, 7), i32),  # starts
+        np.zeros((0, SCRIPT_WIDTH), i32),  # script
+        np.zeros(1, i32),  # script_lo
+        np.zeros((0, 4), i32),  # ends
+        np.zeros((0, 4), i32),  # rec_deltas
+        np.zeros(0, u8),  # finished
+        np.zeros(136, u8),  # red
+    )
+    rows_ = (
+        np.zeros((rows, 34), f32),  # scratch
+        np.zeros((rows, 34), f32),  # oracle_scratch
+        floats,  # obs
+        byte_rows,  # obs_u8
+        floats,  # oracle
+        byte_rows,  # oracle_u8
+        np.zeros((0, N_ACTIONS), np.int8),  # mask
+        np.zeros(0, np.int16),  # action
+        np.zeros(0, np.int8),  # seat
+        np.zeros(0, np.int8),  # kind
+        np.zeros(0, np.bool_),  # forced
+        np.zeros(0, np.int16),  # hand
+        np.zeros(0, i32),  # step
+        np.zeros(0, i32),  # status
+        np.zeros(0, i32),  # err
+        np.zeros((0, 4), i32),  # deltas
+        np.zeros(0, i32),  # hand_rows
+    )
+    play = example_arguments()
+    return (*play[:6], np.zeros((0, 1, 1, 34), f32), np.zeros((0, 1, 34), u8), record + rows_)
+
+
+def _runner(agents: bool, replay: bool):
     """The runner's kernel: with ``agents``, every ``POLICY_*`` and the teacher mode (``_run``);
-    without, the Python seats and the random policies only (``_run_random``). One body: Numba
-    drops the branches on ``agents`` before typing, so ``_run_random`` never compiles the agents."""
+    without, the Python seats and the random policies only (``_run_random``); with ``replay``, the
+    record's seat (``_run_replay``, which takes the ``REPLAY`` tuple as a ninth argument). One
+    body: Numba drops the branches on ``agents`` and ``replay`` before typing, so each kernel
+    compiles only its own (``_run_random`` never the agents, neither play kernel the replay)."""
 
-    def run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
-        """Advance tables ``lo .. hi - 1`` (module docstring).
-
-        Returns what a one-table caller (the AEC env) reads of table ``lo``: ``GAME_OVER`` when
-        no seat of it waits, else the seat to act, plus ``HAND_ENDED`` if a hand ended during the
-        call (0 in the teacher mode). ``tables_tuple`` is ``tuple(load_tables())`` (a plain tuple
-        crosses from Python faster than a NamedTuple).
-        """
+    @njit(inline="always")  # inlined into its kernel: one compiled module, as one function
+    def body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
         tables = Tables(tables_tuple[0], tables_tuple[1])
         nb = ti.shape[0] - 1  # the options' row (read in place: a view costs a step ~20 ns)
         lo, hi = ti[nb, O_LO], ti[nb, O_HI]
@@ -283,6 +243,8 @@ def _runner(agents: bool):
                 _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
                 return 0
             raise ValueError("the teacher mode runs in _run, not _run_random")
+        if replay:
+            ti[nb, O_ROWS_FULL] = 0
         for t in range(lo, hi):  # the body is not a function of its own: a call passing every
             # buffer costs the AEC env's step about 0.14 us (measured)
             rec = st[t]
@@ -300,7 +262,10 @@ def _runner(agents: bool):
                 ti[t, T_START] = 0
                 ti[t, T_NEED_RESET] = 0
                 if ti[t, T_GAME_INDEX] != FINISHED:
-                    count = _start_game(st, t, ev, tables, ti, mask, rng)
+                    if replay:
+                        count = _deal_recorded(st, t, ev, tables, ti, ti[nb], mask, rp)
+                    else:
+                        count = _start_game(st, t, ev, tables, ti, mask, rng)
             if ti[t, T_NEED_RESET]:
                 ti[t, T_NEED_RESET] = 0
                 count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
@@ -321,26 +286,56 @@ def _runner(agents: bool):
             played = 0
             while True:
                 if action < 0:
-                    policy = ti[t, T_SEAT_POLICY + actor]
-                    if policy == PYTHON_SEAT:
-                        break
-                    if count < 0:
-                        count = np.int64(0)
-                        for a in range(mask.shape[0]):
-                            count += mask[a]
-                    if policy < POLICY_SIMPLE:  # the random policies straight: 8 % faster
-                        action = _choose_random(st, t, tables, mask, count, policy, rng)
-                    elif agents:
-                        action = _choose(st, t, tables, mask, count, policy, rng)
+                    if replay:
+                        action, known = _record_move(st, t, ti, mask, rp)
+                        if action < 0:  # the hand left the record: on to the next
+                            count = _end_recorded(st, t, ev, tables, ti, ti[nb], mask, rp, False)
+                            if ti[t, T_GAME_INDEX] == FINISHED:
+                                break
+                            actor = np.int64(rec.actor)
+                            continue
+                        kind = _kind_of(st, t, action)
+                        if (
+                            known
+                            and ti[t, T_REC_SEATS + actor]
+                            and (ti[nb, O_KINDS] >> kind) & 1
+                            and not (ti[nb, O_SKIP_FORCED] and count == 1)
+                        ):
+                            if ti[nb, O_ROWS] >= rp[R_ACTION].shape[0]:
+                                _rows_full(ti, t, ti[nb])
+                                break
+                            _write_row(
+                                st, t, actor, action, kind, count, mask, tables, ti, ti[nb], rp
+                            )
                     else:
-                        raise ValueError("a compiled agent plays in _run, not _run_random")
+                        policy = ti[t, T_SEAT_POLICY + actor]
+                        if policy == PYTHON_SEAT:
+                            break
+                        if count < 0:
+                            count = np.int64(0)
+                            for a in range(mask.shape[0]):
+                                count += mask[a]
+                        if policy < POLICY_SIMPLE:  # the random policies straight: 8 % faster
+                            action = _choose_random(st, t, tables, mask, count, policy, rng)
+                        elif agents:
+                            action = _choose(st, t, tables, mask, count, policy, rng)
+                        else:
+                            raise ValueError("a compiled agent plays in _run, not _run_random")
                 hand = rec.hand_index
                 _apply(st, t, ev, tables, action)
                 played += 1
                 action = -1
+                if replay:
+                    ti[t, T_REC_STEP] += 1
                 if (
                     rec.game_over or rec.hand_index != hand
                 ):  # one hand at most (a deal is no forced move)
+                    if replay:  # the record deals the next hand, whatever the engine's rules say
+                        count = _end_recorded(st, t, ev, tables, ti, ti[nb], mask, rp, True)
+                        if ti[t, T_GAME_INDEX] == FINISHED:
+                            break
+                        actor = np.int64(rec.actor)
+                        continue
                     ti[t, T_HAND_ENDED] = 1
                     for s in range(4):
                         d = rec.points[s] - ti[t, T_HAND_POINTS + s]
@@ -350,7 +345,7 @@ def _runner(agents: bool):
                         ti[t, T_HAND_POINTS + s] = rec.points[s]
                 if not rec.game_over:
                     count = _legal_mask(st, t, tables, mask)
-                    if ti[nb, O_SKIP_FORCED] and count == 1:
+                    if not replay and ti[nb, O_SKIP_FORCED] and count == 1:
                         for a in range(mask.shape[0]):
                             if mask[a]:
                                 action = a
@@ -367,6 +362,11 @@ def _runner(agents: bool):
                     break
                 actor = np.int64(rec.actor)
             ti[nb, O_PLAYED] += played
+            if replay:
+                ti[t, T_SEAT] = FINISHED
+                if ti[nb, O_ROWS_FULL]:
+                    break
+                continue
             if ti[t, T_GAME_INDEX] == FINISHED or ti[t, T_NEED_RESET]:
                 ti[t, T_SEAT] = FINISHED
                 continue
@@ -383,17 +383,37 @@ def _runner(agents: bool):
             return GAME_OVER
         return ti[lo, T_SEAT] | (HAND_ENDED if ti[lo, T_HAND_ENDED] else 0)
 
-    name = "_run" if agents else "_run_random"
+    if replay:
+
+        def run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
+            """Replay the tables' records (module docstring); ``rp``: ``record_seat.REPLAY``."""
+            return body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp)
+
+    else:
+
+        def run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
+            """Advance tables ``lo .. hi - 1`` (module docstring).
+
+            Returns what a one-table caller (the AEC env) reads of table ``lo``: ``GAME_OVER``
+            when no seat of it waits, else the seat to act, plus ``HAND_ENDED`` if a hand ended
+            during the call (0 in the teacher mode). ``tables_tuple`` is ``tuple(load_tables())``
+            (a plain tuple crosses from Python faster than a NamedTuple).
+            """
+            return body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, ())
+
+    name = "_run_replay" if replay else "_run" if agents else "_run_random"
     run.__name__ = run.__qualname__ = name  # the name Numba's cache file and messages use
     return njit(run)
 
 
-_run = _runner(True)
+_run = _runner(True, False)
 """The runner with every compiled policy and the teacher mode: the arena, self-play of the
 agents, the learner env, a vector env with agent opponents."""
-_run_random = _runner(False)
+_run_random = _runner(False, False)
 """The runner without the compiled agents (Python seats and random policies): the AEC env,
 random self-play, a vector env of Python seats. A smaller compile (no agents)."""
+_run_replay = _runner(False, True)
+"""The runner of the record's seat: the dataset's replay of game records into rows."""
 
 
 def runner_for(seat_policy: np.ndarray) -> object:
@@ -478,6 +498,51 @@ def _teach(st, tables, ti, policy, lo, hi, masks):
             ti[t, T_TEACHER_ACTION] = _choose(st, t, tables, mask, n, policy, rng)
 
 
+@njit(inline="always")  # the runner's own: no module of its own to compile and optimise
+def _write_row(st, t, actor, action, kind, count, mask, tables, ti, oi, rp):
+    """The replay's row at table ``t``'s decision: the encoder's (and the oracle's) observation
+    of ``actor``, the mask, the recorded ``action`` and its ``kind``."""
+    r = oi[O_ROWS]
+    h = ti[t, T_REC_HAND]
+    enc = oi[O_ENCODER]
+    known = ti[t, T_REC_KNOWN]
+    suit, honor = tables.shanten_suit, tables.shanten_honor
+    if rp[R_OBS_U8].shape[0] > 0:  # bytes: through a float scratch row
+        out = rp[R_SCRATCH]
+        _encode(st, t, actor, enc, suit, honor, out)
+        if known and enc == ORACLE_ID:
+            _oracle_wall_rows(st, t, rp[R_KNOWN][h], out)
+        rows = out.shape[0]
+        _quantize(out, QUANT_LO[enc, :rows], QUANT_INV[enc, :rows], rp[R_OBS_U8][r])
+    else:
+        out = rp[R_OBS][r]
+        _encode(st, t, actor, enc, suit, honor, out)
+        if known and enc == ORACLE_ID:
+            _oracle_wall_rows(st, t, rp[R_KNOWN][h], out)
+    if oi[O_ORACLE]:
+        orc = rp[R_ORACLE_SCRATCH]
+        _encode(st, t, actor, np.int64(ORACLE_ID), suit, honor, orc)
+        if known:
+            _oracle_wall_rows(st, t, rp[R_KNOWN][h], orc)
+        if rp[R_ORACLE_U8].shape[0] > 0:
+            rows = orc.shape[0]
+            _quantize(
+                orc, QUANT_LO[ORACLE_ID, :rows], QUANT_INV[ORACLE_ID, :rows], rp[R_ORACLE_U8][r]
+            )
+        else:
+            rp[R_ORACLE][r, :, :] = orc
+    out_mask = rp[R_MASK][r]
+    for a in range(mask.shape[0]):
+        out_mask[a] = mask[a]
+    rp[R_ACTION][r] = action
+    rp[R_SEAT][r] = actor
+    rp[R_KIND][r] = kind
+    rp[R_FORCED][r] = count == 1
+    rp[R_HAND][r] = h
+    rp[R_STEP][r] = ti[t, T_REC_STEP]
+    oi[O_ROWS] = r + 1
+
+
 @njit(fastmath=True)
 def _quantize(x, lo, inv, out):
     """``out = round((x - lo) * inv)``, the byte form of a float observation (0 .. 255).
@@ -517,5 +582,6 @@ __all__ = [
     "example_arguments",
     "fields",
     "new_tables",
+    "replay_example_arguments",
     "runner_for",
 ]

@@ -1,7 +1,8 @@
 """Game records as training arrays: one row per decision, exactly what the env shows there.
 
 A record (mjlog XML, tenhou.net/6 JSON or mjai events; ``riichi-env`` reads them all) is replayed
-by the engine in one compiled call per game (``riichi_env.dataset.replay``). At each decision of a chosen
+by the engine in one compiled call per game (the runner's replay kernel, ``_run_replay``:
+``riichi_env.batch.record_seat``). At each decision of a chosen
 seat the row holds the encoder's observation and the legal-action mask, computed by the same
 kernels as the env's, and the recorded move as the env's action id. ``docs/dataset.md`` documents
 the columns, the kinds, when a pass is a row, the rank-predictor features and the file formats.
@@ -28,14 +29,23 @@ from engine.actions import N_ACTIONS
 from engine.rules import Rules, check_four_players
 from engine.state import new_state
 from engine.tables import load_tables
-from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, N_ROWS, bounds
-from riichi_env.dataset.pack import (
-    SUIT_PERMUTATIONS,
-    PackedGame,
-    pack_game,
-    permute_suits,
+from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, N_ROWS
+from riichi_env.batch.fields import (
+    O_ENCODER,
+    O_HI,
+    O_KINDS,
+    O_ORACLE,
+    O_ROWS,
+    O_ROWS_FULL,
+    O_SKIP_FORCED,
+    T_GAME_INDEX,
+    T_REC_HAND_END,
+    T_REC_KNOWN,
+    T_REC_SEATS,
+    T_START,
+    new_tables,
 )
-from riichi_env.dataset.replay import (
+from riichi_env.batch.record_seat import (
     HAND_DESYNC,
     HAND_ILLEGAL,
     HAND_OK,
@@ -43,7 +53,14 @@ from riichi_env.dataset.replay import (
     HAND_TOO_LONG,
     HAND_UNFINISHED,
     KINDS,
-    _replay_game,
+    SCRIPT_CODES,
+)
+from riichi_env.batch.runner import _run_replay
+from riichi_env.dataset.pack import (
+    SUIT_PERMUTATIONS,
+    PackedGame,
+    pack_game,
+    permute_suits,
 )
 from riichi_env.records.model import Game, RecordError
 
@@ -71,6 +88,10 @@ ORACLE = "oracle_v0"
 GRP_FEATURES = ("round", "honba", "kyotaku", "score0", "score1", "score2", "score3")
 """Columns of :func:`grp_game`'s ``features``: Mortal's rank-predictor inputs per hand."""
 _FIRST_ROWS = 1024
+_NO_FLOATS = np.zeros((0, 1, 34), dtype=np.float32)
+_NO_BYTES = np.zeros((0, 1, 34), dtype=np.uint8)
+_NO_VIEWS = np.zeros((0, 1, 1, 34), dtype=np.float32)
+"""The row buffers a call does not write (no rows), and the runner's unused ``obs``."""
 MAX_ROWS_PER_MOVE = 4.0
 """Rows per recorded move (discard, call, kan, riichi) at most: the move, three claim offers on
 it. Fresh row arrays are first sized by the ratio seen so far, never above this."""
@@ -226,24 +247,11 @@ class Converter:
         self._tables = load_tables()
         self._tables_tuple = tuple(self._tables)
         self._rows = N_ROWS[encoder]
-        self._kind_ok = np.ones(len(KINDS), dtype=np.uint8)
-        if kind_set is not None:
-            self._kind_ok[:] = 0
-            for k in kind_set:
-                self._kind_ok[KIND_IDS[k]] = 1
-        self._quant = self._quant_of(encoder)
-        self._oracle_quant = self._quant_of(ORACLE)
+        chosen = KINDS if kind_set is None else kind_set
+        self._kinds = sum(1 << KIND_IDS[k] for k in chosen)  # the runner's ``kinds`` bits
         self._cap = 0
         self._per_move = 1.2
         self._state_rules: Rules | None = None
-
-    def _quant_of(self, encoder: str) -> tuple[np.ndarray, np.ndarray]:
-        rows = N_ROWS[encoder]
-        if self.dtype != np.uint8:
-            return np.zeros(rows, np.float32), np.ones(rows, np.float32)
-        low, high = bounds(encoder)
-        lo = np.ascontiguousarray(low[:, 0], dtype=np.float32)
-        return lo, (255.0 / (high[:, 0] - low[:, 0])).astype(np.float32)
 
     def empty(self) -> dict[str, np.ndarray]:
         """The columns with no rows (their dtypes and shapes)."""
@@ -392,29 +400,35 @@ class Converter:
     def _replay(
         self, pk: PackedGame, st, seat_ok, name: str, count: bool, buf, row0: int, reuse: bool
     ):
-        """Replay one (permuted) packed record into ``buf`` from row ``row0``: the buffers (grown
-        if they filled up), the first and end row, the engine's point changes per hand."""
+        """Replay one (permuted) packed record into ``buf`` from row ``row0`` on the runner's
+        replay kernel (one table): the buffers (grown if they filled up), the first and end row,
+        the engine's point changes per hand."""
         n_hands = pk.walls.shape[0]
         status = np.zeros(n_hands, dtype=np.int32)
         err = np.zeros(n_hands, dtype=np.int32)
         deltas = np.zeros((n_hands, 4), dtype=np.int32)
         hand_rows = np.zeros(n_hands, dtype=np.int32)
-        counters = np.zeros(2, dtype=np.int64)
-        counters[0] = row0
         quantized = self.dtype == np.uint8
         scratch = np.zeros((self._rows, 34), dtype=np.float32)
         oscratch = np.zeros((N_ROWS[ORACLE], 34), dtype=np.float32)
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        h = 0
-        none_u8 = np.zeros((0, 1, 34), dtype=np.uint8)
-        none_f = np.zeros((0, 1, 34), dtype=np.float32)
+        ti, tf = new_tables(1)
+        ti[0, T_GAME_INDEX] = 0
+        ti[0, T_START] = 1
+        ti[0, T_REC_HAND_END] = n_hands
+        ti[0, T_REC_SEATS : T_REC_SEATS + 4] = seat_ok
+        ti[0, T_REC_KNOWN] = not pk.full_walls
+        options = ti[1]
+        options[O_HI] = 1
+        options[O_ENCODER] = ENCODER_IDS[self.encoder]
+        options[O_SKIP_FORCED] = self.skip_forced
+        options[O_KINDS] = self._kinds
+        options[O_ORACLE] = self.oracle
+        options[O_ROWS] = row0
+        masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
         while True:
             obs = buf["obs"]
             orc = buf.get("oracle")
-            h = _replay_game(
-                st.records,
-                st.events,
-                self._tables_tuple,
+            rp = (
                 pk.walls,
                 pk.known,
                 pk.starts,
@@ -424,28 +438,12 @@ class Converter:
                 pk.rec_deltas,
                 pk.finished,
                 pk.red,
-                h,
-                int(counters[0]),
-                int(counters[1]),
-                seat_ok,
-                self._kind_ok,
-                self.skip_forced,
-                ENCODER_IDS[self.encoder],
-                self.oracle,
-                not pk.full_walls,
-                self._tables.shanten_suit,
-                self._tables.shanten_honor,
-                self._quant[0],
-                self._quant[1],
-                self._oracle_quant[0],
-                self._oracle_quant[1],
                 scratch,
                 oscratch,
-                mask,
-                none_f if quantized else obs,
-                obs if quantized else none_u8,
-                none_f if (quantized or orc is None) else orc,
-                orc if (quantized and orc is not None) else none_u8,
+                _NO_FLOATS if quantized else obs,
+                obs if quantized else _NO_BYTES,
+                _NO_FLOATS if (quantized or orc is None) else orc,
+                orc if (quantized and orc is not None) else _NO_BYTES,
                 buf["mask"],
                 buf["action"],
                 buf["seat"],
@@ -457,12 +455,14 @@ class Converter:
                 err,
                 deltas,
                 hand_rows,
-                counters,
             )
-            if h >= n_hands:
+            _run_replay(
+                st.records, st.events, self._tables_tuple, ti, tf, masks, _NO_VIEWS, _NO_BYTES, rp
+            )
+            if not options[O_ROWS_FULL]:
                 break
             buf = self._grow(2 * self._cap) if reuse else _grown(buf, 2 * len(buf["action"]))
-        n = int(counters[0])
+        n = int(options[O_ROWS])
         if count:
             self.stats.hands += n_hands
         for i in range(n_hands):
@@ -484,7 +484,6 @@ class Converter:
         what = ""
         if row is not None:
             from engine.tiles import tile34_to_str
-            from riichi_env.dataset.replay import SCRIPT_CODES
 
             tile = f" {tile34_to_str(int(row[2]) // 4)}" if row[2] >= 0 else ""
             what = f" ({SCRIPT_CODES[int(row[0])]}{tile} by seat {int(row[1])})"

@@ -476,12 +476,13 @@ def test_suit_permutation_needs_the_same_red_fives_in_the_suits_it_swaps():
 
 
 def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
-    """``riichi_env.compile("dataset")`` compiles ``_replay_game`` for ``example_arguments()``
+    """``riichi_env.compile("dataset")`` compiles the runner's ``_run_replay`` for
+    ``replay_example_arguments()``
     without converting anything; a conversion with any options then finds exactly that
     signature (no second compile)."""
     from engine._numba import jit_disabled
     from engine.compile_parts import signature
-    from riichi_env.dataset.replay import _replay_game, example_arguments
+    from riichi_env.batch.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
         pytest.skip("nothing is compiled without JIT")
@@ -489,4 +490,4 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
         game = read_text(f.read())
     for options in ({}, {"dtype": "uint8", "oracle": True}, {"encoder": "rich_v0"}):
         Converter(**options).convert(game)
-    assert _replay_game.signatures == [signature(*example_arguments())]
+    assert _run_replay.signatures == [signature(*replay_example_arguments())]

@@ -10,6 +10,7 @@ from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POL
 from engine.state import new_state
 from engine.tables import load_tables
 from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, bounds
+from riichi_env.batch import fields as fl
 from riichi_env.batch import runner as rn
 
 
@@ -225,16 +226,16 @@ def test_refresh_recomputes_a_loaded_states_mask():
 def test_records_are_declared_field_by_field():
     args = rn.example_arguments()
     for fields, width in (
-        (rn.TABLE_INTS, rn.T_WIDTH),
-        (rn.TABLE_FLOATS, rn.F_WIDTH),
-        (rn.OPTION_INTS, rn.O_WIDTH),
-        (rn.OPTION_FLOATS, rn.P_WIDTH),
+        (rn.TABLE_INTS, fl.T_WIDTH),
+        (rn.TABLE_FLOATS, fl.F_WIDTH),
+        (rn.OPTION_INTS, fl.O_WIDTH),
+        (rn.OPTION_FLOATS, fl.P_WIDTH),
     ):
         assert sum(f[1] for f in fields) == width
         assert all(len(f) == 3 and f[2] for f in fields)
         assert len({f[0] for f in fields}) == len(fields)
-    assert [a.shape[-1] for a in args[3:5]] == [rn.T_WIDTH, rn.F_WIDTH]
-    assert rn.O_WIDTH <= rn.T_WIDTH and rn.P_WIDTH <= rn.F_WIDTH  # the options' row
+    assert [a.shape[-1] for a in args[3:5]] == [fl.T_WIDTH, fl.F_WIDTH]
+    assert fl.O_WIDTH <= fl.T_WIDTH and fl.P_WIDTH <= fl.F_WIDTH  # the options' row
     assert len(args) == 8
     assert rn._run(*rn.example_arguments()) == rn.GAME_OVER
 
