@@ -227,11 +227,12 @@ def replay_example_arguments() -> tuple:
 
 
 def _runner(agents: bool, replay: bool):
-    """The runner's kernel: with ``agents``, every ``POLICY_*`` and the teacher mode (``_run``);
-    without, the Python seats and the random policies only (``_run_random``); with ``replay``, the
-    record's seat (``_run_replay``, which takes the ``REPLAY`` tuple as a ninth argument). One
-    body: Numba drops the branches on ``agents`` and ``replay`` before typing, so each kernel
-    compiles only its own (``_run_random`` never the agents, neither play kernel the replay)."""
+    """The runner's one body, for a kernel to inline: with ``agents``, every ``POLICY_*`` and the
+    teacher mode (``_run``); without, the Python seats and the random policies only
+    (``_run_random``); with ``replay``, the record's seat (``_run_replay``, whose ``rp`` is the
+    ``REPLAY`` tuple; the others pass ``()``). Numba drops the branches on ``agents`` and
+    ``replay`` before typing, so each kernel compiles only its own (``_run_random`` never the
+    agents, neither play kernel the replay)."""
 
     @njit(inline="always")  # inlined into its kernel: one compiled module, as one function
     def body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
@@ -383,37 +384,42 @@ def _runner(agents: bool, replay: bool):
             return GAME_OVER
         return ti[lo, T_SEAT] | (HAND_ENDED if ti[lo, T_HAND_ENDED] else 0)
 
-    if replay:
-
-        def run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
-            """Replay the tables' records (module docstring); ``rp``: ``record_seat.REPLAY``."""
-            return body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp)
-
-    else:
-
-        def run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
-            """Advance tables ``lo .. hi - 1`` (module docstring).
-
-            Returns what a one-table caller (the AEC env) reads of table ``lo``: ``GAME_OVER``
-            when no seat of it waits, else the seat to act, plus ``HAND_ENDED`` if a hand ended
-            during the call (0 in the teacher mode). ``tables_tuple`` is ``tuple(load_tables())``
-            (a plain tuple crosses from Python faster than a NamedTuple).
-            """
-            return body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, ())
-
-    name = "_run_replay" if replay else "_run" if agents else "_run_random"
-    run.__name__ = run.__qualname__ = name  # the name Numba's cache file and messages use
-    return njit(run)
+    return body
 
 
-_run = _runner(True, False)
-"""The runner with every compiled policy and the teacher mode: the arena, self-play of the
-agents, the learner env, a vector env with agent opponents."""
-_run_random = _runner(False, False)
-"""The runner without the compiled agents (Python seats and random policies): the AEC env,
-random self-play, a vector env of Python seats. A smaller compile (no agents)."""
-_run_replay = _runner(False, True)
-"""The runner of the record's seat: the dataset's replay of game records into rows."""
+_play_body = _runner(True, False)
+_random_body = _runner(False, False)
+_replay_body = _runner(False, True)
+# The three kernels call their body by a global name: a closure holding a dispatcher would be
+# pickled into Numba's cache key with the dispatcher's identity, a new key in every process.
+
+
+@njit
+def _run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
+    """The runner with every compiled policy and the teacher mode: the arena, self-play of the
+    agents, the learner env, a vector env with agent opponents.
+
+    Advances tables ``lo .. hi - 1`` (module docstring). Returns what a one-table caller (the
+    AEC env) reads of table ``lo``: ``GAME_OVER`` when no seat of it waits, else the seat to act,
+    plus ``HAND_ENDED`` if a hand ended during the call (0 in the teacher mode).
+    ``tables_tuple`` is ``tuple(load_tables())`` (a plain tuple crosses from Python faster than a
+    NamedTuple).
+    """
+    return _play_body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, ())
+
+
+@njit
+def _run_random(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
+    """The runner without the compiled agents (Python seats and random policies): the AEC env,
+    random self-play, a vector env of Python seats. A smaller compile (no agents). As ``_run``."""
+    return _random_body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, ())
+
+
+@njit
+def _run_replay(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
+    """The runner of the record's seat: the dataset's replay of game records into rows (module
+    docstring); ``rp`` is the tuple ``record_seat.REPLAY`` declares."""
+    return _replay_body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp)
 
 
 def runner_for(seat_policy: np.ndarray) -> object:

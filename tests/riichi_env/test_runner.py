@@ -278,3 +278,33 @@ def test_the_random_runner_refuses_an_agent_seat_and_the_teacher_mode():
     b.opt["teacher"][...] = POLICY_UNIFORM
     with pytest.raises(ValueError, match="the teacher mode runs in _run, not _run_random"):
         b.run(rn._run_random)
+
+
+def test_a_second_process_loads_the_runners_kernels_from_the_cache():
+    """Each runner kernel keeps one cache entry across processes: its cache key must not change
+    from one process to the next (a closure holding a dispatcher once made it, and every process
+    compiled the runner again)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from engine._numba import cache_roots, jit_disabled, source_digest
+
+    if jit_disabled() or os.environ.get("NUMBA_CACHE_DIR"):
+        pytest.skip("the project's cache layout, with JIT")
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import riichi_env; v = riichi_env.vector_env(2); o, _ = v.reset(seed=0); "
+        "v.step(o['action_mask'].argmax(axis=1)); riichi_env.selfplay('efficiency', games=1, seed=0)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    for _ in range(2):
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+        )
+        assert out.returncode == 0, out.stderr
+    kernels = cache_roots()[0] / "numba" / source_digest()
+    for name in ("_run", "_run_random"):
+        entries = list(kernels.rglob(f"runner.{name}-*.nbc"))
+        assert len(entries) == 1, entries
