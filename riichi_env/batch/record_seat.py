@@ -225,19 +225,18 @@ def _script_action(row, red, mask):
     return action
 
 
-@njit(inline="always")
-def _record_move(st, t, ti, mask, rp):
+@njit(inline="always")  # its arrays taken from ``rp`` once a call by the runner, not per decision
+def _record_move(st, t, ti, mask, script, script_lo, ends, red, finished, status, err):
     """``(action, known)``: the record's move at table ``t``'s decision (``mask`` its legal
-    actions) and whether it is the seat's known choice (a pass may not be); ``(-1, False)`` when
-    the hand leaves the record here (its ``status`` and ``err`` set)."""
+    actions; the ``REPLAY`` arrays of those names) and whether it is the seat's known choice (a
+    pass may not be); ``(-1, False)`` when the hand leaves the record here (its ``status`` and
+    ``err`` set)."""
     rec = st[t]
     h = ti[t, T_REC_HAND]
-    script = rp[R_SCRIPT]
-    ends = rp[R_ENDS]
-    end = rp[R_SCRIPT_LO][h + 1]
+    end = script_lo[h + 1]
     i = ti[t, T_REC_ROW]
     if ti[t, T_REC_STEP] - ti[t, T_REC_HAND_STEP] >= MAX_HAND_STEPS:
-        rp[R_STATUS][h] = HAND_TOO_LONG
+        status[h] = HAND_TOO_LONG
         return -1, False
     actor = rec.actor
     action = -1
@@ -261,7 +260,7 @@ def _record_move(st, t, ti, mask, rp):
             ti[t, T_REC_CLAIMER] = claimer
         taken = ti[t, T_REC_TAKEN]
         if taken in (1, 2) and actor == ti[t, T_REC_CLAIMER]:
-            action = _script_action(script[i], rp[R_RED], mask)
+            action = _script_action(script[i], red, mask)
             i += 1
         elif taken == 3 and ((ends[h, 2] >> actor) & 1 or (ends[h, 3] and mask[RON])):
             action = RON
@@ -271,23 +270,23 @@ def _record_move(st, t, ti, mask, rp):
     else:
         if i < end:
             if script[i, 1] != actor or script[i, 0] in (S_CHI, S_PON, S_DAIMINKAN):
-                rp[R_STATUS][h] = HAND_DESYNC
-                rp[R_ERR][h] = i
+                status[h] = HAND_DESYNC
+                err[h] = i
                 return -1, False
-            action = _script_action(script[i], rp[R_RED], mask)
+            action = _script_action(script[i], red, mask)
             i += 1
         elif ends[h, 0] == actor:
             action = TSUMO
         elif ends[h, 1]:
             action = KYUUSHU
         else:
-            rp[R_STATUS][h] = HAND_DESYNC if rp[R_FINISHED][h] else HAND_UNFINISHED
-            rp[R_ERR][h] = end
+            status[h] = HAND_DESYNC if finished[h] else HAND_UNFINISHED
+            err[h] = end
             return -1, False
     ti[t, T_REC_ROW] = i
     if not mask[action]:
-        rp[R_STATUS][h] = HAND_ILLEGAL
-        rp[R_ERR][h] = i - 1 if action not in (PASS, RON, TSUMO, KYUUSHU) else i
+        status[h] = HAND_ILLEGAL
+        err[h] = i - 1 if action not in (PASS, RON, TSUMO, KYUUSHU) else i
         return -1, False
     return action, known
 

@@ -138,6 +138,9 @@ from riichi_env.batch.fields import (
 )
 from riichi_env.batch.record_seat import (
     R_ACTION,
+    R_ENDS,
+    R_ERR,
+    R_FINISHED,
     R_FORCED,
     R_HAND,
     R_KIND,
@@ -148,8 +151,12 @@ from riichi_env.batch.record_seat import (
     R_ORACLE,
     R_ORACLE_SCRATCH,
     R_ORACLE_U8,
+    R_RED,
     R_SCRATCH,
+    R_SCRIPT,
+    R_SCRIPT_LO,
     R_SEAT,
+    R_STATUS,
     R_STEP,
     SCRIPT_WIDTH,
     _deal_recorded,
@@ -244,8 +251,25 @@ def _runner(agents: bool, replay: bool):
                 _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
                 return 0
             raise ValueError("the teacher mode runs in _run, not _run_random")
-        if replay:
+        if replay:  # the record's arrays the record's seat reads at each decision, once a call
             ti[nb, O_ROWS_FULL] = 0
+            script, script_lo, ends = rp[R_SCRIPT], rp[R_SCRIPT_LO], rp[R_ENDS]
+            red, finished, status, err = rp[R_RED], rp[R_FINISHED], rp[R_STATUS], rp[R_ERR]
+            capacity = rp[R_ACTION].shape[0]
+            known_walls, scratch, orc_scratch = rp[R_KNOWN], rp[R_SCRATCH], rp[R_ORACLE_SCRATCH]
+            obs_rows, obs_u8_rows, orc, orc_u8 = (
+                rp[R_OBS],
+                rp[R_OBS_U8],
+                rp[R_ORACLE],
+                rp[R_ORACLE_U8],
+            )
+            out_mask, out_action, out_seat, out_kind = (
+                rp[R_MASK],
+                rp[R_ACTION],
+                rp[R_SEAT],
+                rp[R_KIND],
+            )
+            out_forced, out_hand, out_step = rp[R_FORCED], rp[R_HAND], rp[R_STEP]
         for t in range(lo, hi):  # the body is not a function of its own: a call passing every
             # buffer costs the AEC env's step about 0.14 us (measured)
             rec = st[t]
@@ -288,7 +312,9 @@ def _runner(agents: bool, replay: bool):
             while True:
                 if action < 0:
                     if replay:
-                        action, known = _record_move(st, t, ti, mask, rp)
+                        action, known = _record_move(
+                            st, t, ti, mask, script, script_lo, ends, red, finished, status, err
+                        )
                         if action < 0:  # the hand left the record: on to the next
                             count = _end_recorded(st, t, ev, tables, ti, ti[nb], mask, rp, False)
                             if ti[t, T_GAME_INDEX] == FINISHED:
@@ -302,12 +328,15 @@ def _runner(agents: bool, replay: bool):
                             and (ti[nb, O_KINDS] >> kind) & 1
                             and not (ti[nb, O_SKIP_FORCED] and count == 1)
                         ):
-                            if ti[nb, O_ROWS] >= rp[R_ACTION].shape[0]:
+                            if ti[nb, O_ROWS] >= capacity:
                                 _rows_full(ti, t, ti[nb])
                                 break
                             _write_row(
-                                st, t, actor, action, kind, count, mask, tables, ti, ti[nb], rp
-                            )
+                                st, t, actor, action, kind, count, mask, tables, ti, nb,
+                                known_walls[ti[t, T_REC_HAND]], scratch, orc_scratch, obs_rows,
+                                obs_u8_rows, orc, orc_u8, out_mask, out_action, out_seat,
+                                out_kind, out_forced, out_hand, out_step,
+                            )  # fmt: skip
                     else:
                         policy = ti[t, T_SEAT_POLICY + actor]
                         if policy == PYTHON_SEAT:
@@ -504,49 +533,55 @@ def _teach(st, tables, ti, policy, lo, hi, masks):
             ti[t, T_TEACHER_ACTION] = _choose(st, t, tables, mask, n, policy, rng)
 
 
-@njit(inline="always")  # the runner's own: no module of its own to compile and optimise
-def _write_row(st, t, actor, action, kind, count, mask, tables, ti, oi, rp):
+@njit(inline="always")  # the runner's own; every array an argument the body took from ``rp`` once
+# a call: reading them from the tuple here, per row, cost an atomic reference count each (30 %)
+def _write_row(
+    st, t, actor, action, kind, count, mask, tables, ti, nb, known, scratch, orc_scratch,
+    obs, obs_u8, orc, orc_u8, out_mask, out_action, out_seat, out_kind, out_forced, out_hand,
+    out_step,
+):  # fmt: skip
     """The replay's row at table ``t``'s decision: the encoder's (and the oracle's) observation
-    of ``actor``, the mask, the recorded ``action`` and its ``kind``."""
-    r = oi[O_ROWS]
-    h = ti[t, T_REC_HAND]
-    enc = oi[O_ENCODER]
-    known = ti[t, T_REC_KNOWN]
+    of ``actor``, the mask, the recorded ``action`` and its ``kind``, into the ``REPLAY`` row
+    arrays of those names; ``known`` the hand's known wall tiles."""
+    r = ti[nb, O_ROWS]
+    enc = ti[nb, O_ENCODER]
+    with_known = ti[t, T_REC_KNOWN]
     suit, honor = tables.shanten_suit, tables.shanten_honor
-    if rp[R_OBS_U8].shape[0] > 0:  # bytes: through a float scratch row
-        out = rp[R_SCRATCH]
+    if obs_u8.shape[0] > 0:  # bytes: through a float scratch row
+        out = scratch
         _encode(st, t, actor, enc, suit, honor, out)
-        if known and enc == ORACLE_ID:
-            _oracle_wall_rows(st, t, rp[R_KNOWN][h], out)
-        rows = out.shape[0]
-        _quantize(out, QUANT_LO[enc, :rows], QUANT_INV[enc, :rows], rp[R_OBS_U8][r])
+        if with_known and enc == ORACLE_ID:
+            _oracle_wall_rows(st, t, known, out)
+        n = out.shape[0]
+        _quantize(out, QUANT_LO[enc, :n], QUANT_INV[enc, :n], obs_u8[r])
     else:
-        out = rp[R_OBS][r]
+        out = obs[r]
         _encode(st, t, actor, enc, suit, honor, out)
-        if known and enc == ORACLE_ID:
-            _oracle_wall_rows(st, t, rp[R_KNOWN][h], out)
-    if oi[O_ORACLE]:
-        orc = rp[R_ORACLE_SCRATCH]
-        _encode(st, t, actor, np.int64(ORACLE_ID), suit, honor, orc)
-        if known:
-            _oracle_wall_rows(st, t, rp[R_KNOWN][h], orc)
-        if rp[R_ORACLE_U8].shape[0] > 0:
-            rows = orc.shape[0]
-            _quantize(
-                orc, QUANT_LO[ORACLE_ID, :rows], QUANT_INV[ORACLE_ID, :rows], rp[R_ORACLE_U8][r]
-            )
+        if with_known and enc == ORACLE_ID:
+            _oracle_wall_rows(st, t, known, out)
+    if ti[nb, O_ORACLE]:
+        orc_row = orc_scratch
+        _encode(st, t, actor, np.int64(ORACLE_ID), suit, honor, orc_row)
+        if with_known:
+            _oracle_wall_rows(st, t, known, orc_row)
+        if orc_u8.shape[0] > 0:
+            n = orc_row.shape[0]
+            _quantize(orc_row, QUANT_LO[ORACLE_ID, :n], QUANT_INV[ORACLE_ID, :n], orc_u8[r])
         else:
-            rp[R_ORACLE][r, :, :] = orc
-    out_mask = rp[R_MASK][r]
-    for a in range(mask.shape[0]):
-        out_mask[a] = mask[a]
-    rp[R_ACTION][r] = action
-    rp[R_SEAT][r] = actor
-    rp[R_KIND][r] = kind
-    rp[R_FORCED][r] = count == 1
-    rp[R_HAND][r] = h
-    rp[R_STEP][r] = ti[t, T_REC_STEP]
-    oi[O_ROWS] = r + 1
+            orc[r, :, :] = orc_row
+    if mask.shape[0] == N_ACTIONS:  # a constant count: a few vector moves (4 % of the replay)
+        for a in range(N_ACTIONS):
+            out_mask[r, a] = mask[a]
+    else:
+        for a in range(mask.shape[0]):
+            out_mask[r, a] = mask[a]
+    out_action[r] = action
+    out_seat[r] = actor
+    out_kind[r] = kind
+    out_forced[r] = count == 1
+    out_hand[r] = ti[t, T_REC_HAND]
+    out_step[r] = ti[t, T_REC_STEP]
+    ti[nb, O_ROWS] = r + 1
 
 
 @njit(fastmath=True)

@@ -67,7 +67,7 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
     red[list(red_set)] = 1
     last = 4 * GAME_LENGTHS[rules.game_length] + rules.extension_hands - 1  # as engine deal_hand
     walls, known, starts, ends, deltas, finished, ids, labels = [], [], [], [], [], [], [], []
-    rows: list[tuple[int, ...]] = []
+    rows: list[int] = []
     lo = [0]
     errors: list[tuple[int, str, str]] = []
     full = True
@@ -82,10 +82,10 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
             except RecordError as exc:
                 errors.append((index, hand.label, f"wall: {exc.detail}"))
                 continue
-        hand_rows = []
+        hand_rows: list[int] = []  # flat: SCRIPT_WIDTH ints a row (NumPy reads a flat list fastest)
         draws: list[int] = []
         rinshan: list[int] = []
-        add = hand_rows.append
+        add = hand_rows.extend
         for ev in hand.events:
             typ = ev.type
             if typ == "discard":  # most events: the first test
@@ -127,12 +127,12 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
         ids.append(index)
         labels.append(hand.label)
         rows.extend(hand_rows)
-        lo.append(len(rows))
+        lo.append(len(rows) // SCRIPT_WIDTH)
     n = len(walls)
     script = np.array(rows, dtype=np.int32).reshape(-1, SCRIPT_WIDTH)
     return PackedGame(
-        walls=np.array(walls, dtype=np.int32).reshape(n, 136),
-        known=np.array(known, dtype=np.uint8).reshape(n, 136),
+        walls=np.stack(walls).astype(np.int32, copy=False) if n else np.zeros((0, 136), np.int32),
+        known=np.stack(known).astype(np.uint8, copy=False) if n else np.zeros((0, 136), np.uint8),
         starts=np.array(starts, dtype=np.int32).reshape(n, 7),
         script=script,
         script_lo=np.array(lo, dtype=np.int32),
