@@ -61,6 +61,12 @@ TABLE_INTS: tuple[tuple[str, int, str], ...] = (
     ("rec_known", 1, "replay: the oracle's wall rows from the record's known tiles"),
     ("rec_step", 1, "replay: decisions played in the table's record (the next row's step)"),
     ("rec_row", 1, "replay: the next script row of the hand in play"),
+    ("rec_end", 1, "replay: one past the hand's last script row"),
+    ("rec_tsumo", 1, "replay: the seat that wins the hand by tsumo, -1"),
+    ("rec_kyushu", 1, "replay: the hand ends in kyuushu kyuuhai"),
+    ("rec_ron", 1, "replay: bit s set: seat s wins the hand by ron"),
+    ("rec_sanchahou", 1, "replay: the hand ends in sanchahou"),
+    ("rec_finished", 1, "replay: the record shows the hand's end"),
     ("rec_taken", 1, "replay: what the record takes on the offer: 0 none, 1 chi, 2 pon/kan, 3 ron"),
     ("rec_claimer", 1, "replay: the seat taking that chi, pon or kan"),
     ("rec_hand_rows", 1, "replay: rows written when the hand started (dropped if it fails)"),
@@ -148,6 +154,8 @@ O_PLAYED, O_WIDTH = _O["played"], _O["_width"]
 T_REC_HAND, T_REC_HAND_END, T_REC_SEATS = _T["rec_hand"], _T["rec_hand_end"], _T["rec_seats"]
 T_REC_KNOWN, T_REC_STEP, T_REC_ROW = _T["rec_known"], _T["rec_step"], _T["rec_row"]
 T_REC_TAKEN, T_REC_CLAIMER = _T["rec_taken"], _T["rec_claimer"]
+T_REC_END, T_REC_TSUMO, T_REC_KYUSHU = _T["rec_end"], _T["rec_tsumo"], _T["rec_kyushu"]
+T_REC_RON, T_REC_SANCHAHOU, T_REC_FINISHED = _T["rec_ron"], _T["rec_sanchahou"], _T["rec_finished"]
 T_REC_HAND_ROWS, T_REC_HAND_STEP = _T["rec_hand_rows"], _T["rec_hand_step"]
 O_KINDS, O_ORACLE, O_ROWS, O_ROWS_FULL = _O["kinds"], _O["oracle"], _O["rows"], _O["rows_full"]
 P_REWARD_SCALE, P_RANK_POINTS = _P["reward_scale"], _P["rank_points"]

@@ -53,13 +53,19 @@ from riichi_env.batch.fields import (
     O_ROWS_FULL,
     T_GAME_INDEX,
     T_REC_CLAIMER,
+    T_REC_END,
+    T_REC_FINISHED,
     T_REC_HAND,
     T_REC_HAND_END,
     T_REC_HAND_ROWS,
     T_REC_HAND_STEP,
+    T_REC_KYUSHU,
+    T_REC_RON,
     T_REC_ROW,
+    T_REC_SANCHAHOU,
     T_REC_STEP,
     T_REC_TAKEN,
+    T_REC_TSUMO,
     T_START,
 )
 
@@ -225,19 +231,18 @@ def _script_action(row, red, mask):
     return action
 
 
-@njit(inline="always")  # its arrays taken from ``rp`` once a call by the runner, not per decision
-def _record_move(st, t, ti, mask, script, script_lo, ends, red, finished, status, err):
-    """``(action, known)``: the record's move at table ``t``'s decision (``mask`` its legal
-    actions; the ``REPLAY`` arrays of those names) and whether it is the seat's known choice (a
-    pass may not be); ``(-1, False)`` when the hand leaves the record here (its ``status`` and
-    ``err`` set)."""
+@njit(inline="always")  # two arrays only: an array argument is reference-counted per call
+def _record_move(st, t, ti, mask, script, red):
+    """``(action, known, status, err)``: the record's move at table ``t``'s decision (``mask``
+    its legal actions; ``script`` and ``red`` the ``REPLAY`` arrays; the hand's end in the
+    table's ``rec_*`` fields) and whether it is the seat's known choice (a pass may not be);
+    ``status`` ``HAND_OK``, or the ``HAND_*`` of a hand that leaves the record here (action -1;
+    ``err`` the script row that failed)."""
     rec = st[t]
-    h = ti[t, T_REC_HAND]
-    end = script_lo[h + 1]
+    end = ti[t, T_REC_END]
     i = ti[t, T_REC_ROW]
     if ti[t, T_REC_STEP] - ti[t, T_REC_HAND_STEP] >= MAX_HAND_STEPS:
-        status[h] = HAND_TOO_LONG
-        return -1, False
+        return -1, False, HAND_TOO_LONG, -1
     actor = rec.actor
     action = -1
     known = True
@@ -254,7 +259,7 @@ def _record_move(st, t, ti, mask, script, script_lo, ends, red, finished, status
                 ):
                     taken = 1 if code == S_CHI else 2
                     claimer = script[i, 1]
-            elif ends[h, 2] != 0 or ends[h, 3]:
+            elif ti[t, T_REC_RON] != 0 or ti[t, T_REC_SANCHAHOU]:
                 taken = 3
             ti[t, T_REC_TAKEN] = taken
             ti[t, T_REC_CLAIMER] = claimer
@@ -262,7 +267,9 @@ def _record_move(st, t, ti, mask, script, script_lo, ends, red, finished, status
         if taken in (1, 2) and actor == ti[t, T_REC_CLAIMER]:
             action = _script_action(script[i], red, mask)
             i += 1
-        elif taken == 3 and ((ends[h, 2] >> actor) & 1 or (ends[h, 3] and mask[RON])):
+        elif taken == 3 and (
+            (ti[t, T_REC_RON] >> actor) & 1 or (ti[t, T_REC_SANCHAHOU] and mask[RON])
+        ):
             action = RON
         else:
             action = PASS
@@ -270,25 +277,19 @@ def _record_move(st, t, ti, mask, script, script_lo, ends, red, finished, status
     else:
         if i < end:
             if script[i, 1] != actor or script[i, 0] in (S_CHI, S_PON, S_DAIMINKAN):
-                status[h] = HAND_DESYNC
-                err[h] = i
-                return -1, False
+                return -1, False, HAND_DESYNC, i
             action = _script_action(script[i], red, mask)
             i += 1
-        elif ends[h, 0] == actor:
+        elif ti[t, T_REC_TSUMO] == actor:
             action = TSUMO
-        elif ends[h, 1]:
+        elif ti[t, T_REC_KYUSHU]:
             action = KYUUSHU
         else:
-            status[h] = HAND_DESYNC if finished[h] else HAND_UNFINISHED
-            err[h] = end
-            return -1, False
+            return -1, False, HAND_DESYNC if ti[t, T_REC_FINISHED] else HAND_UNFINISHED, end
     ti[t, T_REC_ROW] = i
     if not mask[action]:
-        status[h] = HAND_ILLEGAL
-        err[h] = i - 1 if action not in (PASS, RON, TSUMO, KYUUSHU) else i
-        return -1, False
-    return action, known
+        return -1, False, HAND_ILLEGAL, i - 1 if action not in (PASS, RON, TSUMO, KYUUSHU) else i
+    return action, known, HAND_OK, -1
 
 
 @njit(inline="always")
@@ -307,6 +308,13 @@ def _deal_recorded(st, t, ev, tables, ti, oi, mask, rp):
         st, t, ev, tables, rp[R_WALLS][h], starts[h, 0], starts[h, 1], starts[h, 2], points, True
     )
     ti[t, T_REC_ROW] = rp[R_SCRIPT_LO][h]
+    ti[t, T_REC_END] = rp[R_SCRIPT_LO][h + 1]
+    ends = rp[R_ENDS]
+    ti[t, T_REC_TSUMO] = ends[h, 0]
+    ti[t, T_REC_KYUSHU] = ends[h, 1]
+    ti[t, T_REC_RON] = ends[h, 2]
+    ti[t, T_REC_SANCHAHOU] = ends[h, 3]
+    ti[t, T_REC_FINISHED] = rp[R_FINISHED][h]
     ti[t, T_REC_TAKEN] = 0
     ti[t, T_REC_CLAIMER] = -1
     ti[t, T_REC_HAND_ROWS] = oi[O_ROWS]

@@ -138,9 +138,7 @@ from riichi_env.batch.fields import (
 )
 from riichi_env.batch.record_seat import (
     R_ACTION,
-    R_ENDS,
     R_ERR,
-    R_FINISHED,
     R_FORCED,
     R_HAND,
     R_KIND,
@@ -154,7 +152,6 @@ from riichi_env.batch.record_seat import (
     R_RED,
     R_SCRATCH,
     R_SCRIPT,
-    R_SCRIPT_LO,
     R_SEAT,
     R_STATUS,
     R_STEP,
@@ -253,8 +250,7 @@ def _runner(agents: bool, replay: bool):
             raise ValueError("the teacher mode runs in _run, not _run_random")
         if replay:  # the record's arrays the record's seat reads at each decision, once a call
             ti[nb, O_ROWS_FULL] = 0
-            script, script_lo, ends = rp[R_SCRIPT], rp[R_SCRIPT_LO], rp[R_ENDS]
-            red, finished, status, err = rp[R_RED], rp[R_FINISHED], rp[R_STATUS], rp[R_ERR]
+            script, red, status, err = rp[R_SCRIPT], rp[R_RED], rp[R_STATUS], rp[R_ERR]
             capacity = rp[R_ACTION].shape[0]
             known_walls, scratch, orc_scratch = rp[R_KNOWN], rp[R_SCRATCH], rp[R_ORACLE_SCRATCH]
             obs_rows, obs_u8_rows, orc, orc_u8 = (
@@ -312,10 +308,10 @@ def _runner(agents: bool, replay: bool):
             while True:
                 if action < 0:
                     if replay:
-                        action, known = _record_move(
-                            st, t, ti, mask, script, script_lo, ends, red, finished, status, err
-                        )
+                        action, known, left, err_row = _record_move(st, t, ti, mask, script, red)
                         if action < 0:  # the hand left the record: on to the next
+                            status[ti[t, T_REC_HAND]] = left
+                            err[ti[t, T_REC_HAND]] = err_row
                             count = _end_recorded(st, t, ev, tables, ti, ti[nb], mask, rp, False)
                             if ti[t, T_GAME_INDEX] == FINISHED:
                                 break
@@ -331,12 +327,47 @@ def _runner(agents: bool, replay: bool):
                             if ti[nb, O_ROWS] >= capacity:
                                 _rows_full(ti, t, ti[nb])
                                 break
-                            _write_row(
-                                st, t, actor, action, kind, count, mask, tables, ti, nb,
-                                known_walls[ti[t, T_REC_HAND]], scratch, orc_scratch, obs_rows,
-                                obs_u8_rows, orc, orc_u8, out_mask, out_action, out_seat,
-                                out_kind, out_forced, out_hand, out_step,
-                            )  # fmt: skip
+                            # the row, written here and not by a helper: an array passed
+                            # to a function is reference-counted at its entry, per row
+                            r = ti[nb, O_ROWS]
+                            enc = ti[nb, O_ENCODER]
+                            h = ti[t, T_REC_HAND]
+                            suit, honor = tables.shanten_suit, tables.shanten_honor
+                            if obs_u8_rows.shape[0] > 0:  # bytes: through a float scratch row
+                                _encode(st, t, actor, enc, suit, honor, scratch)
+                                if ti[t, T_REC_KNOWN] and enc == ORACLE_ID:
+                                    _oracle_wall_rows(st, t, known_walls[h], scratch)
+                                n = scratch.shape[0]
+                                lo_, inv_ = QUANT_LO[enc, :n], QUANT_INV[enc, :n]
+                                _quantize(scratch, lo_, inv_, obs_u8_rows[r])
+                            else:
+                                _encode(st, t, actor, enc, suit, honor, obs_rows[r])
+                                if ti[t, T_REC_KNOWN] and enc == ORACLE_ID:
+                                    _oracle_wall_rows(st, t, known_walls[h], obs_rows[r])
+                            if ti[nb, O_ORACLE]:
+                                oracle_id = np.int64(ORACLE_ID)
+                                _encode(st, t, actor, oracle_id, suit, honor, orc_scratch)
+                                if ti[t, T_REC_KNOWN]:
+                                    _oracle_wall_rows(st, t, known_walls[h], orc_scratch)
+                                if orc_u8.shape[0] > 0:
+                                    n = orc_scratch.shape[0]
+                                    lo_, inv_ = QUANT_LO[ORACLE_ID, :n], QUANT_INV[ORACLE_ID, :n]
+                                    _quantize(orc_scratch, lo_, inv_, orc_u8[r])
+                                else:
+                                    orc[r, :, :] = orc_scratch
+                            if mask.shape[0] == N_ACTIONS:  # a constant count: vector moves
+                                for a in range(N_ACTIONS):
+                                    out_mask[r, a] = mask[a]
+                            else:
+                                for a in range(mask.shape[0]):
+                                    out_mask[r, a] = mask[a]
+                            out_action[r] = action
+                            out_seat[r] = actor
+                            out_kind[r] = kind
+                            out_forced[r] = count == 1
+                            out_hand[r] = h
+                            out_step[r] = ti[t, T_REC_STEP]
+                            ti[nb, O_ROWS] = r + 1
                     else:
                         policy = ti[t, T_SEAT_POLICY + actor]
                         if policy == PYTHON_SEAT:
@@ -531,57 +562,6 @@ def _teach(st, tables, ti, policy, lo, hi, masks):
         if n > 0:
             rng = ti[t, T_TEACHER_RNG : T_TEACHER_RNG + 2]
             ti[t, T_TEACHER_ACTION] = _choose(st, t, tables, mask, n, policy, rng)
-
-
-@njit(inline="always")  # the runner's own; every array an argument the body took from ``rp`` once
-# a call: reading them from the tuple here, per row, cost an atomic reference count each (30 %)
-def _write_row(
-    st, t, actor, action, kind, count, mask, tables, ti, nb, known, scratch, orc_scratch,
-    obs, obs_u8, orc, orc_u8, out_mask, out_action, out_seat, out_kind, out_forced, out_hand,
-    out_step,
-):  # fmt: skip
-    """The replay's row at table ``t``'s decision: the encoder's (and the oracle's) observation
-    of ``actor``, the mask, the recorded ``action`` and its ``kind``, into the ``REPLAY`` row
-    arrays of those names; ``known`` the hand's known wall tiles."""
-    r = ti[nb, O_ROWS]
-    enc = ti[nb, O_ENCODER]
-    with_known = ti[t, T_REC_KNOWN]
-    suit, honor = tables.shanten_suit, tables.shanten_honor
-    if obs_u8.shape[0] > 0:  # bytes: through a float scratch row
-        out = scratch
-        _encode(st, t, actor, enc, suit, honor, out)
-        if with_known and enc == ORACLE_ID:
-            _oracle_wall_rows(st, t, known, out)
-        n = out.shape[0]
-        _quantize(out, QUANT_LO[enc, :n], QUANT_INV[enc, :n], obs_u8[r])
-    else:
-        out = obs[r]
-        _encode(st, t, actor, enc, suit, honor, out)
-        if with_known and enc == ORACLE_ID:
-            _oracle_wall_rows(st, t, known, out)
-    if ti[nb, O_ORACLE]:
-        orc_row = orc_scratch
-        _encode(st, t, actor, np.int64(ORACLE_ID), suit, honor, orc_row)
-        if with_known:
-            _oracle_wall_rows(st, t, known, orc_row)
-        if orc_u8.shape[0] > 0:
-            n = orc_row.shape[0]
-            _quantize(orc_row, QUANT_LO[ORACLE_ID, :n], QUANT_INV[ORACLE_ID, :n], orc_u8[r])
-        else:
-            orc[r, :, :] = orc_row
-    if mask.shape[0] == N_ACTIONS:  # a constant count: a few vector moves (4 % of the replay)
-        for a in range(N_ACTIONS):
-            out_mask[r, a] = mask[a]
-    else:
-        for a in range(mask.shape[0]):
-            out_mask[r, a] = mask[a]
-    out_action[r] = action
-    out_seat[r] = actor
-    out_kind[r] = kind
-    out_forced[r] = count == 1
-    out_hand[r] = ti[t, T_REC_HAND]
-    out_step[r] = ti[t, T_REC_STEP]
-    ti[nb, O_ROWS] = r + 1
 
 
 @njit(fastmath=True)
