@@ -818,7 +818,8 @@ def _yaku_text(key: str, value: int) -> str:
     if key in YAKU_KEYS:
         name = YAKU_NAMES_JA[YAKU_KEYS.index(key)]
     else:
-        name = "オープン立直" if key == "open_riichi" else key.lstrip("?")
+        other = {"open_riichi": "オープン立直", NUKI_DORA: "抜きドラ"}
+        name = other.get(key, key.lstrip("?"))
     if key in YAKUMAN_KEYS:
         return f"{name}(役満)" if value <= 1 else f"{name}({value}倍役満)"
     return f"{name}({value}飜)"
@@ -855,6 +856,8 @@ def hand_to_tenhou6(hand: Hand, red) -> list:
             discards[s].append(_call_string(ev, red, pons.get((s, ev.tile // 4))))
         elif ev.type == "ankan":
             discards[s].append(_call_string(ev, red))
+        elif ev.type == "kita":
+            discards[s].append(KITA_CODE)
     out: list = [
         [hand.round_wind * 4 + hand.kyoku, hand.honba, hand.kyotaku],
         list(hand.scores),
@@ -872,7 +875,7 @@ def _result(hand: Hand) -> list:
         d = hand.draw
         if d.kind == "exhaustive":
             if not any(d.deltas) and d.tenpai is not None:
-                return ["全員聴牌" if len(d.tenpai) == 4 else "全員不聴"]
+                return ["全員聴牌" if len(d.tenpai) == hand.players else "全員不聴"]
             return ["流局", list(d.deltas)]
         if d.kind == "nagashi_mangan":
             return ["流し満貫", list(d.deltas)]
@@ -895,6 +898,8 @@ def write_tenhou6(game: Game) -> dict:
     disp = game.rules_text or ("般東喰赤" if game.game_length == "tonpuusen" else "般南喰赤")
     if not any(ch in disp for ch in "東南") and "East" not in disp and "South" not in disp:
         disp = ("東" if game.game_length == "tonpuusen" else "南") + disp
+    if game.players == 3 and "三" not in disp and "3-Player" not in disp:
+        disp = "三" + disp
     rule: dict = {"disp": disp, "aka": int(any(game.red_fives))}
     if game.red_fives != (1, 1, 1):
         rule.update({f"aka5{i + 1}": game.red_fives[i] for i in range(3)})
