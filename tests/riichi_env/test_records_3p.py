@@ -273,3 +273,26 @@ def test_engine_three_player_games_round_trip_and_replay(rules):
 def test_write_mjai_refuses_an_unknown_dialect():
     with pytest.raises(ValueError, match="sanma_dialect"):
         write_mjai(read_file(SANMA2), sanma_dialect="kita3")
+
+
+def test_cli_replays_and_converts_three_player_records(tmp_path, capsys):
+    """``riichi-env replay`` picks the three-player preset by itself and refuses a four-player
+    one in one line; ``convert --sanma-dialect kita`` writes RiichiEnv's dialect."""
+    from riichi_env.cli.main import main
+
+    assert main(["replay", str(SANMA2)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].endswith(
+        "6 hands, 0 mismatched; rules tenhou-3p (a three-player Tenhou game: rules '三鳳南喰赤')"
+    )
+    assert main(["replay", "--rules", "mahjongsoul", str(SANMA2)]) == 1
+    out = capsys.readouterr().out
+    assert "3-player record cannot be replayed with the 4-player rules 'mahjongsoul'" in out
+    assert main(["replay", "--rules", "tenhou-3p", str(SANMA2)]) == 0
+    capsys.readouterr()
+    target = tmp_path / "sanma2.jsonl"
+    assert main(["convert", str(SANMA2), "--sanma-dialect", "kita", "-o", str(target)]) == 0
+    text = target.read_text()
+    assert '"type":"kita"' in text and '"nukidora"' not in text
+    assert main(["replay", str(target)]) == 0
+    assert "rules tenhou-3p" in capsys.readouterr().out
