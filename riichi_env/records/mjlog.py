@@ -333,14 +333,12 @@ def read_mjlog(
             if oya != hand.kyoku:
                 fail(f"oya {oya} does not match hand {hand.label}")
             if players == 3 and ten[3] != 0:
-                fail(
-                    f"ten {attrs['ten']!r}: the empty fourth seat of a three-player game has points"
-                )
+                fail(f"ten {attrs['ten']!r}: the empty fourth seat of a 3-player game has points")
             for s in range(4):
                 hai = attrs.get(f"hai{s}", "") if s >= players else need(attrs, f"hai{s}")
                 tiles = _ints(hai, fail, f"hai{s}")
                 if len(tiles) != (13 if s < players else 0):
-                    want = 13 if s < players else "none (the empty seat of a three-player game)"
+                    want = 13 if s < players else "none (the empty seat of a 3-player game)"
                     fail(f"hai{s} has {len(tiles)} tiles, expected {want}")
                 hand.haipai.append(tiles)
             dealt = [t for h in hand.haipai for t in h] + [seed[5]]
