@@ -296,3 +296,15 @@ def test_cli_replays_and_converts_three_player_records(tmp_path, capsys):
     assert '"type":"kita"' in text and '"nukidora"' not in text
     assert main(["replay", str(target)]) == 0
     assert "rules tenhou-3p" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("dialect", SANMA_DIALECTS)
+def test_fast_and_checked_mjai_readers_agree_on_three_players(dialect):
+    from riichi_env.records.mjai import _read_checked, _read_fast
+
+    for path in [SANMA2, *sorted((LOGS_3P / "tenhou6").glob("*.json"))]:
+        text = dumps_mjai(read_file(path), sanma_dialect=dialect)
+        fast = _read_fast(text, "x", (1, 1, 1))
+        assert fast is not None, path.name  # the fast path reads three-player records too
+        checked = _read_checked(text, "x", (1, 1, 1))
+        assert _full(fast) == _full(checked) and fast.players == checked.players == 3
