@@ -308,3 +308,29 @@ def test_fast_and_checked_mjai_readers_agree_on_three_players(dialect):
         assert fast is not None, path.name  # the fast path reads three-player records too
         checked = _read_checked(text, "x", (1, 1, 1))
         assert _full(fast) == _full(checked) and fast.players == checked.players == 3
+
+
+def test_tenhou6_with_three_seat_lists_reads_the_same():
+    """A tenhou.net/6 writer that lists three names, scores, deltas and six ``sc`` entries (no
+    empty fourth seat) gives the same game as Tenhou's four-entry layout; mjai-reviewer3p's
+    convlog reads the four-entry layout the writer keeps (four names and points, an empty
+    fourth haipai, four deltas)."""
+    path = LOGS_3P / "tenhou6" / "double_nukidora.json"
+    obj = json.loads(path.read_text())
+    obj["name"] = obj["name"][:3]
+    obj["sc"] = obj["sc"][:6]
+    for k in obj["log"]:
+        k[1] = k[1][:3]
+        for item in k[16][1:]:
+            if isinstance(item, list) and len(item) == 4 and all(isinstance(x, int) for x in item):
+                item.pop()
+    three = read_text(json.dumps(obj, ensure_ascii=False), fmt="tenhou6")
+    game = read_file(path)
+    assert three.players == 3 and normalized(three) == normalized(game)
+    assert (three.final_scores, three.final_results) == (game.final_scores, game.final_results)
+    out = write_tenhou6(three)
+    assert len(out["name"]) == 4 and len(out["sc"]) == 8
+    for k in out["log"]:
+        assert len(k[1]) == 4 and k[13:16] == [[], [], []]
+        deltas = k[16][1::2] if k[16][0] == "和了" else k[16][1:2]
+        assert all(len(x) == 4 and x[3] == 0 for x in deltas)
