@@ -411,8 +411,13 @@ def read_mjlog(
             if finished and name == "RYUUKYOKU":
                 fail("second result for one hand")
             sc = _ints(need(attrs, "sc"), fail, "sc")
+            if game.players == 3 and len(sc) == 6:
+                sc += [0, 0]  # three seats listed alone: the empty seat's points and change
             if len(sc) < 8:
-                fail("sc needs 8 numbers")
+                fail(
+                    "sc needs 8 numbers"
+                    + (" (or 6 with three players)" if game.players == 3 else "")
+                )
             deltas = tuple(sc[2 * i + 1] * 100 for i in range(4))
             if name == "AGARI":
                 hand.wins.append(_agari(attrs, deltas, hand, need, fail, num_attr))
@@ -428,6 +433,8 @@ def read_mjlog(
             if "owari" in attrs:
                 game.complete = True
                 ow = attrs["owari"].split(",")
+                if game.players == 3 and len(ow) == 6:
+                    ow += ["0", "0"]
                 try:
                     game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
                     game.final_results = tuple(float(ow[2 * i + 1]) for i in range(4))

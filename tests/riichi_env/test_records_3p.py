@@ -351,3 +351,15 @@ def test_replay_small_three_player_records():
     )
     result = replay_game(game, TENHOU_3P)
     assert result.ok and result.hands == 1, "\n".join(str(m) for m in result.mismatches)
+
+
+def test_mjlog_sc_and_owari_with_three_seats_read_the_same():
+    """Tenhou writes four entries (``sc`` 8 numbers, ``owari`` 8, seat 3's zeros: sanma2.xml);
+    six, the three seats alone, read the same."""
+    text = SANMA2.read_text()
+    for attr in ("sc", "owari"):
+        text = re.sub(rf'{attr}="([^"]*),0,0(\.0)?"', rf'{attr}="\1"', text)
+    assert text.count(',0,0"') == 0
+    game, short = read_file(SANMA2), read_text(text, fmt="mjlog")
+    assert normalized(short) == normalized(game)
+    assert (short.final_scores, short.final_results) == (game.final_scores, game.final_results)
