@@ -450,14 +450,17 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
 
 
 def _players(scores, tehais) -> int:
-    """3 when ``start_kyoku`` lists three scores or hands, or the fourth hand is empty or all
-    ``"?"`` (the Mortal-3p forks); else 4."""
+    """3 when ``start_kyoku`` lists three scores or hands, or the fourth hand alone is empty or
+    all ``"?"`` (the Mortal-3p forks); else 4."""
     if isinstance(scores, list) and len(scores) == 3:
         return 3
     if isinstance(tehais, list) and len(tehais) == 3:
         return 3
-    fourth = tehais[3] if isinstance(tehais, list) and len(tehais) == 4 else None
-    return 3 if isinstance(fourth, list) and all(t == "?" for t in fourth) else 4
+    if not isinstance(tehais, list) or len(tehais) != 4:
+        return 4
+    hidden = [isinstance(h, list) and all(t == "?" for t in h) for h in tehais]
+    # a seat's own view of a four-player game hides every other hand, not only the fourth
+    return 3 if hidden[3] and not any(hidden[:3]) else 4
 
 
 def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
