@@ -1,7 +1,7 @@
 """Three-player games written by another engine, RiichiEnv 0.4.11 (``tests/data/logs-3p/riichienv/``,
-``game_mode="3p-red-half"``), replay in ours with zero mismatches except the hand where the two
-engines' rules differ on purpose, listed below with the rule (docs/rules.md, "Three-player
-riichi": the cross-check)."""
+``game_mode="3p-red-half"`` and ``"3p-red-east"``), replay in ours with zero mismatches except the
+hands where the two engines' rules differ on purpose, listed below with the rule (docs/rules.md,
+"Three-player riichi": the cross-check)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,14 @@ from riichi_env.records.convert import read_file
 from riichi_env.records.replay import replay_game
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "logs-3p" / "riichienv"
-RULES = {"tenhou3p_seed": TENHOU_3P, "mjsoul3p_seed": MAHJONGSOUL_3P}
+RULES = {
+    "tenhou3p_seed": TENHOU_3P,
+    "mjsoul3p_seed": MAHJONGSOUL_3P,
+    "tenhou3pE_seed": TENHOU_3P.replace(game_length="tonpuusen"),
+    "mjsoul3pE_seed": MAHJONGSOUL_3P.replace(game_length="tonpuusen"),
+}
 """File name prefix → the preset its game is replayed with (``GameRule.default_tenhou()``,
-``default_mjsoul()``)."""
+``default_mjsoul()``; ``3pE``: RiichiEnv's East games, tonpuusen)."""
 
 KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
     "mjsoul3p_seed15.jsonl": {
@@ -28,6 +33,15 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
             "tsumo and count it (docs/rules.md, Kan dora; rinshan_kan_dora), RiichiEnv reveals "
             "none, as with four players (docs/records.md)",
             "dora indicators: record 1, engine 2",
+        ),
+    },
+    "mjsoul3pE_seed10.jsonl": {
+        "S2-3": (
+            "extension ending: S2-2 ends in a draw with the dealer (seat 1) tenpai and seat 0 at "
+            "40,700; RiichiEnv lets the dealer's renchan go on, the Mahjong Soul preset ends the "
+            "extension as soon as someone has the 40,000 target (docs/rules.md, End of the game; "
+            "extension_renchan is Tenhou's rule), as with four players (docs/records.md)",
+            "the engine ended the game before this hand",
         ),
     },
 }
@@ -57,7 +71,8 @@ ROWS = _rows()
 
 
 def _rules(name: str):
-    return next(r for prefix, r in RULES.items() if name.startswith(prefix))
+    (rules,) = [r for prefix, r in RULES.items() if name.startswith(prefix)]
+    return rules
 
 
 def test_the_games_are_there():
@@ -86,10 +101,14 @@ def test_riichienv_three_player_game_replays(row):
         assert any(m.hand == hand and text in m.what for m in result.mismatches), hand
 
 
-def test_the_difference_is_rinshan_kan_dora():
-    """mjsoul3p_seed15 matches once the Mahjong Soul preset's rinshan kan dora is off."""
+def test_the_differences_are_rinshan_kan_dora_and_extension_renchan():
+    """mjsoul3p_seed15 matches once the Mahjong Soul preset's rinshan kan dora is off, and
+    mjsoul3pE_seed10 with Tenhou's extension renchan."""
     game = read_file(FOLDER / "mjsoul3p_seed15.jsonl")
     assert replay_game(game, MAHJONGSOUL_3P.replace(rinshan_kan_dora=False)).ok
+    game = read_file(FOLDER / "mjsoul3pE_seed10.jsonl")
+    east = MAHJONGSOUL_3P.replace(game_length="tonpuusen")
+    assert replay_game(game, east.replace(extension_renchan=True)).ok
 
 
 def test_riichienv_kita_dialect():

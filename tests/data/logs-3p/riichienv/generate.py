@@ -3,11 +3,13 @@
 Documentation only: the test suite does not run it, and it imports nothing from this project.
 Run it in a throwaway environment with ``pip install riichienv==0.4.11 numpy``:
 
-    python generate.py OUT_DIR RULE SEED [SEED ...]     # RULE: tenhou or mjsoul
+    python generate.py OUT_DIR RULE SEED [SEED ...]     # RULE: tenhou, mjsoul, tenhou-east, mjsoul-east
 
-It writes ``OUT_DIR/{RULE}3p_seed{SEED}.jsonl``, the ``mjai_log`` of ``RiichiEnv(game_mode=
-"3p-red-half", seed=SEED, rule=GameRule.default_tenhou() or default_mjsoul())`` (three-player
-hanchan, red 5p and 5s), one event per line exactly as RiichiEnv produced it (its kita event is
+It writes ``OUT_DIR/{RULE}3p_seed{SEED}.jsonl`` (``{tenhou,mjsoul}3pE_seed…`` for the East
+games), the ``mjai_log`` of ``RiichiEnv(game_mode="3p-red-half", seed=SEED,
+rule=GameRule.default_tenhou() or default_mjsoul())`` (three-player hanchan, red 5p and 5s;
+``game_mode="3p-red-east"`` for ``-east``: tonpuusen), one event per line exactly as RiichiEnv
+produced it (its kita event is
 ``{"type": "kita", "actor": …, "pai": "N"}``; ``scores``, ``tehais`` and ``deltas`` have three
 entries).
 
@@ -65,8 +67,10 @@ def choose(obs, rng: random.Random):
 
 
 def play(seed: int, rule: str) -> list[dict]:
-    game_rule = GameRule.default_tenhou() if rule == "tenhou" else GameRule.default_mjsoul()
-    env = RiichiEnv(game_mode="3p-red-half", seed=seed, rule=game_rule)
+    base, _, east = rule.partition("-")
+    game_rule = GameRule.default_tenhou() if base == "tenhou" else GameRule.default_mjsoul()
+    mode = "3p-red-east" if east else "3p-red-half"
+    env = RiichiEnv(game_mode=mode, seed=seed, rule=game_rule)
     rng = random.Random(seed)
     obs = env.reset()
     while not env.done():
@@ -80,7 +84,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     for seed in map(int, sys.argv[3:]):
         log = play(seed, rule)
-        path = out / f"{rule}3p_seed{seed}.jsonl"
+        base, _, east = rule.partition("-")
+        path = out / f"{base}3p{'E' if east else ''}_seed{seed}.jsonl"
         with path.open("w", encoding="utf-8") as f:
             for ev in log:
                 f.write(json.dumps(ev, ensure_ascii=False, separators=(",", ":")) + "\n")
