@@ -8,6 +8,7 @@ from pathlib import Path
 
 from riichi_env.records.convert import FORMATS, WRITE_FORMATS, read_file, write_text
 from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, parse_size, size_text
+from riichi_env.records.mjai import SANMA_DIALECTS
 from riichi_env.records.model import RecordError
 from riichi_env.records.tenhou6 import viewer_url, write_tenhou6
 
@@ -71,6 +72,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="output file (one input) or folder (several inputs); default: standard output",
     )
     parser.add_argument(
+        "--sanma-dialect",
+        choices=SANMA_DIALECTS,
+        default="nukidora",
+        help="mjai output of three-player games: nukidora (default; the Mortal-3p forks and "
+        "mjai-reviewer3p: four-seat lists) or kita (RiichiEnv: three-seat lists)",
+    )
+    parser.add_argument(
         "--url",
         action="store_true",
         help="print the tenhou.net/6 viewer address of each game instead (a tenhou6 output: "
@@ -99,7 +107,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"riichi-env convert: {exc}", file=sys.stderr)
             status = 1
             continue
-        text = viewer_url(write_tenhou6(game)) + "\n" if args.url else write_text(game, to)
+        text = (
+            viewer_url(write_tenhou6(game)) + "\n"
+            if args.url
+            else write_text(game, to, sanma_dialect=args.sanma_dialect)
+        )
         if out_dir is not None:
             target = out_dir / (Path(name).stem + (".url" if args.url else _SUFFIX[to]))
             target.write_text(text, encoding="utf-8")

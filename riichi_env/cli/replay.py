@@ -17,13 +17,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="record files (format detected)")
     parser.add_argument(
         "--rules",
-        choices=("auto", "tenhou", "tenhou-2009", "mahjongsoul"),
+        choices=("auto", "tenhou", "tenhou-2009", "mahjongsoul", "tenhou-3p", "mahjongsoul-3p"),
         default="auto",
         help="rules preset (default: from the record: Tenhou games (mjlog, Tenhou rule text such "
         "as 鳳南喰赤 in mjai rule_disp or tenhou.net/6 rule) tenhou, or tenhou-2009 (no "
         "tenpai-yame) when a log id dates them before June 2010 or an mjlog record has no "
-        "SHUFFLE element; others mahjongsoul); game length, red fives and uma always come from "
-        "the record",
+        "SHUFFLE element; others mahjongsoul; three-player games tenhou-3p or mahjongsoul-3p "
+        "alike); game length, red fives and uma always come from the record",
     )
     parser.add_argument(
         "--walls",
@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
                 else None
             )
             game = read_file(path, walls=walls, **limits)
+            rules, which = explain_rules(game, args.rules)
         except NotARecordError as exc:
             print(f"{path}: skipped: {exc.detail}", flush=True)
             skipped += 1
@@ -79,7 +80,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{exc}", flush=True)
             bad += 1
             continue
-        rules, which = explain_rules(game, args.rules)
         ensure_compiled("replay")  # once, after the first readable record
         result = replay_game(game, rules)
         games += 1

@@ -93,12 +93,13 @@ def read_file(
     return game
 
 
-def write_text(game: Game, fmt: str) -> str:
-    """A game as text in ``fmt`` (``"tenhou6"`` or ``"mjai"``)."""
+def write_text(game: Game, fmt: str, *, sanma_dialect: str = "nukidora") -> str:
+    """A game as text in ``fmt`` (``"tenhou6"`` or ``"mjai"``; ``sanma_dialect``: how mjai
+    writes a three-player game, :func:`riichi_env.records.mjai.write_mjai`)."""
     if fmt == "tenhou6":
         return json.dumps(write_tenhou6(game), ensure_ascii=False, separators=(",", ":")) + "\n"
     if fmt == "mjai":
-        return dumps_mjai(game)
+        return dumps_mjai(game, sanma_dialect=sanma_dialect)
     raise ValueError(f"cannot write format {fmt!r}; choose from {WRITE_FORMATS}")
 
 

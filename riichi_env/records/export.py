@@ -25,6 +25,7 @@ from engine.events import (
     EV_GAME_END,
     EV_HAND_END,
     EV_HAND_START,
+    EV_KITA,
     EV_POINTS,
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
@@ -38,6 +39,7 @@ from engine.events import (
 from engine.melds import MELD_NAMES
 from engine.payment import hand_value as _hand_value
 from engine.payment import limit_name as _limit_name
+from engine.payment import tsumo_shares
 from engine.rules import MAHJONGSOUL, Rules
 from engine.yaku import YAKU_KEYS as ENGINE_YAKU_KEYS
 from riichi_env.records.mjai import dumps_mjai
@@ -62,16 +64,23 @@ def limit_name(han: int, fu: int, yakuman: int, rules: Rules) -> str:
     return "yakuman" if yakuman else _limit_name(han, fu, 0, rules)
 
 
-def hand_value(win: Win, dealer: int) -> int:
-    """Ron payment or the sum of tsumo payments, without honba or sticks."""
+def hand_value(win: Win, dealer: int, players: int = 4) -> int:
+    """Ron payment or the sum of tsumo payments, without honba or sticks (three players: the two
+    payers' shares, tsumo loss)."""
     base = base_points(win.han or 0, win.fu or 0, win.limit or "", win.yakuman)
+    if players == 3 and win.tsumo:
+        from_dealer, from_other = tsumo_shares(base, win.seat == dealer)
+        return 2 * from_other if win.seat == dealer else from_dealer + from_other
     return _hand_value(base, win.seat == dealer, win.tsumo)
 
 
 def rules_text(rules: Rules) -> str:
-    """Tenhou-style rule text for viewers: length, kuitan, red fives, then the preset's name."""
-    text = ("東" if rules.game_length == "tonpuusen" else "南") + (
-        "喰" if rules.open_tanyao else ""
+    """Tenhou-style rule text for viewers: players (``三`` for three), length, kuitan, red fives,
+    then the preset's name."""
+    text = (
+        ("三" if rules.players == 3 else "")
+        + ("東" if rules.game_length == "tonpuusen" else "南")
+        + ("喰" if rules.open_tanyao else "")
     )
     return f"{text}{'赤' if any(rules.red_fives) else ''} {rules.name}"
 
@@ -92,6 +101,7 @@ def game_from_events(
         source=source,
         rules_text=rules_text(rules),
         complete=False,
+        players=rules.players,
     )
     hand: Hand | None = None
     wall_packed = [0] * 35
@@ -106,6 +116,7 @@ def game_from_events(
                 scores=(0, 0, 0, 0),
                 dora_indicators=[],
                 haipai=[[], [], [], []],
+                players=rules.players,
             )
             game.hands.append(hand)
             win = None
@@ -125,7 +136,9 @@ def game_from_events(
             wall_packed[5 * a : 5 * a + 5] = [b, c, d, e, f]
             if a == 6:
                 engine_wall = unpack_tiles(wall_packed[:34])
-                if len(engine_wall) == 136:
+                if len(engine_wall) == 136 and rules.players == 3:
+                    hand.wall, hand.wall_layout = [int(x) for x in engine_wall], "engine"
+                elif len(engine_wall) == 136:
                     hand.wall = from_engine_wall(engine_wall, hand.dealer)
         elif kind == EV_DEAL:
             hand.haipai[s] = unpack_tiles([a, b, c, d])
@@ -137,6 +150,8 @@ def game_from_events(
             hand.events.append(Event("draw", s, a, rinshan=bool(b)))
         elif kind == EV_DISCARD:
             hand.events.append(Event("discard", s, a, tsumogiri=bool(b)))
+        elif kind == EV_KITA:
+            hand.events.append(Event("kita", s, a))
         elif kind == EV_RIICHI:
             hand.events.append(Event("riichi", s))
         elif kind == EV_RIICHI_ACCEPTED:
@@ -166,7 +181,7 @@ def game_from_events(
         elif kind == EV_DELTA:
             if s >= 0 and win is not None and win.seat == s:
                 win.deltas = (a, b, c, d)
-                win.points = hand_value(win, hand.dealer)
+                win.points = hand_value(win, hand.dealer, rules.players)
             elif hand.draw is not None:
                 hand.draw.deltas = (a, b, c, d)
         elif kind == EV_RYUUKYOKU:

@@ -5,6 +5,16 @@ One JSON object per line: ``start_game``, then per hand ``start_kyoku`` (``bakaz
 (``tsumogiri``), ``chi`` / ``pon`` / ``daiminkan`` (``target``, ``pai``, ``consumed``), ``kakan``,
 ``ankan``, ``dora``, ``reach``, ``reach_accepted``, ``hora`` / ``ryukyoku`` (``deltas``),
 ``end_kyoku``; ``end_game`` last. Tiles are ``1m``…``9s``, ``5mr`` red, ``E S W N P F C``.
+
+Three players (no standard: mjai itself and Mortal have no three-player events) come in two
+dialects, both read (a game is three-player when ``start_kyoku`` has three ``scores`` or
+``tehais``, or an empty or all-``"?"`` fourth hand) and written (``sanma_dialect``):
+
+- ``"nukidora"``: the Mortal-3p forks and mjai-reviewer3p (``convlog``): the kita event is
+  ``{"type": "nukidora", "actor": 0, "pai": "N"}``; ``names``, ``scores``, ``tehais`` and
+  ``deltas`` keep four entries, seat 3's hand ``"?"`` thirteen times and its points 0.
+- ``"kita"``: RiichiEnv: ``{"type": "kita", "actor": 0, "pai": "N"}``; ``scores``, ``tehais``,
+  ``deltas`` (and the writer's ``names``) have three entries.
 """
 
 from __future__ import annotations
@@ -58,6 +68,11 @@ _KIND_BY_REASON = {
     spelling: kind for kind, spellings in REASON_SPELLINGS.items() for spelling in spellings
 }
 _PENALTY_REASONS = ("error",)
+KITA_EVENTS = ("nukidora", "kita")
+"""Kita event types: the Mortal-3p forks' and mjai-reviewer3p's, RiichiEnv's."""
+SANMA_DIALECTS = KITA_EVENTS
+"""``sanma_dialect`` values of :func:`write_mjai`: the kita event's name, which also decides
+whether per-seat lists have four entries (``"nukidora"``) or three (``"kita"``)."""
 """mjai.app's ``ryukyoku`` for a bot that failed (a chombo-style penalty): not a rule outcome."""
 _BAKAZE = "ESWN"
 
@@ -134,10 +149,10 @@ def _event(ev: dict, typ: str, game: Game, state: dict, fail) -> None:
     if typ == "end_game":
         if state["hand"] is not None and not state["ended"]:
             fail("end_game inside a hand")
-        scores = ev.get("scores")
+        scores = _four(ev.get("scores"), game.players)
         if isinstance(scores, list) and len(scores) == 4:
             game.final_scores = tuple(int(x) for x in scores)
-        results = ev.get("placement_scores")
+        results = _four(ev.get("placement_scores"), game.players)
         if isinstance(results, list) and len(results) == 4:
             game.final_results = tuple(float(x) for x in results)
         state["ended_game"] = True
@@ -157,10 +172,17 @@ def _event(ev: dict, typ: str, game: Game, state: dict, fail) -> None:
     _hand_event(ev, typ, hand, state, fail)
 
 
+def _four(values, players: int):
+    """A per-seat list with the empty seat's 0 added when a three-player record lists three."""
+    if players == 3 and isinstance(values, list) and len(values) == 3:
+        return [*values, 0]
+    return values
+
+
 def _start_game(ev: dict, game: Game) -> None:
     names = ev.get("names")
-    if isinstance(names, list) and len(names) == 4:
-        game.names = tuple(str(x) for x in names)
+    if isinstance(names, list) and len(names) in (3, 4):
+        game.names = tuple(str(x) for x in [*names, ""][:4])
     if ev.get("kyoku_first") == 4:
         game.game_length = "tonpuusen"
     if isinstance(ev.get("rule_disp"), str):
@@ -199,8 +221,11 @@ def _finish(game: Game, state: dict, fail) -> None:
 
 _SCAN = json.JSONDecoder().scan_once
 """The C scanner behind ``json.loads``: ``(value, end)`` of the JSON value at an index."""
-_KANS = ("daiminkan", "kakan", "ankan")
-_HAND_CHANGES = frozenset({"start_kyoku", "chi", "pon", "daiminkan", "kakan", "ankan"})
+_KANS = ("daiminkan", "kakan", "ankan", "kita")
+"""Events after which the seat's draw is a replacement draw (kans, and kita with three players)."""
+_HAND_CHANGES = frozenset(
+    {"start_kyoku", "chi", "pon", "daiminkan", "kakan", "ankan", "nukidora", "kita"}
+)
 """The events besides ``tsumo`` and ``dahai`` that change what a seat holds."""
 
 
@@ -374,10 +399,24 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
         fail(f"kyoku {kyoku!r} does not match oya {oya}")
     scores = _get(ev, "scores", fail)
     tehais = _get(ev, "tehais", fail)
+    players = _players(scores, tehais)
+    if not game.hands:
+        game.players = players
+        if players == 3 and game.red_fives[0]:
+            game.red_fives = (0, *game.red_fives[1:])  # no 5m in a three-player game
+    elif players != game.players:
+        fail(f"a {players}-player hand in a {game.players}-player game")
+    if players == 3:
+        if oya >= 3:
+            fail(f"oya {oya}: a three-player game has seats 0-2")
+        scores = _four(scores, 3)
+        tehais = [*tehais[:3], []]
     if not isinstance(scores, list) or len(scores) != 4:
-        fail("scores must list four players")
+        fail("scores must list four players (or three)")
     if not isinstance(tehais, list) or len(tehais) != 4:
-        fail("tehais must list four hands")
+        fail("tehais must list four hands (or three)")
+    if players == 3 and scores[3] != 0:
+        fail(f"scores {scores!r}: the empty fourth seat of a three-player game has points")
     hand = Hand(
         round_wind=_BAKAZE.index(bakaze),
         kyoku=kyoku - 1,
@@ -386,6 +425,7 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
         scores=tuple(int(x) for x in scores),
         dora_indicators=[],
         haipai=[],
+        players=players,
     )
     state.update(hand=hand, ended=False, pending_kan=False, last_discard=(-1, -1))
     game.hands.append(hand)
@@ -399,13 +439,28 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
             return alloc.new(*_tile(name, fail))
 
     for s in range(4):
-        if not isinstance(tehais[s], list) or len(tehais[s]) != 13:
+        size = 13 if s < players else 0
+        if not isinstance(tehais[s], list) or len(tehais[s]) != size:
             fail(f"tehais[{s}] must have 13 tiles")
         ids = [new(t) for t in tehais[s]]
         alloc.hands[s] = list(ids)
         hand.haipai.append(ids)
     hand.dora_indicators.append(_new_tile(alloc, _get(ev, "dora_marker", fail), fail))
     state["last_draw"] = [-1] * 4
+
+
+def _players(scores, tehais) -> int:
+    """3 when ``start_kyoku`` lists three scores or hands, or the fourth hand alone is empty or
+    all ``"?"`` (the Mortal-3p forks); else 4."""
+    if isinstance(scores, list) and len(scores) == 3:
+        return 3
+    if isinstance(tehais, list) and len(tehais) == 3:
+        return 3
+    if not isinstance(tehais, list) or len(tehais) != 4:
+        return 4
+    hidden = [isinstance(h, list) and all(t == "?" for t in h) for h in tehais]
+    # a seat's own view of a four-player game hides every other hand, not only the fourth
+    return 3 if hidden[3] and not any(hidden[:3]) else 4
 
 
 def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
@@ -416,9 +471,7 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
         tid = _new_tile(alloc, _get(ev, "pai", fail), fail)
         alloc.hands[s].append(tid)
         prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
-        rinshan = (
-            prev is not None and prev.seat == s and prev.type in ("daiminkan", "kakan", "ankan")
-        )
+        rinshan = prev is not None and prev.seat == s and prev.type in _KANS
         hand.events.append(Event("draw", s, tid, rinshan=rinshan))
         last_draw[s] = tid
     elif typ == "dahai":
@@ -486,6 +539,17 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
         hand.events.append(Event("ankan", s, -1, ids))
         last_draw[s] = -1
         state["last_discard"] = (s, -1)
+    elif typ in KITA_EVENTS:
+        s = _seat(ev, "actor", fail)
+        if hand.players != 3:
+            fail(f"{typ} (kita) in a four-player game")
+        kind, red = _tile(ev.get("pai", "N"), fail)
+        if kind != 30:
+            fail(f"{typ} of {ev.get('pai')}: only a North can be set aside")
+        tid = alloc.take(s, kind, red)
+        hand.events.append(Event("kita", s, tid))
+        last_draw[s] = -1
+        state["last_discard"] = (s, tid)
     elif typ == "dora":
         tid = _new_tile(alloc, _get(ev, "dora_marker", fail), fail)
         hand.events.append(Event("dora", tile=tid))
@@ -501,7 +565,7 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
     elif typ == "ryukyoku":
         if hand.wins or hand.draw is not None:
             fail("second result in one hand")
-        deltas = ev.get("deltas", [0, 0, 0, 0])
+        deltas = _four(ev.get("deltas", [0, 0, 0, 0]), hand.players)
         if not isinstance(deltas, list) or len(deltas) != 4:
             fail("ryukyoku deltas must be four ints")
         deltas = tuple(int(x) for x in deltas)
@@ -519,8 +583,9 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
                 f"unknown ryukyoku reason {reason!r}; known: " + ", ".join(sorted(_KIND_BY_REASON))
             )
         tenpai = None
-        if isinstance(ev.get("tenpais"), list) and len(ev["tenpais"]) == 4:
-            tenpai = tuple(s for s in range(4) if ev["tenpais"][s])
+        tenpais = _four(ev.get("tenpais"), hand.players)
+        if isinstance(tenpais, list) and len(tenpais) == 4:
+            tenpai = tuple(s for s in range(4) if tenpais[s])
         elif kind == "exhaustive" and any(deltas):
             tenpai = tuple(s for s in range(4) if deltas[s] > 0)
         hand.draw = Draw(kind, deltas, tenpai)
@@ -531,12 +596,12 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
 def _hora(ev: dict, hand: Hand, alloc: TileAllocator, fail) -> Win:
     s = _seat(ev, "actor", fail)
     target = _seat(ev, "target", fail)
-    deltas = ev.get("deltas")
+    deltas = _four(ev.get("deltas"), hand.players)
     if not isinstance(deltas, list) or len(deltas) != 4:
         fail("hora needs deltas (four ints)")
     win = Win(seat=s, from_seat=target, deltas=tuple(int(x) for x in deltas))
     last = hand.events[-1] if hand.events else None
-    if last is not None and last.type in ("draw", "discard", "kakan"):
+    if last is not None and last.type in ("draw", "discard", "kakan", "kita"):
         win.win_tile = last.tile
     ura = ev.get("ura_markers", ev.get("uradora_markers"))
     if isinstance(ura, list):
@@ -566,6 +631,8 @@ def infer_draw_kind(hand: Hand) -> str:
     events = hand.events
     if events and events[-1].type == "draw":
         return "kyuushu_kyuuhai"
+    if hand.players == 3:
+        return _infer_draw_kind_3p(hand)
     if sum(e.type == "riichi_accepted" for e in events) == 4 and events[-1].type in (
         "discard",
         "riichi_accepted",
@@ -585,6 +652,20 @@ def infer_draw_kind(hand: Hand) -> str:
     kans = [e for e in events if e.type in ("daiminkan", "kakan", "ankan")]
     n_draws = sum(e.type == "draw" and not e.rinshan for e in events)
     if len(kans) >= 4 and len({k.seat for k in kans}) > 1 and n_draws < 70 - len(kans):
+        return "suukaikan"
+    if any(hand.deltas) and _nagashi_seats(hand):
+        return "nagashi_mangan"
+    return "exhaustive"
+
+
+def _infer_draw_kind_3p(hand: Hand) -> str:
+    """:func:`infer_draw_kind` with three players: no suufon renda or suucha riichi; suukaikan
+    when four kans by more than one seat end the hand before the live wall (55 draws, kita and
+    kans each taking one) is empty."""
+    kans = [e for e in hand.events if e.type in ("daiminkan", "kakan", "ankan")]
+    n_kita = sum(e.type == "kita" for e in hand.events)
+    n_draws = sum(e.type == "draw" and not e.rinshan for e in hand.events)
+    if len(kans) >= 4 and len({k.seat for k in kans}) > 1 and n_draws < 55 - len(kans) - n_kita:
         return "suukaikan"
     if any(hand.deltas) and _nagashi_seats(hand):
         return "nagashi_mangan"
@@ -639,7 +720,9 @@ def common_dora_order(events: list[Event]) -> list[Event]:
     return out
 
 
-def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
+def write_mjai(
+    game: Game, *, log_order: bool = False, sanma_dialect: str = "nukidora"
+) -> list[dict]:
     """A :class:`Game` as mjai events (write one ``json.dumps`` per line).
 
     Kan indicators are written in the common order (:func:`common_dora_order`): ``ankan``,
@@ -647,12 +730,22 @@ def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
     for an open or added one. The reader takes either order. ``log_order`` keeps the order of
     ``game``'s events instead (an open kan's ``dora`` after the replacement draw's ``dahai``,
     when the engine reveals it), so the events of a game still running only ever grow at the end.
+    ``sanma_dialect`` (``SANMA_DIALECTS``) is how a three-player game is written: ``"nukidora"``
+    (the Mortal-3p forks, mjai-reviewer3p) or ``"kita"`` (RiichiEnv); see the module docstring.
     """
+    if sanma_dialect not in SANMA_DIALECTS:
+        raise ValueError(f"sanma_dialect must be one of {SANMA_DIALECTS}, got {sanma_dialect!r}")
+    three = game.players == 3
+    n = 3 if three and sanma_dialect == "kita" else 4
+
+    def seats(values) -> list:
+        return list(values)[:n]
+
     red_all = frozenset(red_ids(game.red_fives))
     out: list[dict] = [
         {
             "type": "start_game",
-            "names": list(game.names),
+            "names": seats(game.names),
             "kyoku_first": 4 if game.game_length == "tonpuusen" else 0,
             "aka_flag": any(game.red_fives),
             "rule_disp": game.rules_text,
@@ -679,8 +772,11 @@ def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
                 "honba": hand.honba,
                 "kyotaku": hand.kyotaku,
                 "oya": hand.dealer,
-                "scores": list(hand.scores),
-                "tehais": [[name(t) for t in h] for h in hand.haipai],
+                "scores": seats(hand.scores),
+                "tehais": seats(
+                    [name(t) for t in h] if s < 3 or not three else ["?"] * 13
+                    for s, h in enumerate(hand.haipai)
+                ),
             }
         )
         for ev in hand.events if log_order else common_dora_order(hand.events):
@@ -716,6 +812,8 @@ def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
                 )
             elif ev.type == "dora":
                 out.append({"type": "dora", "dora_marker": name(ev.tile)})
+            elif ev.type == "kita":
+                out.append({"type": sanma_dialect, "actor": s, "pai": name(ev.tile)})
             elif ev.type == "riichi":
                 out.append({"type": "reach", "actor": s})
             elif ev.type == "riichi_accepted":
@@ -725,7 +823,7 @@ def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
                 "type": "hora",
                 "actor": w.seat,
                 "target": w.from_seat,
-                "deltas": list(w.deltas),
+                "deltas": seats(w.deltas),
                 "ura_markers": [name(t) for t in (w.ura_indicators or ())],
             }
             if w.win_tile >= 0:
@@ -744,11 +842,11 @@ def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
         if hand.draw is not None:
             r = {
                 "type": "ryukyoku",
-                "deltas": list(hand.draw.deltas),
+                "deltas": seats(hand.draw.deltas),
                 "reason": REASONS[hand.draw.kind],
             }
             if hand.draw.tenpai is not None:
-                r["tenpais"] = [s in hand.draw.tenpai for s in range(4)]
+                r["tenpais"] = [s in hand.draw.tenpai for s in range(n)]
             out.append(r)
         if not hand.finished:
             return out  # a game still running: no end_kyoku, no end_game
@@ -757,15 +855,16 @@ def write_mjai(game: Game, *, log_order: bool = False) -> list[dict]:
         return out  # a game still running between hands: no end_game
     end = {"type": "end_game"}
     if game.final_scores is not None:
-        end["scores"] = list(game.final_scores)
+        end["scores"] = seats(game.final_scores)
     if game.final_results is not None:
-        end["placement_scores"] = list(game.final_results)
+        end["placement_scores"] = seats(game.final_results)
     out.append(end)
     return out
 
 
-def dumps_mjai(game: Game) -> str:
-    """mjai JSON lines text of a game."""
+def dumps_mjai(game: Game, *, sanma_dialect: str = "nukidora") -> str:
+    """mjai JSON lines text of a game (``sanma_dialect``: see :func:`write_mjai`)."""
     return "".join(
-        json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in write_mjai(game)
+        json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n"
+        for e in write_mjai(game, sanma_dialect=sanma_dialect)
     )

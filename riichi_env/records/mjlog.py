@@ -5,6 +5,10 @@ discards; ``N who m`` a call (``m`` packs the meld, see :func:`decode_meld`); ``
 declares, step 2 pays the stick; ``DORA hai`` reveals a kan dora; ``AGARI`` / ``RYUUKYOKU`` end the
 hand (several ``AGARI`` for a multiple ron), the last one carries ``owari`` (final points, then
 scores with uma).
+
+Three-player games (``GO type`` bit 0x10): seat 3 is empty (``hai3=""``, ``ten``, ``sc`` and
+``owari`` keep four entries with 0 for it), and an ``N`` tag with bit 0x20 of ``m`` is a kita
+(the North ``m >> 8`` set aside), which becomes a ``kita`` event.
 """
 
 from __future__ import annotations
@@ -77,7 +81,10 @@ def decode_meld(who: int, m: int) -> Event:
             return Event("pon", who, tile, tuple(tiles), (who + rel) % 4)
         return Event("kakan", who, kind * 4 + unused, tuple(tiles), (who + rel) % 4)
     if m & 0x20:
-        raise ValueError("nukidora (3-player) calls are not supported")
+        tile = m >> 8
+        if tile // 4 != 30:
+            raise ValueError(f"kita of tile {tile}, which is not a North")
+        return Event("kita", who, tile)
     hai0 = m >> 8
     kind = hai0 // 4
     tiles = [kind * 4 + i for i in range(4)]
@@ -115,13 +122,16 @@ def encode_meld(ev: Event) -> int:
         return (min(ev.consumed) << 8) | 0
     if ev.type == "daiminkan":
         return (ev.tile << 8) | rel
+    if ev.type == "kita":
+        return (ev.tile << 8) | 0x20
     raise ValueError(f"not a call: {ev.type}")
 
 
 def rules_text(gtype: int) -> str:
-    """Tenhou's rule text (``"鳳南喰赤"``) of a ``GO type`` bit field: lobby, length, kuitan, red."""
+    """Tenhou's rule text (``"鳳南喰赤"``, ``"三鳳南喰赤"`` with three players) of a ``GO type``
+    bit field: players, lobby, length, kuitan, red."""
     lobby = {0: "般", 0x80: "上", 0x20: "特", 0xA0: "鳳"}[gtype & 0xA0]
-    text = lobby + ("南" if gtype & 0x08 else "東")
+    text = ("三" if gtype & 0x10 else "") + lobby + ("南" if gtype & 0x08 else "東")
     text += "" if gtype & 0x04 else "喰"
     text += "" if gtype & 0x02 else "赤"
     return text + ("速" if gtype & 0x40 else "")
@@ -252,13 +262,15 @@ def read_mjlog(
             tile = tile_id(int(num))
             if name in _DRAW_TAGS and len(name) == 1:
                 seat = _DRAW_TAGS.index(name)
+                if seat >= game.players:
+                    fail(f"seat {seat} draws in a {game.players}-player game")
                 reveal(tile, "drawn tile")
                 held[seat].add(tile)
                 prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
                 rinshan = (
                     prev is not None
                     and prev.seat == seat
-                    and prev.type in ("daiminkan", "kakan", "ankan")
+                    and prev.type in ("daiminkan", "kakan", "ankan", "kita")
                 )
                 hand.events.append(Event("draw", seat, tile, rinshan=rinshan))
                 last_draw[seat] = tile
@@ -287,10 +299,10 @@ def read_mjlog(
             continue
         if name == "GO":
             gtype = num_attr(attrs, "type", 0, 1 << 20, 169)
-            if gtype & 0x10:
-                fail("3-player games are not supported")
+            game.players = 3 if gtype & 0x10 else 4
             game.game_length = "hanchan" if gtype & 0x08 else "tonpuusen"
-            game.red_fives = (0, 0, 0) if gtype & 0x02 else (1, 1, 1)
+            red = (0, 1, 1) if game.players == 3 else (1, 1, 1)
+            game.red_fives = (0, 0, 0) if gtype & 0x02 else red
             game.rules_text = rules_text(gtype)
             continue
         if name == "UN":
@@ -304,8 +316,9 @@ def read_mjlog(
             ten = _ints(need(attrs, "ten"), fail, "ten")
             if len(seed) != 6 or len(ten) < 4:
                 fail("INIT needs seed with 6 numbers and ten with 4")
-            oya = num_attr(attrs, "oya", 0, 3)
-            if not 0 <= seed[0] < 16 or min(seed[1:3]) < 0:
+            players = game.players
+            oya = num_attr(attrs, "oya", 0, players - 1)
+            if not 0 <= seed[0] < 16 or seed[0] % 4 >= players or min(seed[1:3]) < 0:
                 fail(f"INIT seed {attrs['seed']!r} has a bad round, honba or stick count")
             hand = Hand(
                 round_wind=seed[0] // 4,
@@ -315,13 +328,18 @@ def read_mjlog(
                 scores=tuple(t * 100 for t in ten[:4]),
                 dora_indicators=[seed[5]],
                 haipai=[],
+                players=players,
             )
             if oya != hand.kyoku:
                 fail(f"oya {oya} does not match hand {hand.label}")
+            if players == 3 and ten[3] != 0:
+                fail(f"ten {attrs['ten']!r}: the empty fourth seat of a 3-player game has points")
             for s in range(4):
-                tiles = _ints(need(attrs, f"hai{s}"), fail, f"hai{s}")
-                if len(tiles) != 13:
-                    fail(f"hai{s} has {len(tiles)} tiles, expected 13")
+                hai = attrs.get(f"hai{s}", "") if s >= players else need(attrs, f"hai{s}")
+                tiles = _ints(hai, fail, f"hai{s}")
+                if len(tiles) != (13 if s < players else 0):
+                    want = 13 if s < players else "none (the empty seat of a 3-player game)"
+                    fail(f"hai{s} has {len(tiles)} tiles, expected {want}")
                 hand.haipai.append(tiles)
             dealt = [t for h in hand.haipai for t in h] + [seed[5]]
             if len(set(dealt)) != len(dealt) or any(not 0 <= t < 136 for t in dealt):
@@ -341,11 +359,15 @@ def read_mjlog(
         if name == "N":
             if finished:
                 fail("call after the hand ended")
-            who = num_attr(attrs, "who", 0, 3)
+            who = num_attr(attrs, "who", 0, game.players - 1)
             try:
                 ev = decode_meld(who, num_attr(attrs, "m", 0, 0xFFFF))
             except ValueError as exc:
                 fail(str(exc))
+            if ev.type == "kita" and game.players != 3:
+                fail("kita (nukidora) in a four-player game")
+            if ev.type in ("chi", "pon", "daiminkan") and ev.from_seat >= game.players:
+                fail(f"{ev.type} from the empty seat {ev.from_seat}")
             if ev.type == "kakan" and not any(
                 e.type == "pon" and e.seat == who and e.tile // 4 == ev.tile // 4
                 for e in hand.events
@@ -366,7 +388,7 @@ def read_mjlog(
                     f"{ev.type} of tile {ev.tile} from seat {ev.from_seat} but the last discard was "
                     f"tile {last_discard[1]} by seat {last_discard[0]}"
                 )
-            for t in ev.consumed if ev.type != "kakan" else (ev.tile,):
+            for t in ev.consumed if ev.type not in ("kakan", "kita") else (ev.tile,):
                 take(who, t)
             hand.events.append(ev)
             continue
@@ -389,8 +411,13 @@ def read_mjlog(
             if finished and name == "RYUUKYOKU":
                 fail("second result for one hand")
             sc = _ints(need(attrs, "sc"), fail, "sc")
+            if game.players == 3 and len(sc) == 6:
+                sc += [0, 0]  # three seats listed alone: the empty seat's points and change
             if len(sc) < 8:
-                fail("sc needs 8 numbers")
+                fail(
+                    "sc needs 8 numbers"
+                    + (" (or 6 with three players)" if game.players == 3 else "")
+                )
             deltas = tuple(sc[2 * i + 1] * 100 for i in range(4))
             if name == "AGARI":
                 hand.wins.append(_agari(attrs, deltas, hand, need, fail, num_attr))
@@ -400,12 +427,14 @@ def read_mjlog(
                     fail(f"unknown RYUUKYOKU type {attrs.get('type')!r}")
                 tenpai = None
                 if kind in ("exhaustive", "nagashi_mangan"):
-                    tenpai = tuple(s for s in range(4) if f"hai{s}" in attrs)
+                    tenpai = tuple(s for s in range(game.players) if f"hai{s}" in attrs)
                 hand.draw = Draw(kind, deltas, tenpai)
             finished = True
             if "owari" in attrs:
                 game.complete = True
                 ow = attrs["owari"].split(",")
+                if game.players == 3 and len(ow) == 6:
+                    ow += ["0", "0"]
                 try:
                     game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
                     game.final_results = tuple(float(ow[2 * i + 1]) for i in range(4))

@@ -14,6 +14,11 @@ Event types (``Event.type``):
   ``consumed`` tiles from the hand.
 - ``kakan``: ``seat`` adds ``tile`` to its pon of ``consumed``. ``ankan``: ``consumed`` four tiles.
 - ``dora``: a new kan dora indicator ``tile`` is revealed.
+- ``kita``: three players: ``seat`` sets the North ``tile`` aside (nuki dora); its replacement
+  draw follows (a ``draw`` with ``rinshan``), unless another seat rons the North.
+
+Three-player games (``Game.players == 3``) keep every per-seat tuple four wide: seat 3 is the
+empty seat (no haipai, 0 points, 0 in every delta), as Tenhou's records write it.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ EVENT_TYPES = (
     "kakan",
     "ankan",
     "dora",
+    "kita",
 )
 CALL_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
 
@@ -116,7 +122,10 @@ YAKU_KEYS = (
 )
 """Yaku keys (``shared/formats/hand-score.md``) in Tenhou's yaku id order (id = index)."""
 YAKUMAN_KEYS = frozenset(YAKU_KEYS[36:52]) - {"renhou"}
-DORA_KEYS = frozenset({"dora", "ura_dora", "aka_dora"})
+NUKI_DORA = "nuki_dora"
+"""Key of the kita dora when a record names it apart (Mahjong Soul's 抜きドラ, RiichiEnv's
+``Kita``); Tenhou and the engine count kita inside ``dora``, and the replay compares the sum."""
+DORA_KEYS = frozenset({"dora", "ura_dora", "aka_dora", NUKI_DORA})
 
 LIMITS = tuple(
     LIMIT_NAMES[i]
@@ -255,6 +264,8 @@ class Hand:
     """``"tenhou"`` (dora at 5, 7, …) or ``"tenhou_old"`` (dora at 4, 6, …)."""
     plain_reds: frozenset[int] = frozenset()
     """Red-five ids that the record names as plain fives (a record with four plain fives)."""
+    players: int = 4
+    """4, or 3 for a three-player hand (seat 3 empty; its wall is in the engine's layout)."""
 
     @property
     def dealer(self) -> int:
@@ -313,6 +324,8 @@ class Game:
     shuffle_seed: str = ""
     """The mjlog ``SHUFFLE`` seed, from which Tenhou's walls are rebuilt
     (:mod:`riichi_env.records.tenhou_wall`); ``""`` when the record has none."""
+    players: int = 4
+    """4, or 3 for a three-player (sanma) game: seat 3 is empty in every per-seat tuple."""
 
 
 TENHOU_LOG_ID = re.compile(r"(?<![0-9])(\d{10})gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]{8,12}")

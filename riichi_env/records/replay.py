@@ -23,6 +23,7 @@ from engine.actions import (
     DISCARD,
     DISCARD_RED,
     KAN,
+    KITA,
     KYUUSHU,
     PASS,
     PLAIN_OFFSET,
@@ -35,11 +36,11 @@ from engine.actions import (
 from engine.deal import deal_hand
 from engine.events import EV_HAND_END
 from engine.game import Game as EngineGame
-from engine.rules import Rules
+from engine.rules import PRESETS_3P, Rules
 from engine.state import PHASE_CLAIM, PHASE_GAME_OVER
 from engine.tiles import red_ids
 from riichi_env.records.export import game_from_events
-from riichi_env.records.model import DORA_KEYS, Game, Hand, RecordError, hand_label
+from riichi_env.records.model import DORA_KEYS, NUKI_DORA, Game, Hand, RecordError, hand_label
 from riichi_env.records.wall import hand_wall, to_engine_wall
 
 MAX_STEPS = 2000
@@ -90,6 +91,8 @@ def record_preset(game: Game) -> tuple[str, str]:
     A Tenhou game that shows it was played before June 2010 gets ``tenhou-2009``
     (:func:`tenhou_era`).
     """
+    if game.players == 3:
+        return _record_preset_3p(game)
     text = game.rules_text
     low = text.lower()
     if any(w in low for w in _MAHJONGSOUL_WORDS):
@@ -104,6 +107,27 @@ def record_preset(game: Game) -> tuple[str, str]:
         return "mahjongsoul", "the record names no rules: the default preset"
     name, era = tenhou_era(game)
     return name, f"{why}; {era}" if era else why
+
+
+_MAHJONGSOUL_3P_ROOMS = re.compile(r"三?[銅銀金玉王]の間|三[^東南]*の間")
+"""Mahjong Soul's room names as tenhou.net/6 converters write them (``三金の間赤``)."""
+
+
+def _record_preset_3p(game: Game) -> tuple[str, str]:
+    """:func:`record_preset` of a three-player record: ``mahjongsoul-3p`` or ``tenhou-3p``."""
+    text = game.rules_text
+    low = text.lower()
+    if any(w in low for w in _MAHJONGSOUL_WORDS) or _MAHJONGSOUL_3P_ROOMS.search(text):
+        return "mahjongsoul-3p", f"a three-player Mahjong Soul game: rules {text!r}"
+    if "tenhou" in low or _TENHOU_RULE_TEXT.search(text):
+        why = f"a three-player Tenhou game: rules {text!r}"
+    elif game.format in ("mjlog", "tenhou6"):
+        why = (
+            f"a three-player {'Tenhou mjlog' if game.format == 'mjlog' else 'tenhou.net/6'} record"
+        )
+    else:
+        return "mahjongsoul-3p", "a three-player record that names no rules: the default preset"
+    return "tenhou-3p", why
 
 
 TENPAI_YAME_SINCE = "201006"
@@ -144,6 +168,7 @@ def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
         base = Rules.preset(record_preset(game)[0])
     else:
         base = Rules.preset(preset)
+    check_players(game, base)
     changes: dict = {}
     if game.game_length != base.game_length:
         changes["game_length"] = game.game_length
@@ -155,6 +180,17 @@ def rules_for(game: Game, preset: str | Rules | None = None) -> Rules:
     if not changes:
         return base
     return base.replace(name=f"{base.name}-record", **changes)
+
+
+def check_players(game: Game, rules: Rules) -> None:
+    """Raise :class:`RecordError` when the record's players and the rules' differ."""
+    if game.players != rules.players:
+        hint = f" (the three-player presets: {', '.join(PRESETS_3P)})" if game.players == 3 else ""
+        raise RecordError(
+            f"a {game.players}-player record cannot be replayed with the {rules.players}-player "
+            f"rules {rules.name!r}{hint}",
+            file=game.source,
+        )
 
 
 def explain_rules(game: Game, preset: str | Rules | None = None) -> tuple[Rules, str]:
@@ -185,16 +221,19 @@ def record_uma(game: Game, rules: Rules) -> tuple[int, int, int, int] | None:
     if game.final_scores is None or game.final_results is None:
         return None
     points = list(game.final_scores)
-    for uma in (rules.uma, *UMA_CHOICES):
+    choices = UMA_CHOICES if rules.players == 4 else ()
+    for uma in (rules.uma, *choices):
         got = placement_scores(points, rules.replace(uma=uma))
-        if not _compare_final(got, list(game.final_results), points):
+        if not _compare_final(got, list(game.final_results), points, rules.players):
             return tuple(uma)
     return None
 
 
 def placement_scores(points: list[int], rules: Rules) -> list[float]:
-    """Final scores without rounding: (points − return) / 1000 + uma, oka to first (docs/rules.md)."""
-    order = sorted(range(4), key=lambda s: (-points[s], s))
+    """Final scores without rounding: (points − return) / 1000 + uma, oka to first (docs/rules.md).
+
+    With three players the empty seat 3 scores 0."""
+    order = sorted(range(rules.players), key=lambda s: (-points[s], s))
     out = [0.0] * 4
     for rank, s in enumerate(order):
         out[s] = (points[s] - rules.return_points) / 1000 + rules.uma[rank]
@@ -230,6 +269,7 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
     for ``"auto"``, the Tenhou era: :func:`tenhou_era`).
     """
     rules = rules_for(game, rules) if not isinstance(rules, Rules) else rules
+    check_players(game, rules)
     result = ReplayResult(source=game.source)
     red = frozenset(red_ids(rules.red_fives))
     eng = EngineGame(rules, seed=0, max_events=8192)
@@ -312,14 +352,14 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
                 miss(last, f"final points: engine {list(pts)}, record {list(game.final_scores)}")
             if game.final_results is not None:
                 got = [float(x) for x in st.final_scores[0]]
-                for what in _compare_final(got, list(game.final_results), pts):
+                for what in _compare_final(got, list(game.final_results), pts, rules.players):
                     miss(last, what)
     return result
 
 
-def _compare_final(got: list[float], want: list[float], points) -> list[str]:
+def _compare_final(got: list[float], want: list[float], points, players: int = 4) -> list[str]:
     """Placement scores; Tenhou rounds each non-top score to whole thousands, so allow that."""
-    top = max(range(4), key=lambda s: (points[s], -s))
+    top = max(range(players), key=lambda s: (points[s], -s))
     exact = any(abs(w - round(w)) > 1e-9 for w in want)
     out = []
     for s in range(4):
@@ -404,6 +444,8 @@ def _drive(eng: EngineGame, hand: Hand, red: frozenset[int], start: int) -> None
                 action = _action_for_discard(rec.tile, red)
             elif rec.type in ("ankan", "kakan"):
                 action = KAN + rec.consumed[0] // 4
+            elif rec.type == "kita":
+                action = KITA
             else:
                 raise _Stop(f"record event {i} is {_describe(rec, red)} on seat {actor}'s turn")
             if rec is not None:
@@ -439,7 +481,13 @@ def _stream(hand: Hand, red) -> list[tuple]:
 
 
 def _yaku_set(yaku) -> dict[str, int]:
-    return {k: v for k, v in (yaku or ()) if not (k in DORA_KEYS and v == 0)}
+    """Yaku as a dict; kita dora named apart (``nuki_dora``) counts as ``dora``, as Tenhou and
+    the engine count it."""
+    out: dict[str, int] = {}
+    for k, v in yaku or ():
+        k = "dora" if k == NUKI_DORA else k
+        out[k] = out.get(k, 0) + v
+    return {k: v for k, v in out.items() if not (k in DORA_KEYS and v == 0)}
 
 
 def compare_hands(rec: Hand, eng: Hand, red: frozenset[int]) -> list[str]:

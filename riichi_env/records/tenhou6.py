@@ -8,6 +8,11 @@ naming the discarder); discards hold tiles, ``60`` for tsumogiri, ``r`` + tile f
 kakan and ``a`` ankan strings, and ``0`` after a daiminkan. The order of play is not written: it is
 rebuilt by following the turn order, with a search when a call could belong to either of two
 identical discards.
+
+Three-player games (``rule.disp`` with 三 or "3-Player", or an empty fourth haipai): the fourth
+seat's haipai, takes and discards are empty and its points and deltas 0 (``name`` and ``sc`` may
+list three players or four); a kita is ``"f44"`` among the seat's discards, its replacement draw
+the seat's next take. Call strings name the discarder relative to the caller as with four seats.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from engine.payment import (
 from engine.rules import TENHOU
 from riichi_env.records.model import (
     DORA_KEYS,
+    NUKI_DORA,
     YAKU_KEYS,
     YAKUMAN_KEYS,
     Draw,
@@ -113,8 +119,17 @@ _YAKU_BY_NAME.update(
         "tsumo": "menzen_tsumo",
         "all simples": "tanyao",
         "オープン立直": "open_riichi",
+        "抜きドラ": NUKI_DORA,
+        "北抜き": NUKI_DORA,
+        "国士無双十三面待ち": "kokushi_musou_13_sided",
+        "国士無双十三面": "kokushi_musou_13_sided",
     }
 )
+_SEAT_WIND_NAMES = ("役牌:自風牌", "自風牌")
+_ROUND_WIND_NAMES = ("役牌:場風牌", "場風牌")
+"""Mahjong Soul's wind yakuhai as converters write them: resolved from the hand (seat, round)."""
+KITA_CODE = "f44"
+"""A kita among a seat's discards (``f`` and the North's code)."""
 DRAW_NAMES_JA = {
     "exhaustive": "流局",
     "kyuushu_kyuuhai": "九種九牌",
@@ -181,15 +196,18 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
     if not isinstance(rule, dict):
         raise RecordError('"rule" must be an object', file=source)
     disp = str(rule.get("disp", ""))
-    if "三" in disp or "3-Player" in disp:
-        raise RecordError("3-player games are not supported", file=source)
+    players = 3 if ("三" in disp or "3-Player" in disp or _empty_fourth_seat(data["log"])) else 4
     if any(rule.get(k) for k in ("aka51", "aka52", "aka53")):
         reds = tuple(_count(rule.get(k, 0)) for k in ("aka51", "aka52", "aka53"))
     else:
         reds = (1, 1, 1) if rule.get("aka", 1) else (0, 0, 0)
-    names = data.get("name") or ["A", "B", "C", "D"]
-    if not isinstance(names, list) or len(names) != 4:
-        raise RecordError('"name" must list four players', file=source)
+    if players == 3:
+        reds = (0, *reds[1:])  # no 5m in a three-player game (Tenhou writes aka51 anyway)
+    names = data.get("name") or ["A", "B", "C", "D"][:players]
+    if not isinstance(names, list) or len(names) not in (players, 4):
+        want = "three or four" if players == 3 else "four"
+        raise RecordError(f'"name" must list {want} players', file=source)
+    names = [*names, ""][:4]
     game = Game(
         hands=[],
         format="tenhou6",
@@ -199,18 +217,31 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
         source=source,
         rules_text=disp,
         log_id=find_log_id(str(data.get("ref") or "")),
+        players=players,
     )
     for k, kyoku in enumerate(data["log"]):
-        game.hands.append(_read_hand(kyoku, k, reds, source))
+        game.hands.append(_read_hand(kyoku, k, reds, source, players))
     sc = data.get("sc")
-    if isinstance(sc, list) and len(sc) >= 8:
+    if isinstance(sc, list) and len(sc) >= 2 * players:
+        four = [*sc[: 2 * players], 0, 0][:8]  # three players: the empty seat's 0, 0
         try:
-            game.final_scores = tuple(int(sc[2 * i]) for i in range(4))
-            game.final_results = tuple(float(sc[2 * i + 1]) for i in range(4))
+            game.final_scores = tuple(int(four[2 * i]) for i in range(4))
+            game.final_results = tuple(float(four[2 * i + 1]) for i in range(4))
             game.complete = True
         except (TypeError, ValueError):
             raise RecordError(f'bad "sc" {sc!r}', file=source) from None
     return game
+
+
+def _empty_fourth_seat(log) -> bool:
+    """Whether the first hand's fourth haipai is empty (a three-player record)."""
+    first = log[0] if log else None
+    return isinstance(first, list) and len(first) == 17 and first[13] == []
+
+
+def _four(values: list, players: int) -> list:
+    """Per-seat values padded with 0 for the empty seat of a three-player record."""
+    return [*values, 0] if players == 3 and len(values) == 3 else values
 
 
 def _count(value) -> int:
@@ -218,7 +249,7 @@ def _count(value) -> int:
     return max(0, min(4, int(value))) if isinstance(value, (int, float)) else 0
 
 
-def _read_hand(kyoku, k: int, reds, source: str) -> Hand:
+def _read_hand(kyoku, k: int, reds, source: str, players: int = 4) -> Hand:
     label = f"#{k}"
 
     def fail(msg: str, where: str = ""):
@@ -236,12 +267,18 @@ def _read_hand(kyoku, k: int, reds, source: str) -> Hand:
     ):
         fail(f"hand header must be [kyoku, honba, kyotaku], got {meta!r}", f"log[{k}][0]")
     label = hand_label(meta[0] // 4, meta[0] % 4, meta[1])
+    if meta[0] % 4 >= players:
+        fail(f"hand {meta[0]} has dealer seat {meta[0] % 4}: no such seat with {players} players")
+    if isinstance(scores, list):
+        scores = _four(scores, players)
     if (
         not isinstance(scores, list)
         or len(scores) != 4
         or not all(isinstance(x, int) for x in scores)
+        or (players == 3 and scores[3] != 0)
     ):
-        fail(f"points must be four ints, got {scores!r}", f"log[{k}][1]")
+        want = "four ints" if players == 4 else "three ints (or four, the fourth 0)"
+        fail(f"points must be {want}, got {scores!r}", f"log[{k}][1]")
     for idx, name in ((2, "dora"), (3, "ura")):
         if not isinstance(kyoku[idx], list) or len(kyoku[idx]) > 5:
             fail(f"{name} indicators must be a list of at most 5 tiles", f"log[{k}][{idx}]")
@@ -263,20 +300,28 @@ def _read_hand(kyoku, k: int, reds, source: str) -> Hand:
         scores=tuple(scores),
         dora_indicators=[],
         haipai=[],
+        players=players,
     )
     columns = []
     for s in range(4):
         hp, takes, discards = kyoku[4 + 3 * s], kyoku[5 + 3 * s], kyoku[6 + 3 * s]
-        if not isinstance(hp, list) or len(hp) != 13:
+        size = 13 if s < players else 0
+        if not isinstance(hp, list) or len(hp) != size:
+            want = "13 tiles" if size else "none (the empty seat of a three-player game)"
             fail(
-                f"seat {s} haipai must have 13 tiles, got {len(hp) if isinstance(hp, list) else hp!r}",
+                f"seat {s} haipai must have {want}, got {len(hp) if isinstance(hp, list) else hp!r}",
                 f"log[{k}][{4 + 3 * s}]",
             )
+        if s >= players and (takes or discards):
+            fail(f"seat {s} is empty in a three-player game but has takes or discards")
         for idx, col in ((5 + 3 * s, takes), (6 + 3 * s, discards)):
             if not isinstance(col, list):
                 fail("takes and discards must be lists", f"log[{k}][{idx}]")
         columns.append((hp, takes, discards))
-    hand.wins, hand.draw = _read_result(kyoku[16], k, fail)
+    hand.wins, hand.draw = _read_result(kyoku[16], k, fail, players)
+    for w in hand.wins:
+        w.yaku = _resolve_winds(w.yaku, hand, w.seat)
+        _double_yakuman(w, hand)
 
     # Search the orderings of ambiguous calls until one replays cleanly.
     decisions: list[bool] = []
@@ -312,7 +357,52 @@ def _read_hand(kyoku, k: int, reds, source: str) -> Hand:
     return hand
 
 
-def _read_result(res, k: int, fail):
+DOUBLE_YAKUMAN_KEYS = (
+    "kokushi_musou_13_sided",
+    "suuankou_tanki",
+    "junsei_chuuren_poutou",
+    "daisuushii",
+)
+"""Yakuman that count double where the rules say so (Mahjong Soul)."""
+
+
+def _double_yakuman(win: Win, hand: Hand) -> None:
+    """A yakuman paid double although its yaku text says ``(役満)`` (converters of Mahjong Soul
+    games write so): the header's points tell the multiplier, given to the double-capable yaku."""
+    if not win.yakuman or not win.points or win.yaku is None:
+        return
+    dealer = win.seat == hand.dealer
+    if win.tsumo:
+        from_dealer, from_other = _tsumo_shares(8000, dealer)
+        payers = hand.players - 1
+        single = payers * from_other if dealer else from_dealer + (payers - 1) * from_other
+    else:
+        single = _hand_value(8000, dealer, False)
+    extra = win.points // single - win.yakuman
+    for i, (key, v) in enumerate(win.yaku):
+        if extra > 0 and key in DOUBLE_YAKUMAN_KEYS and v == 1:
+            win.yaku = (*win.yaku[:i], (key, 1 + extra), *win.yaku[i + 1 :])
+            win.han = 13 * win.yakuman
+            return
+
+
+def _resolve_winds(yaku, hand: Hand, seat: int):
+    """Mahjong Soul's ``役牌:自風牌`` / ``役牌:場風牌`` as the seat's and the round's wind keys."""
+    if not yaku:
+        return yaku
+    seat_wind = "ESWN"[(seat - hand.dealer) % hand.players]
+    names = {"E": "east", "S": "south", "W": "west", "N": "north"}
+    out = []
+    for key, v in yaku:
+        if key.lstrip("?") in _SEAT_WIND_NAMES:
+            key = f"seat_wind_{names[seat_wind]}"
+        elif key.lstrip("?") in _ROUND_WIND_NAMES:
+            key = f"round_wind_{names['ESWN'[hand.round_wind % 4]]}"
+        out.append((key, v))
+    return tuple(out)
+
+
+def _read_result(res, k: int, fail, players: int = 4):
     where = f"log[{k}][16]"
     if not isinstance(res, list) or not res or not isinstance(res[0], str):
         fail("result must be a list starting with its name", where)
@@ -323,6 +413,8 @@ def _read_result(res, k: int, fail):
         wins = []
         for i in range(1, len(res), 2):
             deltas, detail = res[i], res[i + 1]
+            if isinstance(deltas, list):
+                deltas = _four(deltas, players)
             if not isinstance(deltas, list) or len(deltas) != 4:
                 fail("score deltas must be four ints", f"{where}[{i}]")
             if (
@@ -334,7 +426,7 @@ def _read_result(res, k: int, fail):
             win = Win(seat=detail[0], from_seat=detail[1], deltas=tuple(deltas))
             win.pao_seat = detail[2] if detail[2] != detail[0] else -1
             if len(detail) > 3:
-                _read_win_detail(win, detail[3:], fail, f"{where}[{i + 1}]")
+                _read_win_detail(win, detail[3:], fail, f"{where}[{i + 1}]", players)
             wins.append(win)
         return wins, None
     kind = _DRAW_BY_NAME.get(name)
@@ -342,12 +434,14 @@ def _read_result(res, k: int, fail):
         fail(f"unknown result {name!r}", where)
     deltas = (0, 0, 0, 0)
     if len(res) > 1:
+        if isinstance(res[1], list):
+            res = [res[0], _four(res[1], players), *res[2:]]
         if not isinstance(res[1], list) or len(res[1]) != 4:
             fail("draw deltas must be four ints", f"{where}[1]")
         deltas = tuple(res[1])
     tenpai = None
     if name == "全員聴牌":
-        tenpai = (0, 1, 2, 3)
+        tenpai = tuple(range(players))
     elif name == "全員不聴":
         tenpai = ()
     elif kind == "exhaustive" and any(deltas):
@@ -355,7 +449,7 @@ def _read_result(res, k: int, fail):
     return [], Draw(kind, deltas, tenpai)
 
 
-def _read_win_detail(win: Win, items: list, fail, where: str) -> None:
+def _read_win_detail(win: Win, items: list, fail, where: str, players: int = 4) -> None:
     header = items[0]
     if not isinstance(header, str):
         fail(f"win header must be a string, got {header!r}", where)
@@ -369,7 +463,9 @@ def _read_win_detail(win: Win, items: list, fail, where: str) -> None:
     else:
         win.limit = ""
     a = int(a)
-    win.points = 2 * a + int(b) if b else (3 * a if all_ else a)
+    # A tsumo's value is its shares: "a-b" (the dealer pays b) or "a∀" (each payer pays a);
+    # three players pay without the empty seat (tsumo loss).
+    win.points = (players - 2) * a + int(b) if b else ((players - 1) * a if all_ else a)
     yaku = []
     for text in items[1:]:
         ym = _YAKU_RE.match(text) if isinstance(text, str) else None
@@ -449,6 +545,7 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
     events: list[Event] = []
     ti, di = [0] * 4, [0] * 4
     takes = [c[1] for c in columns]
+    n = hand.players
     discards = [c[2] for c in columns]
     melds: list[list[Event]] = [[], [], [], []]
     actor = hand.kyoku
@@ -518,6 +615,17 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
         d = discards[actor][di[actor]]
         di[actor] += 1
         riichi = False
+        if d == KITA_CODE:
+            if hand.players != 3:
+                miss("a kita (f44) in a four-player game")
+            tid = alloc.take(actor, 30, False)
+            events.append(Event("kita", actor, tid))
+            rinshan = True
+            last_draw[actor] = -1
+            last_discard = (actor, tid)
+            if all(ti[s] >= len(takes[s]) for s in range(4)):
+                break  # ron on the kita
+            continue
         if isinstance(d, str) and d.startswith("r"):
             try:
                 d = int(d[1:])
@@ -554,7 +662,9 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
                 ev = Event("ankan", actor, -1, tuple(sorted(ids)))
                 melds[actor].append(ev)
                 events.append(ev)
-                reveal()
+                robbed = all(ti[s] >= len(takes[s]) for s in range(4))
+                if not (robbed and len(doras) >= len(dora_codes)):
+                    reveal()  # a closed kan robbed by kokushi may show no indicator (Mahjong Soul)
                 last_discard = (actor, -1)
             else:
                 miss(f"{typ} string {d!r} among the discards")
@@ -622,9 +732,9 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
             if same:
                 take_call = decisions[len(points)] if len(points) < len(decisions) else True
                 points.append(take_call)
-            actor = caller if take_call else (actor + 1) % 4
+            actor = caller if take_call else (actor + 1) % n
         else:
-            actor = (actor + 1) % 4
+            actor = (actor + 1) % n
     where[0] = f"log[{k}]"
     for s in range(4):
         if ti[s] < len(takes[s]) or di[s] < len(discards[s]):
@@ -645,7 +755,7 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
         elif (
             last is None
             or last.seat != w.from_seat
-            or last.type not in ("discard", "kakan", "ankan")
+            or last.type not in ("discard", "kakan", "ankan", "kita")
         ):
             miss(f"seat {w.seat} wins by ron from seat {w.from_seat}, who did not just discard")
     if hand.draw is not None and hand.draw.kind == "suucha_riichi" and pending_accept >= 0:
@@ -708,7 +818,8 @@ def _yaku_text(key: str, value: int) -> str:
     if key in YAKU_KEYS:
         name = YAKU_NAMES_JA[YAKU_KEYS.index(key)]
     else:
-        name = "オープン立直" if key == "open_riichi" else key.lstrip("?")
+        other = {"open_riichi": "オープン立直", NUKI_DORA: "抜きドラ"}
+        name = other.get(key, key.lstrip("?"))
     if key in YAKUMAN_KEYS:
         return f"{name}(役満)" if value <= 1 else f"{name}({value}倍役満)"
     return f"{name}({value}飜)"
@@ -745,6 +856,8 @@ def hand_to_tenhou6(hand: Hand, red) -> list:
             discards[s].append(_call_string(ev, red, pons.get((s, ev.tile // 4))))
         elif ev.type == "ankan":
             discards[s].append(_call_string(ev, red))
+        elif ev.type == "kita":
+            discards[s].append(KITA_CODE)
     out: list = [
         [hand.round_wind * 4 + hand.kyoku, hand.honba, hand.kyotaku],
         list(hand.scores),
@@ -762,7 +875,7 @@ def _result(hand: Hand) -> list:
         d = hand.draw
         if d.kind == "exhaustive":
             if not any(d.deltas) and d.tenpai is not None:
-                return ["全員聴牌" if len(d.tenpai) == 4 else "全員不聴"]
+                return ["全員聴牌" if len(d.tenpai) == hand.players else "全員不聴"]
             return ["流局", list(d.deltas)]
         if d.kind == "nagashi_mangan":
             return ["流し満貫", list(d.deltas)]
@@ -785,6 +898,8 @@ def write_tenhou6(game: Game) -> dict:
     disp = game.rules_text or ("般東喰赤" if game.game_length == "tonpuusen" else "般南喰赤")
     if not any(ch in disp for ch in "東南") and "East" not in disp and "South" not in disp:
         disp = ("東" if game.game_length == "tonpuusen" else "南") + disp
+    if game.players == 3 and "三" not in disp and "3-Player" not in disp:
+        disp = "三" + disp
     rule: dict = {"disp": disp, "aka": int(any(game.red_fives))}
     if game.red_fives != (1, 1, 1):
         rule.update({f"aka5{i + 1}": game.red_fives[i] for i in range(3)})

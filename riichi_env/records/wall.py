@@ -5,10 +5,25 @@ first, 4-4-4-1), live draws continue downward from index 83; the dead wall is in
 ``"tenhou"`` (current seeds) dora indicators are at 5, 7, 9, 11, 13, ura at 4, 6, 8, 10, 12 and
 replacement draws at 1, 0, 3, 2; for ``"tenhou_old"`` dora at 4, 6, …, ura at 5, 7, … and
 replacement draws at 0, 1, 2, 3.
+
+Three-player hands (``hand.players == 3``) are built and kept in the engine's own layout
+(``"engine"``, ``engine/state.py``): the deal at 0–38, live draws from 52, replacement draws
+(kans and kita together) at 122–125 then from the live wall's end (106, 105, …), dora indicators
+at 126–130, ura at 131–135, and 2m–8m in the unused slots. Tenhou's three-player wall from the
+``SHUFFLE`` seed is not known, so such a wall is built to fit the record.
 """
 
 from __future__ import annotations
 
+from engine.state import (
+    DORA_START,
+    LIVE_END_3P,
+    RINSHAN_START,
+    SANMA_REMOVED,
+    SANMA_UNUSED_SLOTS,
+    URA_START,
+)
+from engine.state import LIVE_START as ENGINE_LIVE_START
 from riichi_env.records.model import Hand, RecordError
 
 LAYOUTS = {
@@ -32,8 +47,48 @@ def deal_positions(dealer: int) -> list[list[int]]:
     return pos
 
 
+def _engine_slots_3p(hand: Hand) -> list[tuple[int, int, str]]:
+    """:func:`wall_slots` of a three-player hand, in the engine's layout."""
+    slots = []
+    for i in range(3):
+        seat = (hand.dealer + i) % 3
+        for j, t in enumerate(hand.haipai[seat]):
+            slots.append((13 * i + j, t, f"seat {seat} deal"))
+    live = ENGINE_LIVE_START
+    k = 0
+    for n, ev in enumerate(hand.events):
+        if ev.type != "draw":
+            continue
+        if ev.rinshan:
+            if k >= 8:
+                raise RecordError(
+                    "more than eight replacement draws", hand=hand.label, position=f"event {n}"
+                )
+            slot = RINSHAN_START + k if k < 4 else LIVE_END_3P - 1 - (k - 4)
+            slots.append((slot, ev.tile, f"event {n} rinshan draw"))
+            k += 1
+        else:
+            slots.append((live, ev.tile, f"event {n} draw"))
+            live += 1
+    for i, t in enumerate(hand.dora_indicators):
+        slots.append((DORA_START + i, t, f"dora indicator {i}"))
+    for i, t in enumerate(hand.ura_indicators):
+        slots.append((URA_START + i, t, f"ura indicator {i}"))
+    for p, t, what in slots:
+        if t // 4 in range(1, 8):
+            raise RecordError(
+                f"{what}: tile {t} is a 2m-8m, which three-player games do not have",
+                hand=hand.label,
+            )
+        if "rinshan" not in what and what.endswith(" draw") and p >= LIVE_END_3P - max(0, k - 4):
+            raise RecordError(f"{what}: more live draws than the wall holds", hand=hand.label)
+    return slots
+
+
 def wall_slots(hand: Hand, layout: str = "tenhou") -> list[tuple[int, int, str]]:
     """(wall index, tile136, what) for every tile the record reveals, in record order."""
+    if hand.players == 3 or layout == "engine":
+        return _engine_slots_3p(hand)
     lay = LAYOUTS[layout]
     slots = []
     for seat, positions in enumerate(deal_positions(hand.dealer)):
@@ -67,6 +122,16 @@ def check_wall(hand: Hand) -> None:
         return
     if sorted(hand.wall) != list(range(136)):
         raise RecordError("the wall is not a permutation of the 136 tiles", hand=hand.label)
+    if hand.players == 3:
+        if hand.wall_layout != "engine":
+            raise RecordError("a three-player wall must be in the engine's layout", hand=hand.label)
+        for p, t, what in wall_slots(hand):
+            if hand.wall[p] != t:
+                raise RecordError(
+                    f"{what}: the record has tile {t} but the wall has {hand.wall[p]} at index {p}",
+                    hand=hand.label,
+                )
+        return
     for p, t, what in wall_slots(hand, hand.wall_layout):
         if p < 14 + 0 and what.endswith("draw") and "rinshan" not in what:
             raise RecordError(f"{what}: the live wall ran into the dead wall", hand=hand.label)
@@ -78,9 +143,16 @@ def check_wall(hand: Hand) -> None:
 
 
 def build_wall(hand: Hand, layout: str = "tenhou") -> list[int]:
-    """A full wall that fits every tile the record reveals; unseen places get the unused tiles."""
+    """A full wall that fits every tile the record reveals; unseen places get the unused tiles.
+
+    A three-player hand's wall is in the engine's layout whatever ``layout`` says.
+    """
     wall = [-1] * 136
     placed: dict[int, str] = {}
+    if hand.players == 3:
+        for p, t in zip(SANMA_UNUSED_SLOTS, SANMA_REMOVED, strict=True):
+            wall[p] = t
+            placed[t] = "unused"
     for p, t, what in wall_slots(hand, layout):
         if not 0 <= t < 136:
             raise RecordError(f"{what}: tile id {t} is not 0-135", hand=hand.label)
@@ -102,12 +174,14 @@ def hand_wall(hand: Hand) -> tuple[list[int], str]:
     if hand.wall is not None:
         check_wall(hand)
         return list(hand.wall), hand.wall_layout
-    return build_wall(hand), "tenhou"
+    return build_wall(hand), "engine" if hand.players == 3 else "tenhou"
 
 
 def to_engine_wall(wall: list[int], layout: str = "tenhou", dealer: int = 0) -> list[int]:
     """A Tenhou-layout wall in the engine's layout (``engine/state.py``: deal, live, rinshan,
-    dora, ura)."""
+    dora, ura); a wall already in it (``"engine"``, three players) as it is."""
+    if layout == "engine":
+        return list(wall)
     lay = LAYOUTS[layout]
     out: list[int] = []
     for i in range(4):
