@@ -342,6 +342,9 @@ class Converter:
         name = name or game.source or "<game>"
         from riichi_env.records.replay import rules_for
 
+        if game.players != 4:  # issue 26: the rows use the four-player encoders and masks
+            self._fail(name, "3-player games are not supported by the dataset yet")
+            return None
         _seed_walls(game)
         try:
             rules = self.rules if isinstance(self.rules, Rules) else rules_for(game, self.rules)

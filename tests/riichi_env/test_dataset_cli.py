@@ -77,7 +77,7 @@ def test_json_report_over_all_of_tests_data_logs(three, tmp_path, capsys):
     assert doc["games"] == doc["files"] - 1
     assert doc["skipped"][-1] == {
         "file": str(three),
-        "reason": "tag 2 <GO>: 3-player games are not supported",
+        "reason": "3-player games are not supported by the dataset yet",
     }
     assert {Path(s["file"]).name for s in doc["skipped"][:-1]} <= KNOWN_SKIPS
     assert doc["rows"] == doc["decisions"] > 10_000 and doc["hands"] > 200

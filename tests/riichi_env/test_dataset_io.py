@@ -42,12 +42,12 @@ differences and broken test files the replay lists too); the Converter skips tho
 
 
 def three_player(directory: Path) -> Path:
-    """A 3-player mjlog record: ``sanma.xml`` (despite its name a 4-player game of a special
-    lobby) with the 3-player bit (0x10) set in its ``GO type``."""
-    text = (LOGS / "tenhou-mjlog" / "sanma.xml").read_text(encoding="utf-8")
-    assert '<GO type="2113"' in text
+    """A 3-player mjlog record: the real Tenhou sanma game ``logs-3p/tenhou-mjlog/sanma2.xml`` (the records
+    read three-player games; the dataset skips them)."""
+    text = (LOGS.parent / "logs-3p" / "tenhou-mjlog" / "sanma2.xml").read_text(encoding="utf-8")
+    assert '<GO type="' in text
     path = directory / "sanma3.xml"
-    path.write_text(text.replace('<GO type="2113"', '<GO type="2129"'), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
