@@ -248,7 +248,16 @@ class Converter:
         self._tables_tuple = tuple(self._tables)
         self._rows = N_ROWS[encoder]
         chosen = KINDS if kind_set is None else kind_set
-        self._kinds = sum(1 << KIND_IDS[k] for k in chosen)  # the runner's ``kinds`` bits
+        # the runner's records of the one replay table, copied per record: game 0, its first
+        # hand dealt at the start, the options (``kinds``: bit k for kind k)
+        self._ti, self._tf = new_tables(1)
+        self._ti[0, T_GAME_INDEX] = 0
+        self._ti[0, T_START] = 1
+        options = self._ti[1]
+        options[O_HI] = 1
+        options[O_ENCODER] = ENCODER_IDS[encoder]
+        options[O_KINDS] = sum(1 << KIND_IDS[k] for k in chosen)
+        self._masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
         self._cap = 0
         self._per_move = 1.2
         self._state_rules: Rules | None = None
@@ -414,20 +423,15 @@ class Converter:
         quantized = self.dtype == np.uint8
         scratch = np.zeros((self._rows, 34), dtype=np.float32)
         oscratch = np.zeros((N_ROWS[ORACLE], 34), dtype=np.float32)
-        ti, tf = new_tables(1)
-        ti[0, T_GAME_INDEX] = 0
-        ti[0, T_START] = 1
+        ti, tf = self._ti.copy(), self._tf  # the one table's records (the options set once)
         ti[0, T_REC_HAND_END] = n_hands
         ti[0, T_REC_SEATS : T_REC_SEATS + 4] = seat_ok
         ti[0, T_REC_KNOWN] = not pk.full_walls
         options = ti[1]
-        options[O_HI] = 1
-        options[O_ENCODER] = ENCODER_IDS[self.encoder]
-        options[O_SKIP_FORCED] = self.skip_forced
-        options[O_KINDS] = self._kinds
-        options[O_ORACLE] = self.oracle
         options[O_ROWS] = row0
-        masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
+        options[O_SKIP_FORCED] = self.skip_forced
+        options[O_ORACLE] = self.oracle
+        masks = self._masks
         while True:
             obs = buf["obs"]
             orc = buf.get("oracle")
