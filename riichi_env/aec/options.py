@@ -27,6 +27,8 @@ REWARD_RANK = 2
 """Reward mode: at game end only, the rank points of the seat's place."""
 REWARDS = ("hand", "placement", "rank")
 DEFAULT_RANK_POINTS = (0.9, 0.45, 0.0, -1.35)
+DEFAULT_RANK_POINTS_3P = (1.0, 0.0, -1.0)
+"""The three-player default: symmetric and zero-sum (a choice, not a site's rank points)."""
 REWARD_MODES = {"hand": REWARD_HAND, "placement": REWARD_PLACEMENT, "rank": REWARD_RANK}
 
 
@@ -39,11 +41,18 @@ def keyword_options(fn: Callable) -> list[str]:
 
 
 def _make_rules(
-    rules: str | Rules, overrides: dict[str, Any], options: Callable | None = None
+    rules: str | Rules,
+    overrides: dict[str, Any],
+    options: Callable | None = None,
+    four_only: str | None = "this tool",
 ) -> Rules:
     """``rules`` with the rule options in ``overrides``; ``TypeError`` for a name that is neither a
-    rule option nor one of ``options``' keyword options (the caller, listed in the message)."""
-    base = _four_players(as_rules(rules))
+    rule option nor one of ``options``' keyword options (the caller, listed in the message).
+
+    ``four_only`` names a caller that plays four players only (``ValueError`` for three-player
+    rules); ``None`` for the callers that play three too (the AEC env, the vector env, self-play).
+    """
+    base = _players_ok(as_rules(rules), four_only)
     if not overrides:
         return base
     known = {f.name for f in dataclasses.fields(Rules)} - {"name"}
@@ -58,32 +67,48 @@ def _make_rules(
             + f"; rule options are {sorted(known)}"
         )
     # every override is checked, also one equal to the preset's value (open_tanyao=1 is refused)
-    changed = _four_players(base.replace(**overrides))
+    changed = _players_ok(base.replace(**overrides), four_only)
     return base if changed == base else changed
 
 
-def _four_players(rules: Rules) -> Rules:
-    """``rules`` if they are for four players; the envs do not play three yet (issue 26)."""
-    if rules.players != 4:
+def _players_ok(rules: Rules, four_only: str | None) -> Rules:
+    """``rules``, unless they are for three players and ``four_only`` names a caller that plays
+    four only (issue 26: ``ValueError``)."""
+    if four_only is not None and rules.players != 4:
         raise ValueError(
-            f"rules {rules.name!r} are for three players, which the envs do not play yet "
-            "(issue 26: the engine does, docs/sanma-status.md)"
+            f"rules {rules.name!r} are for three players: {four_only} plays four players only yet "
+            "(issue 26: the AEC env, the vector env and self-play play three, "
+            "docs/sanma-status.md)"
         )
     return rules
 
 
-def _rank_points(value: Any) -> tuple[float, float, float, float]:
-    if not isinstance(value, (tuple, list)) or len(value) != 4:
-        raise ValueError(f"rank_points must be a tuple of four numbers, got {describe(value)}")
+def _rank_points(value: Any, players: int = 4) -> tuple[float, ...]:
+    """``players`` rank points (the reward of places 1..players), checked."""
+    if not isinstance(value, (tuple, list)) or len(value) != players:
+        word = {3: "three", 4: "four"}[players]
+        raise ValueError(
+            f"rank_points must be a tuple of {word} numbers (one per place), got {describe(value)}"
+        )
     return tuple(check_number(f"rank_points[{i}]", x) for i, x in enumerate(value))
 
 
-def reward_spec(reward: str, reward_scale: float, rank_points) -> tuple[int, np.ndarray]:
-    """``(mode, params)`` of the runner (``riichi_env.batch.runner``): params are the scale, then the four rank points."""
+def default_rank_points(players: int) -> tuple[float, ...]:
+    """``DEFAULT_RANK_POINTS`` for four players, ``DEFAULT_RANK_POINTS_3P`` for three."""
+    return DEFAULT_RANK_POINTS_3P if players == 3 else DEFAULT_RANK_POINTS
+
+
+def reward_spec(
+    reward: str, reward_scale: float, rank_points, players: int = 4
+) -> tuple[int, np.ndarray]:
+    """``(mode, params)`` of the runner (``riichi_env.batch.runner``): params are the scale, then
+    the four rank points. With three players ``rank_points`` has three, and the absent seat 3
+    (ranked fourth by the engine) gets 0."""
     if not isinstance(reward, str) or reward not in REWARDS:
         raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
     scale = check_number("reward_scale", reward_scale)
-    params = np.array([scale, *_rank_points(rank_points)], dtype=np.float64)
+    points = _rank_points(rank_points, players) + (0.0,) * (4 - players)
+    params = np.array([scale, *points], dtype=np.float64)
     return REWARD_MODES[reward], params
 
 

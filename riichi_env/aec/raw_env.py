@@ -1,4 +1,4 @@
-"""``riichi_v0``: four-player Riichi Mahjong as a PettingZoo AEC environment.
+"""``riichi_v0``: four-player (or three-player) Riichi Mahjong as a PettingZoo AEC environment.
 
 ```python
 import riichi_env
@@ -27,8 +27,14 @@ for agent in env.agent_iter():
 pon made with plain fives while a red five is held (41-44 use the red one). ``action_mask`` is the
 legal set of the agent to act, all zeros for the others.
 
+**Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"`` or ``Rules(players=3)``, issue
+26): agents ``player_0`` ... ``player_2`` (seat 3 absent), ``Discrete(86)`` with 85 = kita (a
+North set aside as nuki dora), masks of 86, the three-seat encoders (``basic3_v0`` default,
+``rich3_v0``, ``oracle3_v0``), rewards to the three agents (``rank_points`` of three places,
+default ``(1.0, 0.0, -1.0)``). ``docs/environment.md``, "Three players".
+
 **Observations**: ``encoder=`` picks a versioned encoder of ``riichi_env.aec.encoders`` (``basic_v0``
-default, ``rich_v0``, ``basic_v1`` and ``rich_v1`` (which also show open riichi hands), ``oracle_v0``
+default (``None``), ``rich_v0``, ``basic_v1`` and ``rich_v1`` (which also show open riichi hands), ``oracle_v0``
 with hidden information); their row tables are in
 ``docs/environment.md``. An observation is a fresh array (safe to keep).
 
@@ -82,7 +88,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from engine.actions import N_ACTIONS, action_name
+from engine.actions import action_name, n_actions
 from engine.legality import explain_illegal
 from engine.rules import Rules
 from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
@@ -101,13 +107,14 @@ from engine.validation import (
 from engine.visibility import SeatView, seat_view
 from riichi_env.aec.encoders import (
     DEFAULT_ENCODER,
-    ENCODE_KERNELS,
-    ENCODER_IDS,
+    ENCODERS,
+    ENCODERS_3P,
+    KERNELS,
     N_ROWS,
     bounds,
-    check_encoder,
+    encoder_for,
 )
-from riichi_env.aec.options import DEFAULT_RANK_POINTS, REWARDS, _make_rules, _rank_points
+from riichi_env.aec.options import REWARDS, _make_rules, _rank_points, default_rank_points
 from riichi_env.aec.render import render_text
 from riichi_env.batch.runner import (
     GAME_OVER,
@@ -186,14 +193,15 @@ class _AssertOutOfBounds(_ReadFromRaw, wrappers.AssertOutOfBoundsWrapper):
 
     def step(self, action) -> None:
         if action is not None:
+            n = self._raw._n_actions
             if not is_int(action):
-                check_action(action, N_ACTIONS, self.agent_selection)
-            if not 0 <= action < N_ACTIONS:
+                check_action(action, n, self.agent_selection)
+            if not 0 <= action < n:
                 raw = self._raw
                 mask = raw._mask if raw._started and raw.agents else raw._zero_mask
                 raise ActionOutOfSpaceError(
                     f"action {int(action)} for {raw.agent_selection} is outside the action space "
-                    f"Discrete({N_ACTIONS}) (ids 0-{N_ACTIONS - 1}); legal now: {_legal_list(mask)}"
+                    f"Discrete({n}) (ids 0-{n - 1}); legal now: {_legal_list(mask)}"
                 )
         super().step(action)
 
@@ -247,10 +255,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self,
         rules: str | Rules = "mahjongsoul",
         *,
-        encoder: str = DEFAULT_ENCODER,
+        encoder: str | None = None,
         reward: str = "hand",
         reward_scale: float = 1e-3,
-        rank_points: tuple[float, float, float, float] = DEFAULT_RANK_POINTS,
+        rank_points: tuple[float, ...] | None = None,
         seed: int | None = None,
         render_mode: str | None = None,
         max_events: int = DEFAULT_MAX_EVENTS,
@@ -258,23 +266,31 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        check_encoder(encoder)
+        if encoder is not None and encoder not in ENCODERS and encoder not in ENCODERS_3P:
+            encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
         if not isinstance(reward, str) or reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
-        self.rules = _make_rules(rules, rule_options, type(self).__init__)
+        self.rules = _make_rules(rules, rule_options, type(self).__init__, None)
+        players = self.rules.players
+        self.players = players
+        """Seats at the table: 4, or 3 (``player_0`` ... ``player_2``; seat 3 absent)."""
+        encoder = encoder_for(encoder, players)
         self.encoder = encoder
         self.reward_mode = reward
         self.reward_scale = check_number("reward_scale", reward_scale)
-        self.rank_points = _rank_points(rank_points)
+        if rank_points is None:
+            rank_points = default_rank_points(players)
+        self.rank_points = _rank_points(rank_points, players)
         self.render_mode = render_mode
-        self._encoder_id = ENCODER_IDS[encoder]
+        self._encode_kernel = KERNELS[encoder]
+        self._n_actions = n_actions(players)
         self._seed = None if seed is None else check_seed(seed)
         self._rng = np.random.default_rng(self._seed)
         self._max_events = check_max_events(max_events)
         self.skip_forced = check_bool("skip_forced", skip_forced)
-        self.possible_agents = list(AGENTS)
+        self.possible_agents = list(AGENTS[:players])
         self.agents = []
         low, high = bounds(encoder)
         self._obs_shape = (N_ROWS[encoder], 34)
@@ -282,12 +298,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         self._setup_buffers()
         self._game_seed = 0
@@ -296,7 +312,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.rewards, self._cumulative_rewards, self.infos = {}, {}, {}
         self.terminations, self.truncations = {}, {}
         ensure_compiled("env")  # a cold cache: say so on stderr before compiling for a minute
-        if encoder != DEFAULT_ENCODER:
+        if encoder in ENCODERS and encoder != DEFAULT_ENCODER:
             ensure_compiled("encoders")  # the env's step compiles the default encoder only
 
     def _setup_buffers(self, state: State | None = None) -> None:
@@ -312,7 +328,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             self._ti, self._tf = new_tables(1)
             self._ti[1, O_HI] = 1  # row 1: the options
             self._ti[1, O_STOP_AT_GAME_END] = 1
-            self._masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
+            self._masks = np.zeros((1, self._n_actions), dtype=np.int8)
         self._ti[1, O_SKIP_FORCED] = self.skip_forced
         self._mask = self._masks[0]
         self._action = self._ti[:, T_ACTION]  # views: a step writes and reads through them
@@ -321,7 +337,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         no_u8 = np.zeros((0, 1, 34), dtype=np.uint8)
         self._run_args = (self._rec, self._ev, self._tables_tuple, self._ti, self._tf, self._masks)
         self._run_args += (no_obs, no_u8)
-        self._zero_mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._zero_mask = np.zeros(self._n_actions, dtype=np.int8)
 
     def _refresh(self, seed: int | None = None) -> int:
         """Deal the game of ``seed``, else take the loaded state as it is: the seat to act (its
@@ -442,12 +458,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                 )
             self._was_dead_step(action)
             return
-        if type(action) is int and 0 <= action < N_ACTIONS:
+        if type(action) is int and 0 <= action < self._n_actions:
             a = action
         elif action is None:
             raise ValueError(f"{agent} must act (its game is not over); got action None")
         else:
-            a = check_action(action, N_ACTIONS, agent)
+            a = check_action(action, self._n_actions, agent)
         if not self._mask[a]:
             why = explain_illegal(self._st, a, 0) or "not legal now"
             raise ValueError(f"illegal action {a} ({action_name(a)}) for {agent}: {why}")
@@ -459,7 +475,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             self._rewards_set = False
         self._action[0] = a
         r = _run_random(*self._run_args)
-        if 0 <= r < 4:
+        if 0 <= r < 4:  # a seat to act (seat 3 never acts with three players)
             self.agent_selection = self.possible_agents[r]
         else:
             self._settle(r)
@@ -499,7 +515,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         obs = np.empty(self._obs_shape, dtype=np.float32)
-        ENCODE_KERNELS[self._encoder_id](self._rec, 0, seat, self._suit, self._honor, obs)
+        self._encode_kernel(self._rec, 0, seat, self._suit, self._honor, obs)
         if agent == self.agent_selection and self._started:
             mask = self._mask.copy()
         else:
@@ -521,9 +537,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             )
         elif not out.flags.c_contiguous:
             raise ValueError("out must be C-contiguous")
-        ENCODE_KERNELS[self._encoder_id](
-            self._rec, 0, self._seat(agent), self._suit, self._honor, out
-        )
+        self._encode_kernel(self._rec, 0, self._seat(agent), self._suit, self._honor, out)
         return out
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
@@ -587,6 +601,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__.copy()
         drop = ("_rec", "_ev", "_tables", "_tables_tuple", "_suit", "_honor", "_run_args")
+        drop += ("_encode_kernel",)
         for key in (*drop, "_mask", "_action", "_delta"):  # views, made again on load
             d.pop(key, None)
         d["_st"] = copy_state(self._st)
@@ -594,4 +609,5 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
+        self._encode_kernel = KERNELS[self.encoder]
         self._setup_buffers(d["_st"])

@@ -4,7 +4,8 @@ Every seat's points, riichi, melds and river are shown; concealed tiles only for
 (or every seat with ``reveal=True``), and the hand of a seat in open riichi, which is public from
 its declaration discard on (without the tile it just drew). River marks: ``*`` riichi declaration, ``'`` tsumogiri,
 ``>`` taken by a call. Melds: ``chi 3-45m<2`` is a chi of the 3m discarded by seat 2 (the called
-tile first), ``ankan 7z`` a closed kan.
+tile first), ``ankan 7z`` a closed kan, ``kita x2`` two Norths set aside (three players, who have
+seats 0-2 only).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import numpy as np
 
 from engine.actions import action_name
 from engine.melds import MELD_ANKAN, MELD_NAMES
+from engine.rules import RULE_PLAYERS
 from engine.state import (
     DORA_START,
     LIVE_END,
+    LIVE_END_3P,
     PHASE_GAME_OVER,
     PHASE_NAMES,
     PHASE_RIICHI_DISCARD,
@@ -78,24 +81,28 @@ def render_text(
     reds = (int(st.rules[t, 0]), int(st.rules[t, 1]), int(st.rules[t, 2]))
     kyoku = int(st.kyoku[t])
     dealer = kyoku % 4
-    left = LIVE_END - int(st.n_kans[t]) - int(st.wall_pos[t])
+    players = int(st.rules[t, RULE_PLAYERS])
+    end = LIVE_END_3P if players == 3 else LIVE_END
+    left = end - int(st.n_kans[t]) - int(st.n_kita[t].sum()) - int(st.wall_pos[t])  # kita: a draw
     dora = [tile136_to_str(int(st.wall[t, DORA_START + d]), reds) for d in range(int(st.n_dora[t]))]
     lines = [
         f"{WIND_NAMES[(kyoku // 4) % 4]} {kyoku % 4 + 1}  honba {int(st.honba[t])}  "
         f"riichi sticks {int(st.kyotaku[t])}  wall {left}  dora indicators {' '.join(dora)}",
         "seat wind  points riichi | melds | river",
     ]
-    for s in range(4):
+    for s in range(players):
         riichi = ("double" if st.riichi[t, s] == 2 else "yes") if st.riichi[t, s] else ""
         if st.riichi[t, s] and st.open_riichi[t, s]:
             riichi = "open" if st.riichi[t, s] == 1 else "open double"
         melds = ", ".join(_meld_text(st, t, s, m, reds) for m in range(int(st.n_melds[t, s])))
+        if players == 3 and st.n_kita[t, s]:  # Norths set aside (nuki dora)
+            melds = ", ".join(x for x in (melds, f"kita x{int(st.n_kita[t, s])}") if x)
         me = "*" if seat == s else " "
         lines.append(
-            f"{me}{s}   {WINDS[(s - dealer) % 4]}   {int(st.points[t, s]):>7} {riichi:>6} | "
+            f"{me}{s}   {WINDS[(s - dealer) % players]}   {int(st.points[t, s]):>7} {riichi:>6} | "
             f"{melds or '-'} | {_river_text(st, t, s, reds)}"
         )
-    shown = range(4) if reveal else ([] if seat is None else [seat])
+    shown = range(players) if reveal else ([] if seat is None else [seat])
     for s in shown:
         ids = np.flatnonzero(st.closed[t, s])
         drawn = int(st.drawn[t])
@@ -103,7 +110,7 @@ def render_text(
         if drawn >= 0 and st.turn[t] == s and st.closed[t, s, drawn]:
             text += f" + {tile136_to_str(drawn, reds)}"
         lines.append(f"hand of seat {s}: {text}")
-    for s in range(4):
+    for s in range(players):
         if s in shown:
             continue
         text = _open_hand_text(st, t, s, reds)
@@ -111,8 +118,9 @@ def render_text(
             lines.append(f"open hand of seat {s}: {text}")
     phase = int(st.phase[t])
     if phase == PHASE_GAME_OVER:
-        scores = ", ".join(f"{x:+.1f}" for x in st.final_scores[t])
-        lines.append(f"game over: final points {list(map(int, st.points[t]))}, scores {scores}")
+        scores = ", ".join(f"{x:+.1f}" for x in st.final_scores[t, :players])
+        points = list(map(int, st.points[t, :players]))
+        lines.append(f"game over: final points {points}, scores {scores}")
     else:
         what = PHASE_NAMES[phase]
         extra = ""

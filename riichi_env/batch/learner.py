@@ -102,7 +102,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"opponents must be one policy or a list of three, got {len(opp)}")
         _policies([*opp, "random"])  # selfplay's checks and messages for each opponent
         self.opponents = opp
-        self.rules = _make_rules(rules, rule_options, type(self).__init__)
+        self.rules = _make_rules(rules, rule_options, type(self).__init__, "the learner env")
         self.encoder = encoder
         self._reward = reward_spec(reward, reward_scale, rank_points)
         self._rng = np.random.default_rng(None if seed is None else check_seed(seed))

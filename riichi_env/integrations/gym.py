@@ -27,6 +27,7 @@ import gymnasium
 import numpy as np
 
 from agents.random_agent import RandomAgent
+from engine.rules import check_four_players
 from engine.validation import (
     check_action,
     check_choice,
@@ -97,6 +98,7 @@ class RiichiGymEnv(gymnasium.Env):
         self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self.render_mode = render_mode
         self.aec = raw_env(**env_options)
+        check_four_players(self.aec.rules, "RiichiGymEnv")  # issue 26: three opponents
         self.observation_space = self.aec.observation_space("player_0")
         self.action_space = self.aec.action_space("player_0")
         self.seat = 0 if seat == "random" else int(seat)

@@ -36,6 +36,7 @@ except ModuleNotFoundError as exc:
     raise missing_extra(exc, "riichi_env.integrations.rllib") from exc
 
 from engine.actions import N_ACTIONS
+from engine.rules import check_four_players
 from riichi_env.aec.raw_env import raw_env
 
 
@@ -46,6 +47,7 @@ class RiichiMultiAgentEnv(MultiAgentEnv):
         super().__init__()
         options = dict(config or {})
         self._env = raw_env(**options)
+        check_four_players(self._env.rules, "RiichiMultiAgentEnv")  # issue 26: 85-action spaces
         self.possible_agents = list(self._env.possible_agents)
         self.agents = list(self.possible_agents)
         inner = self._env.observation_space(self.agents[0])["observation"]

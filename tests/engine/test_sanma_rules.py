@@ -185,25 +185,28 @@ def test_payment_with_three_players():
 
 
 def test_the_envs_refuse_three_players_until_they_play_them():
+    """The AEC env, the vector env and self-play play three players now (``four_only=None``,
+    tests/riichi_env/test_env_3p.py); a caller that plays four only still refuses them."""
     from riichi_env.aec.options import _make_rules
 
-    with pytest.raises(ValueError, match="three players, which the envs do not play yet"):
+    with pytest.raises(ValueError, match="three players: this tool plays four players only yet"):
         _make_rules("mahjongsoul-3p", {})
     with pytest.raises(ValueError, match="three players"):
         _make_rules(TENHOU_3P, {"kita": False})
     assert _make_rules("mahjongsoul", {}) is MAHJONGSOUL
+    assert _make_rules("mahjongsoul-3p", {}, None, None) is MAHJONGSOUL_3P
 
 
 def test_the_four_player_tools_refuse_three_players():
-    """The batch runner's tables (85-action masks), the dataset and the mjai bot handle four
-    players only yet: a clear ValueError, never a three-player table in four-player code."""
+    """The dataset and the mjai bot handle four players only yet: a clear ValueError, never a
+    three-player table in four-player code."""
     import numpy as np
 
     from riichi_env.batch.tables import Batch
     from riichi_env.mjai.bot import MjaiPlayer
 
-    with pytest.raises(ValueError, match="the batch runner: three-player rules"):
-        Batch(1, MAHJONGSOUL_3P, None, 0, np.float32)
+    # the batch runner plays three players now, with the 86-action table (kita)
+    assert Batch(1, MAHJONGSOUL_3P, None, 0, np.float32).masks.shape == (1, 86)
     with pytest.raises(ValueError, match="the mjai bot: three-player rules"):
         MjaiPlayer("random", "tenhou-3p")
     from riichi_env.dataset.convert import Converter
