@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riichi_env.aec.encoders import ENCODERS, N_ROWS, bounds
+from riichi_env.aec.encoders import ALL_ENCODERS, N_ROWS, bounds
 
 PYTHON_SEAT = -1
 """``seat_policy`` entry of a seat whose actions come from the caller."""
@@ -167,9 +167,9 @@ if O_WIDTH > T_WIDTH or P_WIDTH > F_WIDTH:
 def _byte_bounds() -> tuple[np.ndarray, np.ndarray]:
     """Each encoder's rows' low bound and 255 / (high - low), ``float32 (encoders, MAX_ROWS)``:
     what ``obs_u8`` quantizes with (constants of the compiled runner)."""
-    lo = np.zeros((len(ENCODERS), MAX_ROWS), dtype=np.float32)
-    inv = np.ones((len(ENCODERS), MAX_ROWS), dtype=np.float32)
-    for i, name in enumerate(ENCODERS):
+    lo = np.zeros((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
+    inv = np.ones((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
+    for i, name in enumerate(ALL_ENCODERS):  # the three-seat encoders too (ids 5-7)
         low, high = bounds(name)
         lo[i, : low.shape[0]] = low[:, 0]
         inv[i, : low.shape[0]] = 255.0 / (high[:, 0] - low[:, 0])
