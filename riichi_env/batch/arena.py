@@ -160,6 +160,9 @@ def arena(
     shows the ``bot_errors`` column). ``progress`` draws one live line on stderr for the whole
     run, ``arena: done/total games`` (default: when stderr is a terminal).
     """
+    from engine.rules import as_rules, check_four_players
+
+    check_four_players(as_rules(rules), "the arena")  # issue 26: duplicate play rotates four seats
     policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
     if names is None:
         names = [_name(p) for p in policies]

@@ -21,6 +21,12 @@ seat) -> actions`` on a batch: the acting seats of the tables it owns, observed 
 from a random stream keyed by that seed. So with compiled policies, and with Python policies that
 are functions of their inputs, the results are the same for any ``num_tables`` and ``workers``.
 
+With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) ``policy`` is one
+policy or a list of three, masks have 86 entries (85: kita), Python policies observe with the
+three-seat encoders (``basic3_v0`` default), and each result's ``points``, ``final_scores``,
+``ranks`` and ``bot_errors`` have three entries. ``records=True`` and mjai bot seats are refused
+there yet (``records="events"`` works).
+
 An agent object is a policy too (the agents of ``agents/`` and a user's own): its
 ``act_batch(observations, masks, seats, views) -> actions`` is called per batch, else its
 ``act(observation, action_mask, view) -> int`` per decision, with each table's ``SeatView``
@@ -71,7 +77,7 @@ from engine.validation import (
     is_int,
 )
 from engine.visibility import seat_view
-from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS, check_encoder
+from riichi_env.aec.encoders import ENCODER_IDS, check_encoder, encoder_for
 from riichi_env.aec.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.batch.policy import METHODS, PolicyLike, is_python_policy
 from riichi_env.batch.tables import FINISHED, PYTHON_SEAT, Batch
@@ -99,11 +105,17 @@ MAX_PYTHON_TABLES = 256
 """Default ``num_tables`` with a Python policy: batches large enough for a network call."""
 
 
-def _policies(policy: PolicyLike | Sequence[PolicyLike]) -> list[PolicyLike]:
-    """Four per-seat policies, each a compiled name or a callable."""
-    seats = list(policy) if isinstance(policy, (list, tuple)) else [policy] * 4
-    if len(seats) != 4:
-        raise ValueError(f"policy must be one policy or a list of four (by seat), got {len(seats)}")
+def _policies(policy: PolicyLike | Sequence[PolicyLike], players: int = 4) -> list[PolicyLike]:
+    """Four per-seat policies, each a compiled name or a callable. With three players ``policy``
+    is one or a list of three, and the absent seat 3 (it never acts) gets ``"random"``."""
+    seats = list(policy) if isinstance(policy, (list, tuple)) else [policy] * players
+    if len(seats) != players:
+        word = {3: "three", 4: "four"}[players]
+        raise ValueError(
+            f"policy must be one policy or a list of {word} (by seat), got {len(seats)}"
+        )
+    if players == 3:
+        seats = [*seats, "random"]
     for s, p in enumerate(seats):
         if isinstance(p, str):
             if p not in COMPILED_POLICIES:
@@ -125,8 +137,11 @@ def _aliases() -> str:
     return ", ".join(f"{a} for {p}" for a, p in POLICY_ALIASES.items())
 
 
-def policy_encoder(policies: Sequence[PolicyLike], encoder: str | None = None) -> str:
-    """The encoder to observe with: ``encoder``, else the one the policies declare, else the default.
+def policy_encoder(
+    policies: Sequence[PolicyLike], encoder: str | None = None, players: int = 4
+) -> str:
+    """The encoder to observe with: ``encoder``, else the one the policies declare, else the
+    default of ``players`` (``basic_v0``, ``basic3_v0``).
 
     A policy declares one with an ``encoder`` attribute; ``ValueError`` if two policies declare
     different ones or ``encoder`` differs from a declared one.
@@ -135,15 +150,15 @@ def policy_encoder(policies: Sequence[PolicyLike], encoder: str | None = None) -
     for p in policies:
         e = getattr(p, "encoder", None) if not isinstance(p, str) else None
         if e is not None:
-            declared.setdefault(check_encoder(e), _name(p))
+            declared.setdefault(check_encoder(e, players), _name(p))
     if len(declared) > 1:
         (a, pa), (b, pb) = list(declared.items())[:2]
         raise ValueError(
             f"policies read different observations: {pa!r} encoder {a!r}, {pb!r} encoder {b!r}"
         )
     if encoder is None:
-        return next(iter(declared), DEFAULT_ENCODER)
-    check_encoder(encoder)
+        return next(iter(declared), encoder_for(None, players))
+    check_encoder(encoder, players)
     for e, who in declared.items():
         if e != encoder:
             raise ValueError(
@@ -187,7 +202,9 @@ def selfplay(
     is given the games finished so far instead, about twice a second and once at the end (the
     arena draws one line for its four rotations so).
     """
-    seats = _policies(policy)
+    rules = _make_rules(rules, rule_options, selfplay, None)
+    players = rules.players
+    seats = _policies(policy, players)
     games, seed = check_seed_run(games, seed)
     workers = check_int("workers", workers, 1, 1024)
     python = [p for p in seats if not isinstance(p, str)]
@@ -196,7 +213,7 @@ def selfplay(
         many = python and not log_policies
         num_tables = min(max(games, 1), MAX_PYTHON_TABLES) if many else workers
     num_tables = check_int("num_tables", num_tables, 1, 1 << 20)
-    encoder = policy_encoder(python, encoder)
+    encoder = policy_encoder(python, encoder, players)
     dtype = check_obs_dtype(obs_dtype)
     skip_forced = check_bool("skip_forced", skip_forced)
     if skip_forced and log_policies:
@@ -209,7 +226,11 @@ def selfplay(
     if progress is not None and not callable(progress):
         progress = check_bool("progress", progress)
     bot_errors = check_bot_errors(bot_errors)
-    rules = _make_rules(rules, rule_options, selfplay)
+    if players == 3 and (log_policies or records is True):
+        raise ValueError(
+            "three-player self-play keeps no game records (records=True) and seats no mjai bot "
+            "yet (issue 26); records='events' gives the engine's event log"
+        )
     workers = min(workers, num_tables)
 
     fast = not python  # compiled policies only: one table per worker, a game per call
@@ -362,12 +383,12 @@ def selfplay(
     results = [
         {
             "seed": seed + k,
-            "points": [int(x) for x in ri[k, 0:4]],
-            "final_scores": [float(x) for x in rf[k]],
-            "ranks": [int(x) for x in ri[k, 4:8]],
+            "points": [int(x) for x in ri[k, 0:players]],
+            "final_scores": [float(x) for x in rf[k, :players]],
+            "ranks": [int(x) for x in ri[k, 4 : 4 + players]],
             "hands": int(ri[k, 8]),
             "decisions": int(ri[k, 9]),
-            "bot_errors": [int(x) for x in bot_counts[k]],
+            "bot_errors": [int(x) for x in bot_counts[k, :players]],
         }
         for k in range(games)
     ]

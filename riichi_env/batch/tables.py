@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.actions import N_ACTIONS, action_name
+from engine.actions import action_name, n_actions
 from engine.legality import explain_illegal
-from engine.rules import Rules, check_four_players
+from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.validation import SEED_MAX, describe
@@ -57,15 +57,17 @@ class Batch:
         final_obs: bool = False,
     ) -> None:
         self.n = n
-        # the runner's masks are the four-player action table (issue 26: no three players yet)
-        check_four_players(rules, "the batch runner")
+        self.players = rules.players
+        """Seats at each table: 4, or 3 (seat 3 absent: it never acts, its rewards are 0)."""
+        self.n_actions = n_actions(rules.players)
+        """Mask width: 85, or 86 with three players (the kita action)."""
         self.state = new_state(n, rules, max_events)
         self.st, self.ev = self.state.records, self.state.events
         tables = load_tables()
         self.tables_tuple = tuple(tables)
         self.suit, self.honor = tables.shanten_suit, tables.shanten_honor
         self.ti, self.tf = new_tables(n)
-        self.masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        self.masks = np.zeros((n, self.n_actions), dtype=np.int8)
         self.tab, self.opt = tab, _ = fields(self.ti, self.tf)
         """The tables' fields and the options by name (views of ``ti`` and ``tf``; a width-1
         option is a 0-d view)."""
@@ -215,12 +217,12 @@ class Batch:
                 f"{who} must be integers (one action id per table), got dtype {a.dtype}"
             )
         a = a.astype(np.int64, copy=False)
-        bad = (a < 0) | (a >= N_ACTIONS)
+        bad = (a < 0) | (a >= self.n_actions)
         if bad.any():
             j = int(np.flatnonzero(bad)[0])
             raise ValueError(
                 f"{who}: table {int(idx[j])} (seat {int(self.seats[idx[j]])}): action {int(a[j])} "
-                f"is outside 0..{N_ACTIONS - 1}"
+                f"is outside 0..{self.n_actions - 1}"
             )
         legal = self.masks[idx, a]
         if not legal.all():

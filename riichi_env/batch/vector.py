@@ -47,6 +47,10 @@ large batches). An illegal action raises ``ValueError`` naming the table, the se
 (nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
 ``step`` raise ``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
 
+**Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26): masks ``int8 (B, 86)``
+(85: kita), ``Discrete(86)``, the three-seat encoders (``basic3_v0`` default), rewards ``float32
+(B, 3)`` and ``final_info`` arrays ``(B, 3)``; ``info["seat"]`` is 0-2.
+
 The rewards are every seat's, for self-play: Gymnasium's vector wrappers that keep one reward per
 table (``RecordEpisodeStatistics``, ``NormalizeReward``) are refused as they are built, with a
 ``PerSeatRewardsError`` naming ``riichi_env.learner_vector_env``, the one-learner form whose
@@ -64,11 +68,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from engine.actions import N_ACTIONS
+from engine.actions import n_actions
 from engine.rules import Rules
 from engine.validation import check_bool, check_int, check_seed, describe
-from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS, bounds, check_encoder
-from riichi_env.aec.options import DEFAULT_RANK_POINTS, _make_rules, check_obs_dtype, reward_spec
+from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, ENCODERS_3P, bounds, encoder_for
+from riichi_env.aec.options import _make_rules, check_obs_dtype, default_rank_points, reward_spec
 from riichi_env.aec.raw_env import ENV_NAME
 from riichi_env.batch.runner import PYTHON_SEAT
 from riichi_env.batch.tables import Batch
@@ -209,10 +213,10 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         num_tables: int = 64,
         *,
         rules: str | Rules = "mahjongsoul",
-        encoder: str = DEFAULT_ENCODER,
+        encoder: str | None = None,
         reward: str = "hand",
         reward_scale: float = 1e-3,
-        rank_points: tuple[float, float, float, float] = DEFAULT_RANK_POINTS,
+        rank_points: tuple[float, ...] | None = None,
         seed: int | None = None,
         skip_forced: bool = False,
         obs_dtype: Any = np.float32,
@@ -222,14 +226,21 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
         self.info_seed = check_bool("info_seed", info_seed)
-        check_encoder(encoder)
+        if encoder is not None and encoder not in ENCODERS and encoder not in ENCODERS_3P:
+            encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
         dtype = check_obs_dtype(obs_dtype)
-        self.rules = _make_rules(rules, rule_options, type(self).__init__)
+        self.rules = _make_rules(rules, rule_options, type(self).__init__, None)
+        self.players = players = self.rules.players
+        """Seats at a table: 4, or 3 (seat 3 absent; rewards and final info have 3 columns)."""
+        encoder = encoder_for(encoder, players)
         self.encoder = encoder
         self.reward_mode = reward
-        self._reward = reward_spec(reward, reward_scale, rank_points)
+        if rank_points is None:
+            rank_points = default_rank_points(players)
+        self._reward = reward_spec(reward, reward_scale, rank_points, players)
         self.reward_scale = float(self._reward[1][0])
-        self.rank_points = tuple(float(x) for x in self._reward[1][1:])
+        self.rank_points = tuple(float(x) for x in self._reward[1][1 : 1 + players])
+        self._n_actions = n_actions(players)
         self.skip_forced = check_bool("skip_forced", skip_forced)
         self.copy = check_bool("copy", copy)
         self.obs_dtype = dtype
@@ -247,9 +258,9 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
             box = spaces.Box(low=low, high=high, dtype=np.float32)
         self._low, self._step_size = low, (high - low) / 255.0
         self.single_observation_space = spaces.Dict(
-            {"observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)}
+            {"observation": box, "action_mask": spaces.Box(0, 1, (self._n_actions,), np.int8)}
         )
-        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.single_action_space = spaces.Discrete(self._n_actions)
         self.observation_space = batch_space(self.single_observation_space, self._num_envs)
         self.action_space = batch_space(self.single_action_space, self._num_envs)
         ensure_compiled("vector")
@@ -303,7 +314,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
             self._final(info, terms)
         return (
             self._observation(),
-            b.rewards.astype(np.float32),
+            b.rewards[:, : self.players].astype(np.float32),
             terms,
             np.zeros(n, dtype=np.bool_),
             info,
@@ -320,7 +331,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         b = self._batch
         idx = np.flatnonzero(terms)
         final_obs = np.full(self._num_envs, None, dtype=object)
-        zero_mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        zero_mask = np.zeros(self._n_actions, dtype=np.int8)
         for i in idx:
             final_obs[i] = {
                 "observation": self._as_obs_dtype(b.final_obs[i]),
@@ -329,7 +340,12 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         info["final_obs"] = final_obs
         info["_final_obs"] = terms.copy()
         points, ranks, seeds, scores = b.final_info()
-        info["final_info"] = {"points": points, "final_score": scores, "rank": ranks}
+        p = self.players
+        info["final_info"] = {
+            "points": points[:, :p],
+            "final_score": scores[:, :p],
+            "rank": ranks[:, :p],
+        }
         if self.info_seed:
             info["final_info"]["game_seed"] = seeds
         info["_final_info"] = terms.copy()

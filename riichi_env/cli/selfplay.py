@@ -22,7 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"seed of the first game, {SEED_RANGE} (default 0)",
     )
     parser.add_argument(
-        "--rules", default="mahjongsoul", help="rules preset: mahjongsoul (default) or tenhou"
+        "--rules",
+        default="mahjongsoul",
+        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
+        "mahjongsoul-3p, tenhou-3p",
     )
     parser.add_argument(
         "--workers",
@@ -62,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play and report; exit status 1 if a checked game broke an invariant."""
-    from engine.rules import Rules
+    from engine.rules import PRESETS, PRESETS_3P, Rules
     from riichi_env.compiling import ensure_compiled
 
     if args.games < 0:
@@ -71,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     if args.tables is not None and args.tables < 1:
         raise ValueError(f"--tables must be >= 1, got {args.tables}")
+    if args.rules not in PRESETS and args.rules not in PRESETS_3P:
+        raise ValueError(
+            f"unknown rules preset {args.rules!r}; choose from {[*PRESETS, *PRESETS_3P]}"
+        )
     rules = Rules.preset(args.rules)
     if args.backend == "ray" and args.check:
         raise ValueError("--check runs in this process only; drop --backend ray")
