@@ -79,6 +79,7 @@ def test_observations_stay_in_bounds(name, preset):
         e.step(_choose(e.action_mask(), rng, kita_first=rng.random() < 0.7))
 
 
+@pytest.mark.nojit
 def test_basic3_rows_match_the_state():
     e = raw_env(rules="mahjongsoul-3p")
     e.reset(seed=3)
@@ -117,6 +118,7 @@ def test_basic3_rows_match_the_state():
 HANDS_3P = ["119m123p456s1234z", "19m11p23457s5566z", "9m258p258s135677z"]
 
 
+@pytest.mark.nojit
 def test_scenario_rows_dora_wrap_and_kita():
     """Indicator 1m makes 9m dora (the four-player 2m is not a tile); a kita shows in the
     kita row of its seat, relative to the observer."""
@@ -211,6 +213,7 @@ def test_only_the_oracle_sees_other_hands_and_the_wall(name):
         assert changed > 0
 
 
+@pytest.mark.nojit
 def test_oracle3_rows_match_the_state():
     e = raw_env(rules="mahjongsoul-3p", encoder="oracle3_v0")
     e.reset(seed=9)

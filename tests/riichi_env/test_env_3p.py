@@ -44,6 +44,7 @@ def test_seed_test_passes():
     seed_test(lambda: env(rules="mahjongsoul-3p"), num_cycles=300)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("rules", [*PRESETS_3P, MAHJONGSOUL_3P.replace(game_length="tonpuusen")])
 def test_three_agents_86_actions(rules):
     e = raw_env(rules=rules)
@@ -79,6 +80,7 @@ def test_encoder_must_fit_the_players():
         raw_env(rules="tenhou-3p", rank_points=(1, 0, 0, -1))
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("preset", PRESETS_3P)
 def test_reset_seed_plays_the_engine_game_of_that_seed(preset):
     e = raw_env(rules=preset)
