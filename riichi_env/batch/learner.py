@@ -28,6 +28,11 @@ of tables where it must act. ``learner_seat`` is a seat 0-3 or ``"random"``: dra
 from its game seed, so a run is reproducible. Seeds follow ``riichi_env.vector_env``: table ``i``
 plays ``S + i``, then ``S + i + B``, ...
 
+**Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26): ``opponents`` is one
+policy or a list of two, ``learner_seat`` 0-2 or ``"random"`` (``learner_seat_of(seed, 3)``),
+masks ``(B, 86)`` (85: kita), the three-seat encoders (``basic3_v0`` default), ``rank_points``
+of three places.
+
 ``info`` holds ``"seat"`` (the learner's seat at each table) and ``"game_seed"``; a finished game
 adds ``info["final_obs"][i]`` (the learner's last view, mask all zeros) and ``info["final_info"]``
 (per table the learner's ``"seat"``, ``"rank"`` (0 = first), ``"points"``, ``"final_score"`` and the
@@ -46,11 +51,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from engine.actions import N_ACTIONS
+from engine.actions import n_actions
 from engine.selfplay import POLICY_SIMPLE
 from engine.validation import check_bool, check_int, check_seed, describe
-from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODER_IDS, _encode, bounds, check_encoder
-from riichi_env.aec.options import _make_rules
+from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, ENCODERS_3P, _encode, bounds, encoder_for
+from riichi_env.aec.options import _make_rules, default_rank_points
 from riichi_env.batch.play import COMPILED_POLICIES, _ask, _name, _policies
 from riichi_env.batch.runner import FINISHED, NO_TEACHER, PYTHON_SEAT
 from riichi_env.batch.vector import GAMES_FOREVER, _check_open, reward_spec
@@ -64,9 +69,10 @@ EXPERT_STREAM = 0xE4BE
 """Stream key of random teachers (``expert_actions``), drawn from the reset's seed base."""
 
 
-def learner_seat_of(game_seed: int) -> int:
-    """The learner's seat in the game with this seed under ``learner_seat="random"``."""
-    return int(np.random.default_rng([int(game_seed), SEAT_STREAM]).integers(4))
+def learner_seat_of(game_seed: int, players: int = 4) -> int:
+    """The learner's seat in the game with this seed under ``learner_seat="random"`` (0 to
+    ``players - 1``)."""
+    return int(np.random.default_rng([int(game_seed), SEAT_STREAM]).integers(players))
 
 
 class LearnerVectorEnv(gymnasium.vector.VectorEnv):
@@ -80,11 +86,11 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         opponents: Any = "efficiency",
         learner_seat: int | str = "random",
         *,
-        encoder: str = DEFAULT_ENCODER,
+        encoder: str | None = None,
         rules: Any = "mahjongsoul",
         reward: str = "hand",
         reward_scale: float = 1e-3,
-        rank_points: Sequence[float] = (0.9, 0.45, 0.0, -1.35),
+        rank_points: Sequence[float] | None = None,
         seed: int | None = None,
         info_seed: bool = True,
         **rule_options: Any,
@@ -93,18 +99,26 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
         self.info_seed = check_bool("info_seed", info_seed)
-        check_encoder(encoder)
+        if encoder is not None and encoder not in ENCODERS and encoder not in ENCODERS_3P:
+            encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
+        self.rules = _make_rules(rules, rule_options, type(self).__init__, None)
+        self.players = p = self.rules.players
+        """Seats at a table: 4, or 3 (seat 3 absent: the learner and two opponents)."""
         if learner_seat != "random":
-            learner_seat = check_int("learner_seat", learner_seat, 0, 3)
+            learner_seat = check_int("learner_seat", learner_seat, 0, p - 1)
         self.learner_seat = learner_seat
-        opp = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * 3
-        if len(opp) != 3:
-            raise ValueError(f"opponents must be one policy or a list of three, got {len(opp)}")
-        _policies([*opp, "random"])  # selfplay's checks and messages for each opponent
+        opp = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (p - 1)
+        if len(opp) != p - 1:
+            word = {2: "two", 3: "three"}[p - 1]
+            raise ValueError(f"opponents must be one policy or a list of {word}, got {len(opp)}")
+        _policies([*opp, *["random"] * (5 - p)])  # selfplay's checks and messages for each
         self.opponents = opp
-        self.rules = _make_rules(rules, rule_options, type(self).__init__, "the learner env")
+        encoder = encoder_for(encoder, p)
         self.encoder = encoder
-        self._reward = reward_spec(reward, reward_scale, rank_points)
+        if rank_points is None:
+            rank_points = default_rank_points(p)
+        self._reward = reward_spec(reward, reward_scale, rank_points, p)
+        self._n_actions = n_actions(p)
         self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
         n = self.num_envs
         self._batch = Batch(n, self.rules, encoder, ENCODER_IDS[encoder], np.float32)
@@ -117,9 +131,9 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         low, high = bounds(encoder)
         box = spaces.Box(low=low, high=high, dtype=np.float32)
         self.single_observation_space = spaces.Dict(
-            {"observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)}
+            {"observation": box, "action_mask": spaces.Box(0, 1, (self._n_actions,), np.int8)}
         )
-        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.single_action_space = spaces.Discrete(self._n_actions)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         compiled = [o for o in opp if isinstance(o, str)]
@@ -130,20 +144,26 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
     # ------------------------------------------------------------------ seats
 
     def _seat_for(self, game_seed: int) -> int:
-        return learner_seat_of(game_seed) if self.learner_seat == "random" else self.learner_seat
+        if self.learner_seat == "random":
+            return learner_seat_of(game_seed, self.players)
+        return self.learner_seat
 
     def _place(self, t: int, game_seed: int) -> None:
-        """Seat the learner and the opponents at table ``t`` for the game with this seed."""
+        """Seat the learner and the opponents at table ``t`` for the game with this seed (with
+        three players the absent seat 3, which never acts, gets the random policy)."""
         s = self._seat_for(game_seed)
+        p = self.players
         self._seat[t] = s
         row = self._batch.seat_policy[t]
         row[s] = PYTHON_SEAT
-        for i in range(3):
+        for i in range(p - 1):
             o = self.opponents[i]
-            row[(s + 1 + i) % 4] = COMPILED_POLICIES[o] if isinstance(o, str) else PYTHON_SEAT
+            row[(s + 1 + i) % p] = COMPILED_POLICIES[o] if isinstance(o, str) else PYTHON_SEAT
+        if p == 3:
+            row[3] = COMPILED_POLICIES["random"]
 
     def _opponent_at(self, t: int, seat: int):
-        return self.opponents[(seat - self._seat[t] - 1) % 4]
+        return self.opponents[(seat - self._seat[t] - 1) % self.players]
 
     # ------------------------------------------------------------------ play
 
@@ -239,7 +259,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         _encode(b.st, t, s, b.encoder_id, b.suit, b.honor, out)
         info["final_obs"][t] = {
             "observation": out.copy(),
-            "action_mask": np.zeros(N_ACTIONS, dtype=np.int8),
+            "action_mask": np.zeros(self._n_actions, dtype=np.int8),
         }
         info["_final_obs"][t] = True
         fi = info["final_info"]
@@ -256,7 +276,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         return {"observation": b.obs.copy(), "action_mask": b.masks.copy()}
 
     def action_masks(self) -> np.ndarray:
-        """``bool (B, 85)``: each learner's legal actions now (MaskablePPO's convention)."""
+        """``bool (B, 85)`` (86 with three players): each learner's legal actions now
+        (MaskablePPO's convention)."""
         return self._batch.masks.astype(np.bool_)
 
     def expert_actions(self, policy: str = "efficiency") -> np.ndarray:

@@ -220,11 +220,8 @@ def test_render_shows_three_seats_and_kita(capsys):
 
 def test_tools_that_play_four_players_refuse_three():
     from riichi_env.aec.options import _make_rules
-    from riichi_env.batch.learner import LearnerVectorEnv
     from riichi_env.integrations.gym import RiichiGymEnv
 
-    with pytest.raises(ValueError, match="the learner env plays four players only yet"):
-        LearnerVectorEnv(2, rules="mahjongsoul-3p")
     with pytest.raises(ValueError, match="RiichiGymEnv: three-player rules"):
         RiichiGymEnv(rules="tenhou-3p")
     with pytest.raises(ValueError, match="this tool plays four players only yet"):
