@@ -1,5 +1,9 @@
 """The arena: which of four seat policies is stronger, measured with duplicate play.
 
+With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) it takes three
+seats and plays sets of three games (three rotations), ranks 1-3; ``log_dir`` is refused there
+yet (no three-player records).
+
 ```python
 from riichi_env.batch.arena import arena, format_table
 
@@ -58,8 +62,11 @@ LOG_FORMATS = {"mjai": ".mjson", "tenhou6": ".json"}
 """Formats ``log_dir`` writes, with their file suffixes."""
 
 
-def avg_rank_interval(rank_counts: Sequence[int], level: float = 0.95) -> tuple[float, float]:
-    """A ``level`` interval for the average rank of seat-games with ``rank_counts`` (of 1st-4th).
+def avg_rank_interval(
+    rank_counts: Sequence[int], level: float = 0.95, places: int = 4
+) -> tuple[float, float]:
+    """A ``level`` interval for the average rank of seat-games with ``rank_counts`` (of 1st-4th;
+    with ``places=3``, three-player games, of 1st-3rd and ``4`` below reads ``3``).
 
     A Wilson score interval on the rank scale: the average ranks ``m`` in [1, 4] with
     ``(mean - m) ** 2 <= z**2 * phi * (m - 1) * (4 - m) / n``. ``(m - 1) * (4 - m)`` is the largest
@@ -71,27 +78,30 @@ def avg_rank_interval(rank_counts: Sequence[int], level: float = 0.95) -> tuple[
     strong policy over few games). ``(nan, nan)`` for no games.
     """
     counts = np.asarray(rank_counts, dtype=np.float64)
-    if counts.shape != (4,) or not np.isfinite(counts).all() or (counts < 0).any():
-        raise ValueError(f"rank_counts must be four counts >= 0, got {describe(rank_counts)}")
+    if places not in (3, 4):
+        raise ValueError(f"places must be 3 or 4, got {describe(places)}")
+    if counts.shape != (places,) or not np.isfinite(counts).all() or (counts < 0).any():
+        word = {3: "three", 4: "four"}[places]
+        raise ValueError(f"rank_counts must be {word} counts >= 0, got {describe(rank_counts)}")
     if not 0 < level < 1:
         raise ValueError(f"level must be between 0 and 1, got {describe(level)}")
     n = float(counts.sum())
     if n == 0:
         return (float("nan"), float("nan"))
-    ranks = np.arange(1.0, 5.0)
+    ranks = np.arange(1.0, places + 1.0)
     smoothed = counts + 0.5
     m = float(smoothed @ ranks / smoothed.sum())
     var = float(smoothed @ (ranks - m) ** 2 / smoothed.sum())
-    phi = min(var / ((m - 1.0) * (4.0 - m)), 1.0)
+    phi = min(var / ((m - 1.0) * (float(places) - m)), 1.0)
     z = NormalDist().inv_cdf(0.5 + level / 2)
     k = z * z * phi / n
-    p = (float(counts @ ranks) / n - 1.0) / 3.0  # the mean on [0, 1]
+    p = (float(counts @ ranks) / n - 1.0) / (places - 1)  # the mean on [0, 1]
     centre = (p + k / 2) / (1 + k)
     half = math.sqrt(k * p * (1 - p) + k * k / 4) / (1 + k)
     # exact at the ends and around the mean (rounding only moves the bounds by an ulp or two)
     lo = 0.0 if p == 0.0 else min(max(centre - half, 0.0), p)
     hi = 1.0 if p == 1.0 else max(min(centre + half, 1.0), p)
-    return (1.0 + 3.0 * lo, 1.0 + 3.0 * hi)
+    return (1.0 + (places - 1) * lo, 1.0 + (places - 1) * hi)
 
 
 def seat_stats(rows: np.ndarray) -> dict[str, np.ndarray]:
@@ -147,7 +157,8 @@ def arena(
     runner: Callable[..., dict[str, Any]] | None = None,
     bot_errors: str = "stop",
 ) -> dict[str, Any]:
-    """Duplicate games of the four ``seats`` (see the module docstring); the summary dict.
+    """Duplicate games of the four ``seats`` (three with three-player ``rules``: sets of three
+    games, three rotations); see the module docstring; the summary dict.
 
     ``names`` labels the seats (default: the policy names); ``log_dir`` writes each game's record
     in ``log_format`` (``"mjai"`` or ``"tenhou6"``) as ``set-K-rotation-R`` files, never through a
@@ -160,26 +171,34 @@ def arena(
     shows the ``bot_errors`` column). ``progress`` draws one live line on stderr for the whole
     run, ``arena: done/total games`` (default: when stderr is a terminal).
     """
-    from engine.rules import as_rules, check_four_players
+    from engine.rules import as_rules
 
-    check_four_players(as_rules(rules), "the arena")  # issue 26: duplicate play rotates four seats
-    policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
+    players = as_rules(rules).players
+    word = {3: "three", 4: "four"}[players]
+    if players == 3 and isinstance(seats, (list, tuple)) and len(seats) == 3:
+        policies = _policies([*seats, "random"])[:3]  # selfplay's checks of each seat
+    else:
+        policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
+        if players == 3:
+            raise ValueError(f"three-player rules take three seats, got {len(policies)}")
     if names is None:
         names = [_name(p) for p in policies]
     names = list(names)
-    if len(names) != 4 or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be four strings, got {describe(names)}")
+    if len(names) != players or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be {word} strings, got {describe(names)}")
     games = check_int("games", games, 1)
     bot_errors = check_bot_errors(bot_errors)
     show = sys.stderr.isatty() if progress is None else check_bool("progress", progress)
-    sets = math.ceil(games / 4)
+    sets = math.ceil(games / players)
     if log_format not in LOG_FORMATS:
         raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
+    if log_dir is not None and players == 3:
+        raise ValueError("the arena writes no three-player records yet (issue 26): drop log_dir")
     out_dir = None
     if log_dir is not None:
         from riichi_env.records.files import log_directory
 
-        names_out = (_log_name(k, r, log_format) for k in range(sets) for r in range(4))
+        names_out = (_log_name(k, r, log_format) for k in range(sets) for r in range(players))
         out_dir = log_directory(log_dir, names_out, overwrite=overwrite)
     run = runner if runner is not None else functools.partial(selfplay, workers=workers)
     labels = list(dict.fromkeys(names))  # distinct seat specs, first-seat order
@@ -194,10 +213,12 @@ def arena(
     total_hands = 0
     total_draws = 0
     seconds = 0.0
-    line = ProgressLine("arena", 4 * sets) if show else None
+    line = ProgressLine("arena", players * sets) if show else None
     try:
-        for rotation in range(4):
-            at_seat = [(s + rotation) % 4 for s in range(4)]  # seat s plays seats[at_seat[s]]
+        for rotation in range(players):
+            at_seat = [
+                (s + rotation) % players for s in range(players)
+            ]  # seat s: seats[at_seat[s]]
             out = run(
                 [policies[i] for i in at_seat],
                 games=sets,
@@ -212,7 +233,7 @@ def arena(
                 stats = seat_stats(rows)
                 total_hands += int(stats["hands"][0])
                 total_draws += int(stats["draws"])
-                for s in range(4):
+                for s in range(players):
                     a = acc[names[at_seat[s]]]
                     a["ranks"].append(res["ranks"][s] + 1)
                     a["scores"].append(res["final_scores"][s])
@@ -239,7 +260,7 @@ def arena(
         ranks = np.array(a["ranks"], dtype=np.float64)
         n = ranks.size
         mean = float(ranks.mean())
-        rank_counts = [int((ranks == r).sum()) for r in (1, 2, 3, 4)]
+        rank_counts = [int((ranks == r).sum()) for r in range(1, players + 1)]
         hands = max(a["hands"], 1)
         agents.append(
             {
@@ -247,7 +268,7 @@ def arena(
                 "seat_spec": label,
                 "games": n,
                 "avg_rank": mean,
-                "avg_rank_ci95": list(avg_rank_interval(rank_counts)),
+                "avg_rank_ci95": list(avg_rank_interval(rank_counts, places=players)),
                 "rank_counts": rank_counts,
                 "avg_final_score": float(np.mean(a["scores"])),
                 "win_rate": a["wins"] / hands,
@@ -259,7 +280,8 @@ def arena(
             }
         )
     return {
-        "games": 4 * sets,
+        "players": players,
+        "games": players * sets,
         "hands": total_hands,
         "draw_rate": total_draws / max(total_hands, 1),
         "seconds": seconds,
@@ -294,8 +316,10 @@ def format_table(result: dict[str, Any]) -> str:
     when a seat is an external bot)."""
     w = max([5] + [len(a["name"]) for a in result["agents"]])
     bots = bool(result.get("external_bots"))
+    players = result.get("players", 4)
+    places = "1st/2nd/3rd/4th" if players == 4 else "1st/2nd/3rd"
     head = (
-        f"{'agent':<{w}} {'games':>6} {'avg rank':>9} {'95% CI':>13} {'1st/2nd/3rd/4th':>19} "
+        f"{'agent':<{w}} {'games':>6} {'avg rank':>9} {'95% CI':>13} {places:>19} "
         f"{'score':>7} {'win':>6} {'deal-in':>7} {'riichi':>6} {'call':>6} {'avg win':>7}"
     )
     if bots:
@@ -312,7 +336,7 @@ def format_table(result: dict[str, Any]) -> str:
             + (f" {a['bot_errors']:>10}" if bots else "")
         )
     lines.append(
-        f"{result['games']} games ({result['games'] // 4} walls x 4 seat rotations), "
+        f"{result['games']} games ({result['games'] // players} walls x {players} seat rotations), "
         f"{result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
         f"{result['seconds']:.1f} s of play"
     )

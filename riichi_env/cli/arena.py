@@ -52,7 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int_arg, default=1, help="threads (default 1)")
     parser.add_argument(
-        "--rules", default="mahjongsoul", help="rules preset: mahjongsoul (default) or tenhou"
+        "--rules",
+        default="mahjongsoul",
+        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
+        "mahjongsoul-3p, tenhou-3p (then --seats takes three)",
     )
     add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -154,18 +157,23 @@ def resolve_seat(
 
 def run(args: argparse.Namespace) -> int:
     """Play the duplicate games and print the table (or ``--json``)."""
+    from engine.rules import PRESETS, PRESETS_3P, Rules
     from riichi_env.batch.arena import arena, format_table
 
+    if args.rules not in PRESETS and args.rules not in PRESETS_3P:
+        raise ValueError(
+            f"unknown rules preset {args.rules!r}; choose from {[*PRESETS, *PRESETS_3P]}"
+        )
+    rules = Rules.preset(args.rules)
+    n = rules.players
     specs = [s.strip() for s in args.seats.split(",")]
-    if len(specs) != 4 or not all(specs):
-        raise ValueError(f"--seats needs four comma-separated seat specs, got {args.seats!r}")
+    if len(specs) != n or not all(specs):
+        word = {3: "three", 4: "four"}[n]
+        raise ValueError(f"--seats needs {word} comma-separated seat specs, got {args.seats!r}")
     if args.games < 1:
         raise ValueError(f"--games must be >= 1, got {args.games}")
     if args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
-    from engine.rules import Rules
-
-    rules = Rules.preset(args.rules)
     policies = [resolve_seat(s, args.bot_timeout, args.bot_startup_timeout) for s in specs]
     pool = None
     if args.backend == "ray":

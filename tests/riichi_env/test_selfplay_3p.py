@@ -123,8 +123,6 @@ def test_a_list_of_three_policies_and_what_is_refused():
         riichi_env.selfplay("random", games=1, rules="tenhou-3p", records=True)
     with pytest.raises(ValueError, match="for three-player rules"):
         riichi_env.selfplay(first_legal, games=1, rules="tenhou-3p", encoder="basic_v0")
-    with pytest.raises(ValueError, match="the arena: three-player rules"):
-        riichi_env.arena(["random"] * 4, games=4, rules="mahjongsoul-3p")
 
 
 def _cli(*args):
