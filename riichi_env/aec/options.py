@@ -77,8 +77,7 @@ def _players_ok(rules: Rules, four_only: str | None) -> Rules:
     if four_only is not None and rules.players != 4:
         raise ValueError(
             f"rules {rules.name!r} are for three players: {four_only} plays four players only yet "
-            "(issue 26: the AEC env, the vector env and self-play play three, "
-            "docs/sanma-status.md)"
+            "(issue 26: the envs, self-play and the arena play three, docs/sanma-status.md)"
         )
     return rules
 

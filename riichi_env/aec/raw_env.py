@@ -108,7 +108,6 @@ from engine.visibility import SeatView, seat_view
 from riichi_env.aec.encoders import (
     DEFAULT_ENCODER,
     ENCODERS,
-    ENCODERS_3P,
     KERNELS,
     N_ROWS,
     bounds,
@@ -266,7 +265,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        if encoder is not None and encoder not in ENCODERS and encoder not in ENCODERS_3P:
+        if encoder is not None and not (isinstance(encoder, str) and encoder in N_ROWS):
             encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
         if not isinstance(reward, str) or reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; choose from {list(REWARDS)}")

@@ -54,7 +54,7 @@ from gymnasium.vector.utils import batch_space
 from engine.actions import n_actions
 from engine.selfplay import POLICY_SIMPLE
 from engine.validation import check_bool, check_int, check_seed, describe
-from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, ENCODERS_3P, _encode, bounds, encoder_for
+from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, _encode, bounds, encoder_for
 from riichi_env.aec.options import _make_rules, default_rank_points
 from riichi_env.batch.play import COMPILED_POLICIES, _ask, _name, _policies
 from riichi_env.batch.runner import FINISHED, NO_TEACHER, PYTHON_SEAT
@@ -99,7 +99,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
         self.info_seed = check_bool("info_seed", info_seed)
-        if encoder is not None and encoder not in ENCODERS and encoder not in ENCODERS_3P:
+        if encoder is not None and not (isinstance(encoder, str) and encoder in N_ROWS):
             encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
         self.rules = _make_rules(rules, rule_options, type(self).__init__, None)
         self.players = p = self.rules.players

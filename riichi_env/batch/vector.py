@@ -71,7 +71,7 @@ from gymnasium.vector.utils import batch_space
 from engine.actions import n_actions
 from engine.rules import Rules
 from engine.validation import check_bool, check_int, check_seed, describe
-from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, ENCODERS_3P, bounds, encoder_for
+from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, bounds, encoder_for
 from riichi_env.aec.options import _make_rules, check_obs_dtype, default_rank_points, reward_spec
 from riichi_env.aec.raw_env import ENV_NAME
 from riichi_env.batch.runner import PYTHON_SEAT
@@ -226,7 +226,7 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
         self.info_seed = check_bool("info_seed", info_seed)
-        if encoder is not None and encoder not in ENCODERS and encoder not in ENCODERS_3P:
+        if encoder is not None and not (isinstance(encoder, str) and encoder in N_ROWS):
             encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
         dtype = check_obs_dtype(obs_dtype)
         self.rules = _make_rules(rules, rule_options, type(self).__init__, None)

@@ -9,6 +9,9 @@ obs, info = env.reset(seed=0)
 obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
 ```
 
+With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) the learner plays
+against two opponents, its seat is 0-2, and the action space is ``Discrete(86)`` (85: kita).
+
 The observation and action spaces are the PettingZoo env's (``Dict(observation, action_mask)`` and
 ``Discrete(N_ACTIONS)``). A step plays the learner's action, then the opponents' decisions until
 the learner must decide again or the game ends; the reward is the learner's reward accumulated over
@@ -27,7 +30,6 @@ import gymnasium
 import numpy as np
 
 from agents.random_agent import RandomAgent
-from engine.rules import check_four_players
 from engine.validation import (
     check_action,
     check_choice,
@@ -54,10 +56,12 @@ class RiichiGymEnv(gymnasium.Env):
     """One learning seat of the PettingZoo table as a ``gymnasium.Env``.
 
     Args:
-        opponents: Three policies for the other seats, in seat order after the learner; each is an
-            object with ``act(observation, action_mask, view) -> int`` or such a callable. ``None``:
-            three ``RandomAgent`` s seeded from ``reset(seed=...)``.
-        seat: The learner's seat 0-3, or ``"random"`` for a new seat drawn at every reset.
+        opponents: Three policies (two with three-player rules) for the other seats, in seat
+            order after the learner; each is an object with ``act(observation, action_mask,
+            view) -> int`` or such a callable. ``None``: ``RandomAgent`` s seeded from
+            ``reset(seed=...)``.
+        seat: The learner's seat 0-3 (0-2 with three players), or ``"random"`` for a new seat
+            drawn at every reset.
         illegal_action: ``"penalty"`` (end the episode with ``illegal_reward``) or ``"raise"``.
         illegal_reward: Reward for an illegal action under ``"penalty"``.
         render_mode: ``None``, ``"ansi"`` or ``"human"``, from the learner's seat.
@@ -78,7 +82,7 @@ class RiichiGymEnv(gymnasium.Env):
         if not (isinstance(seat, str) and seat == "random"):
             if not is_int(seat):
                 raise TypeError(f"seat must be an int 0-3 or 'random', got {describe(seat)}")
-            seat = check_seat(seat)
+            seat = check_seat(seat)  # 0-2 with three players: checked once the rules are known
         check_choice("illegal_action", illegal_action, ("penalty", "raise"))
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
@@ -88,7 +92,7 @@ class RiichiGymEnv(gymnasium.Env):
                     f"opponents must be a list of three policies (or None), got {describe(opponents)}"
                 )
             opponents = list(opponents)
-            if len(opponents) != 3:
+            if len(opponents) not in (2, 3):
                 raise ValueError(f"opponents must be three policies, got {len(opponents)}")
             self._opponent_fns = [_policy_fn(p) for p in opponents]
         else:
@@ -98,7 +102,16 @@ class RiichiGymEnv(gymnasium.Env):
         self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self.render_mode = render_mode
         self.aec = raw_env(**env_options)
-        check_four_players(self.aec.rules, "RiichiGymEnv")  # issue 26: three opponents
+        self.players = p = self.aec.players
+        """Seats at the table: 4, or 3 with three-player rules (two opponents, seats 0-2)."""
+        if self._opponent_fns is not None and len(self._opponent_fns) != p - 1:
+            word = {2: "two", 3: "three"}[p - 1]
+            raise ValueError(
+                f"opponents must be {word} policies with {p}-player rules, "
+                f"got {len(self._opponent_fns)}"
+            )
+        if seat != "random" and seat >= p:
+            raise ValueError(f"seat must be 0-{p - 1} or 'random' with {p} players, got {seat}")
         self.observation_space = self.aec.observation_space("player_0")
         self.action_space = self.aec.action_space("player_0")
         self.seat = 0 if seat == "random" else int(seat)
@@ -119,9 +132,10 @@ class RiichiGymEnv(gymnasium.Env):
             seed = check_seed(seed)
         super().reset(seed=seed)
         rng = self.np_random
+        p = self.players
         if self._seat_option == "random":
-            self.seat = int(rng.integers(4))
-        others = [(self.seat + k) % 4 for k in (1, 2, 3)]
+            self.seat = int(rng.integers(p))
+        others = [(self.seat + k) % p for k in range(1, p)]
         if self._opponent_fns is None:
             fns = [RandomAgent(int(rng.integers(2**31))).act for _ in others]
         else:
@@ -176,7 +190,7 @@ class RiichiGymEnv(gymnasium.Env):
         self._mask = obs["action_mask"]
         info: dict[str, Any] = {"illegal_action": False}
         if self._done:
-            info["final_scores"] = self.aec.final_scores()
+            info["final_scores"] = self.aec.final_scores()[: self.players]
         return obs, float(reward), self._done, False, info
 
     def action_masks(self) -> np.ndarray:

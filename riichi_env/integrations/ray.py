@@ -32,6 +32,7 @@ Needs the ``ray`` extra (``pip install "riichi-env[ray]"``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import socket
 import sys
@@ -39,6 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.rules import Rules
 from engine.validation import check_int, check_seed_run, describe
 
 DEFAULT_CHUNKS_PER_ACTOR = 4
@@ -113,6 +115,15 @@ class _Actor:
         os._exit(1)
 
 
+def _players(kwargs: dict[str, Any]) -> int:
+    """Seats of the rules ``selfplay``'s ``kwargs`` give (``rules`` and rule options): 4 or 3."""
+    from riichi_env.aec.options import _make_rules
+
+    rule_names = {f.name for f in dataclasses.fields(Rules)} - {"name"}
+    overrides = {k: v for k, v in kwargs.items() if k in rule_names}
+    return _make_rules(kwargs.get("rules", "mahjongsoul"), overrides, None, None).players
+
+
 class RayPool:
     """``num_actors`` Ray actors playing self-play and arena games (module docstring).
 
@@ -181,13 +192,14 @@ class RayPool:
             raise TypeError(f"put_policy takes a Python policy object, got {describe(policy)}")
         return _PolicyRef(_ray().put(policy), _name(policy))
 
-    def _policies(self, policy) -> list:
+    def _policies(self, policy, players: int = 4) -> list:
         from riichi_env.batch.play import _policies
 
-        seats = list(policy) if isinstance(policy, (list, tuple)) else [policy] * 4
-        if len(seats) != 4:
+        seats = list(policy) if isinstance(policy, (list, tuple)) else [policy] * players
+        if len(seats) != players:
+            word = {3: "three", 4: "four"}[players]
             raise ValueError(
-                f"policy must be one policy or a list of four (by seat), got {len(seats)}"
+                f"policy must be one policy or a list of {word} (by seat), got {len(seats)}"
             )
         for p in seats:
             if not isinstance(p, _PolicyRef):
@@ -240,7 +252,7 @@ class RayPool:
             raise TypeError("give workers as the pool's num_actors")
         if chunk is not None:
             chunk = check_int("chunk", chunk, 1)
-        policies = self._policies(policy)
+        policies = self._policies(policy, _players(kwargs))
         warm_kwargs = {k: v for k, v in kwargs.items() if k != "records"}
         warm_kwargs["progress"] = False
         warm_args = (policies, warm_kwargs)

@@ -8,9 +8,10 @@ config = PPOConfig().environment(RiichiMultiAgentEnv, env_config={"encoder": "ba
 ```
 
 ``RiichiMultiAgentEnv(config)`` wraps ``riichi_env.raw_env(**config)`` (any env option: encoder,
-rules, reward, ...). Agents are ``player_0`` … ``player_3`` (seat 0 is the first dealer). Each
-observation dict holds only the seat to act, as ``{"observations": float32 (rows * 34,),
-"action_mask": float32 (85,)}``: the keys of RLlib's action-masking module
+rules, reward, ...). Agents are ``player_0`` … ``player_3`` (seat 0 is the first dealer; ``player_0``
+… ``player_2`` with three-player rules, issue 26). Each observation dict holds only the seat to
+act, as ``{"observations": float32 (rows * 34,), "action_mask": float32 (85,)}`` (86 with three
+players: 85 is kita): the keys of RLlib's action-masking module
 (``ray.rllib.examples.rl_modules.classes.action_masking_rlm.ActionMaskingTorchRLModule``), the
 encoder's rows flattened. Rewards are returned for every seat at every step (a seat's reward may
 accrue while another acts, such as a deal-in; RLlib adds it to that seat's next transition). At
@@ -35,8 +36,6 @@ try:
 except ModuleNotFoundError as exc:
     raise missing_extra(exc, "riichi_env.integrations.rllib") from exc
 
-from engine.actions import N_ACTIONS
-from engine.rules import check_four_players
 from riichi_env.aec.raw_env import raw_env
 
 
@@ -47,7 +46,7 @@ class RiichiMultiAgentEnv(MultiAgentEnv):
         super().__init__()
         options = dict(config or {})
         self._env = raw_env(**options)
-        check_four_players(self._env.rules, "RiichiMultiAgentEnv")  # issue 26: 85-action spaces
+        n = self._env.action_space(self._env.possible_agents[0]).n  # 85, or 86 with three players
         self.possible_agents = list(self._env.possible_agents)
         self.agents = list(self.possible_agents)
         inner = self._env.observation_space(self.agents[0])["observation"]
@@ -57,11 +56,11 @@ class RiichiMultiAgentEnv(MultiAgentEnv):
         obs_space = spaces.Dict(
             {
                 "observations": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0.0, 1.0, (N_ACTIONS,), dtype=np.float32),
+                "action_mask": spaces.Box(0.0, 1.0, (n,), dtype=np.float32),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
 
     @property
     def raw(self):

@@ -163,3 +163,17 @@ def test_an_actor_killed_while_playing_loses_no_finished_game(pool):
     timers[0].join()
     assert out["results"] == local["results"]
     assert out["lost"] == [] and out["retried"]
+
+
+def test_three_player_selfplay_and_arena_on_the_actors(pool):
+    """Three-player rules (issue 26): one policy or three, the same results as one process."""
+    for policy in ("random", ["efficiency", "random", "greedy"]):
+        local = selfplay(policy, games=10, seed=5, rules="tenhou-3p")
+        out = pool.selfplay(policy, games=10, seed=5, rules="tenhou-3p")
+        assert out["results"] == local["results"]
+        assert all(len(r["points"]) == 3 for r in out["results"])
+    seats = ["efficiency", "random", "greedy"]
+    local = arena(seats, games=6, seed=2, rules="mahjongsoul-3p")
+    assert pool.arena(seats, games=6, seed=2, rules="mahjongsoul-3p")["agents"] == local["agents"]
+    with pytest.raises(ValueError, match="a list of three"):
+        pool.selfplay(["random"] * 4, games=1, rules="mahjongsoul-3p")

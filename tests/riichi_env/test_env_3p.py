@@ -218,12 +218,9 @@ def test_render_shows_three_seats_and_kita(capsys):
     assert "wall " in text.splitlines()[0]
 
 
-def test_tools_that_play_four_players_refuse_three():
+def test_make_rules_refuses_three_players_unless_asked():
     from riichi_env.aec.options import _make_rules
-    from riichi_env.integrations.gym import RiichiGymEnv
 
-    with pytest.raises(ValueError, match="RiichiGymEnv: three-player rules"):
-        RiichiGymEnv(rules="tenhou-3p")
     with pytest.raises(ValueError, match="this tool plays four players only yet"):
         _make_rules("tenhou-3p", {})
     assert _make_rules("tenhou-3p", {}, None, None) is TENHOU_3P
