@@ -26,7 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="mixed: player_0 efficiency, the others random (default); or all of one kind",
     )
     parser.add_argument(
-        "--rules", default="mahjongsoul", help="rules preset: mahjongsoul (default) or tenhou"
+        "--rules",
+        default="mahjongsoul",
+        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
+        "mahjongsoul-3p, tenhou-3p",
     )
     parser.add_argument(
         "--length", choices=("hanchan", "tonpuusen"), default="hanchan", help="game length"
@@ -36,15 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _make_agents(kind: str, seed: int) -> list:
+def _make_agents(kind: str, seed: int, players: int = 4) -> list:
     from agents.efficiency_agent import EfficiencyAgent
     from agents.random_agent import RandomAgent
 
     if kind == "efficiency":
-        return [EfficiencyAgent() for _ in range(4)]
+        return [EfficiencyAgent() for _ in range(players)]
     if kind == "random":
-        return [RandomAgent(seed * 4 + i) for i in range(4)]
-    return [EfficiencyAgent()] + [RandomAgent(seed * 4 + i) for i in range(1, 4)]
+        return [RandomAgent(seed * 4 + i) for i in range(players)]
+    return [EfficiencyAgent()] + [RandomAgent(seed * 4 + i) for i in range(1, players)]
 
 
 def _hand_lines(st, start: int, stop: int, reds) -> list[str]:
@@ -72,17 +75,18 @@ def run(args: argparse.Namespace) -> int:
     compile_seconds = ensure_compiled("env")  # a cold cache says so on stderr, then compiles
     t0 = time.perf_counter()
     env = raw_env(rules=args.rules, game_length=args.length, render_mode="ansi")
+    players = env.players
     names = [
         "efficiency" if type(a).__name__ == "EfficiencyAgent" else "random"
-        for a in _make_agents(args.agents, 0)
+        for a in _make_agents(args.agents, 0, players)
     ]
     print(f"riichi_v0 demo: {args.games} game(s), rules {args.rules}, {args.length}")
     print("seats: " + ", ".join(f"player_{i} {n}" for i, n in enumerate(names)))
-    totals = [0.0] * 4
+    totals = [0.0] * players
     decisions = 0
     for g in range(args.games):
         seed = args.seed + g
-        agents = _make_agents(args.agents, seed)
+        agents = _make_agents(args.agents, seed, players)
         env.reset(seed=seed)
         st = env.state_arrays
         reds = env.rules.red_fives
@@ -110,13 +114,14 @@ def run(args: argparse.Namespace) -> int:
                 for line in _hand_lines(st, shown, stop, reds):
                     print(line)
                 shown = stop
-        points = [int(p) for p in st.points[0]]
-        scores = [float(x) for x in st.final_scores[0]]
-        ranks = [int(r) + 1 for r in st.final_ranks[0]]
+        points = [int(p) for p in st.points[0, :players]]
+        scores = [float(x) for x in st.final_scores[0, :players]]
+        ranks = [int(r) + 1 for r in st.final_ranks[0, :players]]
         print(
             "final: "
             + "  ".join(
-                f"player_{i} {points[i]} ({scores[i]:+.1f}, place {ranks[i]})" for i in range(4)
+                f"player_{i} {points[i]} ({scores[i]:+.1f}, place {ranks[i]})"
+                for i in range(players)
             )
         )
         totals = [a + b for a, b in zip(totals, scores, strict=True)]

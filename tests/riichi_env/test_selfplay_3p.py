@@ -147,3 +147,13 @@ def test_cli_lists_the_three_player_presets(capsys):
     assert _cli("--rules", "sanma", "--games", "1") == 2
     err = capsys.readouterr().err
     assert "unknown rules preset 'sanma'" in err and "'tenhou-3p'" in err
+
+
+def test_cli_demo_three_players(capsys):
+    from riichi_env.cli.main import main
+
+    assert main(["demo", "--rules", "tenhou-3p", "--games", "1", "--length", "tonpuusen"]) == 0
+    out = capsys.readouterr().out
+    assert "player_2 random" in out and "player_3" not in out
+    final = next(line for line in out.splitlines() if line.startswith("final: "))
+    assert final.count("place") == 3
