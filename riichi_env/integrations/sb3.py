@@ -44,7 +44,7 @@ except ModuleNotFoundError as exc:
         exc, "riichi_env.integrations.sb3 (the ppo: seats, RiichiSB3VecEnv)"
     ) from exc
 
-from riichi_env.aec.encoders import ENCODERS, N_ROWS
+from riichi_env.aec.encoders import ALL_ENCODERS, N_ROWS
 from riichi_env.batch.learner import LearnerVectorEnv
 
 
@@ -109,7 +109,7 @@ class RiichiSB3VecEnv(VecEnv):
     # ------------------------------------------------------------------ VecEnv plumbing
 
     def action_masks(self) -> np.ndarray:
-        """``bool (num_tables, 85)``: each learner's legal actions."""
+        """``bool (num_tables, 85)`` (86 with three players): each learner's legal actions."""
         return self.venv.action_masks()
 
     def expert_actions(self, policy: str = "efficiency") -> np.ndarray:
@@ -150,9 +150,10 @@ class RiichiSB3VecEnv(VecEnv):
 
 
 def encoder_of(space: Any, what: str = "the model") -> str:
-    """The encoder whose observations have this space's ``(rows, 34)`` shape."""
+    """The encoder whose observations have this space's ``(rows, 34)`` shape (the three-seat
+    encoders' rows differ from every four-seat one's)."""
     shape = tuple(getattr(space, "shape", None) or ())
-    for name in ENCODERS:
+    for name in ALL_ENCODERS:
         if shape == (N_ROWS[name], 34):
             return name
     raise ValueError(
