@@ -1,8 +1,8 @@
 """The arena: which of four seat policies is stronger, measured with duplicate play.
 
 With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) it takes three
-seats and plays sets of three games (three rotations), ranks 1-3; ``log_dir`` is refused there
-yet (no three-player records).
+seats and plays sets of three games (three rotations), ranks 1-3; ``log_dir`` gets three-player
+records.
 
 ```python
 from riichi_env.batch.arena import arena, format_table
@@ -192,8 +192,6 @@ def arena(
     sets = math.ceil(games / players)
     if log_format not in LOG_FORMATS:
         raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
-    if log_dir is not None and players == 3:
-        raise ValueError("the arena writes no three-player records yet (issue 26): drop log_dir")
     out_dir = None
     if log_dir is not None:
         from riichi_env.records.files import log_directory

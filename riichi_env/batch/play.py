@@ -24,8 +24,8 @@ are functions of their inputs, the results are the same for any ``num_tables`` a
 With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) ``policy`` is one
 policy or a list of three, masks have 86 entries (85: kita), Python policies observe with the
 three-seat encoders (``basic3_v0`` default), and each result's ``points``, ``final_scores``,
-``ranks`` and ``bot_errors`` have three entries. ``records=True`` and mjai bot seats are refused
-there yet (``records="events"`` works).
+``ranks`` and ``bot_errors`` have three entries; ``records=True`` gives three-player records
+(``riichi_env.records``). Mjai bot seats are refused there yet.
 
 An agent object is a policy too (the agents of ``agents/`` and a user's own): its
 ``act_batch(observations, masks, seats, views) -> actions`` is called per batch, else its
@@ -226,11 +226,8 @@ def selfplay(
     if progress is not None and not callable(progress):
         progress = check_bool("progress", progress)
     bot_errors = check_bot_errors(bot_errors)
-    if players == 3 and (log_policies or records is True):
-        raise ValueError(
-            "three-player self-play keeps no game records (records=True) and seats no mjai bot "
-            "yet (issue 26); records='events' gives the engine's event log"
-        )
+    if players == 3 and log_policies:
+        raise ValueError("three-player self-play seats no mjai bot yet (issue 26)")
     workers = min(workers, num_tables)
 
     fast = not python  # compiled policies only: one table per worker, a game per call

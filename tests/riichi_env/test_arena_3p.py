@@ -44,8 +44,8 @@ def test_workers_do_not_matter_and_what_is_refused(tmp_path):
         arena(["random"] * 4, games=3, rules="mahjongsoul-3p")
     with pytest.raises(ValueError, match="names must be three strings"):
         arena(seats, games=3, rules="mahjongsoul-3p", names=["a", "b"])
-    with pytest.raises(ValueError, match="no three-player records"):
-        arena(seats, games=3, rules="mahjongsoul-3p", log_dir=tmp_path / "logs")
+    arena(seats, games=3, rules="mahjongsoul-3p", log_dir=tmp_path / "logs", log_format="tenhou6")
+    assert len(list((tmp_path / "logs").iterdir())) == 3  # one record per rotation
 
 
 def test_avg_rank_interval_with_three_places():

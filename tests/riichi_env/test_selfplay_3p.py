@@ -119,8 +119,8 @@ def test_invariants_over_many_games(preset, policy):
 def test_a_list_of_three_policies_and_what_is_refused():
     with pytest.raises(ValueError, match="a list of three"):
         riichi_env.selfplay(["random"] * 4, games=1, rules="tenhou-3p")
-    with pytest.raises(ValueError, match="records=True"):
-        riichi_env.selfplay("random", games=1, rules="tenhou-3p", records=True)
+    games = riichi_env.selfplay("efficiency", games=2, seed=1, rules="tenhou-3p", records=True)
+    assert [g.players for g in games["records"]] == [3, 3]
     with pytest.raises(ValueError, match="for three-player rules"):
         riichi_env.selfplay(first_legal, games=1, rules="tenhou-3p", encoder="basic_v0")
 
