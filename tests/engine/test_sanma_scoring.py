@@ -12,6 +12,7 @@ kita han added and the payments worked out by the rules below.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -276,3 +277,162 @@ def test_score_cli_players_and_kita(capsys):
     assert rc == 0 and got["payments"] == {"tsumo_all": 1000} and got["winner_gain"] == 2000
     rc = main(["score", "45p789p123s99s555z", "--win", "3p", "--seat", "N", "--players", "3"])
     assert rc == 2 and "seat_wind: is N" in capsys.readouterr().out
+
+
+# -- differential: the ``mahjong`` package's han and fu, three-player payments -------------------
+
+SANMA_CASES = 2_000
+"""Three-player hands per preset compared with the ``mahjong`` package."""
+
+
+def _swap_suits(case, a: int, b: int):
+    """The same case with suits ``a`` and ``b`` exchanged (hand, melds, winning tile,
+    indicators): every yaku but ryuuiisou is blind to which suit is which."""
+    import dataclasses
+
+    from test_scoring_differential import _kind, _mpsz, _tile_str
+
+    def swap(k: int) -> int:
+        return (
+            k + 9 * (b - a)
+            if k // 9 == a and k < 27
+            else k - 9 * (b - a)
+            if k // 9 == b and k < 27
+            else k
+        )
+
+    def swap_text(t: str) -> str:
+        return _tile_str(swap(_kind(t)), t[0] == "0")
+
+    kinds = [swap(k) for k in case.closed_kinds]
+    melds = [(m, [swap(k) for k in ks], red) for m, ks, red in case.melds]
+    inp = dict(case.inp)
+    inp["closed"] = _mpsz(kinds, case.closed_red)
+    inp["win_tile"] = _tile_str(swap(case.win_kind), case.win_red)
+    inp["melds"] = [{"type": m, "tiles": _mpsz(ks, red)} for m, ks, red in melds]
+    for key in ("dora_indicators", "ura_dora_indicators"):
+        inp[key] = [swap_text(t) for t in inp[key]]
+    return dataclasses.replace(
+        case, inp=inp, closed_kinds=kinds, melds=melds, win_kind=swap(case.win_kind)
+    )
+
+
+def _sanma_cases(preset: str, n: int, seed: int) -> list[tuple]:
+    """``n`` random winning hands of ``test_scoring_differential`` that three players can hold
+    (no 2m-8m, no chi, no North seat or round; a hand with 2m-8m but no pinzu or no souzu has
+    its manzu exchanged with that suit first), each with a random kita count the Norths allow:
+    (three-player case, the same with 1m indicators written as 8m for the package, our input)."""
+    import copy
+
+    from test_scoring_differential import _kind, generate_cases
+
+    def kinds_of(case) -> list[int]:
+        inp = case.inp
+        kinds = list(case.closed_kinds) + [k for _, ks, _ in case.melds for k in ks]
+        return kinds + [_kind(t) for t in inp["dora_indicators"] + inp["ura_dora_indicators"]]
+
+    rng = random.Random(seed)
+    out = []
+    batch = 0
+    while len(out) < n:
+        batch += 1
+        for case in generate_cases(seed * 1000 + batch, 1000, preset):
+            kinds = kinds_of(case)
+            for suit in (1, 2):
+                if any(1 <= k <= 7 for k in kinds) and not any(k // 9 == suit for k in kinds):
+                    case = _swap_suits(case, 0, suit)
+                    kinds = kinds_of(case)
+                    break
+            inp = case.inp
+            if any(1 <= k <= 7 for k in kinds) or "N" in (inp["seat_wind"], inp["round_wind"]):
+                continue
+            if any(m == "chi" for m, _, _ in case.melds):
+                continue
+            kita = min(rng.choice([0, 0, 1, 1, 2, 3, 4]), 4 - kinds.count(30))
+            theirs = copy.deepcopy(case)
+            for key in ("dora_indicators", "ura_dora_indicators"):
+                theirs.inp[key] = ["8m" if t == "1m" else t for t in inp[key]]
+            out.append((case, theirs, {**inp, "ruleset": f"{preset}-3p", "kita": kita}))
+            if len(out) == n:
+                break
+    return out
+
+
+def _expected_3p(case, theirs: dict, kita: int) -> dict:
+    """The package's result with the kita han added and three-player payments (tsumo loss,
+    honba 100 per payer)."""
+    from mahjong.hand_calculating.hand_config import HandConfig
+    from mahjong.hand_calculating.scores import ScoresCalculator
+    from test_scoring_differential import WINDS, _limit_from_cost, mahjong_options
+
+    inp = case.inp
+    mult = theirs["yakuman_multiplier"]
+    han, fu = theirs["han"], theirs["fu"]
+    yaku = [dict(y) for y in theirs["yaku"]]
+    if kita and not mult:
+        riichi = inp["riichi"] or inp["double_riichi"]
+        west = inp["dora_indicators"].count("3z")
+        west += inp["ura_dora_indicators"].count("3z") if riichi else 0
+        han += kita * (1 + west)
+        yaku.append({"key": "dora", "han": kita * (1 + west)})
+    tsumo = inp["win_type"] == "tsumo"
+    config = HandConfig(
+        is_tsumo=tsumo,
+        player_wind=27 + WINDS.index(inp["seat_wind"]),
+        round_wind=27 + WINDS.index(inp["round_wind"]),
+        options=mahjong_options(inp["ruleset"]),
+    )
+    cost = ScoresCalculator().calculate_scores(han, fu, config, is_yakuman=mult > 0)
+    honba = inp["honba"]
+    if not tsumo:
+        payments = {"ron": cost["main"] + 200 * honba}
+        total = payments["ron"]
+    elif inp["seat_wind"] == "E":
+        payments = {"tsumo_all": cost["main"] + 100 * honba}
+        total = 2 * payments["tsumo_all"]
+    else:
+        payments = {
+            "tsumo_dealer": cost["main"] + 100 * honba,
+            "tsumo_nondealer": cost["additional"] + 100 * honba,
+        }
+        total = sum(payments.values())
+    return {
+        **theirs,
+        "han": han,
+        "yaku": yaku,
+        "limit": _limit_from_cost(cost, mult, han, fu),
+        "payments": payments,
+        "winner_gain": total + 1000 * inp["kyotaku"],
+        "_readings": [],
+    }
+
+
+@pytest.mark.parametrize("preset", ["mahjongsoul", "tenhou"])
+def test_three_player_scores_match_mahjong_package(preset):
+    """``score_hand`` with three players against the ``mahjong`` package (which has no tsumo
+    loss or kita): the package scores the same hand (indicator 1m given as 8m, so that 9m is the
+    dora); its han plus the kita han (one per kita, one more per West indicator, and per West ura
+    indicator with riichi; none for a yakuman) priced by the package, paid by the rules of
+    three players. Hands where the package keeps a reading that is not the best-paying one are
+    left out (``test_scoring_differential.package_reading_not_best_paying``), at most 1%."""
+    pytest.importorskip("mahjong")
+    from test_scoring_differential import compare, mahjong_score, package_reading_not_best_paying
+
+    from riichi_env.cli.hand_score import score_input
+
+    cases = _sanma_cases(preset, SANMA_CASES, seed=26 + (preset == "tenhou"))
+    assert sum(o["kita"] > 0 for _, _, o in cases) > len(cases) // 3
+    failures, skipped = [], 0
+    for case, their_case, inp in cases:
+        theirs = mahjong_score(their_case)
+        ours = score_input(inp)
+        if theirs["valid"] and package_reading_not_best_paying(theirs):
+            skipped += 1
+            continue
+        if theirs["valid"]:
+            theirs = _expected_3p(case, theirs, inp["kita"])
+        diffs = compare(case, ours, theirs)
+        if diffs:
+            failures.append(f"{case.describe()} kita {inp['kita']}\n    " + "\n    ".join(diffs))
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    assert skipped <= len(cases) // 100, skipped
