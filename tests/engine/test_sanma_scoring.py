@@ -489,8 +489,8 @@ def _win_input(g, s: int, tsumo: bool) -> dict:
     """What ``score_hand`` needs about the win ``s`` is about to take, read from the state."""
     from engine.events import EV_CALL, EV_DISCARD, EV_DRAW, EV_HAND_START, EV_KITA
     from engine.melds import MELD_KAKAN, MELD_NAMES
-    from engine.tiles import tile136_to_str
     from engine.state import LIVE_END_3P
+    from engine.tiles import tile136_to_str
 
     st = g.state
     reds = g.rules.red_fives
