@@ -166,7 +166,7 @@ _SANMA_REMOVED_KINDS = range(1, 8)
 """2m-8m: not in the three-player tile set."""
 
 
-def _players_rules(rules: Rules, players, given) -> Rules:
+def _players_rules(rules: Rules, players) -> Rules:
     """The rules for ``players`` seats: ``rules`` itself, or a preset's three-player (or
     four-player) version when ``rules`` is that preset (``"mahjongsoul"`` + 3 = ``mahjongsoul-3p``)."""
     if players is None:
@@ -380,6 +380,8 @@ def _check_situation(
             raise InputError(f, "needs win_type tsumo")
         if melds:
             raise InputError(f, "is broken by any call, a closed kan included (melds not empty)")
+        if kita:
+            raise InputError(f, "is broken by a kita (kita not 0)")
         if riichi:
             raise InputError(f, "cannot follow a riichi")
     if flags["yakuman_pay"] and (tsumo or not flags["open_riichi"]):
@@ -415,7 +417,7 @@ def _parse_input(
         rules_obj = as_rules(rules)
     except ValueError as exc:
         raise InputError("rules", str(exc)) from None
-    rules_obj = _players_rules(rules_obj, players, rules)
+    rules_obj = _players_rules(rules_obj, players)
     if rules_obj.players == 3 and not rules_obj.tsumo_loss:
         raise InputError(
             "rules",

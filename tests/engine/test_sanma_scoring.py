@@ -172,6 +172,11 @@ BAD = [
     ({"kita": 1}, ValueError, "kita: is 1, but ruleset mahjongsoul has no kita"),
     ({"kita": 1, "rules": MAHJONGSOUL_3P.replace(kita=False)}, ValueError, "has no kita"),
     ({"dora_indicators": ["5m"], "players": 3}, ValueError, "dora_indicators: has 5m, which is"),
+    (
+        {"win_type": "tsumo", "tenhou": True, "kita": 1, "players": 3},
+        ValueError,
+        "tenhou: is broken by a kita",
+    ),
     ({"dora_indicators": ["4z"] * 2, "kita": 3, "players": 3}, ValueError, "kita: makes a fifth"),
 ]
 
@@ -350,6 +355,8 @@ def _sanma_cases(preset: str, n: int, seed: int) -> list[tuple]:
             if any(m == "chi" for m, _, _ in case.melds):
                 continue
             kita = min(rng.choice([0, 0, 1, 1, 2, 3, 4]), 4 - kinds.count(30))
+            if inp["tenhou"] or inp["chiihou"]:
+                kita = 0  # a kita ends the first go-around
             theirs = copy.deepcopy(case)
             for key in ("dora_indicators", "ura_dora_indicators"):
                 theirs.inp[key] = ["8m" if t == "1m" else t for t in inp[key]]
