@@ -311,10 +311,8 @@ def _check_physical(closed, melds, dora, ura, rules: Rules, kita: int = 0) -> No
                 )
             counts[t] += 1
             if counts[t] > 4:
-                raise InputError(
-                    name,
-                    f"makes a fifth copy of {tile34_to_str(t)} (hand, melds, indicators and kita)",
-                )
+                where = "hand, melds, indicators and kita" if kita else "hand, melds and indicators"
+                raise InputError(name, f"makes a fifth copy of {tile34_to_str(t)} ({where})")
             if t not in FIVES:
                 continue
             suit = t // 9
