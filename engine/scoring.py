@@ -11,12 +11,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON, MELD_TYPES
-from engine.payment import _ceil100, _limit_base, _limit_name, _payments, _payments_dict, payment
+from engine.payment import (
+    _ceil100,
+    _limit_base,
+    _limit_name,
+    _payments,
+    _payments_3p,
+    _payments_dict,
+    payment,
+)
 from engine.rules import (
     MAHJONGSOUL,
+    PRESETS,
+    PRESETS_3P,
     Rules,
     as_rules,
-    check_four_players,
 )
 from engine.score_kernel import (
     N_WORK,
@@ -78,6 +87,8 @@ from engine.validation import (
 )
 from engine.yaku import (
     N_YAKU,
+    Y_DORA,
+    Y_URA_DORA,
     YAKU_KEYS,
     YAKU_YAKUMAN,
 )
@@ -147,10 +158,35 @@ class HandResult:
         }
 
 
-def _rules_array(rules: Rules | str) -> tuple[Rules, np.ndarray]:
-    rules = as_rules(rules)
-    check_four_players(rules, "scoring")
-    return rules, rules.to_array()
+MAX_KITA = 4
+"""At most four Norths can be set aside (there are four)."""
+_NORTH = 30
+_WEST = 29
+_SANMA_REMOVED_KINDS = range(1, 8)
+"""2m-8m: not in the three-player tile set."""
+
+
+def _players_rules(rules: Rules, players) -> Rules:
+    """The rules for ``players`` seats: ``rules`` itself, or a preset's three-player (or
+    four-player) version when ``rules`` is that preset (``"mahjongsoul"`` + 3 = ``mahjongsoul-3p``)."""
+    if players is None:
+        return rules
+    if not is_int(players) or players not in (3, 4):
+        raise InputError("players", f"must be 3 or 4, got {describe(players)}")
+    if players == rules.players:
+        return rules
+    name = rules.name
+    other = f"{name}-3p" if players == 3 else name.removesuffix("-3p")
+    known = PRESETS_3P if players == 3 else PRESETS
+    preset = PRESETS.get(name) or PRESETS_3P.get(name)
+    if other in known and rules == preset:
+        return known[other]
+    choices = ", ".join(sorted(PRESETS_3P if players == 3 else PRESETS))
+    raise InputError(
+        "players",
+        f"is {players}, but rules {name!r} are {rules.players}-player rules without a "
+        f"{players}-player preset (choose from {choices})",
+    )
 
 
 def _tiles(name: str, text) -> list[tuple[int, bool]]:
@@ -255,21 +291,28 @@ def _indicators(name: str, values) -> list[tuple[int, bool]]:
     return out
 
 
-def _check_physical(closed, melds, dora, ura, rules: Rules) -> None:
+def _check_physical(closed, melds, dora, ura, rules: Rules, kita: int = 0) -> None:
     """At most four of a kind and no more red (or plain) fives than the ruleset has, the dora
-    indicators included: the hand, the melds and the indicators are all tiles of one set."""
+    indicators (and the kita Norths) included: the hand, the melds and the indicators are all
+    tiles of one set; with three players that set has no 2m-8m."""
     counts = [0] * N_KINDS
     reds = [0, 0, 0]
     plain = [0, 0, 0]
     sources = [("closed", closed)] + [(f"melds[{i}].tiles", m[4]) for i, m in enumerate(melds)]
     sources += [("dora_indicators", dora), ("ura_dora_indicators", ura)]
+    sources += [("kita", [(_NORTH, False)] * kita)]
     for name, tiles in sources:
         for t, red in tiles:
+            if rules.players == 3 and t in _SANMA_REMOVED_KINDS:
+                raise InputError(
+                    name,
+                    f"has {tile34_to_str(t)}, which is not in the three-player set (2m-8m "
+                    f"removed; ruleset {rules.name})",
+                )
             counts[t] += 1
             if counts[t] > 4:
-                raise InputError(
-                    name, f"makes a fifth copy of {tile34_to_str(t)} (hand, melds and indicators)"
-                )
+                where = "hand, melds, indicators and kita" if kita else "hand, melds and indicators"
+                raise InputError(name, f"makes a fifth copy of {tile34_to_str(t)} ({where})")
             if t not in FIVES:
                 continue
             suit = t // 9
@@ -292,7 +335,9 @@ def _check_physical(closed, melds, dora, ura, rules: Rules) -> None:
                     )
 
 
-def _check_situation(flags, melds, tsumo: bool, dealer: bool, kyotaku, rules: Rules) -> int:
+def _check_situation(
+    flags, melds, tsumo: bool, dealer: bool, kyotaku, rules: Rules, kita: int = 0
+) -> int:
     """Situational yaku that cannot happen together (docs/rules.md, Mahjong Soul rules); the kyotaku to use."""
     open_meld = next((kind for mt, _, kind, _, _ in melds if mt != MELD_ANKAN), None)
     has_kan = any(mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN) for mt, *_ in melds)
@@ -313,9 +358,9 @@ def _check_situation(flags, melds, tsumo: bool, dealer: bool, kyotaku, rules: Ru
     if flags["ippatsu"] and not riichi:
         raise InputError("ippatsu", "needs riichi")
     if flags["ippatsu"] and flags["rinshan"]:
-        raise InputError("ippatsu", "is broken by the kan that rinshan follows")
-    if flags["rinshan"] and not (tsumo and has_kan):
-        raise InputError("rinshan", "needs win_type tsumo and a kan in melds")
+        raise InputError("ippatsu", "is broken by the kan (or kita) that rinshan follows")
+    if flags["rinshan"] and not (tsumo and (has_kan or kita)):
+        raise InputError("rinshan", "needs win_type tsumo and a kan in melds (or a kita)")
     if flags["chankan"] and tsumo:
         raise InputError("chankan", "needs win_type ron")
     if flags["haitei"] and (not tsumo or flags["rinshan"]):
@@ -333,6 +378,8 @@ def _check_situation(flags, melds, tsumo: bool, dealer: bool, kyotaku, rules: Ru
             raise InputError(f, "needs win_type tsumo")
         if melds:
             raise InputError(f, "is broken by any call, a closed kan included (melds not empty)")
+        if kita:
+            raise InputError(f, "is broken by a kita (kita not 0)")
         if riichi:
             raise InputError(f, "cannot follow a riichi")
     if flags["yakuman_pay"] and (tsumo or not flags["open_riichi"]):
@@ -355,6 +402,8 @@ def _parse_input(
     honba,
     kyotaku,
     rules,
+    kita=0,
+    players=None,
 ) -> dict:
     """Every check of ``score_hand``'s arguments, in the order the hand-score format names them;
     the parsed pieces as a dict."""
@@ -364,9 +413,15 @@ def _parse_input(
         )
     try:
         rules_obj = as_rules(rules)
-        check_four_players(rules_obj, "score_hand")
     except ValueError as exc:
         raise InputError("rules", str(exc)) from None
+    rules_obj = _players_rules(rules_obj, players)
+    if rules_obj.players == 3 and not rules_obj.tsumo_loss:
+        raise InputError(
+            "rules",
+            f"{rules_obj.name!r} has tsumo_loss=False (north bisection), which is not scored: "
+            "its rounding is an open question (docs/rules.md)",
+        )
     closed_tiles = _tiles("closed", closed)
     win = _one_tile("win_tile", win_tile)
     meld_list = _parse_melds(melds)
@@ -375,6 +430,25 @@ def _parse_input(
     tsumo = win_type == "tsumo"
     seat = _parse_wind("seat_wind", seat_wind)
     round_ = _parse_wind("round_wind", round_wind)
+    if rules_obj.players == 3:
+        for name, wind in (("seat_wind", seat), ("round_wind", round_)):
+            if wind == 3:
+                raise InputError(
+                    name, "is N, but with three players no seat and no round is North (E, S, W)"
+                )
+        for i, (mt, *_rest) in enumerate(meld_list):
+            if mt == MELD_CHI:
+                raise InputError(f"melds[{i}].type", "is chi, which three players do not play")
+    if not is_int(kita):
+        raise InputTypeError("kita", f"must be a whole number, got {describe(kita)}")
+    if not 0 <= kita <= MAX_KITA:
+        raise InputError("kita", f"must be 0-{MAX_KITA}, got {kita}")
+    kita = int(kita)
+    if kita and not rules_obj.kita:
+        raise InputError(
+            "kita",
+            f"is {kita}, but ruleset {rules_obj.name} has no kita (a three-player rule)",
+        )
     for name in _BOOL_FLAGS:
         if not isinstance(flags[name], (bool, np.bool_)):
             raise InputTypeError(name, f"must be True or False, got {describe(flags[name])}")
@@ -393,8 +467,8 @@ def _parse_input(
         )
     if win not in closed_tiles:
         raise InputError("win_tile", f"{_tile_text(win)} is not among the closed tiles {closed!r}")
-    _check_physical(closed_tiles, meld_list, dora, ura, rules_obj)
-    kyotaku = _check_situation(flags, meld_list, tsumo, seat == 0, kyotaku, rules_obj)
+    _check_physical(closed_tiles, meld_list, dora, ura, rules_obj, kita)
+    kyotaku = _check_situation(flags, meld_list, tsumo, seat == 0, kyotaku, rules_obj, kita)
     return {
         "rules": rules_obj,
         "closed": closed_tiles,
@@ -408,6 +482,7 @@ def _parse_input(
         "ura": ura,
         "honba": honba,
         "kyotaku": kyotaku,
+        "kita": kita,
     }
 
 
@@ -433,6 +508,8 @@ def check_hand_input(
     ura_dora_indicators=(),
     honba: int = 0,
     kyotaku: int | None = None,
+    kita: int = 0,
+    players: int | None = None,
     rules: Rules | str = MAHJONGSOUL,
     yakuman_pay: bool = False,
 ) -> dict:
@@ -442,7 +519,8 @@ def check_hand_input(
     ``riichi-env score`` command all go through it. The result has the same keys as
     ``score_hand``'s parameters: ``riichi`` is True when any riichi flag is, ``kyotaku`` is
     resolved (1 with riichi when not given), ``melds`` are ``(type, tiles)`` pairs, indicators are
-    tuples of one-tile strings and ``rules`` is a ``Rules``.
+    tuples of one-tile strings, ``rules`` is a ``Rules`` (the three-player preset when
+    ``players=3`` named a four-player one) and ``players`` is its number of players.
 
     Raises:
         engine.validation.InputError: a ``ValueError`` (``InputTypeError``, also a ``TypeError``,
@@ -475,6 +553,8 @@ def check_hand_input(
         honba,
         kyotaku,
         rules,
+        kita,
+        players,
     )
     flags = p["flags"]
     return {
@@ -490,6 +570,8 @@ def check_hand_input(
         "ura_dora_indicators": tuple(_tile_text(t) for t in p["ura"]),
         "honba": p["honba"],
         "kyotaku": p["kyotaku"],
+        "kita": p["kita"],
+        "players": p["rules"].players,
         "rules": p["rules"],
         "yakuman_pay": flags["yakuman_pay"],
     }
@@ -517,6 +599,8 @@ def score_hand(
     ura_dora_indicators=(),
     honba: int = 0,
     kyotaku: int | None = None,
+    kita: int = 0,
+    players: int | None = None,
     rules: Rules | str = MAHJONGSOUL,
     yakuman_pay: bool = False,
 ) -> HandResult:
@@ -535,10 +619,17 @@ def score_hand(
         dora_indicators, ura_dora_indicators: Indicator tiles (lists of tiles or one mpsz
             string); ura counts only with riichi. They are tiles of the same set as the hand:
             a fifth copy of a kind, or a red five the ruleset lacks, is refused.
-        honba: Repeat counters (+300 a ron, +100 per payer a tsumo).
+        honba: Repeat counters (+300 a ron, +100 per payer a tsumo; three players: +200 a ron).
         kyotaku: Riichi sticks on the table, the winner's own included, added to
             ``winner_gain``. ``None`` (not given): 1 with riichi, else 0; 0 with riichi is
             refused.
+        kita: Norths the winner set aside (three players, ``rules.kita``): one han of nuki dora
+            each, one more per West indicator (and per West ura indicator with riichi); counted
+            in ``dora`` / ``ura_dora``, not for yakuman hands.
+        players: 3 or 4; ``None``: the rules'. 3 with a four-player preset scores its
+            three-player preset (``"mahjongsoul"`` → ``mahjongsoul-3p``). Three players: no
+            2m-8m, no chi, no North seat or round, indicator 1m makes 9m the dora, and a tsumo is
+            paid by two seats (tsumo loss) with honba 100 per payer (a ron 200 per honba).
         rules: A ``Rules`` object or preset name.
         yakuman_pay: The winner is in open riichi and the discarder was not in riichi: the ron
             pays at least a yakuman (needs ``open_riichi`` and ``win_type="ron"``).
@@ -576,6 +667,8 @@ def score_hand(
         honba,
         kyotaku,
         rules,
+        kita,
+        players,
     )
     rules_arr = p["rules"].to_array()
     flags = p["flags"]
@@ -586,6 +679,10 @@ def score_hand(
     kyotaku = p["kyotaku"]
     dora = [t for t, _ in p["dora"]]
     ura = [t for t, _ in p["ura"]]
+    three = p["rules"].players == 3
+    if three:  # no 2m-8m: indicator 1m makes 9m the dora, as indicator 8m would
+        dora = [7 if t == 0 else t for t in dora]
+        ura = [7 if t == 0 else t for t in ura]
     seat, round_ = p["seat"], p["round"]
     any_riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
     closed34 = np.zeros(N_KINDS, dtype=np.uint8)
@@ -639,7 +736,29 @@ def score_hand(
         out,
         yaku_out,
     )
+    if three and out[RES_STATUS] == STATUS_OK:
+        _three_player_result(out, yaku_out, p["kita"], dora, ura if any_riichi else [], rules_arr)
+        gain = _payments_3p(int(out[RES_BASE]), seat == 0, bool(tsumo), int(honba), out)
+        out[RES_WINNER_GAIN] = gain + 1000 * kyotaku
     return result_from_arrays(out, yaku_out)
+
+
+def _three_player_result(out, yaku_out, kita: int, dora, ura, rules_arr) -> None:
+    """Add the nuki dora of ``kita`` Norths set aside to a scored hand, as the game does
+    (``engine.settlement._score_win``): one han each, one more per West dora indicator and per
+    West ura indicator (``ura`` empty without riichi); none for a yakuman hand."""
+    if kita == 0 or out[RES_YAKUMAN] > 0:
+        return
+    extra = kita * (1 + sum(t == _WEST for t in dora))
+    extra_ura = kita * sum(t == _WEST for t in ura)
+    yaku_out[Y_DORA] += extra
+    yaku_out[Y_URA_DORA] += extra_ura
+    han = int(out[RES_HAN]) + extra + extra_ura
+    out[RES_HAN] = han
+    if out[RES_BASE] < 8000:  # not an open-riichi yakuman payment
+        limit, base = _limit_base(han, int(out[RES_FU]), 0, rules_arr)
+        out[RES_LIMIT] = limit
+        out[RES_BASE] = base
 
 
 def result_from_arrays(out: np.ndarray, yaku_out: np.ndarray) -> HandResult:

@@ -14,12 +14,14 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.rules import PRESETS, Rules
+from engine.rules import PRESETS, PRESETS_3P, Rules
 from engine.scoring import SITUATIONAL_FLAGS, check_hand_input
 from engine.validation import InputError
 
 WINDS = ("E", "S", "W", "N")
 """Wind letters of the format, seat order."""
+RULESETS = (*PRESETS, *PRESETS_3P)
+"""The format's ``ruleset`` names: the four-player presets, then the three-player ones."""
 WIN_TYPES = ("tsumo", "ron")
 FLAGS = SITUATIONAL_FLAGS
 """Boolean situational fields, all default false."""
@@ -31,6 +33,8 @@ OPTIONAL = (
     "ura_dora_indicators",
     "honba",
     "kyotaku",
+    "kita",
+    "players",
     "ruleset",
 )
 FIELDS = REQUIRED + OPTIONAL
@@ -89,19 +93,20 @@ def parse_input(obj: Any) -> dict[str, Any]:
         if field not in obj:
             raise InputError(field, "is required")
     ruleset = obj.get("ruleset", "mahjongsoul")
-    if not isinstance(ruleset, str) or ruleset not in PRESETS:
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise InputError(
-            "ruleset", f"must be one of {', '.join(PRESETS)}, got {json.dumps(ruleset)}"
+            "ruleset", f"must be one of {', '.join(RULESETS)}, got {json.dumps(ruleset)}"
         )
     for field in ("seat_wind", "round_wind"):
         if obj[field] not in WINDS or not isinstance(obj[field], str):
             raise InputError(
                 field, f"must be one of {', '.join(WINDS)}, got {json.dumps(obj[field])}"
             )
-    if "kyotaku" in obj and obj["kyotaku"] is None:
-        raise InputError(
-            "kyotaku", "must be a whole number, got null (leave it out for the default)"
-        )
+    for field in ("kyotaku", "players"):
+        if field in obj and obj[field] is None:
+            raise InputError(
+                field, "must be a whole number, got null (leave it out for the default)"
+            )
     kwargs = {
         "melds": _melds(obj.get("melds", [])),
         "win_type": obj["win_type"],
@@ -112,6 +117,8 @@ def parse_input(obj: Any) -> dict[str, Any]:
         "ura_dora_indicators": _list(obj, "ura_dora_indicators"),
         "honba": obj.get("honba", 0),
         "kyotaku": obj.get("kyotaku"),
+        "kita": obj.get("kita", 0),
+        "players": obj.get("players"),
         "rules": Rules.preset(ruleset),
     }
     kwargs = check_hand_input(obj["closed"], obj["win_tile"], **kwargs)

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from engine.melds import MELD_TYPES
-from engine.rules import PRESETS
+from engine.rules import PRESETS, PRESETS_3P, Rules
 from engine.tiles import _parse_groups, hand34_to_str
 from riichi_env.cli.hand_score import WINDS, score_input, score_lines
 from riichi_env.cli.main import int_arg
@@ -19,6 +19,7 @@ HELP = "score a winning hand (yaku, han, fu, payments), or JSON lines with --jso
 EPILOG = """examples:
   riichi-env score 123m456p789s1122z --win 2z --tsumo --riichi --dora 1m
   riichi-env score 234m66p11z --pon 777z --chi 456s --win 1z --seat S
+  riichi-env score 45p789p123s99s555z --win 3p --tsumo --kita 1 --players 3
   riichi-env score --jsonl < hands.jsonl > results.jsonl
 """
 
@@ -80,7 +81,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="riichi sticks on the table, the winner's own included (default 1 with riichi, else 0)",
     )
-    parser.add_argument("--rules", choices=sorted(PRESETS), default="mahjongsoul", help="preset")
+    parser.add_argument(
+        "--kita",
+        type=int_arg,
+        default=0,
+        help="Norths the winner set aside (three players; nuki dora, default 0)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(3, 4),
+        default=None,
+        help="3: score the three-player version of --rules (tsumo loss, no 2m-8m); "
+        "default: the preset's",
+    )
+    parser.add_argument(
+        "--rules", choices=sorted({*PRESETS, *PRESETS_3P}), default="mahjongsoul", help="preset"
+    )
     parser.add_argument("--json", action="store_true", help="print the result object as JSON")
 
 
@@ -143,11 +160,16 @@ def input_from_args(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.kyotaku is not None:  # else the one default: 1 with riichi, 0 without
         obj["kyotaku"] = args.kyotaku
+    if args.kita:
+        obj["kita"] = args.kita
+    if args.players is not None:
+        obj["players"] = args.players
     return obj
 
 
-def format_result(result: dict[str, Any]) -> str:
-    """A readable summary: yaku with han, then han/fu/limit, payments and the winner's gain."""
+def format_result(result: dict[str, Any], players: int = 4) -> str:
+    """A readable summary: yaku with han, then han/fu/limit, payments and the winner's gain
+    (``players`` only words the payers: with three a tsumo has one non-dealer payer)."""
     if not result.get("valid"):
         if result.get("error") == "invalid_input":
             return f"invalid input: {result.get('message', '')}"
@@ -174,8 +196,9 @@ def format_result(result: dict[str, Any]) -> str:
     elif "tsumo_all" in pay:
         lines.append(f"tsumo: {pay['tsumo_all']:,} all")
     else:
+        other = "the other non-dealer" if players == 3 else "each non-dealer"
         lines.append(
-            f"tsumo: dealer pays {pay['tsumo_dealer']:,}, each non-dealer {pay['tsumo_nondealer']:,}"
+            f"tsumo: dealer pays {pay['tsumo_dealer']:,}, {other} {pay['tsumo_nondealer']:,}"
         )
     lines.append(f"winner gains {result['winner_gain']:,}")
     return "\n".join(lines)
@@ -194,8 +217,10 @@ def run(args: argparse.Namespace) -> int:
     if args.closed is None:
         raise ValueError("closed: give the concealed tiles (or --jsonl to read stdin)")
     ensure_compiled("score")
-    result = score_input(input_from_args(args))
-    print(json.dumps(result) if args.json else format_result(result))
+    obj = input_from_args(args)
+    result = score_input(obj)
+    players = obj.get("players") or Rules.preset(args.rules).players
+    print(json.dumps(result) if args.json else format_result(result, players))
     if result.get("valid"):
         return 0
     return 2 if result.get("error") == "invalid_input" else 1

@@ -325,8 +325,8 @@ def _meld_args(tb: Table, s: int) -> list[tuple[str, str]]:
 @functools.cache
 def _without_red_fives(rules: Rules) -> Rules:
     if rules.players == 3:
-        # yaku do not depend on the number of players (the seat winds are given); hand scoring
-        # takes four-player rules only
+        # yaku do not depend on the number of players (the seat winds are given): four-player
+        # rules, so that a rinshan draw after a kita (no kan in the melds) needs no kita count
         return MAHJONGSOUL.replace(
             red_fives=(0, 0, 0), open_tanyao=rules.open_tanyao, open_riichi=rules.open_riichi
         )

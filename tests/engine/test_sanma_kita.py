@@ -30,6 +30,8 @@ from engine.state import LIVE_END_3P
 from engine.validate import validate
 
 K3 = MAHJONGSOUL_3P
+BOTH = pytest.mark.parametrize("rules", [K3, TENHOU_3P], ids=lambda r: r.name)
+"""Both three-player presets (kita on)."""
 
 TENPAI = "45p789p123s99s555z"  # waits 3p-6p, haku
 QA = "19m147p258s12367z"  # quiet hands: no North, no 5z
@@ -54,11 +56,12 @@ def test_action_table_v2():
 
 
 @pytest.mark.nojit
-def test_kita_sets_a_north_aside_and_draws_a_replacement():
+@BOTH
+def test_kita_sets_a_north_aside_and_draws_a_replacement(rules):
     """W-Sanma, W-MS19: a North set aside after a draw (the dealer's first turn too), then a
     replacement draw from the dead wall; one live tile less; no dora indicator; not a kan."""
     g = start_hand(hands=[NA, QB, THIRD, ""], draws="9m",
-                   rinshan="9p", dora="1z", rules=K3)  # fmt: skip
+                   rinshan="9p", dora="1z", rules=rules)  # fmt: skip
     assert live_left(g) == 54
     assert_legal(g, 0, KITA, "a North in hand after the first draw")
     act(g, 0, KITA)
@@ -75,10 +78,11 @@ def test_kita_sets_a_north_aside_and_draws_a_replacement():
 
 
 @pytest.mark.nojit
-def test_kita_twice_in_a_row():
+@BOTH
+def test_kita_twice_in_a_row(rules):
     """R-tenhou sanma2.xml hand 2: a replacement North may be set aside again."""
     g = start_hand(hands=["19m147p258s123z44z", QB, THIRD, ""], draws="9m",
-                   rinshan="4z 9p", rules=K3)  # fmt: skip
+                   rinshan="4z 9p", rules=rules)  # fmt: skip
     act(g, 0, KITA)
     act(g, 0, KITA)
     act(g, 0, KITA)
@@ -88,10 +92,11 @@ def test_kita_twice_in_a_row():
 
 
 @pytest.mark.nojit
-def test_no_kita_right_after_a_pon():
+@BOTH
+def test_no_kita_right_after_a_pon(rules):
     """T-EN: not after a pon (no draw)."""
     g = start_hand(hands=[QA, "19m369p147s1126z4z", "1m258p369s234567z", ""], draws="1z",
-                   rules=K3)  # fmt: skip
+                   rules=rules)  # fmt: skip
     tsumogiri(g)
     act(g, 1, A.PON)
     assert g.actor == 1 and g.phase == "turn"
@@ -99,10 +104,11 @@ def test_no_kita_right_after_a_pon():
 
 
 @pytest.mark.nojit
-def test_kita_in_riichi_only_the_north_just_drawn():
+@BOTH
+def test_kita_in_riichi_only_the_north_just_drawn(rules):
     """R-tenhou sanma2.xml hand 3, RE: in riichi only a drawn North may be set aside."""
     hand = "45p789p123s55z444z"  # waits 3p-6p; 444z kept in riichi
-    g = start_hand(hands=[QA, hand, QB, ""], draws="7s 9p 7s 7s 4z", rules=K3)
+    g = start_hand(hands=[QA, hand, QB, ""], draws="7s 9p 7s 7s 4z", rules=rules)
     tsumogiri(g)
     pass_claims(g)
     assert_legal(g, 1, KITA, "not in riichi: a North of the triplet may be set aside")
@@ -117,9 +123,10 @@ def test_kita_in_riichi_only_the_north_just_drawn():
 
 
 @pytest.mark.nojit
-def test_no_kita_with_an_empty_live_wall():
+@BOTH
+def test_no_kita_with_an_empty_live_wall(rules):
     """Decision (docs/rules.md): like a kan, kita needs a live tile to move to the dead wall."""
-    g = start_hand(hands=[NA, QB, THIRD, ""], rules=K3, seed=4)
+    g = start_hand(hands=[NA, QB, THIRD, ""], rules=rules, seed=4)
     while not (g.phase == "turn" and g.actor == 0 and live_left(g) == 0):
         if g.phase == "turn" and g.actor == 0:
             assert_legal(g, 0, KITA)
@@ -132,11 +139,12 @@ def test_no_kita_with_an_empty_live_wall():
 
 
 @pytest.mark.nojit
-def test_ron_on_a_kita_without_chankan():
+@BOTH
+def test_ron_on_a_kita_without_chankan(rules):
     """W-MS19, MP, R-mjs nukidora_doubleron.json: any seat waiting on North may ron a kita (no
     chankan yaku); the declarer pays as for a ron."""
     g = start_hand(hands=[NA, NORTH_TANKI, THIRD, ""],
-                   draws="9m", dora="1z", rules=K3)  # fmt: skip
+                   draws="9m", dora="1z", rules=rules)  # fmt: skip
     act(g, 0, KITA)
     assert (g.phase, g.actor) == ("claim", 1), describe(g)
     act(g, 1, A.RON)
@@ -147,11 +155,12 @@ def test_ron_on_a_kita_without_chankan():
 
 
 @pytest.mark.nojit
-def test_passing_a_kita_makes_furiten():
+@BOTH
+def test_passing_a_kita_makes_furiten(rules):
     """Decision (docs/rules.md, as for an added kan): a seat that could ron the kita and passes
     is furiten; the declarer then draws its replacement tile."""
     g = start_hand(hands=[NA, NORTH_TANKI, THIRD, ""],
-                   draws="9m", rules=K3)  # fmt: skip
+                   draws="9m", rules=rules)  # fmt: skip
     act(g, 0, KITA)
     act(g, 1, A.PASS)
     assert (g.phase, g.actor) == ("turn", 0) and int(g.state.rinshan[0]) == 1
@@ -160,10 +169,11 @@ def test_passing_a_kita_makes_furiten():
 
 
 @pytest.mark.nojit
-def test_kita_ends_ippatsu_and_the_first_go_around():
+@BOTH
+def test_kita_ends_ippatsu_and_the_first_go_around(rules):
     """W-MS19, T-EN: a kita breaks every seat's ippatsu (like a call) and ends tenhou."""
     hand = "45p789p123s99s555z"
-    g = start_hand(hands=[QA, hand, "19m369p147s1236z4z", ""], draws="9m 9p 4z", rules=K3)
+    g = start_hand(hands=[QA, hand, "19m369p147s1236z4z", ""], draws="9m 9p 4z", rules=rules)
     tsumogiri(g)
     pass_claims(g)
     act(g, 1, A.RIICHI)
@@ -175,11 +185,12 @@ def test_kita_ends_ippatsu_and_the_first_go_around():
 
 
 @pytest.mark.nojit
-def test_rinshan_kaihou_on_the_kita_replacement_and_nuki_dora():
+@BOTH
+def test_rinshan_kaihou_on_the_kita_replacement_and_nuki_dora(rules):
     """R-mjs kan3_nuki_rinshan.json: a tsumo on the replacement tile is rinshan kaihou; the
     kita is one han of nuki dora (counted with the dora); the dealer's tsumo after a kita is no
     tenhou. 4 han (haku, tsumo, rinshan, 1 dora) 30 fu: 3,900 from each of two for the dealer."""
-    g = start_hand(hands=[TENPAI, QA, QB, ""], draws="4z", rinshan="3p", dora="1z", rules=K3)
+    g = start_hand(hands=[TENPAI, QA, QB, ""], draws="4z", rinshan="3p", dora="1z", rules=rules)
     act(g, 0, KITA)
     act(g, 0, A.TSUMO)
     (win,) = last_wins(g)
@@ -191,9 +202,10 @@ def test_rinshan_kaihou_on_the_kita_replacement_and_nuki_dora():
 
 
 @pytest.mark.nojit
-def test_west_indicator_makes_each_kita_two_dora():
+@BOTH
+def test_west_indicator_makes_each_kita_two_dora(rules):
     """mahjong-rule.jp: with a West indicator a North is dora, so each kita is worth 2 han."""
-    g = start_hand(hands=[TENPAI, QA, QB, ""], draws="4z", rinshan="3p", dora="3z", rules=K3)
+    g = start_hand(hands=[TENPAI, QA, QB, ""], draws="4z", rinshan="3p", dora="3z", rules=rules)
     act(g, 0, KITA)
     act(g, 0, A.TSUMO)
     (win,) = last_wins(g)
@@ -201,10 +213,11 @@ def test_west_indicator_makes_each_kita_two_dora():
 
 
 @pytest.mark.nojit
-def test_exhaustive_draw_after_a_kita():
+@BOTH
+def test_exhaustive_draw_after_a_kita(rules):
     """W-Sanma, R-tenhou sanma2.xml hand 3: 55 draws in all, the replacement draw included."""
     g = start_hand(hands=[NA, QB, THIRD, ""], dora="1z",
-                   rules=K3, seed=6)  # fmt: skip
+                   rules=rules, seed=6)  # fmt: skip
     act(g, 0, KITA)
     play_out(g)
     assert last_draw_kind(g) == DRAW_EXHAUSTIVE
@@ -232,13 +245,14 @@ def test_random_games_with_kita(rules):
 
 
 @pytest.mark.nojit
-def test_fifth_replacement_draw_comes_from_the_live_wall_end():
+@BOTH
+def test_fifth_replacement_draw_comes_from_the_live_wall_end(rules):
     """W-Sanma, T-EN: eight replacement tiles (four kita, four kans); the first four are the
     dead wall's rinshan tiles, the next ones the live wall's last tiles (engine/state.py)."""
     draws = ["9m"] + ["?"] * 53 + ["7p"]
     g = start_hand(hands=["1m1111p9999s4444z", QB, "19m258p258s12367z", ""], draws=draws,
                    rinshan="2p 3p 5p 6p",
-                   rules=K3)  # fmt: skip
+                   rules=rules)  # fmt: skip
     for _ in range(4):
         act(g, 0, KITA)
     assert live_left(g) == 50 and int(g.state.drawn[0]) // 4 == 9 + 5, describe(g, "drew 6p")
@@ -248,11 +262,12 @@ def test_fifth_replacement_draw_comes_from_the_live_wall_end():
 
 
 @pytest.mark.nojit
-def test_kita_on_the_last_live_tile_makes_the_next_discard_the_last():
+@BOTH
+def test_kita_on_the_last_live_tile_makes_the_next_discard_the_last(rules):
     """Decision (docs/rules.md, as after a kan): a kita with one live tile left empties the live
     wall; its replacement tile's discard is the last (no pon on it), then the exhaustive draw."""
     hands = ["19m369p147s11236z", "19m258p369s23567z", NA, ""]
-    g = start_hand(hands=hands, rinshan="1z", dora="9s", rules=K3, seed=8)
+    g = start_hand(hands=hands, rinshan="1z", dora="9s", rules=rules, seed=8)
     while not (g.phase == "turn" and g.actor == 2 and live_left(g) == 1):
         pass_claims(g)
         tsumogiri(g)
@@ -266,11 +281,12 @@ def test_kita_on_the_last_live_tile_makes_the_next_discard_the_last():
 
 
 @pytest.mark.nojit
-def test_double_ron_on_a_kita():
+@BOTH
+def test_double_ron_on_a_kita(rules):
     """R-mjs nukidora_doubleron.json E1: two seats ron the same kita; both are paid, honba to
     the first after the declarer."""
     hands = ["19m258p258s1236z4z", NORTH_TANKI, "123456789s111p4z", ""]
-    g = start_hand(hands=hands, draws="9m", dora="1z", honba=1, rules=K3)
+    g = start_hand(hands=hands, draws="9m", dora="1z", honba=1, rules=rules)
     act(g, 0, KITA)
     act(g, 1, A.RON)
     act(g, 2, A.RON)

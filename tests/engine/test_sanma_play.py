@@ -36,6 +36,8 @@ from engine.visibility import seat_view
 
 MS3 = MAHJONGSOUL_3P.replace(kita=False, name="mahjongsoul-3p-nokita")
 T3 = TENHOU_3P.replace(kita=False, name="tenhou-3p-nokita")
+BOTH = pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+"""Both three-player presets (kita off)."""
 
 WIN = "45p789p123s99s555z"  # waits 3p-6p, haku: ron 1 han 40 fu (1,300)
 WIN2 = "123p456s789s1177z"  # waits 1z / 7z (shanpon), tenpai
@@ -70,9 +72,10 @@ def nondealer_ron(kyoku: int, rules=MS3, **kwargs):
 
 @pytest.mark.nojit
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_wall_of_108_tiles_and_the_deal(seed):
+@BOTH
+def test_wall_of_108_tiles_and_the_deal(seed, rules):
     """W-Sanma: 108 tiles (no 2m-8m), 13 to each of three seats, 55 live draws, dead wall 14."""
-    g = Game(MS3, seed=seed)
+    g = Game(rules, seed=seed)
     st = g.state
     wall = st.wall[0]
     assert sorted(wall.tolist()) == list(range(136))
@@ -96,16 +99,17 @@ def test_build_wall_refuses_2m_to_8m_and_a_fourth_hand():
 
 
 @pytest.mark.nojit
-def test_turn_order_skips_the_absent_seat():
+@BOTH
+def test_turn_order_skips_the_absent_seat(rules):
     """Seats play 0, 1, 2, 0 ...; with dealer seat 2 (East 3) seat 0 plays next."""
-    g = start_hand(hands=[QA, QB, THIRD, ""], rules=MS3)
+    g = start_hand(hands=[QA, QB, THIRD, ""], rules=rules)
     order = []
     for _ in range(7):
         order.append(g.actor)
         tsumogiri(g)
         pass_claims(g)
     assert order == [0, 1, 2, 0, 1, 2, 0], describe(g)
-    g = start_hand(hands=[QA, QB, THIRD, ""], kyoku=2, rules=MS3)
+    g = start_hand(hands=[QA, QB, THIRD, ""], kyoku=2, rules=rules)
     assert g.actor == 2
     tsumogiri(g)
     pass_claims(g)
@@ -113,9 +117,10 @@ def test_turn_order_skips_the_absent_seat():
 
 
 @pytest.mark.nojit
-def test_exhaustive_draw_after_55_draws_one_tenpai():
+@BOTH
+def test_exhaustive_draw_after_55_draws_one_tenpai(rules):
     """No kan: 55 live draws; one tenpai seat takes 1,000 from each noten seat (2,000 in all)."""
-    g = start_hand(hands=[WIN, QA, QB, ""], dora="4z", rules=MS3, seed=3)
+    g = start_hand(hands=[WIN, QA, QB, ""], dora="4z", rules=rules, seed=3)
     play_out(g)
     rows = [r for r in hand_events(g) if r[0] == EV_DRAW]
     assert len(rows) == 55, describe(g, f"{len(rows)} draws")
@@ -126,9 +131,10 @@ def test_exhaustive_draw_after_55_draws_one_tenpai():
 
 
 @pytest.mark.nojit
-def test_exhaustive_draw_two_tenpai():
+@BOTH
+def test_exhaustive_draw_two_tenpai(rules):
     """Two tenpai seats take 1,000 each from the noten seat."""
-    g = start_hand(hands=[QA, WIN, WIN2, ""], dora="4z", rules=MS3, seed=3)
+    g = start_hand(hands=[QA, WIN, WIN2, ""], dora="4z", rules=rules, seed=3)
     play_out(g)
     assert last_draw_kind(g) == DRAW_EXHAUSTIVE
     assert [int(x) for x in g.state.last_delta[0]] == [-2000, 1000, 1000, 0], describe(g)
@@ -141,17 +147,19 @@ def test_exhaustive_draw_two_tenpai():
 
 
 @pytest.mark.nojit
-def test_no_chi():
+@BOTH
+def test_no_chi(rules):
     """W-Sanma: no chi. Seat 1 holds 12p and 45p; the dealer's 3p is not offered to it."""
-    g = start_hand(hands=[DEALER, "12p45p99s123s5557z", THIRD, ""], draws="9m", rules=MS3)
+    g = start_hand(hands=[DEALER, "12p45p99s123s5557z", THIRD, ""], draws="9m", rules=rules)
     discard(g, 0, "3p")
     assert (g.phase, g.actor) == ("turn", 1), describe(g, "nobody is asked: seat 1 draws")
 
 
 @pytest.mark.nojit
-def test_riichi_needs_three_live_tiles():
+@BOTH
+def test_riichi_needs_three_live_tiles(rules):
     """WP-ja: riichi needs 3 tiles left in the live wall with three players (4 with four)."""
-    g = start_hand(hands=[WIN, WIN2, QA, ""], dora="4z", rules=MS3, seed=5)
+    g = start_hand(hands=[WIN, WIN2, QA, ""], dora="4z", rules=rules, seed=5)
     while not (g.phase == "turn" and g.actor == 0 and live_left(g) == 3):
         pass_claims(g)
         tsumogiri(g)
@@ -166,17 +174,19 @@ def test_riichi_needs_three_live_tiles():
 
 
 @pytest.mark.nojit
-def test_ron_and_honba_200():
+@BOTH
+def test_ron_and_honba_200(rules):
     """A ron pays as with four; honba 200 each (100 per payer, W-MS19)."""
-    g = nondealer_ron(0, honba=2)
+    g = nondealer_ron(0, honba=2, rules=rules)
     assert [int(x) for x in g.state.last_delta[0]] == [-1700, 1700, 0, 0], describe(g)
 
 
 @pytest.mark.nojit
-def test_double_ron_honba_to_the_first_winner():
+@BOTH
+def test_double_ron_honba_to_the_first_winner(rules):
     """W-MS24: both seats ron; honba to the first winner after the discarder (no triple ron)."""
     hands = [DEALER, WIN, "1299p456s789s666z", ""]
-    g = start_hand(hands=hands, draws="9m", dora="4z", honba=1, rules=MS3)
+    g = start_hand(hands=hands, draws="9m", dora="4z", honba=1, rules=rules)
     discard(g, 0, "3p")
     act(g, 1, A.RON)
     act(g, 2, A.RON)
@@ -185,10 +195,11 @@ def test_double_ron_honba_to_the_first_winner():
 
 
 @pytest.mark.nojit
-def test_nondealer_tsumo_is_paid_by_two_seats():
+@BOTH
+def test_nondealer_tsumo_is_paid_by_two_seats(rules):
     """Tsumo loss: 2 han 30 fu (haku, menzen tsumo), base 480: dealer 1,000 + 500 (not 2,000)."""
     g = start_hand(hands=[DEALER, WIN, THIRD, ""], draws="9m 1z 2z 9m 3p", dora="4z",
-                   rules=MS3)  # fmt: skip
+                   rules=rules)  # fmt: skip
     for _ in range(4):
         tsumogiri(g)
         pass_claims(g)
@@ -197,10 +208,11 @@ def test_nondealer_tsumo_is_paid_by_two_seats():
 
 
 @pytest.mark.nojit
-def test_dealer_tsumo_is_paid_by_two_seats_with_honba():
+@BOTH
+def test_dealer_tsumo_is_paid_by_two_seats_with_honba(rules):
     """Dealer 2 han 30 fu tsumo: 1,000 from each of the two others, +100 each per honba."""
     g = start_hand(hands=[THIRD, WIN, DEALER, ""], draws="9m 1z 2z 3p", dora="4z", kyoku=1,
-                   honba=1, rules=MS3)  # fmt: skip
+                   honba=1, rules=rules)  # fmt: skip
     for _ in range(3):
         tsumogiri(g)
         pass_claims(g)
@@ -209,11 +221,12 @@ def test_dealer_tsumo_is_paid_by_two_seats_with_honba():
 
 
 @pytest.mark.nojit
-def test_indicator_1m_makes_9m_dora():
+@BOTH
+def test_indicator_1m_makes_9m_dora(rules):
     """W-Sanma: 1m indicates 9m (no 2m-8m). A 99m pair is two dora: 3 han 40 fu, 5,200."""
     hand = "45p789p123s99m555z"
     g = start_hand(hands=[DEALER.replace("19m", "1m1s"), hand, THIRD, ""], draws="9p",
-                   dora="1m", rules=MS3)  # fmt: skip
+                   dora="1m", rules=rules)  # fmt: skip
     discard(g, 0, "3p")
     act(g, 1, A.RON)
     (win,) = last_wins(g)
@@ -222,11 +235,12 @@ def test_indicator_1m_makes_9m_dora():
 
 
 @pytest.mark.nojit
-def test_seat_winds_east_south_west_north_never():
+@BOTH
+def test_seat_winds_east_south_west_north_never(rules):
     """North is nobody's seat wind: with the dealer at seat 1, seat 0 is West, so a West triplet
     is its seat-wind yakuhai (with four players seat 0 would be North)."""
     hands = by_seat(1, [DEALER, "1m258p369s124567z", "45p789p123s99s333z"])
-    g = start_hand(hands=hands, draws="9m", dora="4z", kyoku=1, rules=MS3)
+    g = start_hand(hands=hands, draws="9m", dora="4z", kyoku=1, rules=rules)
     assert [seat_view(g.state, s).seat_wind for s in range(3)] == [29, 27, 28]
     discard(g, 1, "3p")
     act(g, 0, A.RON)
@@ -235,9 +249,10 @@ def test_seat_winds_east_south_west_north_never():
 
 
 @pytest.mark.nojit
-def test_kyuushu_kyuuhai_exists():
+@BOTH
+def test_kyuushu_kyuuhai_exists(rules):
     """W-MS19, MP: kyuushu kyuuhai is an abortive draw with three players (dealer keeps it)."""
-    g = start_hand(hands=["19m12569p159s123z", QB, THIRD, ""], draws="9m", rules=MS3)
+    g = start_hand(hands=["19m12569p159s123z", QB, THIRD, ""], draws="9m", rules=rules)
     act(g, 0, A.KYUUSHU)
     assert last_draw_kind(g) == DRAW_KYUUSHU
     assert (int(g.state.kyoku[0]), int(g.state.honba[0])) == (0, 1)
@@ -247,9 +262,10 @@ def test_kyuushu_kyuuhai_exists():
 
 
 @pytest.mark.nojit
-def test_three_hands_a_wind():
+@BOTH
+def test_three_hands_a_wind(rules):
     """After East 3 (dealer seat 2) comes South 1 (kyoku 4, dealer seat 0)."""
-    g = nondealer_ron(2)
+    g = nondealer_ron(2, rules=rules)
     assert (int(g.state.kyoku[0]), int(g.state.honba[0]), g.actor) == (4, 0, 0), describe(g)
 
 
@@ -264,10 +280,11 @@ def test_south_3_is_the_last_hand_and_40000_ends_it(rules):
 
 
 @pytest.mark.nojit
-def test_the_extension_has_three_hands():
-    g = nondealer_ron(9)
+@BOTH
+def test_the_extension_has_three_hands(rules):
+    g = nondealer_ron(9, rules=rules)
     assert not g.done and int(g.state.kyoku[0]) == 10, describe(g, "West 2 -> West 3")
-    g = nondealer_ron(10)
+    g = nondealer_ron(10, rules=rules)
     assert g.done, describe(g, "West 3 is the last hand")
 
 
@@ -288,10 +305,11 @@ def test_final_scores(rules, scores):
 
 
 @pytest.mark.nojit
-def test_random_games_keep_points_and_tiles():
+@BOTH
+def test_random_games_keep_points_and_tiles(rules):
     """Random play to the end: every state valid, points plus sticks 105,000, seat 3 at 0."""
     for seed in range(2):
-        g = Game(MS3, seed=seed)
+        g = Game(rules, seed=seed)
         rng = np.random.default_rng(seed)
         while not g.done:
             g.step(int(rng.choice(g.legal_actions())))
@@ -324,15 +342,17 @@ def test_agari_yame_in_south_3(rules):
 
 
 @pytest.mark.nojit
-def test_busting_ends_the_game():
+@BOTH
+def test_busting_ends_the_game(rules):
     """R-tenhou sanma2.xml (a bust in East 3): a seat below 0 ends the game."""
-    g = nondealer_ron(0, points=[1000, 52000, 52000, 0])
+    g = nondealer_ron(0, points=[1000, 52000, 52000, 0], rules=rules)
     assert g.points[0] == -300 and g.done, describe(g)
     assert [int(r) for r in g.state.final_ranks[0]] == [2, 0, 1, 3]
 
 
 @pytest.mark.nojit
-def test_nagashi_mangan_with_tsumo_loss():
+@BOTH
+def test_nagashi_mangan_with_tsumo_loss(rules):
     """Decision (docs/rules.md): nagashi mangan is paid as a mangan tsumo with tsumo loss: the
     non-dealer gets 4,000 from the dealer and 2,000 from the other seat."""
     terminals = [
@@ -359,7 +379,7 @@ def test_nagashi_mangan_with_tsumo_loss():
     for j, tile in enumerate(terminals):
         draws[1 + 3 * j] = tile  # seat 1 draws every third tile from the second
     hands = ["2345678p234567s", "2345678s234567p", "234567p234567s8p", ""]
-    g = start_hand(hands=hands, draws=draws, dora="9s", rules=MS3, seed=11)
+    g = start_hand(hands=hands, draws=draws, dora="9s", rules=rules, seed=11)
     play_out(g)
     assert last_draw_kind(g) == DRAW_NAGASHI, describe(g)
     assert [int(x) for x in g.state.last_delta[0]] == [-4000, 6000, -2000, 0], describe(g)

@@ -158,14 +158,14 @@ def test_no_kita_and_north_bisection_are_options():
 
 @pytest.mark.parametrize("rules", [MAHJONGSOUL_3P, TENHOU_3P, "tenhou-3p"])
 def test_what_the_engine_does_not_play_yet_is_refused(rules):
-    """North bisection is not played, and ``score_hand`` scores four players only
-    (docs/sanma-status.md): refused with a ValueError rather than played wrong."""
+    """North bisection is not played (docs/sanma-status.md): refused with a ValueError rather
+    than played wrong, by ``new_state`` and by ``score_hand``."""
     r = as_rules(rules)
     assert new_state(1, r).rules[0, RULE_PLAYERS] == 3
     with pytest.raises(ValueError, match="new_state: tsumo_loss=False .north bisection"):
         new_state(1, r.replace(tsumo_loss=False))
-    with pytest.raises(ValueError, match="score_hand: three-player rules"):
-        score_hand("123m456p789s11z22z", "2z", win_type="tsumo", rules=rules)
+    with pytest.raises(ValueError, match="rules: .* tsumo_loss=False .north bisection"):
+        score_hand("123p456p789s11z22z", "2z", win_type="tsumo", rules=r.replace(tsumo_loss=False))
     # limits do not depend on the number of players
     assert limit_name(5, 30, rules=rules) == "mangan" and base_points(5, 30, rules=rules) == 2000
 
