@@ -4,7 +4,8 @@
 
 Each row steps ``riichi_env.vector_env`` with random legal actions chosen in NumPy (one
 ``rng.random`` and ``argmax`` per step over the whole batch), ``basic_v0`` observations, for about
-``--steps`` steps (scaled down for large batches). Then ``riichi_env.selfplay`` with a NumPy
+``--steps`` steps (scaled down for large batches); a row of 256 three-player tables
+(``basic3_v0``) per three-player preset. Then ``riichi_env.selfplay`` with a NumPy
 policy for every seat (the batched-policy path) and with compiled random play, for the same
 batch of tables. One process, one core; prints a markdown table.
 """
@@ -17,10 +18,14 @@ import time
 import numpy as np
 
 
-def vector_rate(tables: int, steps: int, dtype, copy: bool, encoder: str) -> float:
+def vector_rate(
+    tables: int, steps: int, dtype, copy: bool, encoder: str, rules: str = "mahjongsoul"
+) -> float:
     import riichi_env
 
-    venv = riichi_env.vector_env(num_tables=tables, obs_dtype=dtype, copy=copy, encoder=encoder)
+    venv = riichi_env.vector_env(
+        num_tables=tables, obs_dtype=dtype, copy=copy, encoder=encoder, rules=rules
+    )
     obs, _ = venv.reset(seed=0)
     rng = np.random.default_rng(0)
     start = time.perf_counter()
@@ -53,6 +58,9 @@ def main() -> None:
     for dtype, copy in ((np.float32, False),):
         rate = vector_rate(b, args.steps, dtype, copy, "rich_v0")
         print(f"| {b} | rich_v0 {np.dtype(dtype)} | {copy} | {rate:,.0f} |")
+    for rules in ("mahjongsoul-3p", "tenhou-3p"):  # three players (issue 26): 86 actions
+        rate = vector_rate(b, args.steps, np.float32, False, "basic3_v0", rules)
+        print(f"| {b} | basic3_v0 float32, {rules} | False | {rate:,.0f} |")
 
     rng = np.random.default_rng(0)
 
