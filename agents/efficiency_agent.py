@@ -28,6 +28,7 @@ from engine.actions import (
     CHI_MID_PLAIN,
     DISCARD,
     DISCARD_RED,
+    KITA,
     KYUUSHU,
     PASS,
     PON,
@@ -157,6 +158,8 @@ class EfficiencyAgent:
             return TSUMO
         if mask[RON]:
             return RON
+        if mask.shape[0] > KITA and mask[KITA]:
+            return KITA  # three players: a North set aside is a nuki dora and a free draw
         hand = np.asarray(view.hand34, dtype=np.uint8)
         if mask[PASS]:
             return self._claim(mask, view, hand)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.actions import DISCARD, DISCARD_RED, PASS, RIICHI, RON, TSUMO
+from engine.actions import DISCARD, DISCARD_RED, KITA, PASS, RIICHI, RON, TSUMO
 from engine.policies import _best_discard, _tie_rank  # noqa: F401 (re-exported for agents)
 from engine.tables import load_tables
 
@@ -39,6 +39,8 @@ class SimpleEfficiencyAgent:
             return TSUMO
         if mask[RON]:
             return RON
+        if mask.shape[0] > KITA and mask[KITA]:
+            return KITA  # three players: a North set aside is a nuki dora and a free draw
         if self.riichi and mask[RIICHI]:
             return RIICHI
         if mask[PASS]:
