@@ -62,49 +62,40 @@ def _ceil100(x):
     return (x + 99) // 100 * 100
 
 
-@njit
-def _payments(base, dealer, tsumo, honba, out):
-    """Write ron / tsumo shares (honba included) to ``out``; returns the total paid."""
+@njit(inline="always")
+def _shares(base, dealer, tsumo, honba, payers, out):
+    """Write ron / tsumo shares (honba included) to ``out`` when ``payers`` seats pay a tsumo (3,
+    or 2 with three players and tsumo loss); honba 100 per payer, on a ron too. Returns the total."""
     if tsumo:
         out[RES_PAY_RON] = 0
         if dealer:
             each = _ceil100(2 * base) + 100 * honba
             out[RES_PAY_DEALER] = 0
             out[RES_PAY_NONDEALER] = each
-            return 3 * each
+            return payers * each
         d = _ceil100(2 * base) + 100 * honba
         nd = _ceil100(base) + 100 * honba
         out[RES_PAY_DEALER] = d
         out[RES_PAY_NONDEALER] = nd
-        return d + 2 * nd
-    ron = _ceil100(base * (6 if dealer else 4)) + 300 * honba
+        return d + (payers - 1) * nd
+    ron = _ceil100(base * (6 if dealer else 4)) + 100 * payers * honba
     out[RES_PAY_RON] = ron
     out[RES_PAY_DEALER] = 0
     out[RES_PAY_NONDEALER] = 0
     return ron
+
+
+@njit
+def _payments(base, dealer, tsumo, honba, out):
+    """Write ron / tsumo shares (honba included) to ``out``; returns the total paid."""
+    return _shares(base, dealer, tsumo, honba, 3, out)
 
 
 @njit
 def _payments_3p(base, dealer, tsumo, honba, out):
     """Three players with tsumo loss (docs/rules.md, "Three-player riichi"): the shares of
     ``_payments`` without the absent seat; honba 100 per payer (200 on a ron). Returns the total."""
-    if tsumo:
-        out[RES_PAY_RON] = 0
-        if dealer:
-            each = _ceil100(2 * base) + 100 * honba
-            out[RES_PAY_DEALER] = 0
-            out[RES_PAY_NONDEALER] = each
-            return 2 * each
-        d = _ceil100(2 * base) + 100 * honba
-        nd = _ceil100(base) + 100 * honba
-        out[RES_PAY_DEALER] = d
-        out[RES_PAY_NONDEALER] = nd
-        return d + nd
-    ron = _ceil100(base * (6 if dealer else 4)) + 200 * honba
-    out[RES_PAY_RON] = ron
-    out[RES_PAY_DEALER] = 0
-    out[RES_PAY_NONDEALER] = 0
-    return ron
+    return _shares(base, dealer, tsumo, honba, 2, out)
 
 
 def _limit_name(limit_id: int, yakuman: int) -> str:
