@@ -25,7 +25,7 @@ With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26)
 policy or a list of three, masks have 86 entries (85: kita), Python policies observe with the
 three-seat encoders (``basic3_v0`` default), and each result's ``points``, ``final_scores``,
 ``ranks`` and ``bot_errors`` have three entries; ``records=True`` gives three-player records
-(``riichi_env.records``). Mjai bot seats are refused there yet.
+(``riichi_env.records``); an ``MjaiBot`` seat is sent the game in its ``sanma_dialect``.
 
 An agent object is a policy too (the agents of ``agents/`` and a user's own): its
 ``act_batch(observations, masks, seats, views) -> actions`` is called per batch, else its
@@ -226,8 +226,6 @@ def selfplay(
     if progress is not None and not callable(progress):
         progress = check_bool("progress", progress)
     bot_errors = check_bot_errors(bot_errors)
-    if players == 3 and log_policies:
-        raise ValueError("three-player self-play seats no mjai bot yet (issue 26)")
     workers = min(workers, num_tables)
 
     fast = not python  # compiled policies only: one table per worker, a game per call

@@ -11,6 +11,7 @@ from engine.validation import SEED_RANGE
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
 from riichi_env.mjai.seat import BOT_ERRORS, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from riichi_env.records.mjai import SANMA_DIALECTS
 
 HELP = (
     "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
@@ -96,6 +97,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "that exits ends the run either way",
     )
     parser.add_argument(
+        "--sanma-dialect",
+        choices=SANMA_DIALECTS,
+        default="nukidora",
+        help="how mjai seats are sent a three-player game: nukidora (the default, the Mortal-3p "
+        "forks: four-seat lists with seat 3 empty, kita as a nukidora event) or kita "
+        "(RiichiEnv: three-seat lists, kita as a kita event)",
+    )
+    parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -104,10 +113,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def resolve_seat(
-    spec: str, timeout: float = DEFAULT_TIMEOUT, startup: float = DEFAULT_STARTUP_TIMEOUT
+    spec: str,
+    timeout: float = DEFAULT_TIMEOUT,
+    startup: float = DEFAULT_STARTUP_TIMEOUT,
+    sanma_dialect: str = "nukidora",
 ):
     """The policy of a seat spec: a compiled name, a Python agent, module:Class, mjai:COMMAND or
-    mjaiapp:COMMAND."""
+    mjaiapp:COMMAND (sent three-player games in ``sanma_dialect``)."""
     spec = spec.strip()
     if spec in COMPILED_POLICIES:
         return spec  # compiled: played inside the kernels
@@ -135,7 +147,12 @@ def resolve_seat(
         if not command:
             raise ValueError(f"seat {spec!r}: give the bot's command after {dialect}:")
         return MjaiBot(
-            command, name=spec, timeout=timeout, startup_timeout=startup, dialect=dialect
+            command,
+            name=spec,
+            timeout=timeout,
+            startup_timeout=startup,
+            dialect=dialect,
+            sanma_dialect=sanma_dialect,
         )
     if ":" not in spec:
         raise ValueError(f"unknown seat {spec!r}; use one of {', '.join(BUILT_IN)} or module:Class")
@@ -174,7 +191,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--games must be >= 1, got {args.games}")
     if args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
-    policies = [resolve_seat(s, args.bot_timeout, args.bot_startup_timeout) for s in specs]
+    policies = [
+        resolve_seat(s, args.bot_timeout, args.bot_startup_timeout, args.sanma_dialect)
+        for s in specs
+    ]
     pool = None
     if args.backend == "ray":
         from riichi_env.integrations.ray import RayPool

@@ -13,6 +13,15 @@ filled with the tiles nobody has seen, placed so that every tile a seat later sh
 seat's hand in time. Its own legal moves, furiten and ``SeatView`` then come from the same engine
 code as in-process play, so the agent chooses exactly what it chooses in-process: a game with it
 seated over mjai has the same record as with the agent itself.
+
+Three players (issue 26): it plays them in both kita dialects of the records
+(``riichi_env.records.mjai``) and answers a kita in the dialect it is sent. A game is
+three-player when its ``start_kyoku`` lists three ``scores`` or ``tehais`` (the ``kita``
+dialect), or four with seat 3's hand empty, or (``nukidora``) seat 3's hand hidden, its points 0
+and the three others' points plus the sticks on the table three times the three-player start.
+Without ``--rules`` it plays Mahjong Soul's rules for four or three players as the game shows;
+``--rules`` fixes them (``mahjongsoul-3p`` / ``tenhou-3p`` for three players), and a game of the
+other number of players ends it with an error naming both.
 """
 
 from __future__ import annotations
@@ -27,27 +36,32 @@ import numpy as np
 from engine.actions import (
     DISCARD_RED,
     KAN,
-    N_ACTIONS,
+    KITA,
     PASS,
     PLAIN_OFFSET,
     PON,
     RIICHI,
+    n_actions,
 )
 from engine.deal import deal_hand
 from engine.game import Game
 from engine.kernels import _apply, _legal_mask, _waits
-from engine.rules import RULE_RED_M, Rules, as_rules, check_four_players
+from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, RULE_RED_M, Rules, as_rules
 from engine.state import (
     DORA_START,
+    LIVE_END_3P,
     LIVE_START,
     PHASE_CLAIM,
     RINSHAN_START,
+    SANMA_REMOVED,
+    SANMA_UNUSED_SLOTS,
     WALL_SIZE,
 )
 from engine.tables import load_tables
 from engine.visibility import seat_view
-from riichi_env.mjai.protocol import HIDDEN, action_to_answer, chi_shape, dumps
+from riichi_env.mjai.protocol import HIDDEN, NORTH, action_to_answer, chi_shape, dumps
 from riichi_env.mjai.seat import json_error
+from riichi_env.records.mjai import KITA_EVENTS
 from riichi_env.records.notation import from_mjai_name
 
 AGENTS = ("efficiency", "simple", "random")
@@ -55,9 +69,21 @@ AGENTS = ("efficiency", "simple", "random")
 AGENT_ALIASES = {"uniform": "random"}
 """Other names of the agents, as ``riichi_env.batch.play.POLICY_ALIASES`` (the same names everywhere)."""
 _KANS = ("ankan", "kakan", "daiminkan")
+_REPLACED = (*_KANS, *KITA_EVENTS)
+"""Events after which the seat's ``tsumo`` is a replacement draw (kans, and kita)."""
 _CALLS = ("chi", "pon", "daiminkan")
 _BAKAZE = "ESWN"
-_ACTOR_EVENTS = ("tsumo", "dahai", "reach", "reach_accepted", "hora", *_CALLS, "ankan", "kakan")
+_ACTOR_EVENTS = (
+    "tsumo",
+    "dahai",
+    "reach",
+    "reach_accepted",
+    "hora",
+    *_CALLS,
+    "ankan",
+    "kakan",
+    *KITA_EVENTS,
+)
 
 
 MAX_LINE_CHARS = 1 << 20
@@ -87,6 +113,35 @@ class WorldError(ValueError):
     """The events cannot be played in the engine (a stream out of order, or other rules)."""
 
 
+def _players_of(start: dict, seat: int, given: Rules | None) -> tuple[int, str]:
+    """Players (3 or 4) and kita dialect of the game of ``start_kyoku`` ``start``, as seat
+    ``seat`` sees it, under the rules ``given`` (None: told from the event; module docstring)."""
+    scores, tehais = start["scores"], start["tehais"]
+    if not isinstance(scores, list) or not isinstance(tehais, list):
+        raise WorldError('start_kyoku needs "scores" and "tehais" lists')
+    if 3 in (len(scores), len(tehais)):
+        if len(scores) != 3 or len(tehais) != 3:
+            raise WorldError('start_kyoku lists three seats in only one of "scores" and "tehais"')
+        return 3, "kita"
+    if len(scores) != 4 or len(tehais) != 4:
+        raise WorldError(
+            'start_kyoku must list four seats in "scores" and "tehais" (three in the kita dialect)'
+        )
+    if seat == 3 and all(x == HIDDEN for x in tehais[3]):
+        raise WorldError(
+            "the bot's seat (start_game's id) is 3, but seat 3's hand is empty or hidden (the "
+            "empty seat of a three-player game?)"
+        )
+    if tehais[3] == []:
+        return 3, "nukidora"
+    empty = scores[3] == 0 and all(x == HIDDEN for x in tehais[3])
+    three = given if given is not None and given.players == 3 else MAHJONGSOUL_3P
+    three_start = 3 * three.start_points
+    if empty and sum(int(x) for x in scores[:3]) + 1000 * int(start["kyotaku"]) == three_start:
+        return 3, "nukidora"
+    return 4, "nukidora"
+
+
 def make_agent(name: str, seed: int = 0):
     """A fresh agent by name (``AGENTS`` or ``AGENT_ALIASES``)."""
     name = AGENT_ALIASES.get(name, name)
@@ -110,14 +165,19 @@ class _Tiles:
 
     def __init__(self, rules: Rules):
         counts = rules.red_fives
+        self.three = rules.players == 3
         self.free: dict[tuple[int, bool], list[int]] = {}
         for k in range(34):
+            if self.three and 1 <= k <= 7:
+                continue  # 2m-8m: not in a three-player wall
             for j in range(4):
                 red = k in (4, 13, 22) and j < counts[k // 9]
                 self.free.setdefault((k, red), []).append(4 * k + j)
 
     def take(self, name: str) -> int:
         kind, red = from_mjai_name(name)
+        if self.three and 1 <= kind <= 7:
+            raise WorldError(f"{name} is not in a three-player wall (no 2m-8m)")
         pool = self.free.get((kind, red))
         if not pool:
             raise WorldError(f"more copies of {name} than the rules have")
@@ -142,13 +202,14 @@ class SeatWorld:
         events = hand_events[1:]
         wall = self._wall(start, events)
         bakaze = _BAKAZE.index(start["bakaze"])
+        points = [int(x) for x in start["scores"]]
         deal_hand(
             self.state,
             wall,
             kyoku=4 * bakaze + int(start["kyoku"]) - 1,
             honba=int(start["honba"]),
             kyotaku=int(start["kyotaku"]),
-            points=[int(x) for x in start["scores"]],
+            points=points + [0] * (4 - len(points)),  # the kita dialect lists three
             clear_log=True,
         )
         return self._replay(events)
@@ -159,10 +220,15 @@ class SeatWorld:
         """Wall with every seen tile where it was seen and the others' shown tiles in hand."""
         me = self.seat
         oya = int(start["oya"])
+        n = self.rules.players
         tiles = _Tiles(self.rules)
         wall = np.full(WALL_SIZE, -1, dtype=np.int64)
+        if n == 3:
+            wall[list(SANMA_UNUSED_SLOTS)] = SANMA_REMOVED
         # slots a seat holds, in the order they came into its hand (deal first, then draws)
-        held: list[list[int]] = [[13 * ((s - oya) % 4) + j for j in range(13)] for s in range(4)]
+        held: list[list[int]] = [
+            [13 * ((s - oya) % n) + j for j in range(13)] if s < n else [] for s in range(4)
+        ]
         for j, name in enumerate(start["tehais"][me]):
             wall[held[me][j]] = tiles.take(name)
         wall[DORA_START] = tiles.take(start["dora_marker"])
@@ -173,8 +239,9 @@ class SeatWorld:
             typ = ev["type"]
             s = ev.get("actor", -1)
             if typ == "tsumo":
-                if prev in _KANS:
-                    slot, n_rinshan = RINSHAN_START + n_rinshan, n_rinshan + 1
+                if prev in _REPLACED:  # replacement k: the dead wall, then (k >= 4) the live end
+                    k, n_rinshan = n_rinshan, n_rinshan + 1
+                    slot = RINSHAN_START + k if k < 4 else LIVE_END_3P - 1 - (k - 4)
                 else:
                     slot, n_live = LIVE_START + n_live, n_live + 1
                 if s == me:
@@ -199,7 +266,7 @@ class SeatWorld:
                     for name in ev["consumed"]:
                         self._place(wall, held[s], held[s], name, tiles)
                     drawn[s] = -1
-                elif typ == "kakan":
+                elif typ == "kakan" or typ in KITA_EVENTS:
                     self._place(wall, held[s], held[s], ev["pai"], tiles)
             prev = typ
         rest = iter(tiles.rest())
@@ -240,6 +307,8 @@ class SeatWorld:
         if typ == "dahai":
             kind, red = from_mjai_name(ev["pai"])
             return DISCARD_RED + kind // 9 if red else kind
+        if typ in KITA_EVENTS:
+            return KITA
         if typ == "reach":
             return RIICHI
         if typ in ("ankan", "kakan", "daiminkan"):
@@ -288,7 +357,7 @@ class SeatWorld:
             typ = ev["type"]
             if typ in ("hora", "ryukyoku", "end_kyoku"):
                 return False
-            if typ in ("dahai", "reach", "ankan", "kakan"):
+            if typ in ("dahai", "reach", "ankan", "kakan", *KITA_EVENTS):
                 self._apply(self._move(ev), ev["actor"], ev)
                 if int(st.phase[0]) == PHASE_CLAIM:
                     decides = self._claims(events, i)
@@ -302,21 +371,32 @@ class SeatWorld:
         return last.get("actor") == self.seat and last["type"] in ("tsumo", "reach", "chi", "pon")
 
     def legal_mask(self) -> np.ndarray:
-        out = np.zeros(N_ACTIONS, dtype=np.int8)
+        out = np.zeros(n_actions(self.rules.players), dtype=np.int8)
         _legal_mask(self.state.records, 0, self.game.tables, out)
         return out
 
 
 class MjaiPlayer:
-    """The bot: feed it events with :meth:`react`; it returns an answer or ``None``."""
+    """The bot: feed it events with :meth:`react`; it returns an answer or ``None``.
 
-    def __init__(
-        self, agent: str = "efficiency", rules: str | Rules = "mahjongsoul", seed: int = 0
-    ):
+    ``rules`` (a preset name or ``Rules``) fixes the rules and so the number of players; ``None``
+    (the default) plays ``mahjongsoul`` or ``mahjongsoul-3p`` as each game's ``start_kyoku``
+    shows (module docstring).
+    """
+
+    def __init__(self, agent: str = "efficiency", rules: str | Rules | None = None, seed: int = 0):
         self.agent_name = agent
         self.agent = make_agent(agent, seed)
-        self.rules = as_rules(rules)
-        check_four_players(self.rules, "the mjai bot")
+        self.given = None if rules is None else as_rules(rules)
+        """The rules given, or None: the players come from the game."""
+        self.rules = self.given if self.given is not None else MAHJONGSOUL
+        """The rules of the game being played."""
+        self.seat = -1
+        """The bot's seat (``start_game``'s ``id``), -1 before ``start_game``."""
+        self.players = 0
+        """Players of the game being played (3 or 4), 0 before its first ``start_kyoku``."""
+        self.sanma_dialect = "nukidora"
+        """The kita dialect of a three-player game: ``"kita"`` when it lists three seats."""
         self.world: SeatWorld | None = None
         self.hand: list[dict] = []
         self.hand34 = np.zeros(34, dtype=np.uint8)
@@ -354,15 +434,17 @@ class MjaiPlayer:
             seat = ev.get("id")
             if not _is_seat(seat):
                 raise WorldError(f'start_game needs the bot\'s seat as "id" 0-3, got {seat!r}')
-            self.world = SeatWorld(self.rules, seat)
+            self.seat = seat
+            self.players = 0
             self.hand = []
             return None
-        if self.world is None:
+        if self.seat < 0:
             raise WorldError(f"{typ} before start_game")
         if typ == "start_kyoku":
             self.hand = []
+            self._start_world(ev)
             self.hand34[:] = 0
-            for name in ev["tehais"][self.world.seat]:
+            for name in ev["tehais"][self.seat]:
                 self.hand34[from_mjai_name(name)[0]] += 1
             if int(self.hand34.sum()) != 13 or int(self.hand34.max()) > 4:
                 raise WorldError("start_kyoku: the seat's tehai is not 13 tiles of 34 kinds")
@@ -386,7 +468,29 @@ class MjaiPlayer:
         mask = world.legal_mask()
         view = seat_view(world.state, world.seat)
         action = int(self.agent.act(None, mask, view))
-        return action_to_answer(action, world.state, 0, world.seat)
+        return action_to_answer(action, world.state, 0, world.seat, self.sanma_dialect)
+
+    def _start_world(self, start: dict) -> None:
+        """Tell the game's players from ``start`` (its first ``start_kyoku``; later ones must
+        agree), check them against the rules given, and set up the world of those rules."""
+        players, dialect = _players_of(start, self.seat, self.given)
+        if self.players and players != self.players:
+            raise WorldError(f"a {players}-player hand in a {self.players}-player game")
+        if self.given is not None and players != self.given.players:
+            other = "three-player" if players == 3 else "four-player"
+            raise WorldError(
+                f"start_kyoku shows a {other} game, but the bot plays the rules "
+                f"{self.given.name!r} ({self.given.players} players); run it with "
+                f"--rules {'mahjongsoul-3p' if players == 3 else 'mahjongsoul'} (or a preset "
+                f"of {players} players) or without --rules"
+            )
+        if players == 3 and self.seat == 3:
+            raise WorldError("a three-player game, but the bot's seat (start_game's id) is 3")
+        self.players, self.sanma_dialect = players, dialect
+        if self.given is None:
+            self.rules = MAHJONGSOUL_3P if players == 3 else MAHJONGSOUL
+        if self.world is None or self.world.rules is not self.rules or self.world.seat != self.seat:
+            self.world = SeatWorld(self.rules, self.seat)
 
     def _check(self, ev: dict) -> None:
         """Refuse an event of the hand with a bad actor or tile name, or out of turn."""
@@ -394,6 +498,13 @@ class MjaiPlayer:
         actor = ev.get("actor")
         if typ in _ACTOR_EVENTS and not _is_seat(actor):
             raise WorldError(f'"actor" must be a seat 0-3 (an integer), got {actor!r}')
+        if self.players == 3 and typ in _ACTOR_EVENTS and actor == 3:
+            raise WorldError('"actor" is 3, the empty seat of a three-player game')
+        if typ in KITA_EVENTS:
+            if self.players != 3:
+                raise WorldError(f"a {typ} (kita) in a four-player game")
+            if from_mjai_name(ev["pai"]) != (NORTH, False):
+                raise WorldError(f'a {typ} sets a North aside: "pai" must be "N"')
         for key in ("pai", "dora_marker"):
             if key in ev and not (
                 typ == "tsumo" and ev[key] == HIDDEN and actor != self.world.seat
@@ -410,12 +521,12 @@ class MjaiPlayer:
             if turn >= 0:
                 raise WorldError(f"a {typ} of seat {actor} while seat {turn} has yet to discard")
             self.to_discard = actor if typ != "daiminkan" else -1  # a kan draws a replacement
-        elif typ in ("dahai", "reach", "ankan", "kakan"):
+        elif typ in ("dahai", "reach", "ankan", "kakan", *KITA_EVENTS):
             if turn != actor:
                 now = f"seat {turn} is to discard" if turn >= 0 else "no seat is to discard"
                 raise WorldError(f"a {typ} of seat {actor} out of turn ({now})")
             if typ != "reach":
-                self.to_discard = -1
+                self.to_discard = -1  # a kan or kita: a replacement tsumo follows
 
     def _take(self, name: str) -> None:
         k = from_mjai_name(name)[0]
@@ -435,13 +546,13 @@ class MjaiPlayer:
                 if hand[k] >= 4:
                     raise WorldError(f"draws a fifth {ev['pai']}")
                 hand[k] += 1
-            elif typ == "dahai" or typ == "kakan":
+            elif typ == "dahai" or typ == "kakan" or typ in KITA_EVENTS:
                 self._take(ev["pai"])
             elif typ in ("chi", "pon", "daiminkan", "ankan"):
                 for name in ev["consumed"]:
                     self._take(name)
             return typ in ("tsumo", "reach", "chi", "pon")
-        if typ not in ("dahai", "kakan", "ankan"):
+        if typ not in ("dahai", "kakan", "ankan", *KITA_EVENTS):
             return False
         k = from_mjai_name(ev["pai"] if typ != "ankan" else ev["consumed"][0])[0]
         if self._waits_of != hand.tobytes():  # waits of the 13-tile hand, once per change
@@ -455,8 +566,8 @@ class MjaiPlayer:
             return False
         if hand[k] >= 2:
             return True  # pon or daiminkan, maybe
-        if (actor + 1) % 4 != me or k >= 27:
-            return False
+        if self.players == 3 or (actor + 1) % 4 != me or k >= 27:
+            return False  # no chi with three players
         n = k % 9
         return (
             (n <= 6 and hand[k + 1] and hand[k + 2])
@@ -474,7 +585,12 @@ def main(argv: list[str] | None = None) -> int:
         default="efficiency",
         help="default efficiency; uniform is another name for random",
     )
-    parser.add_argument("--rules", default="mahjongsoul", help="mahjongsoul (default) or tenhou")
+    parser.add_argument(
+        "--rules",
+        default=None,
+        help="mahjongsoul, tenhou, tenhou-2009, or the three-player mahjongsoul-3p, tenhou-3p; "
+        "default: mahjongsoul or mahjongsoul-3p, as each game's start_kyoku shows",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random agent")
     args = parser.parse_args(argv)
     try:

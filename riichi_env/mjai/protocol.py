@@ -8,6 +8,9 @@ Mortal's bots do: ``dahai``, ``reach``, ``hora``, ``chi`` / ``pon`` / ``daiminka
 an answer into an action id of ``engine/actions.py`` against the table's state and legal mask
 (``riichi_env.mjai.seat``, the server end); :func:`action_to_answer` writes an action id as that
 answer (``riichi_env.mjai.bot``, the bot end). Both name tiles as ``riichi_env.records`` does.
+Three-player games (86-entry masks, action table "v2") add the kita answer, in the dialect of the
+records (``riichi_env.records.mjai``): ``{"type":"nukidora","actor":0,"pai":"N"}`` (the Mortal-3p
+forks) or ``{"type":"kita",...}`` (RiichiEnv); either is read as ``KITA`` (85).
 mjai.app's dialect sends the same events grouped in JSON arrays (:func:`app_lines`) and reads an
 answer to every line; :func:`default_action` is the move played for a bot whose answer is bad.
 """
@@ -25,8 +28,8 @@ from engine.actions import (
     CHI_MID,
     DISCARD_RED,
     KAN,
+    KITA,
     KYUUSHU,
-    N_ACTIONS,
     N_DISCARD_ACTIONS,
     PASS,
     PLAIN_OFFSET,
@@ -39,12 +42,15 @@ from engine.actions import (
 from engine.melds import MELD_PON
 from engine.rules import RULE_RED_M
 from engine.state import PHASE_CLAIM, State
+from riichi_env.records.mjai import KITA_EVENTS, SANMA_DIALECTS
 from riichi_env.records.notation import from_mjai_name, mjai_name
 
 HIDDEN = "?"
 """What a seat is shown for a tile it cannot see."""
 ANSWER_TYPES = ("dahai", "reach", "hora", "chi", "pon", "daiminkan", "ankan", "kakan", "ryukyoku")
-"""Answer ``type``s besides ``none``."""
+"""Answer ``type``s besides ``none`` (and, in a three-player game, the kita ``KITA_EVENTS``)."""
+NORTH = 30
+"""Kind (tile34) of the North wind, the tile a kita sets aside."""
 
 
 def seat_events(events: list[dict], seat: int) -> list[dict]:
@@ -149,8 +155,9 @@ def answer_to_action(answer: Any, state: State, t: int, seat: int, mask: np.ndar
     """The action id of a bot's ``answer`` at table ``t``, where ``seat`` is to act.
 
     Raises ``ValueError`` saying what is wrong: not an object, an unknown ``type``, a missing or
-    malformed field, another seat's ``actor``, a red five it does not hold, or a move that is
-    illegal here (with the legal ones).
+    malformed field, another seat's ``actor``, a red five it does not hold, a kita of another
+    tile than ``N``, or a move that is illegal here (with the legal ones). A kita answer
+    (``nukidora`` or ``kita``) is read only in a three-player game (``mask`` of 86 entries).
     """
     if not isinstance(answer, dict) or not isinstance(answer.get("type"), str):
         raise ValueError('an answer must be a JSON object with a "type"')
@@ -159,6 +166,7 @@ def answer_to_action(answer: Any, state: State, t: int, seat: int, mask: np.ndar
         raise ValueError(f'"actor" is {answer["actor"]!r}, but the bot plays seat {seat}')
     rec = state.records[t]
     claim = int(rec["phase"]) == PHASE_CLAIM
+    three = mask.shape[0] > KITA
     if typ == "none":
         action = PASS
     elif typ == "dahai":
@@ -199,11 +207,18 @@ def answer_to_action(answer: Any, state: State, t: int, seat: int, mask: np.ndar
         if len(kinds) != 1:
             raise ValueError("an ankan consumes four tiles of one kind")
         action = KAN + kinds.pop()
+    elif three and typ in KITA_EVENTS:
+        if "pai" in answer:
+            kind, red = _tile_arg(answer, "pai")
+            if kind != NORTH or red:
+                raise ValueError(
+                    f'a {typ} sets a North aside: "pai" must be "N", got {answer["pai"]!r}'
+                )
+        action = KITA
     else:
-        raise ValueError(
-            f"unknown answer type {typ!r}; expected none or one of {', '.join(ANSWER_TYPES)}"
-        )
-    if not 0 <= action < N_ACTIONS or not mask[action]:
+        types = (*ANSWER_TYPES, *KITA_EVENTS) if three else ANSWER_TYPES
+        raise ValueError(f"unknown answer type {typ!r}; expected none or one of {', '.join(types)}")
+    if not 0 <= action < mask.shape[0] or not mask[action]:
         raise ValueError(f"{action_name(action)} is illegal here; legal: {_legal_names(mask)}")
     return int(action)
 
@@ -241,12 +256,19 @@ def _call_tiles(rec, seat: int, kinds: list[int], plain: bool, avoid: int = -1) 
     return taken
 
 
-def action_to_answer(action: int, state: State, t: int, seat: int) -> dict:
-    """The mjai answer of ``seat`` playing legal ``action`` at table ``t``."""
+def action_to_answer(
+    action: int, state: State, t: int, seat: int, sanma_dialect: str = "nukidora"
+) -> dict:
+    """The mjai answer of ``seat`` playing legal ``action`` at table ``t``; a kita (three
+    players) is written in ``sanma_dialect`` (``"nukidora"`` or ``"kita"``, its event type)."""
+    if sanma_dialect not in SANMA_DIALECTS:
+        raise ValueError(f"sanma_dialect must be one of {SANMA_DIALECTS}, got {sanma_dialect!r}")
     rec = state.records[t]
     a = int(action)
     if a == PASS:
         return {"type": "none"}
+    if a == KITA:
+        return {"type": sanma_dialect, "actor": seat, "pai": mjai_name(NORTH, False)}
     if a < RIICHI:
         kind = a if a < DISCARD_RED else 9 * (a - DISCARD_RED) + 4
         red = a >= DISCARD_RED
@@ -305,6 +327,7 @@ def action_to_answer(action: int, state: State, t: int, seat: int) -> dict:
 __all__ = [
     "APP_LINE_ENDS",
     "HIDDEN",
+    "NORTH",
     "app_lines",
     "action_to_answer",
     "answer_to_action",

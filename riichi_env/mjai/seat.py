@@ -21,8 +21,16 @@ at each decision of the seat and after ``start_game``, each ``end_kyoku`` and ``
 (``riichi_env.mjai.protocol.app_lines``), and the bot answers *every* line with one JSON object:
 its move at a decision, ``{"type":"none"}`` on the other lines.
 
+Three-player games (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) are sent in one of
+the two kita dialects of the records (``sanma_dialect``, ``riichi_env.records.mjai``):
+``"nukidora"`` (the default, the Mortal-3p forks: four-entry ``scores`` / ``tehais`` / ``deltas``
+with seat 3 empty, kita as ``{"type":"nukidora","actor":0,"pai":"N"}``) or ``"kita"``
+(RiichiEnv: three-entry lists, ``{"type":"kita",...}``). The bot's kita answer (either type,
+``pai`` ``"N"``) is action ``KITA`` (85); a kita where it is not legal is a bad answer.
+
 One process plays all the games of its table and seat (a new game starts with ``start_game``
-again). ``{seat}`` in the command becomes the seat the process plays (0-3), so a bot that takes
+again). ``{seat}`` in the command becomes the seat the process plays (0-3; 0-2 with three
+players), so a bot that takes
 its seat from its command line (``mortal.py 0``, ``mjai.Bot(player_id)``) is started once per
 seat index with the right one, wherever duplicate play seats it. Lines on stderr are kept (the
 last few show in errors).
@@ -73,6 +81,7 @@ from riichi_env.mjai.protocol import (
     dumps,
     seat_events,
 )
+from riichi_env.records.mjai import SANMA_DIALECTS
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a bot may take to answer one decision."""
@@ -137,7 +146,7 @@ class LogDecision(NamedTuple):
     """The table in ``state``."""
     seat: int
     mask: np.ndarray
-    """``int8[85]`` legal actions of ``seat``."""
+    """``int8[85]`` legal actions of ``seat`` (``int8[86]`` with three players: ``KITA``)."""
     game: int
     """Index of the game in the run (a new game on the table has a new index)."""
     rules: Rules
@@ -154,24 +163,28 @@ def check_bot_errors(value: Any) -> str:
     return value
 
 
-def game_events(rows: np.ndarray, rules: Rules, cache: dict | None = None) -> list[dict]:
+def game_events(
+    rows: np.ndarray, rules: Rules, cache: dict | None = None, sanma_dialect: str = "nukidora"
+) -> list[dict]:
     """All mjai events of an engine event log so far, in log order (they only grow at the end).
 
     With ``cache`` (a dict kept per game), the finished hands are converted once: each call then
-    converts only the hand being played.
+    converts only the hand being played. A three-player game is written in ``sanma_dialect``
+    (``"nukidora"`` or ``"kita"``, ``riichi_env.records.mjai.write_mjai``).
     """
     from engine.events import EV_HAND_START
     from riichi_env.records.export import game_from_events
     from riichi_env.records.mjai import write_mjai
 
     starts = np.flatnonzero(rows[:, 0] == EV_HAND_START)
+    opts = {"log_order": True, "sanma_dialect": sanma_dialect}
     if cache is None or not starts.size:
-        return write_mjai(game_from_events(rows, rules), log_order=True)
+        return write_mjai(game_from_events(rows, rules), **opts)
     h = int(starts[-1])
     if cache.get("h") != h:
         cache["h"] = h
-        cache["head"] = write_mjai(game_from_events(rows[:h], rules), log_order=True)
-    tail = write_mjai(game_from_events(rows[h:], rules), log_order=True)
+        cache["head"] = write_mjai(game_from_events(rows[:h], rules), **opts)
+    tail = write_mjai(game_from_events(rows[h:], rules), **opts)
     return cache["head"] + tail[1:]  # the hand's own start_game is the game's
 
 
@@ -358,6 +371,8 @@ class MjaiBot:
         startup_timeout: Seconds for a process's first answer.
         dialect: ``"mjai"`` (Mortal's: one event per line, answers at decisions only) or
             ``"mjaiapp"`` (mjai.app's: a JSON array of events per line, every line answered).
+        sanma_dialect: How three-player games are sent: ``"nukidora"`` (the Mortal-3p forks:
+            four-entry lists, seat 3 empty) or ``"kita"`` (RiichiEnv: three-entry lists).
     """
 
     def __init__(
@@ -368,6 +383,7 @@ class MjaiBot:
         timeout: float = DEFAULT_TIMEOUT,
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
         dialect: str = "mjai",
+        sanma_dialect: str = "nukidora",
     ):
         if isinstance(command, str):
             argv = shlex.split(command)
@@ -387,9 +403,15 @@ class MjaiBot:
                 f"dialect must be 'mjai' (Mortal's) or 'mjaiapp' (mjai.app's), got "
                 f"{describe(dialect)}"
             )
+        if sanma_dialect not in SANMA_DIALECTS:
+            raise ValueError(
+                f"sanma_dialect must be 'nukidora' (the Mortal-3p forks) or 'kita' (RiichiEnv), "
+                f"got {describe(sanma_dialect)}"
+            )
         self.command = command.strip() if isinstance(command, str) else shlex.join(argv)
         self.argv = [sys.executable, *argv[1:]] if argv[0] in ("python", "python3") else argv
         self.dialect = dialect
+        self.sanma_dialect = sanma_dialect
         self.name = name if name is not None else f"{dialect}:{self.command}"
         self.__name__ = self.name
         self.timeout = float(timeout)
@@ -408,6 +430,7 @@ class MjaiBot:
             timeout=self.timeout,
             startup_timeout=self.startup_timeout,
             dialect=self.dialect,
+            sanma_dialect=self.sanma_dialect,
         )
 
     def __getstate__(self) -> dict:
@@ -415,6 +438,7 @@ class MjaiBot:
         return {k: v for k, v in self.__dict__.items() if k != "_procs"}
 
     def __setstate__(self, state: dict) -> None:
+        state.setdefault("sanma_dialect", "nukidora")
         self.__dict__.update(state)
         self._procs = {}
 
@@ -521,7 +545,7 @@ class MjaiBot:
         mode = check_bot_errors(d.bot_errors)
         seat, t, errors = d.seat, d.t, d.errors
         proc = self._process(t, seat, d.game)
-        events = seat_events(game_events(d.rows, d.rules, proc.cache), seat)
+        events = seat_events(game_events(d.rows, d.rules, proc.cache, self.sanma_dialect), seat)
         new = events[proc.sent :]
         if not new:
             raise self._error(proc, seat, t, "internal error: a decision with no new event")
@@ -577,7 +601,7 @@ class MjaiBot:
         for (table, seat), proc in list(self._procs.items()):
             if table != t or proc.game != game:
                 continue
-            events = seat_events(game_events(rows, rules, proc.cache), seat)
+            events = seat_events(game_events(rows, rules, proc.cache, self.sanma_dialect), seat)
             new = events[proc.sent :]
             if not new:
                 continue
@@ -605,7 +629,10 @@ class MjaiBot:
             self.close()
 
     def __repr__(self) -> str:
-        return f"MjaiBot({self.command!r}, dialect={self.dialect!r})"
+        sanma = (
+            "" if self.sanma_dialect == "nukidora" else f", sanma_dialect={self.sanma_dialect!r}"
+        )
+        return f"MjaiBot({self.command!r}, dialect={self.dialect!r}{sanma})"
 
 
 def _shown(line: bytes | None) -> str:

@@ -207,8 +207,8 @@ def test_the_four_player_tools_refuse_three_players():
 
     # the batch runner plays three players now, with the 86-action table (kita)
     assert Batch(1, MAHJONGSOUL_3P, None, 0, np.float32).masks.shape == (1, 86)
-    with pytest.raises(ValueError, match="the mjai bot: three-player rules"):
-        MjaiPlayer("random", "tenhou-3p")
+    # the mjai bot plays three players now (tests/riichi_env/test_mjai_3p.py)
+    assert MjaiPlayer("random", "tenhou-3p").rules.players == 3
     from riichi_env.dataset.convert import Converter
 
     with pytest.raises(ValueError, match="the dataset: three-player rules"):
