@@ -1149,23 +1149,24 @@ def iter_shards(
             raise ValueError(
                 f"{path}: columns {sorted(arrays)}, the manifest lists {sorted(names)}"
             )
-        rows = {len(v) for v in arrays.values()}
-        if rows != {shard["rows"]}:
-            raise ValueError(f"{path}: {sorted(rows)} rows, the manifest says {shard['rows']}")
         for k in names:
             want = manifest["columns"][k]
             got = arrays[k]
             if got.dtype.name != want["dtype"] or list(got.shape[1:]) != list(want["shape"]):
                 players = ""
-                if k == "mask":
+                width = arrays["mask"].shape[1] if "mask" in arrays else None
+                if width is not None and width != manifest["mask_width"]:
                     players = (
-                        f" ({mask_players(got.shape[1])}-player rows in a "
+                        f" ({mask_players(width)}-player rows in a "
                         f"{manifest['game_players']}-player shard set: they cannot be mixed)"
                     )
                 raise ValueError(
                     f"{path}: column {k!r} is {got.dtype.name} {list(got.shape[1:])} a row, the "
                     f"manifest says {want['dtype']} {want['shape']}{players}"
                 )
+        rows = {len(v) for v in arrays.values()}
+        if rows != {shard["rows"]}:
+            raise ValueError(f"{path}: {sorted(rows)} rows, the manifest says {shard['rows']}")
         yield {k: arrays[k] for k in names}
 
 

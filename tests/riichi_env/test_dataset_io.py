@@ -42,9 +42,9 @@ differences and broken test files the replay lists too); the Converter skips tho
 
 
 def three_player(directory: Path) -> Path:
-    """A 3-player mjlog record: the real Tenhou sanma game ``logs-3p/tenhou-mjlog/sanma2.xml`` (the records
-    read three-player games; the dataset skips them)."""
-    text = (LOGS.parent / "logs-3p" / "tenhou-mjlog" / "sanma2.xml").read_text(encoding="utf-8")
+    """A 3-player mjlog record: the real Tenhou sanma game ``logs/tenhou-mjlog/sanma2.xml`` (the records
+    read three-player games; a converter with a four-player encoder skips it)."""
+    text = (LOGS / "tenhou-mjlog" / "sanma2.xml").read_text(encoding="utf-8")
     assert '<GO type="' in text
     path = directory / "sanma3.xml"
     path.write_text(text, encoding="utf-8")
