@@ -9,7 +9,6 @@ observation, mask and action at every decision whose choice the record shows.
 
 from __future__ import annotations
 
-import glob
 import itertools
 import json
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_dataset import _check_identical, expected_rows, play
+from test_dataset_io import LOGS, THREE_PLAYER_LOGS
 
 from engine.actions import KITA, N_ACTIONS, N_ACTIONS_3P, PASS, RON
 from engine.rules import Rules
@@ -43,17 +43,6 @@ from riichi_env.records.export import game_from_events
 from riichi_env.records.mjai import SANMA_DIALECTS, dumps_mjai
 from riichi_env.records.tenhou6 import write_tenhou6
 
-LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
-THREE_PLAYER_LOGS = sorted(
-    [LOGS / "tenhou-mjlog" / "sanma2.xml"]
-    + [
-        Path(p)
-        for p in glob.glob(str(LOGS / "tenhou6" / "*.json"))
-        if "nuki" in p or "kokushi" in p
-    ]
-    + [Path(p) for p in glob.glob(str(LOGS / "riichienv" / "*3p*_seed*.jsonl"))]
-)
-"""The real three-player records of ``tests/data/logs`` (``INDEX.md``, "Three-player games")."""
 KNOWN_SKIPS_3P = {("kokushi_peinuki.json", "hand E3-0: point changes")}
 """The one hand the replay lists as a converter quirk too (``test_records_3p.KNOWN_DIFFERENCES``:
 the record's deltas leave out a riichi stick its own final points count)."""
