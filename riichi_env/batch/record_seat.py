@@ -125,7 +125,11 @@ REPLAY: tuple[tuple[str, str, str], ...] = (
     ("red", "uint8 (136)", "1 for a red five's tile136"),
     # scratch
     ("scratch", "float32 (rows, 34)", "one observation, quantized into ``obs_u8``"),
-    ("oracle_scratch", "float32 (184, 34)", "one oracle observation, likewise"),
+    (
+        "oracle_scratch",
+        "float32 (184 or 148, 34)",
+        "one oracle observation (oracle_v0, oracle3_v0)",
+    ),
     # the rows (R of them; the float or the byte buffers have no rows)
     ("obs", "float32 (R, rows, 34)", "the encoder's observation"),
     ("obs_u8", "uint8 (R, rows, 34)", "the same in bytes (the runner's ``QUANT_*`` bounds)"),
