@@ -283,9 +283,9 @@ class Rules:
 def check_four_players(rules: Rules, what: str) -> None:
     """Raise ``ValueError`` for three-player rules where only four players are handled yet.
 
-    The engine plays and scores three players (issue 26), but the envs and the batch runner,
-    the dataset and the mjai bot handle four only (``docs/sanma-status.md``): they refuse such
-    rules instead of using four seats or an 85-action mask on them.
+    The engine plays and scores three players (issue 26), but the mjai bot handles four only
+    (``docs/sanma-status.md``): it refuses such rules instead of using four seats or an 85-action
+    mask on them.
     """
     if rules.players != 4:
         raise ValueError(
