@@ -257,6 +257,11 @@ def test_three_player_shards_and_mixing_is_refused(tmp_path):
     rows = load_shards(tmp_path / "s3")
     assert rows["mask"].shape[1] == N_ACTIONS_3P and len(rows["action"]) == m3["rows"] > 0
     assert rows["obs"].shape[1:] == (N_ROWS["basic3_v0"], 34)
+    two = write_shards(three, tmp_path / "w2", encoder="basic3_v0", shard_rows=100, workers=2)
+    assert two["rows"] == m3["rows"]  # worker processes: the same shards, byte for byte
+    for shard in m3["shards"]:
+        name = shard["file"]
+        assert (tmp_path / "w2" / name).read_bytes() == (tmp_path / "s3" / name).read_bytes()
     mixed = itertools.chain(iter_shards(tmp_path / "s3"), iter_shards(tmp_path / "s4"))
     with pytest.raises(ValueError, match="three- and four-player rows cannot be mixed"):
         list(rebatch(mixed, 64))
