@@ -1,7 +1,7 @@
 """Game records to training arrays: games/s and decisions/s, next to RiichiEnv's own replay path.
 
     python benchmarks/bench_dataset.py [--records DIR] [--games 200] [--repeats 3]
-        [--riichienv-python /tmp/renv/bin/python] [--workers 2]
+        [--riichienv-python /tmp/renv/bin/python] [--workers 2] [--games-3p 100]
 
 Both sides convert the same mjai records (``--records``; generated once when the directory has
 none: ``riichi-env arena --seats efficiency,simple,efficiency,simple --games 200 --seed 0
@@ -15,6 +15,12 @@ the oracle column and uint8 observations; and ``riichi_env.dataset.io.iter_batch
 passes over all files by CPU time (``time.process_time``: user + system time of this process);
 the ``iter_batches`` rows by wall time. A second table splits one core's CPU time per hanchan into
 reading, packing, the compiled replay (with the masks), encoding and the copy out.
+
+Three players (issue 26): ``--games-3p`` three-player hanchan (``riichi-env arena --rules
+mahjongsoul-3p --seats efficiency,simple,efficiency --games 100 --seed 0 --format mjai --log DIR``,
+generated once into a directory of their own, or ``--records-3p DIR``) converted with
+``basic3_v0`` (also uint8); RiichiEnv's column stays empty for them (its path above is
+four-player).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_PEER = "/tmp/renv/bin/python"
 PEER_VERSION = "0.4.11"
 SEATS = ["efficiency", "simple", "efficiency", "simple"]
+SEATS_3P = ["efficiency", "simple", "efficiency"]
+"""The three-player records' seats (three rotations of a set of walls: three different games)."""
 """Two compiled agents of each kind, so the four seat rotations of a set of walls are four
 different games (four identical agents would play one game four times)."""
 MAKE_PEER = (
@@ -40,17 +48,32 @@ MAKE_PEER = (
 )
 
 
-def records(directory: Path | None, games: int, seed: int) -> tuple[list[Path], str]:
-    """The mjai record files to convert, generated first when the directory has none."""
+def records(
+    directory: Path | None, games: int, seed: int, players: int = 4
+) -> tuple[list[Path], str]:
+    """The mjai record files to convert, generated first when the directory has none (three
+    players: ``mahjongsoul-3p`` games of ``SEATS_3P``)."""
     if directory is None:
-        directory = Path(tempfile.gettempdir()) / f"riichi-env-bench-records-esg{games}-s{seed}"
+        tag = "-3p" if players == 3 else ""
+        directory = (
+            Path(tempfile.gettempdir()) / f"riichi-env-bench-records{tag}-esg{games}-s{seed}"
+        )
     found = sorted(p for p in directory.glob("*.mjson") if p.is_file())
     if found:
         return found, f"{len(found)} records in {directory}"
     from riichi_env.batch.arena import arena
 
     t0 = time.perf_counter()
-    arena(SEATS, games=games, seed=seed, log_dir=directory, log_format="mjai", progress=False)
+    seats, rules = (SEATS_3P, "mahjongsoul-3p") if players == 3 else (SEATS, "mahjongsoul")
+    arena(
+        seats,
+        games=games,
+        seed=seed,
+        rules=rules,
+        log_dir=directory,
+        log_format="mjai",
+        progress=False,
+    )
     found = sorted(directory.glob("*.mjson"))
     took = time.perf_counter() - t0
     return found, f"{len(found)} records generated into {directory} ({took:.0f} s)"
@@ -211,9 +234,13 @@ def main() -> int:
     parser.add_argument("--riichienv-python", default=DEFAULT_PEER, help=f"({DEFAULT_PEER})")
     parser.add_argument("--workers", type=int, default=2, help="iter_batches workers (2)")
     parser.add_argument("--no-stages", action="store_true", help="skip the per-stage table")
+    parser.add_argument(
+        "--games-3p", type=int, default=100, help="three-player games to generate (100; 0: none)"
+    )
+    parser.add_argument("--records-3p", type=Path, help="directory of three-player .mjson records")
     args = parser.parse_args()
-    if args.games < 1 or args.repeats < 1 or args.workers < 1:
-        parser.error("--games, --repeats and --workers must be at least 1")
+    if args.games < 1 or args.repeats < 1 or args.workers < 1 or args.games_3p < 0:
+        parser.error("--games, --repeats and --workers must be at least 1, --games-3p at least 0")
 
     paths, where = records(args.records, args.games, args.seed)
     load_start = load()
@@ -248,6 +275,17 @@ def main() -> int:
                     batches(paths, w, args.repeats),
                 )
             )
+    three_where = ""
+    if args.games_3p or args.records_3p:
+        paths3, three_where = records(args.records_3p, args.games_3p, args.seed, players=3)
+        for name, options in [
+            ("riichi_env Converter basic3_v0, three players", {"encoder": "basic3_v0"}),
+            (
+                "riichi_env Converter basic3_v0 uint8, three players",
+                {"encoder": "basic3_v0", "dtype": "uint8"},
+            ),
+        ]:
+            rows.append((name, {**ours(paths3, args.repeats, **options), "three": True}))
     table = stages(paths, args.repeats) if not args.no_stages else None
     load_end = load()
 
@@ -270,10 +308,13 @@ def main() -> int:
         cells += [f"{cpu:.2f}" if cpu else "-", f"{wall:.2f}"]
         cells += [f"{g / cpu:,.1f}" if cpu else "-", f"{d / cpu:,.0f}" if cpu else "-"]
         cells += [f"{g / wall:,.1f}"]
-        cells += [f"{g / cpu / ref_cpu:.1f}x" if cpu and ref_cpu else "-"]
-        cells += [f"{g / wall / ref_wall:.1f}x" if ref_wall else "-"]
+        same = not r.get("three")  # RiichiEnv's row is four-player games
+        cells += [f"{g / cpu / ref_cpu:.1f}x" if cpu and ref_cpu and same else "-"]
+        cells += [f"{g / wall / ref_wall:.1f}x" if ref_wall and same else "-"]
         print("| " + " | ".join(cells) + " |")
     print()
+    if three_where:
+        print(f"three-player rows: {three_where} (mahjongsoul-3p hanchan, mjai)")
     if other is None:
         print(f"RiichiEnv skipped: {peer_note}")
     else:
@@ -286,7 +327,7 @@ def main() -> int:
         print(io_note)
     else:
         one = next(r for n, r in rows if n.endswith(", 1 worker(s)"))
-        many = rows[-1][1]
+        many = next(r for n, r in rows if n.endswith(f", {args.workers} worker(s)"))
         print(
             f"iter_batches, {args.workers} workers vs 1 (wall): {one['wall'] / many['wall']:.2f}x "
             f"the games/s over the whole run (first batch after {one['first']:.1f} s and "

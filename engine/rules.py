@@ -283,9 +283,8 @@ class Rules:
 def check_four_players(rules: Rules, what: str) -> None:
     """Raise ``ValueError`` for three-player rules where only four players are handled yet.
 
-    The engine plays and scores three players (issue 26), but the dataset handles four only
-    (``docs/sanma-status.md``): it refuses such rules instead of using four seats or an
-    85-action mask on them.
+    The engine plays and scores three players (issue 26); a tool that handles four only refuses
+    such rules with this instead of using four seats or an 85-action mask on them.
     """
     if rules.players != 4:
         raise ValueError(

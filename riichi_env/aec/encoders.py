@@ -279,6 +279,7 @@ ALL_ENCODERS = ENCODERS + ENCODERS_3P
 DEFAULT_ENCODER = "basic_v0"
 DEFAULT_ENCODER_3P = "basic3_v0"
 ENCODER_IDS = {name: i for i, name in enumerate(ALL_ENCODERS)}
+_ORACLE_V0, _ORACLE3_V0 = ENCODER_IDS["oracle_v0"], ENCODER_IDS["oracle3_v0"]
 N_ROWS = {
     "basic_v0": N_BASIC,
     "rich_v0": N_RICH,
@@ -669,20 +670,42 @@ def _encode_oracle3(st, t, seat, out):
             for j in range(4):
                 if c > j:
                     out[HIDDEN_HANDS3 + 4 * (r - 1) + j, k] = 1.0
+    _oracle3_wall_rows(st, t, np.zeros(0, dtype=np.uint8), out)
+
+
+@njit
+def _oracle3_wall_rows(st, t, known, out):
+    """Rows 139..147 of ``oracle3_v0``: the live wall's kinds, the next four draws and the ura
+    indicators; ``known`` as in :func:`_oracle_wall_rows` (empty: the whole wall)."""
+    rec = st[t]
+    out[WALL_KINDS3:N_ORACLE3, :] = 0.0
+    whole = known.shape[0] == 0
     end = rec.wall_pos + _live_left(st, t)
     cnt = np.zeros(34, dtype=np.int32)
     for i in range(rec.wall_pos, end):
-        cnt[rec.wall[i] // 4] += 1
+        if whole or known[i]:
+            cnt[rec.wall[i] // 4] += 1
     for k in range(34):
         for j in range(4):
             if cnt[k] > j:
                 out[WALL_KINDS3 + j, k] = 1.0
     for j in range(4):
         i = rec.wall_pos + j
-        if i < end:
+        if i < end and (whole or known[i]):
             out[NEXT_DRAWS3 + j, rec.wall[i] // 4] = 1.0
     for d in range(rec.n_dora):
-        out[URA_INDICATORS3, rec.wall[URA_START + d] // 4] += 0.25
+        if whole or known[URA_START + d]:
+            out[URA_INDICATORS3, rec.wall[URA_START + d] // 4] += 0.25
+
+
+@njit(inline="always")
+def _known_wall_rows(st, t, encoder, known, out):
+    """The wall rows of oracle encoder ``encoder`` (``oracle_v0`` or ``oracle3_v0``; any other
+    id: nothing) limited to the wall places ``known`` marks (a record's revealed tiles)."""
+    if encoder == _ORACLE_V0:
+        _oracle_wall_rows(st, t, known, out)
+    elif encoder == _ORACLE3_V0:
+        _oracle3_wall_rows(st, t, known, out)
 
 
 @njit(inline="always")

@@ -105,7 +105,7 @@ OPTION_INTS: tuple[tuple[str, int, str], ...] = (
     ("games_done", 1, "games finished, added to by every call (progress)"),
     ("played", 1, "actions played, added to by every call"),
     ("kinds", 1, "replay: bit k set: decisions of kind k (``record_seat.KINDS``) become rows"),
-    ("oracle", 1, "replay: each row's oracle observation too"),
+    ("oracle", 1, "replay: 0, or the id of an oracle encoder whose rows each row has too"),
     ("rows", 1, "replay: rows written (the next row's index), added to by every call"),
     ("rows_full", 1, "replay: the call stopped as the rows were full (grow, call again)"),
 )

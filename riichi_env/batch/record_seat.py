@@ -27,6 +27,7 @@ from engine.actions import (
     DISCARD,
     DISCARD_RED,
     KAN,
+    KITA,
     KYUUSHU,
     OPEN_RIICHI,
     PASS,
@@ -81,14 +82,16 @@ KINDS = (
     "kakan",
     "kyushu",
     "pass",
+    "kita",
 )
-"""Decision kinds, by id (the ``kind`` column): what the recorded action was."""
+"""Decision kinds, by id (the ``kind`` column): what the recorded action was (``kita``: three
+players only; the ids of the others are those of the four-player dataset)."""
 K_DISCARD, K_RIICHI, K_TSUMO, K_RON, K_CHI, K_PON, K_DAIMINKAN, K_ANKAN, K_KAKAN = range(9)
-K_KYUSHU, K_PASS = 9, 10
+K_KYUSHU, K_PASS, K_KITA = 9, 10, 11
 
-SCRIPT_CODES = ("discard", "riichi", "chi", "pon", "daiminkan", "ankan", "kakan")
+SCRIPT_CODES = ("discard", "riichi", "chi", "pon", "daiminkan", "ankan", "kakan", "kita")
 """The record's moves a script row holds, by code (``S_*``): the ``Event.type`` of each."""
-S_DISCARD, S_RIICHI, S_CHI, S_PON, S_DAIMINKAN, S_ANKAN, S_KAKAN = range(len(SCRIPT_CODES))
+S_DISCARD, S_RIICHI, S_CHI, S_PON, S_DAIMINKAN, S_ANKAN, S_KAKAN, S_KITA = range(len(SCRIPT_CODES))
 SCRIPT_WIDTH = 6
 """Columns of a script row: code ``S_*``, seat, tile136, the seat called from, an auxiliary
 tile136 (the lowest tile of a chi, the first consumed tile of a kan), 1 if a red five is among
@@ -122,7 +125,11 @@ REPLAY: tuple[tuple[str, str, str], ...] = (
     ("red", "uint8 (136)", "1 for a red five's tile136"),
     # scratch
     ("scratch", "float32 (rows, 34)", "one observation, quantized into ``obs_u8``"),
-    ("oracle_scratch", "float32 (184, 34)", "one oracle observation, likewise"),
+    (
+        "oracle_scratch",
+        "float32 (184 or 148, 34)",
+        "one oracle observation (oracle_v0, oracle3_v0)",
+    ),
     # the rows (R of them; the float or the byte buffers have no rows)
     ("obs", "float32 (R, rows, 34)", "the encoder's observation"),
     ("obs_u8", "uint8 (R, rows, 34)", "the same in bytes (the runner's ``QUANT_*`` bounds)"),
@@ -172,6 +179,8 @@ def _kind_of(st, t, action):
         return K_KYUSHU
     if action == PASS:
         return K_PASS
+    if action == KITA:  # after the frequent kinds: a kan (rare) pays the one comparison
+        return K_KITA
     if rec.phase == PHASE_CLAIM:
         return K_DAIMINKAN
     if rec.closed34[rec.actor, action - KAN] == 4:
@@ -221,6 +230,8 @@ def _script_action(row, red, mask):
         return KAN + row[4] // 4
     if code == S_DAIMINKAN:
         return KAN + k
+    if code == S_KITA:
+        return KITA
     if code == S_PON:
         action = PON
     else:

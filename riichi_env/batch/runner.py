@@ -68,7 +68,7 @@ from engine.kernels import ACTION_STREAM, _apply, _choose, _legal_mask, _reset, 
 from engine.selfplay import POLICY_SIMPLE, _choose_random
 from engine.tables import Tables
 from engine.validation import SEED_MAX
-from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, _encode, _oracle_wall_rows
+from riichi_env.aec.encoders import N_ROWS, _encode, _known_wall_rows
 from riichi_env.aec.options import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
 from riichi_env.batch.fields import (
     BUFFERS,
@@ -162,9 +162,6 @@ from riichi_env.batch.record_seat import (
     _record_move,
     _rows_full,
 )
-
-ORACLE_ID = ENCODER_IDS["oracle_v0"]
-"""The oracle encoder's id (the replay's ``oracle`` rows, ``rec_known``'s wall rows)."""
 
 
 def example_arguments() -> tuple:
@@ -335,23 +332,23 @@ def _runner(agents: bool, replay: bool):
                             suit, honor = tables.shanten_suit, tables.shanten_honor
                             if obs_u8_rows.shape[0] > 0:  # bytes: through a float scratch row
                                 _encode(st, t, actor, enc, suit, honor, scratch)
-                                if ti[t, T_REC_KNOWN] and enc == ORACLE_ID:
-                                    _oracle_wall_rows(st, t, known_walls[h], scratch)
+                                if ti[t, T_REC_KNOWN]:  # an oracle encoder's wall rows
+                                    _known_wall_rows(st, t, enc, known_walls[h], scratch)
                                 n = scratch.shape[0]
                                 lo_, inv_ = QUANT_LO[enc, :n], QUANT_INV[enc, :n]
                                 _quantize(scratch, lo_, inv_, obs_u8_rows[r])
                             else:
                                 _encode(st, t, actor, enc, suit, honor, obs_rows[r])
-                                if ti[t, T_REC_KNOWN] and enc == ORACLE_ID:
-                                    _oracle_wall_rows(st, t, known_walls[h], obs_rows[r])
-                            if ti[nb, O_ORACLE]:
-                                oracle_id = np.int64(ORACLE_ID)
+                                if ti[t, T_REC_KNOWN]:
+                                    _known_wall_rows(st, t, enc, known_walls[h], obs_rows[r])
+                            if ti[nb, O_ORACLE]:  # the oracle encoder's id (never 0)
+                                oracle_id = ti[nb, O_ORACLE]
                                 _encode(st, t, actor, oracle_id, suit, honor, orc_scratch)
                                 if ti[t, T_REC_KNOWN]:
-                                    _oracle_wall_rows(st, t, known_walls[h], orc_scratch)
+                                    _known_wall_rows(st, t, oracle_id, known_walls[h], orc_scratch)
                                 if orc_u8.shape[0] > 0:
                                     n = orc_scratch.shape[0]
-                                    lo_, inv_ = QUANT_LO[ORACLE_ID, :n], QUANT_INV[ORACLE_ID, :n]
+                                    lo_, inv_ = QUANT_LO[oracle_id, :n], QUANT_INV[oracle_id, :n]
                                     _quantize(orc_scratch, lo_, inv_, orc_u8[r])
                                 else:
                                     orc[r, :, :] = orc_scratch

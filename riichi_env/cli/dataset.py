@@ -35,7 +35,8 @@ def _seats(text: str) -> list[int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""
-    from riichi_env.aec.encoders import ENCODERS
+    from engine.rules import PRESETS_3P
+    from riichi_env.aec.encoders import ALL_ENCODERS
 
     parser.add_argument(
         "files",
@@ -48,15 +49,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, metavar="DIR", help="directory for the shards")
     parser.add_argument(
         "--encoder",
-        choices=ENCODERS,
+        choices=ALL_ENCODERS,
         default="basic_v0",
-        help="observation encoder (default basic_v0)",
+        help="observation encoder (default basic_v0); it fixes the players: a four-player encoder "
+        "converts four-player records, a three-seat one (basic3_v0, rich3_v0, oracle3_v0) "
+        "three-player records, and records of the other count are skipped with their reason",
     )
     parser.add_argument(
         "--rules",
-        choices=("auto", "mahjongsoul", "tenhou", "tenhou-2009"),
+        choices=("auto", "mahjongsoul", "tenhou", "tenhou-2009", *PRESETS_3P),
         default="auto",
-        help="rules preset (default auto: from each record, as riichi-env replay reads them)",
+        help="rules preset (default auto: from each record, as riichi-env replay reads them); "
+        "the -3p presets with a three-seat encoder",
     )
     parser.add_argument(
         "--workers",
@@ -76,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="discard,riichi",
         help="only decisions of these kinds (discard, riichi, tsumo, ron, chi, pon, daiminkan, "
-        "ankan, kakan, kyushu, pass)",
+        "ankan, kakan, kyushu, pass, kita)",
     )
     parser.add_argument(
         "--skip-forced",
@@ -85,13 +89,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--augment",
-        choices=("mp", "suits"),
+        choices=("mp", "ps", "suits"),
         default=None,
-        help="also the suit-swapped copies of each row: mp (man<->pin) or suits (all 6 suit "
-        "permutations)",
+        help="also the suit-swapped copies of each row: mp (man<->pin), ps (pin<->sou: the one "
+        "three players allow) or suits (all 6 suit permutations)",
     )
     parser.add_argument(
-        "--oracle", action="store_true", help="also an oracle column (oracle_v0 observations)"
+        "--oracle",
+        action="store_true",
+        help="also an oracle column (oracle_v0 observations; oracle3_v0 with three players)",
     )
     parser.add_argument(
         "--dtype",

@@ -14,6 +14,10 @@ conv = Converter(encoder="basic_v0")
 rows = conv.convert("game.mjson")     # dict of numpy arrays, or None if the record was skipped
 rows["obs"].shape, rows["action"], conv.stats.as_dict()
 ```
+
+Three-player records take a three-seat encoder (``basic3_v0``, ``rich3_v0``, ``oracle3_v0``): the
+encoder fixes the players of a converter (its rows' shape and 85- or 86-entry masks), and a record
+of the other player count is skipped with a reason naming the encoders to use instead.
 """
 
 from __future__ import annotations
@@ -25,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.actions import N_ACTIONS
-from engine.rules import Rules, check_four_players
+from engine.actions import n_actions
+from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
-from riichi_env.aec.encoders import ENCODER_IDS, ENCODERS, N_ROWS
+from riichi_env.aec.encoders import ALL_ENCODERS, ENCODER_IDS, ENCODERS, ENCODERS_3P, N_ROWS
 from riichi_env.batch.fields import (
     O_ENCODER,
     O_HI,
@@ -66,9 +70,12 @@ from riichi_env.records.model import Game, RecordError
 
 KIND_IDS = {name: i for i, name in enumerate(KINDS)}
 """Kind name → id in the ``kind`` column."""
-AUGMENTS = {None: (0,), "mp": (0, 1), "suits": tuple(range(6))}
+AUGMENTS = {None: (0,), "mp": (0, 1), "ps": (0, 2), "suits": tuple(range(6))}
 """``augment`` option → the suit permutations (``SUIT_PERMUTATIONS`` indices) of each record:
-``None`` as recorded, ``"mp"`` also with man and pin swapped, ``"suits"`` all six."""
+``None`` as recorded, ``"mp"`` also with man and pin swapped, ``"ps"`` with pin and sou swapped
+(the one a three-player game allows: it has no 2m-8m), ``"suits"`` all six."""
+AUGMENTS_3P = (None, "ps")
+"""The ``augment`` options of a three-seat encoder."""
 COLUMNS = (
     "obs",
     "mask",
@@ -85,6 +92,8 @@ COLUMNS = (
 )
 """The arrays of :meth:`Converter.convert` (plus ``oracle`` with ``oracle=True``)."""
 ORACLE = "oracle_v0"
+ORACLE_3P = "oracle3_v0"
+"""The ``oracle`` column's encoder: ``ORACLE`` with four players, ``ORACLE_3P`` with three."""
 GRP_FEATURES = ("round", "honba", "kyotaku", "score0", "score1", "score2", "score3")
 """Columns of :func:`grp_game`'s ``features``: Mortal's rank-predictor inputs per hand."""
 _FIRST_ROWS = 1024
@@ -92,6 +101,8 @@ _NO_FLOATS = np.zeros((0, 1, 34), dtype=np.float32)
 _NO_BYTES = np.zeros((0, 1, 34), dtype=np.uint8)
 _NO_VIEWS = np.zeros((0, 1, 1, 34), dtype=np.float32)
 """The row buffers a call does not write (no rows), and the runner's unused ``obs``."""
+_ENCODERS_OF = {4: ENCODERS, 3: ENCODERS_3P}
+
 MAX_ROWS_PER_MOVE = 4.0
 """Rows per recorded move (discard, call, kan, riichi) at most: the move, three claim offers on
 it. Fresh row arrays are first sized by the ratio seen so far, never above this."""
@@ -169,17 +180,22 @@ class Converter:
     """Records to rows, with fixed options; reuse one for many records (it keeps its buffers).
 
     Args:
-        encoder: Observation encoder (``riichi_env.aec.encoders.ENCODERS``), as the env's ``encoder``.
+        encoder: Observation encoder, as the env's ``encoder``: a four-player one
+            (``riichi_env.aec.encoders.ENCODERS``) converts four-player records, a three-seat one
+            (``ENCODERS_3P``) three-player records; a record of the other count is skipped.
         rules: ``"auto"`` (from the record, as ``riichi-env replay``), a preset name or a
-            ``engine.Rules``; game length, red fives and uma come from the record either way.
+            ``engine.Rules`` of the encoder's players; game length, red fives and uma come from
+            the record either way.
         seats: Absolute seats (0-3, 0 is the first dealer) whose decisions become rows.
         players: Player names whose decisions become rows (mjlog ``UN``, mjai ``names``,
             tenhou.net/6 ``name``); combined with ``seats``, a row needs both.
         kinds: Decision kinds (``KINDS``) that become rows.
         skip_forced: Leave out decisions with a single legal action.
-        augment: ``None``, ``"mp"`` (add the man/pin-swapped copy) or ``"suits"`` (all six
-            suit permutations); the ``perm`` column says which (``SUIT_PERMUTATIONS``).
-        oracle: Add an ``oracle`` column: ``oracle_v0`` rows with the wall the record reveals.
+        augment: ``None``, ``"mp"`` (add the man/pin-swapped copy), ``"ps"`` (pin/sou) or
+            ``"suits"`` (all six suit permutations); the ``perm`` column says which
+            (``SUIT_PERMUTATIONS``). Three players: ``None`` or ``"ps"``.
+        oracle: Add an ``oracle`` column: ``oracle_v0`` rows (``oracle3_v0`` with a three-seat
+            encoder) with the wall the record reveals.
         dtype: ``"float32"``, or ``"uint8"`` for rows quantized as ``vector_env(dtype=uint8)``.
         strict: Raise :class:`DatasetError` instead of skipping a bad record or hand.
         walls: Full Tenhou walls for mjlog records (``riichi_env.records.mjlog.load_walls``).
@@ -201,12 +217,17 @@ class Converter:
         walls: Any = None,
     ) -> None:
         if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
-            raise ValueError(f"unknown encoder {encoder!r}; expected one of {', '.join(ENCODERS)}")
+            raise ValueError(
+                f"unknown encoder {encoder!r}; expected one of {', '.join(ALL_ENCODERS)}"
+            )
+        game_players = 3 if encoder in ENCODERS_3P else 4
         if not isinstance(rules, Rules):
             if not isinstance(rules, str):
                 raise TypeError(f"rules must be a preset name or engine.Rules, got {rules!r}")
             if rules != "auto":
-                check_four_players(Rules.preset(rules), "the dataset")  # raises naming the presets
+                _check_rules_players(Rules.preset(rules), encoder)  # raises naming the presets
+        else:
+            _check_rules_players(rules, encoder)
         seat_set = _names(seats, "seats")
         if seat_set is not None:
             try:
@@ -219,7 +240,12 @@ class Converter:
         if kind_set is not None and not kind_set:
             raise ValueError("kinds is empty: no decision would become a row")
         if augment not in AUGMENTS:
-            raise ValueError(f"augment must be None, 'mp' or 'suits', got {augment!r}")
+            raise ValueError(f"augment must be None, 'mp', 'ps' or 'suits', got {augment!r}")
+        if game_players == 3 and augment not in AUGMENTS_3P:
+            raise ValueError(
+                f"augment {augment!r} swaps the man suit, which a three-player game has only 1m "
+                f"and 9m of; with the three-seat encoder {encoder} use None or 'ps' (pin/sou)"
+            )
         try:
             dt = np.dtype(dtype)
         except TypeError:
@@ -230,6 +256,11 @@ class Converter:
             if not isinstance(value, (bool, np.bool_)):
                 raise TypeError(f"{name} must be True or False, got {value!r}")
         self.encoder = encoder
+        self.game_players = game_players
+        """3 or 4: the players of the records this converter takes (its encoder's)."""
+        self.n_actions = n_actions(game_players)
+        """Entries of a mask (85, or 86 with three players: ``KITA``)."""
+        self.oracle_encoder = ORACLE_3P if game_players == 3 else ORACLE
         self.rules = rules
         self.seats = seat_set
         self.players = _names(players, "players")
@@ -257,7 +288,8 @@ class Converter:
         options[O_HI] = 1
         options[O_ENCODER] = ENCODER_IDS[encoder]
         options[O_KINDS] = sum(1 << KIND_IDS[k] for k in chosen)
-        self._masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
+        options[O_ORACLE] = ENCODER_IDS[self.oracle_encoder] if self.oracle else 0
+        self._masks = np.zeros((1, self.n_actions), dtype=np.int8)
         self._cap = 0
         self._per_move = 1.2
         self._state_rules: Rules | None = None
@@ -269,7 +301,7 @@ class Converter:
     def _columns(self, n: int, make=np.zeros) -> dict[str, np.ndarray]:
         out = {
             "obs": make((n, self._rows, 34), dtype=self.dtype),
-            "mask": np.zeros((n, N_ACTIONS), dtype=np.int8),
+            "mask": np.zeros((n, self.n_actions), dtype=np.int8),
             "action": np.zeros(n, dtype=np.int16),
             "seat": np.zeros(n, dtype=np.int8),
             "kind": np.zeros(n, dtype=np.int8),
@@ -282,7 +314,7 @@ class Converter:
             "final_score": np.zeros(n, dtype=np.float32),
         }
         if self.oracle:
-            out["oracle"] = make((n, N_ROWS[ORACLE], 34), dtype=self.dtype)
+            out["oracle"] = make((n, N_ROWS[self.oracle_encoder], 34), dtype=self.dtype)
         return out
 
     def _grow(self, n: int) -> dict[str, np.ndarray]:
@@ -296,7 +328,6 @@ class Converter:
 
     def _state(self, rules: Rules):
         if self._state_rules != rules:
-            check_four_players(rules, "the dataset")  # issue 26: four-player masks and encoders
             self._st = new_state(1, rules, max_events=0)
             self._state_rules = rules
             import engine.game as _g
@@ -311,13 +342,7 @@ class Converter:
 
     def read(self, source: str | Path | Game) -> Game:
         """The record as a :class:`~riichi_env.records.model.Game` (``RecordError`` if unreadable)."""
-        if isinstance(source, Game):
-            return source
-        if not isinstance(source, (str, Path)):
-            raise TypeError(f"a record must be a path or a Game, got {type(source).__name__}")
-        from riichi_env.records.convert import read_file
-
-        return read_file(source, walls=self.walls)
+        return _read(source, self.walls)
 
     def convert(
         self, source: str | Path | Game, *, reuse: bool = False
@@ -351,8 +376,8 @@ class Converter:
         name = name or game.source or "<game>"
         from riichi_env.records.replay import rules_for
 
-        if game.players != 4:  # issue 26: the rows use the four-player encoders and masks
-            self._fail(name, "3-player games are not supported by the dataset yet")
+        if game.players != self.game_players:
+            self._fail(name, _players_reason(game.players, self.encoder))
             return None
         _seed_walls(game)
         try:
@@ -368,6 +393,7 @@ class Converter:
         for _, label, msg in packed.errors:
             self._fail(name, f"hand {label}: {msg}")
         seat_ok = np.ones(4, dtype=np.uint8)
+        seat_ok[game.players :] = 0  # the empty seat of a three-player game never decides
         if self.seats is not None:
             seat_ok[[s for s in range(4) if s not in self.seats]] = 0
         if self.players is not None:
@@ -422,7 +448,7 @@ class Converter:
         hand_rows = np.zeros(n_hands, dtype=np.int32)
         quantized = self.dtype == np.uint8
         scratch = np.zeros((self._rows, 34), dtype=np.float32)
-        oscratch = np.zeros((N_ROWS[ORACLE], 34), dtype=np.float32)
+        oscratch = np.zeros((N_ROWS[self.oracle_encoder], 34), dtype=np.float32)
         ti, tf = self._ti.copy(), self._tf  # the one table's records (the options set once)
         ti[0, T_REC_HAND_END] = n_hands
         ti[0, T_REC_SEATS : T_REC_SEATS + 4] = seat_ok
@@ -430,7 +456,6 @@ class Converter:
         options = ti[1]
         options[O_ROWS] = row0
         options[O_SKIP_FORCED] = self.skip_forced
-        options[O_ORACLE] = self.oracle
         masks = self._masks
         while True:
             obs = buf["obs"]
@@ -521,8 +546,9 @@ def _grown(buf: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
 def _seed_walls(game: Game) -> None:
     """Give the hands of an mjlog record with a ``SHUFFLE`` seed their walls, rebuilt as Tenhou
     shuffles them (:mod:`riichi_env.records.tenhou_wall`); a hand whose rebuilt wall disagrees
-    with a tile the record shows keeps none (its oracle rows show what the record reveals)."""
-    if not game.shuffle_seed or all(h.wall is not None for h in game.hands):
+    with a tile the record shows keeps none (its oracle rows show what the record reveals).
+    Tenhou's three-player walls are not rebuilt (their shuffle is not known)."""
+    if game.players != 4 or not game.shuffle_seed or all(h.wall is not None for h in game.hands):
         return
     from riichi_env.records.tenhou_wall import tenhou_walls
     from riichi_env.records.wall import check_wall
@@ -541,22 +567,57 @@ def _seed_walls(game: Game) -> None:
             hand.wall, hand.wall_layout = None, "tenhou"
 
 
+def _read(source: str | Path | Game, walls: Any = None) -> Game:
+    """The record as a :class:`~riichi_env.records.model.Game` (``RecordError`` if unreadable)."""
+    if isinstance(source, Game):
+        return source
+    if not isinstance(source, (str, Path)):
+        raise TypeError(f"a record must be a path or a Game, got {type(source).__name__}")
+    from riichi_env.records.convert import read_file
+
+    return read_file(source, walls=walls)
+
+
+def _check_rules_players(rules: Rules, encoder: str) -> None:
+    """``ValueError`` when ``rules`` are not for the players of ``encoder``, naming what fits."""
+    players = 3 if encoder in ENCODERS_3P else 4
+    if rules.players != players:
+        raise ValueError(
+            f"rules {rules.name!r} are for {rules.players} players but the encoder {encoder} is "
+            f"for {players}: with {rules.players} players use one of "
+            f"{', '.join(_ENCODERS_OF[rules.players])}"
+        )
+
+
+def _players_reason(players: int, encoder: str) -> str:
+    """The skip reason of a record of ``players`` players under ``encoder`` (of the other count)."""
+    mine = 3 if encoder in ENCODERS_3P else 4
+    kind = "a three-seat" if players == 3 else "a four-player"
+    return (
+        f"a {players}-player record, but the encoder {encoder} is for {mine} players: convert "
+        f"{players}-player records in a converter of their own, with {kind} encoder "
+        f"({', '.join(_ENCODERS_OF[players])})"
+    )
+
+
 def _final(game: Game, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """Each seat's final rank (0-3, -1 unknown) and final score (NaN unknown) from the record."""
+    """Each seat's final rank (0-3, -1 unknown) and final score (NaN unknown) from the record;
+    the empty seat of a three-player game keeps -1 and NaN."""
     rank = np.full(4, -1, dtype=np.int8)
     score = np.full(4, np.nan, dtype=np.float32)
     if game.final_scores is None:
         return rank, score
     points = list(game.final_scores)
-    order = sorted(range(4), key=lambda s: (-points[s], s))
+    order = sorted(range(game.players), key=lambda s: (-points[s], s))
     for r, s in enumerate(order):
         rank[s] = r
+    n = game.players
     if game.final_results is not None:
-        score[:] = game.final_results
+        score[:n] = game.final_results[:n]
     else:
         from riichi_env.records.replay import placement_scores
 
-        score[:] = placement_scores(points, rules)
+        score[:n] = placement_scores(points, rules)[:n]
     return rank, score
 
 
@@ -574,8 +635,9 @@ def grp_game(source: str | Path | Game, rules: str | Rules = "auto") -> dict[str
     """Rank-predictor data of one record: ``features`` int32 (H, 7), per hand the round index
     (``kyoku`` code: 0 East 1 … 7 South 4), honba, riichi sticks and the four scores at hand start
     (``GRP_FEATURES``), and ``ranks`` int8 (4,), each seat's final rank (-1 if the record does not
-    end its game), as Mortal's rank predictor reads them."""
-    game = Converter(rules=rules).read(source)
+    end its game), as Mortal's rank predictor reads them. Three-player records too: ``score3``
+    is 0 and the empty seat's rank -1."""
+    game = _read(source)
     feats = np.array(
         [(h.round_wind * 4 + h.kyoku, h.honba, h.kyotaku, *h.scores) for h in game.hands],
         dtype=np.int32,
@@ -591,14 +653,21 @@ def grp_game(source: str | Path | Game, rules: str | Rules = "auto") -> dict[str
 
 
 def concat_rows(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Rows of several records as one dict (the columns of the first)."""
+    """Rows of several records as one dict (the columns of the first); ``ValueError`` when their
+    columns differ (three- and four-player rows, other encoders or options)."""
     if not parts:
         raise ValueError("no rows to concatenate")
+    from riichi_env.dataset.io import check_row_shapes, row_shapes
+
+    shapes = row_shapes(parts[0])
+    for n, p in enumerate(parts[1:], 1):
+        check_row_shapes(shapes, p, f"part {n}")
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 __all__ = [
     "AUGMENTS",
+    "AUGMENTS_3P",
     "COLUMNS",
     "GRP_FEATURES",
     "KINDS",

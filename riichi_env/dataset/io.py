@@ -617,6 +617,46 @@ def _rows_of(chunk: dict[str, np.ndarray]) -> int:
     return len(next(iter(chunk.values())))
 
 
+def row_shapes(rows: dict[str, np.ndarray]) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """Each column's dtype and the shape of one row: what rows mixed into one batch share."""
+    return {k: (v.dtype.str, tuple(v.shape[1:])) for k, v in rows.items()}
+
+
+def check_row_shapes(
+    shapes: dict[str, tuple[str, tuple[int, ...]]], rows: dict[str, np.ndarray], what: str
+) -> None:
+    """``ValueError`` naming ``what`` when ``rows`` do not have the columns of ``shapes``
+    (:func:`row_shapes`); rows of three- and four-player records (masks of 86 and 85 actions, the
+    encoders' rows) never mix."""
+    got = row_shapes(rows)
+    if got == shapes:
+        return
+    if sorted(got) != sorted(shapes):
+        raise ValueError(f"{what}: columns {sorted(got)}, the rows before it {sorted(shapes)}")
+    for k, (dtype, shape) in shapes.items():
+        if got[k] != (dtype, shape):
+            hint = ""
+            masks = got.get("mask"), shapes.get("mask")
+            if masks[0] and masks[1] and masks[0][1] != masks[1][1]:
+                hint = (
+                    f" (mask width {masks[0][1][0]}, {mask_players(masks[0][1][0])}-player rows, "
+                    f"after mask width {masks[1][1][0]}, {mask_players(masks[1][1][0])}-player "
+                    "rows: three- and four-player rows cannot be mixed; keep them in shard sets "
+                    "and batches of their own)"
+                )
+            raise ValueError(
+                f"{what}: column {k!r} is {np.dtype(got[k][0]).name} {list(got[k][1])} a row, the "
+                f"rows before it {np.dtype(dtype).name} {list(shape)}{hint}"
+            )
+
+
+def mask_players(width: int) -> int:
+    """The players of rows whose masks have ``width`` entries (86: three, else four)."""
+    from engine.actions import N_ACTIONS_3P
+
+    return 3 if width == N_ACTIONS_3P else 4
+
+
 def _concat(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     if len(chunks) == 1:
         return chunks[0]
@@ -652,9 +692,14 @@ def _rebatch(
 ) -> Iterator[dict[str, np.ndarray]]:
     filler = _Filler(batch_size, views=True)
     ring = _Ring(shuffle_buffer, np.random.default_rng(seed)) if shuffle_buffer else None
-    for rows in chunks:
+    shapes = None
+    for n, rows in enumerate(chunks):
         if not _rows_of(rows):
             continue
+        if shapes is None:
+            shapes = row_shapes(rows)
+        else:
+            check_row_shapes(shapes, rows, f"chunk {n}")
         if ring is None:
             yield from filler.push(rows)
         else:
@@ -1015,11 +1060,14 @@ def _manifest(batches: BatchIterator, shard_rows: int, shards: list[dict]) -> di
     columns = {
         k: {"dtype": v.dtype.name, "shape": list(v.shape[1:])} for k, v in batches.empty().items()
     }
+    width = columns["mask"]["shape"][0]
     return {
         "format": SHARD_FORMAT,
         "format_version": SHARD_VERSION,
         "riichi_env_version": __version__,
         "encoder": options.get("encoder"),
+        "game_players": mask_players(width),
+        "mask_width": width,
         "dtype": options.get("dtype"),
         "options": options,
         "columns": columns,
@@ -1067,6 +1115,10 @@ def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
             f"{path}: shard format version {manifest.get('format_version')!r}; this riichi_env "
             f"reads version {SHARD_VERSION}"
         )
+    if "mask_width" not in manifest:  # written before three-player rows: four players
+        width = manifest.get("columns", {}).get("mask", {}).get("shape", [85])[0]
+        manifest["mask_width"] = width
+        manifest["game_players"] = mask_players(width)
     return manifest
 
 
@@ -1097,6 +1149,21 @@ def iter_shards(
             raise ValueError(
                 f"{path}: columns {sorted(arrays)}, the manifest lists {sorted(names)}"
             )
+        for k in names:
+            want = manifest["columns"][k]
+            got = arrays[k]
+            if got.dtype.name != want["dtype"] or list(got.shape[1:]) != list(want["shape"]):
+                players = ""
+                width = arrays["mask"].shape[1] if "mask" in arrays else None
+                if width is not None and width != manifest["mask_width"]:
+                    players = (
+                        f" ({mask_players(width)}-player rows in a "
+                        f"{manifest['game_players']}-player shard set: they cannot be mixed)"
+                    )
+                raise ValueError(
+                    f"{path}: column {k!r} is {got.dtype.name} {list(got.shape[1:])} a row, the "
+                    f"manifest says {want['dtype']} {want['shape']}{players}"
+                )
         rows = {len(v) for v in arrays.values()}
         if rows != {shard["rows"]}:
             raise ValueError(f"{path}: {sorted(rows)} rows, the manifest says {shard['rows']}")
@@ -1118,11 +1185,14 @@ __all__ = [
     "FILE_COLUMN",
     "RECORD_SUFFIXES",
     "BatchIterator",
+    "check_row_shapes",
     "is_record_name",
     "iter_batches",
     "iter_shards",
     "load_shards",
+    "mask_players",
     "read_manifest",
     "record_files",
+    "row_shapes",
     "write_shards",
 ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.rules import GAME_LENGTHS, Rules
+from engine.state import SANMA_UNUSED_SLOTS
 from engine.tiles import red_ids
 from riichi_env.batch.record_seat import (
     S_CHI,
@@ -21,7 +22,7 @@ from riichi_env.batch.record_seat import (
     SCRIPT_WIDTH,
 )
 from riichi_env.records.model import Game, RecordError
-from riichi_env.records.wall import hand_wall, to_engine_wall
+from riichi_env.records.wall import build_wall, hand_wall, to_engine_wall, wall_slots
 
 _CODES = {name: code for code, name in enumerate(SCRIPT_CODES)}
 
@@ -31,7 +32,8 @@ class PackedGame:
     """The hands of a record that could be packed, as arrays (``H`` hands, ``S`` script rows).
 
     Attributes:
-        walls: int32 (H, 136), each hand's wall in the engine's layout (``engine/state.py``).
+        walls: int32 (H, 136), each hand's wall in the engine's layout (``engine/state.py``; three
+            players: its three-player layout, 2m-8m in the unused places).
         known: uint8 (H, 136), 1 where the record reveals that wall place (all 1 with a full wall).
         starts: int32 (H, 7), kyoku code, honba, riichi sticks, the four scores at hand start.
         script: int32 (S, 6), the recorded moves (``riichi_env.batch.record_seat.SCRIPT_WIDTH`` columns).
@@ -108,7 +110,10 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
         else:
             full = False
             try:
-                engine_wall, k = _engine_wall(hand, draws, rinshan)
+                if hand.players == 3:
+                    engine_wall, k = _engine_wall_3p(hand)
+                else:
+                    engine_wall, k = _engine_wall(hand, draws, rinshan)
             except RecordError as exc:
                 errors.append((index, hand.label, f"wall: {exc.detail}"))
                 continue
@@ -178,6 +183,17 @@ def _engine_wall(hand, draws: list[int], rinshan: list[int]) -> tuple[np.ndarray
         tile = int(np.argmax(counts))
         raise RecordError(f"tile id {tile} appears {int(counts[tile])} times")
     wall[wall < 0] = np.flatnonzero(counts == 0)
+    return wall, known
+
+
+def _engine_wall_3p(hand) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_engine_wall` of a three-player hand: the wall ``riichi_env.records.wall``
+    builds in the engine's three-player layout (2m-8m in the unused places), and which places the
+    record reveals (the unused places count as revealed: the rules fix them)."""
+    wall = np.array(build_wall(hand), dtype=np.int32)
+    known = np.zeros(136, dtype=np.uint8)
+    known[list(SANMA_UNUSED_SLOTS)] = 1
+    known[[p for p, _, _ in wall_slots(hand)]] = 1
     return wall, known
 
 

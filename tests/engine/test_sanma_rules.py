@@ -198,8 +198,8 @@ def test_the_envs_refuse_three_players_until_they_play_them():
 
 
 def test_the_four_player_tools_refuse_three_players():
-    """The dataset and the mjai bot handle four players only yet: a clear ValueError, never a
-    three-player table in four-player code."""
+    """The mjai bot plays three players now; the dataset too, with a three-seat encoder (with a
+    four-player encoder: a clear ValueError, never a three-player table in four-player code)."""
     import numpy as np
 
     from riichi_env.batch.tables import Batch
@@ -211,5 +211,8 @@ def test_the_four_player_tools_refuse_three_players():
     assert MjaiPlayer("random", "tenhou-3p").rules.players == 3
     from riichi_env.dataset.convert import Converter
 
-    with pytest.raises(ValueError, match="the dataset: three-player rules"):
+    # the dataset converts three players now (issue 26) with a three-seat encoder; three-player
+    # rules with a four-player encoder are still a clear ValueError naming the encoders to use
+    with pytest.raises(ValueError, match="'mahjongsoul-3p' are for 3 players but the encoder"):
         Converter(rules="mahjongsoul-3p")
+    assert Converter("basic3_v0", rules="mahjongsoul-3p").n_actions == 86

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_dataset_io import KNOWN_SKIPS, three_player
+from test_dataset_io import KNOWN_SKIPS, REASON_3P, THREE_PLAYER, three_player
 
 from riichi_env.cli.main import main
 from riichi_env.dataset.io import load_shards, read_manifest, record_files
@@ -61,7 +61,8 @@ def _run(capsys, *args: str) -> tuple[int, str, str]:
 
 def test_json_report_over_all_of_tests_data_logs(three, tmp_path, capsys):
     """Every real record: no illegal move, only the hands the replay knows to differ are
-    skipped; a 3-player record is skipped with its reason. (``sanma.xml``, despite its name, is
+    skipped; a 3-player record is skipped with its reason (the encoder, basic_v0, is a
+    four-player one), so are the real three-player records there. (``sanma.xml``, despite its name, is
     a 4-player game of a special lobby: it gives rows.)"""
     out_dir = tmp_path / "out"
     args = [str(LOGS), str(three), "--out", str(out_dir)]
@@ -74,12 +75,11 @@ def test_json_report_over_all_of_tests_data_logs(three, tmp_path, capsys):
     files = [*record_files([LOGS]), three]
     assert doc["files"] == len(files) > 40
     assert doc["illegal"] == 0
-    assert doc["games"] == doc["files"] - 1
-    assert doc["skipped"][-1] == {
-        "file": str(three),
-        "reason": "3-player games are not supported by the dataset yet",
-    }
-    assert {Path(s["file"]).name for s in doc["skipped"][:-1]} <= KNOWN_SKIPS
+    assert doc["games"] == doc["files"] - 1 - len(THREE_PLAYER)
+    assert doc["skipped"][-1] == {"file": str(three), "reason": REASON_3P}
+    skipped = {Path(s["file"]).name: s["reason"] for s in doc["skipped"][:-1]}
+    assert set(skipped) <= KNOWN_SKIPS | THREE_PLAYER  # the real three-player records
+    assert all(skipped[name] == REASON_3P for name in THREE_PLAYER)  # (basic_v0 is four-player)
     assert doc["rows"] == doc["decisions"] > 10_000 and doc["hands"] > 200
     assert doc["decisions_per_s"] == pytest.approx(doc["decisions"] / doc["seconds"], rel=0.01)
     manifest = read_manifest(out_dir)
@@ -90,7 +90,9 @@ def test_json_report_over_all_of_tests_data_logs(three, tmp_path, capsys):
     sanma = files.index(LOGS / "tenhou-mjlog" / "sanma.xml")
     with_rows = set(np.unique(rows["file"]).tolist())
     assert len(files) - 1 not in with_rows  # the 3-player record
-    assert {files[i].name for i in set(range(len(files) - 1)) - with_rows} <= KNOWN_SKIPS
+    assert {files[i].name for i in set(range(len(files) - 1)) - with_rows} <= (
+        KNOWN_SKIPS | THREE_PLAYER
+    )
     assert (rows["file"] == sanma).sum() > 50
 
 

@@ -1,4 +1,4 @@
-"""Three-player (sanma) records: the real games of ``tests/data/logs-3p`` (Tenhou mjlog, tenhou.net/6)
+"""Three-player (sanma) records: the real games of ``tests/data/logs`` (its three-player records) (Tenhou mjlog, tenhou.net/6)
 replay with 0 mismatched hands except the listed converter quirks; both mjai kita dialects are read
 and written; engine-played games of both three-player presets round-trip through every format."""
 
@@ -27,7 +27,7 @@ from riichi_env.records.model import RecordError
 from riichi_env.records.replay import explain_rules, record_preset, replay_game
 from riichi_env.records.tenhou6 import write_tenhou6
 
-LOGS_3P = Path(__file__).resolve().parents[1] / "data" / "logs-3p"
+LOGS_3P = Path(__file__).resolve().parents[1] / "data" / "logs"
 SANMA2 = LOGS_3P / "tenhou-mjlog" / "sanma2.xml"
 
 EAST = MAHJONGSOUL_3P.replace(game_length="tonpuusen")
@@ -53,7 +53,7 @@ KNOWN_DIFFERENCES = {
 
 
 def index_rows_3p() -> list[dict]:
-    """Rows of ``tests/data/logs-3p/INDEX.md``: file, hands, wins, draws, kita."""
+    """Rows of ``tests/data/logs/INDEX.md``'s three-player tables: file, hands, wins, draws, kita."""
     rows = []
     for line in (LOGS_3P / "INDEX.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -82,7 +82,11 @@ def test_the_records_are_all_listed():
     on_disk = {
         str(p.relative_to(LOGS_3P))
         for p in LOGS_3P.rglob("*")
-        if p.is_file() and p.suffix in (".xml", ".json", ".jsonl") and p.parent.name != "riichienv"
+        if p.is_file()
+        and p.suffix in (".xml", ".json", ".jsonl")
+        and p.parent.name not in ("riichienv", "mjai")
+        and p.name != "walls.jsonl"
+        and read_file(p).players == 3  # the three-player records among the four-player ones
     }
     assert listed == on_disk and len(ROWS) == 7
     assert set(RULES_GIVEN) | set(KNOWN_DIFFERENCES) <= listed
@@ -196,7 +200,7 @@ def test_mjai_kita_errors():
     bad = lines[:i] + [lines[i].replace('"N"', '"E"')] + lines[i + 1 :]
     with pytest.raises(RecordError, match="only a North"):
         read_text("\n".join(bad), fmt="mjai")
-    four = read_file(LOGS_3P.parent / "logs" / "mjai" / "126_204_0_mjai.jsonl")
+    four = read_file(LOGS_3P / "mjai" / "126_204_0_mjai.jsonl")
     lines = dumps_mjai(four).splitlines()
     j = next(i for i, x in enumerate(lines) if '"tsumo"' in x)
     bad = lines[: j + 1] + [_kita_line("kita")] + lines[j + 1 :]
@@ -302,7 +306,7 @@ def test_cli_replays_and_converts_three_player_records(tmp_path, capsys):
 def test_fast_and_checked_mjai_readers_agree_on_three_players(dialect):
     from riichi_env.records.mjai import _read_checked, _read_fast
 
-    for path in [SANMA2, *sorted((LOGS_3P / "tenhou6").glob("*.json"))]:
+    for path in [SANMA2, *sorted(r["path"] for r in ROWS if r["file"].startswith("tenhou6/"))]:
         text = dumps_mjai(read_file(path), sanma_dialect=dialect)
         fast = _read_fast(text, "x", (1, 1, 1))
         assert fast is not None, path.name  # the fast path reads three-player records too

@@ -1,4 +1,4 @@
-"""Three-player games written by another engine, RiichiEnv 0.4.11 (``tests/data/logs-3p/riichienv/``,
+"""Three-player games written by another engine, RiichiEnv 0.4.11 (``tests/data/logs/riichienv/*3p*``,
 ``game_mode="3p-red-half"`` and ``"3p-red-east"``), replay in ours with zero mismatches except the
 hands where the two engines' rules differ on purpose, listed below with the rule (docs/rules.md,
 "Three-player riichi": the cross-check)."""
@@ -15,7 +15,7 @@ from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from riichi_env.records.convert import read_file
 from riichi_env.records.replay import replay_game
 
-FOLDER = Path(__file__).resolve().parents[1] / "data" / "logs-3p" / "riichienv"
+FOLDER = Path(__file__).resolve().parents[1] / "data" / "logs" / "riichienv"
 RULES = {
     "tenhou3p_seed": TENHOU_3P,
     "mjsoul3p_seed": MAHJONGSOUL_3P,
@@ -49,7 +49,7 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
 
 
 def _rows() -> list[dict]:
-    """The ``riichienv/`` rows of ``tests/data/logs-3p/INDEX.md``."""
+    """The three-player ``riichienv/`` rows of ``tests/data/logs/INDEX.md``."""
     rows = []
     text = (FOLDER.parent / "INDEX.md").read_text()
     for line in text.splitlines():
@@ -77,7 +77,7 @@ def _rules(name: str):
 
 def test_the_games_are_there():
     names = {r["file"] for r in ROWS}
-    assert names == {p.name for p in FOLDER.glob("*.jsonl")} and len(names) >= 6
+    assert names == {p.name for p in FOLDER.glob("*3p*.jsonl")} and len(names) >= 6
     assert any(n.startswith("tenhou3p_") for n in names)
     assert any(n.startswith("mjsoul3p_") for n in names)
     assert set(KNOWN_DIFFERENCES) <= names

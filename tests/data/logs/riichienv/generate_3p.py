@@ -3,7 +3,7 @@
 Documentation only: the test suite does not run it, and it imports nothing from this project.
 Run it in a throwaway environment with ``pip install riichienv==0.4.11 numpy``:
 
-    python generate.py OUT_DIR RULE SEED [SEED ...]     # RULE: tenhou, mjsoul, tenhou-east, mjsoul-east
+    python generate_3p.py OUT_DIR RULE SEED [SEED ...]  # RULE: tenhou, mjsoul, tenhou-east, mjsoul-east
 
 It writes ``OUT_DIR/{RULE}3p_seed{SEED}.jsonl`` (``{tenhou,mjsoul}3pE_seed…`` for the East
 games), the ``mjai_log`` of ``RiichiEnv(game_mode="3p-red-half", seed=SEED,
