@@ -199,7 +199,7 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "checked": (_checked_part, 15.6),
     "score": (_score_part, 5.9),
     "dataset": (_dataset_part, 25.0),
-    "encoders": (_encoders_part, 2.4),
+    "encoders": (_encoders_part, 3.6),
 }
 """Parts of the warm-ups: a function listing the part's kernels (``Entry``: imported when the part
 compiles, so a renamed kernel is an ImportError in ``tests/riichi_env/test_warmup.py``) and the CPU
