@@ -39,7 +39,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "the environment's kernels (reset, masks, step, the basic_v0 encoder)",
         "20 to 60 s on 2 cores",
     ),
-    "encoders": ("the observation encoders other than basic_v0", "5 to 10 s"),
+    "encoders": (
+        "the observation encoders other than basic_v0 (the three-seat ones too)",
+        "5 to 15 s",
+    ),
     "selfplay": ("the compiled self-play loop", "20 to 60 s on 2 cores"),
     "score": ("the hand-scoring kernels", "5 to 15 s"),
     "replay": ("the game kernels records replay through", "25 to 60 s"),
@@ -124,11 +127,12 @@ def _step_part() -> list[Entry]:
 
 
 def _encoders_part() -> list[Entry]:
-    """Every encoder's own kernel but the default one (an env observing with another)."""
+    """Every encoder's own kernel but the default one (an env observing with another), the
+    three-seat encoders included (a three-player env observes with one of them)."""
     import numpy as np
 
     from engine.compile_parts import game_arguments, signature
-    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODERS, N_ROWS
+    from riichi_env.aec.encoders import ALL_ENCODERS, DEFAULT_ENCODER, KERNELS, N_ROWS
 
     st, _, tables, i, _ = game_arguments()
     suit, honor = tables.shanten_suit, tables.shanten_honor
@@ -138,8 +142,8 @@ def _encoders_part() -> list[Entry]:
             kernel,
             signature(st, i, i, suit, honor, np.zeros((N_ROWS[name], 34), dtype=np.float32)),
         )
-        for kernel, name in zip(ENCODE_KERNELS, ENCODERS, strict=True)
-        if name != DEFAULT_ENCODER
+        for name, kernel in KERNELS.items()
+        if name != DEFAULT_ENCODER and name in ALL_ENCODERS
     ]
 
 
@@ -195,7 +199,7 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "checked": (_checked_part, 15.6),
     "score": (_score_part, 5.9),
     "dataset": (_dataset_part, 25.0),
-    "encoders": (_encoders_part, 2.4),
+    "encoders": (_encoders_part, 3.6),
 }
 """Parts of the warm-ups: a function listing the part's kernels (``Entry``: imported when the part
 compiles, so a renamed kernel is an ImportError in ``tests/riichi_env/test_warmup.py``) and the CPU

@@ -214,32 +214,29 @@ def _pass_known(offered_bits, taken):
     return taken == 0 or _lowest(offered_bits) >= taken
 
 
-@njit
-def _script_action(row, red, mask):
-    """The action id of script row ``row`` (a turn move or a call by the seat asked)."""
-    code = row[0]
-    tile = row[2]
+@njit(inline="always")
+def _script_action(code, tile, aux, red_tile):
+    """The action id of a script row (code ``S_*``, its tile136 and auxiliary tile136; a turn
+    move or a call by the seat asked; ``red_tile``: the tile is a red five), a pon or chi with
+    its red five (the caller makes it the plain one when the call uses no red five and the
+    plain one is legal). Scalars only: an array
+    argument costs a reference count per call."""
     k = tile // 4
     if code == S_DISCARD:
-        if red[tile]:
+        if red_tile:
             return DISCARD_RED + k // 9
         return DISCARD + k
     if code == S_RIICHI:
         return RIICHI
     if code in (S_ANKAN, S_KAKAN):
-        return KAN + row[4] // 4
+        return KAN + aux // 4
     if code == S_DAIMINKAN:
         return KAN + k
     if code == S_KITA:
         return KITA
     if code == S_PON:
-        action = PON
-    else:
-        lo = min(k, row[4] // 4)
-        action = CHI_LOW + (k - lo)
-    if row[5] == 0 and mask[action + PLAIN_OFFSET]:
-        action += PLAIN_OFFSET
-    return action
+        return PON
+    return CHI_LOW + (k - min(k, aux // 4))
 
 
 @njit(inline="always")  # two arrays only: an array argument is reference-counted per call
@@ -276,7 +273,11 @@ def _record_move(st, t, ti, mask, script, red):
             ti[t, T_REC_CLAIMER] = claimer
         taken = ti[t, T_REC_TAKEN]
         if taken in (1, 2) and actor == ti[t, T_REC_CLAIMER]:
-            action = _script_action(script[i], red, mask)
+            code = script[i, 0]
+            action = _script_action(code, script[i, 2], script[i, 4], red[script[i, 2]])
+            # the plain pon or chi when the call uses no red five and the plain one is legal
+            if code in (S_PON, S_CHI) and script[i, 5] == 0 and mask[action + PLAIN_OFFSET]:
+                action += PLAIN_OFFSET
             i += 1
         elif taken == 3 and (
             (ti[t, T_REC_RON] >> actor) & 1 or (ti[t, T_REC_SANCHAHOU] and mask[RON])
@@ -289,7 +290,8 @@ def _record_move(st, t, ti, mask, script, red):
         if i < end:
             if script[i, 1] != actor or script[i, 0] in (S_CHI, S_PON, S_DAIMINKAN):
                 return -1, False, HAND_DESYNC, i
-            action = _script_action(script[i], red, mask)
+            # a turn move (a discard, riichi or a kan: never a pon or chi)
+            action = _script_action(script[i, 0], script[i, 2], script[i, 4], red[script[i, 2]])
             i += 1
         elif ti[t, T_REC_TSUMO] == actor:
             action = TSUMO

@@ -247,14 +247,29 @@ def _tile_table(red: frozenset[int]) -> tuple[dict[str, tuple[int, ...]], tuple[
     return {name: tuple(v) for name, v in ids.items()}, names
 
 
+@functools.lru_cache(maxsize=16)
+def _fast_tables(
+    red_fives: tuple[int, int, int],
+) -> tuple[frozenset[int], tuple[tuple[str, list[int]], ...], tuple[str, ...]]:
+    """The red ids of ``red_fives``, each mjai tile name's ids (lists a hand's allocator copies)
+    and each id's name."""
+    red = frozenset(red_ids(red_fives))
+    free, names = _tile_table(red)
+    return red, tuple((name, list(ids)) for name, ids in free.items()), names
+
+
 class _FastAlloc(TileAllocator):
     """A :class:`TileAllocator` that hands out ids by mjai name and never reads a plain five as a
     red one (it bails instead), so that an id's name is always ``names[id]``."""
 
     def __init__(self, red_fives: tuple[int, int, int], fail):
-        super().__init__(red_fives, fail)
-        free, self.names = _tile_table(self.red)
-        self.free = {name: list(ids) for name, ids in free.items()}
+        # ``TileAllocator``'s fields, the red ids and tile tables made once per red fives
+        self.red, free, self.names = _fast_tables(tuple(red_fives))
+        self.used: set[int] = set()
+        self.plain_as_red: set[int] = set()
+        self.hands: list[list[int]] = [[], [], [], []]
+        self.fail = fail
+        self.free = {name: ids[:] for name, ids in free}
 
     def new(self, tile34: int, is_red: bool) -> int:
         """As :meth:`TileAllocator.new`, bailing where that one would use a red copy or fail."""
@@ -302,6 +317,9 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
     plays = _PLAYS
     in_hand = False
     events = hands = last_draw = names = free = held_names = None
+    # the seat whose replacement draw comes next (the last event but dora a kan or kita), -1
+    kan_seat = -1
+    last_discard = (-1, -1)  # ``state["last_discard"]``, kept here between other events
     for line in strip_bom(text).splitlines():
         play = plays.get(line)
         if play is None:
@@ -319,13 +337,18 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
             else:
                 if type(typ) is not str:
                     raise _BailError
+                state["last_discard"] = last_discard
                 _event(ev, typ, game, state, _bail)
+                last_discard = state["last_discard"]
                 hand = state["hand"]
                 in_hand = hand is not None and not state["ended"]
-                if in_hand and typ in _HAND_CHANGES:
-                    alloc, events, last_draw = state["alloc"], hand.events, state["last_draw"]
-                    hands, names, free = alloc.hands, alloc.names, alloc.free
-                    held_names = [[names[t] for t in held] for held in hands]
+                if in_hand:
+                    if typ in _HAND_CHANGES:
+                        alloc, events, last_draw = state["alloc"], hand.events, state["last_draw"]
+                        hands, names, free = alloc.hands, alloc.names, alloc.free
+                        held_names = [[names[t] for t in held] for held in hands]
+                    prev = next((e for e in reversed(events) if e.type != "dora"), None)
+                    kan_seat = prev.seat if prev is not None and prev.type in _KANS else -1
                 continue
         if not in_hand:  # a draw or discard outside a hand: an error
             raise _BailError
@@ -334,18 +357,15 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
             tid = free[pai].pop(0)
             hands[s].append(tid)
             held_names[s].append(pai)
-            prev = events[-1] if events else None
-            if prev is not None and prev.type == "dora":
-                prev = next((e for e in reversed(events) if e.type != "dora"), None)
-            rinshan = prev is not None and prev.seat == s and prev.type in _KANS
-            events.append(Event("draw", s, tid, (), -1, False, rinshan))  # positional: faster
+            events.append(Event("draw", s, tid, (), -1, False, kan_seat == s))  # positional
+            kan_seat = -1
             last_draw[s] = tid
         else:
             # The tile just drawn, if the seat still holds it, is the last one it holds.
-            drawn = last_draw[s]
             held = hands[s]
             hn = held_names[s]
             if tsumogiri:
+                drawn = last_draw[s]
                 if drawn < 0 or held[-1] != drawn or hn[-1] != pai:
                     raise _BailError
                 tid = held.pop()
@@ -355,8 +375,10 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
                 tid = held.pop(i)
                 del hn[i]
             last_draw[s] = -1
+            kan_seat = -1
             events.append(Event("discard", s, tid, (), -1, tsumogiri))
-            state["last_discard"] = (s, tid)
+            last_discard = (s, tid)
+    state["last_discard"] = last_discard
     _finish(game, state, _bail)
     return game
 
@@ -431,18 +453,17 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
     game.hands.append(hand)
     alloc = state["alloc_type"](game.red_fives, fail)
     state["alloc"] = alloc
-    if type(alloc) is _FastAlloc:
-        new = alloc.new_named
-    else:
-
-        def new(name) -> int:
-            return alloc.new(*_tile(name, fail))
-
+    fast = type(alloc) is _FastAlloc
     for s in range(4):
         size = 13 if s < players else 0
-        if not isinstance(tehais[s], list) or len(tehais[s]) != size:
+        tiles = tehais[s]
+        if not isinstance(tiles, list) or len(tiles) != size:
             fail(f"tehais[{s}] must have 13 tiles")
-        ids = [new(t) for t in tehais[s]]
+        if fast:  # by name (a name it does not know: KeyError, and the checked reader)
+            free = alloc.free
+            ids = [free[t].pop(0) for t in tiles]
+        else:
+            ids = [alloc.new(*_tile(t, fail)) for t in tiles]
         alloc.hands[s] = list(ids)
         hand.haipai.append(ids)
     hand.dora_indicators.append(_new_tile(alloc, _get(ev, "dora_marker", fail), fail))

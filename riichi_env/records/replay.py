@@ -223,20 +223,23 @@ def record_uma(game: Game, rules: Rules) -> tuple[int, int, int, int] | None:
     points = list(game.final_scores)
     choices = UMA_CHOICES if rules.players == 4 else ()
     for uma in (rules.uma, *choices):
-        got = placement_scores(points, rules.replace(uma=uma))
+        got = placement_scores(points, rules, uma)
         if not _compare_final(got, list(game.final_results), points, rules.players):
             return tuple(uma)
     return None
 
 
-def placement_scores(points: list[int], rules: Rules) -> list[float]:
+def placement_scores(points: list[int], rules: Rules, uma=None) -> list[float]:
     """Final scores without rounding: (points − return) / 1000 + uma, oka to first (docs/rules.md).
 
-    With three players the empty seat 3 scores 0."""
+    With three players the empty seat 3 scores 0. ``uma`` (one value per place) replaces the
+    rules' own (``record_uma`` tries the lobbies' without making a ``Rules`` of each)."""
+    if uma is None:
+        uma = rules.uma
     order = sorted(range(rules.players), key=lambda s: (-points[s], s))
     out = [0.0] * 4
     for rank, s in enumerate(order):
-        out[s] = (points[s] - rules.return_points) / 1000 + rules.uma[rank]
+        out[s] = (points[s] - rules.return_points) / 1000 + uma[rank]
         if rank == 0:
             out[s] += rules.oka
     return out

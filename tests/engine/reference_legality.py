@@ -39,7 +39,7 @@ from engine.events import (
     EV_RIICHI_ACCEPTED,
 )
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NAMES, MELD_PON
-from engine.rules import MAHJONGSOUL, Rules
+from engine.rules import Rules
 from engine.scoring import score_hand
 from engine.shanten import shanten, waits
 from engine.state import (
@@ -324,12 +324,6 @@ def _meld_args(tb: Table, s: int) -> list[tuple[str, str]]:
 
 @functools.cache
 def _without_red_fives(rules: Rules) -> Rules:
-    if rules.players == 3:
-        # yaku do not depend on the number of players (the seat winds are given): four-player
-        # rules, so that a rinshan draw after a kita (no kan in the melds) needs no kita count
-        return MAHJONGSOUL.replace(
-            red_fives=(0, 0, 0), open_tanyao=rules.open_tanyao, open_riichi=rules.open_riichi
-        )
     return rules.replace(red_fives=(0, 0, 0))
 
 
@@ -338,9 +332,13 @@ def has_yaku(tb: Table, s: int, closed: list[int], win: int, tsumo: bool, **situ
 
     Dora, red fives, honba and ippatsu never make a hand valid, so they are left out (the hand is
     scored under the same rules without red fives, as plain tiles); riichi (any kind) counts as
-    riichi.
+    riichi. With three players the hand is scored under the table's three-player rules with the
+    seat's kita (nuki dora never make a hand valid either, but the scorer checks a rinshan draw
+    against the seat's kans and kita).
     """
     dealer = tb.dealer
+    if tb.players == 3:  # the seat's own kita (a replacement draw after one is a rinshan draw)
+        situation["kita"] = sum(r[0] == EV_KITA and r[1] == s for r in tb.log)
     result = score_hand(
         hand34_to_str(closed),
         tile34_to_str(win),

@@ -237,6 +237,35 @@ def test_small_hands_match_brute_force(tables, n_sets):
         assert got == expected, hand34_to_str(h)
 
 
+THREE_PLAYER_KINDS = [k for k in range(34) if not 1 <= k <= 7]
+"""The 27 kinds of a three-player wall (no 2m-8m)."""
+
+
+@pytest.mark.parametrize("n_sets", [0, 1, 2])
+def test_three_player_hands_need_no_run_a_three_player_wall_lacks(tables, n_sets):
+    """The four-player tables are exact for three-player hands: a hand without 2m-8m is as far
+    from a complete hand without 2m-8m as from any complete hand (a run through 1m or 9m costs
+    the same two tiles as a triplet of it), so the three-seat encoders' shanten rows need no
+    tables of their own."""
+    complete = _complete_patterns(n_sets)
+    three = complete[complete[:, 1:8].sum(axis=1) == 0]
+    rng = np.random.default_rng(300 + n_sets)
+    for _ in range(400 if n_sets < 2 else 150):
+        kinds = rng.choice(THREE_PLAYER_KINDS, size=int(rng.integers(2, 7)), replace=False)
+        if rng.random() < 0.7:  # 1m or 9m in most hands
+            kinds[0] = rng.choice([0, 8])
+        n_tiles = 3 * n_sets + int(rng.integers(1, 3))
+        h = np.zeros(34, np.int64)
+        while h.sum() < n_tiles:
+            t = rng.choice(kinds)
+            if h[t] < 4:
+                h[t] += 1
+        want = int(np.maximum(three - h, 0).sum(axis=1).min()) - 1
+        assert int(np.maximum(complete - h, 0).sum(axis=1).min()) - 1 == want, hand34_to_str(h)
+        got = _shanten_standard(h.astype(np.uint8), tables.shanten_suit, tables.shanten_honor)
+        assert got == want, hand34_to_str(h)
+
+
 def test_random_14_tile_distribution(tables):
     """Published distribution for 14 tiles from a full set: mean 3.1559, P(0) 0.0696 %, P(1) 2.334 %.
 

@@ -88,6 +88,23 @@ def test_an_env_with_another_encoder_compiles_the_encoders_group(fresh, monkeypa
     assert "encoders" in warmup.KINDS and "encoders" in warmup._WARM_UPS
 
 
+def test_a_three_player_env_compiles_the_encoders_group(fresh, monkeypatch):
+    """A three-player env observes with a three-seat encoder, whose kernel the env's warm-up does
+    not compile: it asks for "encoders", whose part lists every encoder's kernel but basic_v0."""
+    import importlib
+
+    from riichi_env.aec.encoders import ALL_ENCODERS, ENCODERS_3P
+
+    module = importlib.import_module("riichi_env.aec.raw_env")
+    asked = []
+    monkeypatch.setattr(module, "ensure_compiled", asked.append)
+    module.raw_env(rules="mahjongsoul-3p")
+    assert asked == ["env", "encoders"]
+    names = [name for name, _, _ in warmup.STAGES["encoders"][0]()]
+    assert names == ["_encode_" + e for e in ALL_ENCODERS if e != "basic_v0"]
+    assert all("_encode_" + e in names for e in ENCODERS_3P)
+
+
 def test_compile_jobs_default_and_override(monkeypatch):
     monkeypatch.delenv(warmup.COMPILE_JOBS, raising=False)
     monkeypatch.setattr(warmup.os, "cpu_count", lambda: 2)
