@@ -37,6 +37,7 @@ from engine.hand_tiles import (
     _n_players,
     _next_seat,
     _remove_tile,
+    _seat_after,
     _take_for_call,
 )
 from engine.kans import _complete_kan, _complete_kita
@@ -78,7 +79,7 @@ def _offer_discard(st, t, ev, tables, d, tile):
     _open_offer(st, t, tile, d, CLAIM_DISCARD)
     n_players = _n_players(st, t)
     for i in range(1, n_players):
-        s = (d + i) % n_players
+        s = _seat_after(d, i, n_players)
         m = 0
         if (
             rec.waits[s, x]

@@ -41,8 +41,16 @@ def _n_players(st, t):
 
 @njit(inline="always")
 def _next_seat(st, t, s):
-    """The seat after ``s`` in turn order."""
-    return (s + 1) % _n_players(st, t)
+    """The seat after ``s`` in turn order (a compare, not ``%`` by the seat count: no integer
+    division on every discard)."""
+    return _seat_after(s, 1, _n_players(st, t))
+
+
+@njit(inline="always")
+def _seat_after(s, i, n):
+    """The seat ``i`` places after ``s`` (0 < i < n) at a table of ``n`` seats."""
+    o = s + i
+    return o - n if o >= n else o
 
 
 @njit

@@ -21,6 +21,7 @@ from engine.hand_tiles import (
     _mark_passed_furiten,
     _n_players,
     _remove_tile,
+    _seat_after,
 )
 from engine.melds import MELD_ANKAN, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON
 from engine.offers import _add_claimer, _ask_claimers, _open_offer
@@ -103,7 +104,7 @@ def _own_kan(st, t, ev, tables, s, k):
     _open_offer(st, t, offered, s, kind)
     n_players = _n_players(st, t)
     for j in range(1, n_players):
-        o = (s + j) % n_players
+        o = _seat_after(s, j, n_players)
         if kind == CLAIM_CHANKAN:
             can = rec.waits[o, k] == 1
         else:
@@ -161,7 +162,7 @@ def _kita(st, t, ev, tables, s):
     _open_offer(st, t, tile, s, CLAIM_KITA)
     n_players = _n_players(st, t)
     for j in range(1, n_players):
-        o = (s + j) % n_players
+        o = _seat_after(s, j, n_players)
         if (
             rec.waits[o, NORTH] == 1
             and not _furiten(st, t, o)
