@@ -63,21 +63,25 @@ def _ceil100(x):
 
 
 @njit(inline="always")
-def _shares(base, dealer, tsumo, honba, payers, out):
+def _shares(base, dealer, tsumo, honba, payers, bisect, out):
     """Write ron / tsumo shares (honba included) to ``out`` when ``payers`` seats pay a tsumo (3,
-    or 2 with three players and tsumo loss); honba 100 per payer, on a ron too. Returns the total."""
+    or 2 with three players); honba 100 per payer, on a ron too. ``bisect`` (three players without
+    tsumo loss, "north bisection"): each payer adds half the absent seat's four-player share, its
+    sum rounded up to 100 (docs/rules.md, "Three-player riichi"). Returns the total."""
     if tsumo:
         out[RES_PAY_RON] = 0
+        d = _ceil100(2 * base)
+        nd = d if dealer else _ceil100(base)
+        # the absent seat is never the dealer: its share is ``nd``
+        half = nd // 2 if bisect else 0
+        each = _ceil100(nd + half) + 100 * honba
+        out[RES_PAY_NONDEALER] = each
         if dealer:
-            each = _ceil100(2 * base) + 100 * honba
             out[RES_PAY_DEALER] = 0
-            out[RES_PAY_NONDEALER] = each
             return payers * each
-        d = _ceil100(2 * base) + 100 * honba
-        nd = _ceil100(base) + 100 * honba
+        d = _ceil100(d + half) + 100 * honba
         out[RES_PAY_DEALER] = d
-        out[RES_PAY_NONDEALER] = nd
-        return d + (payers - 1) * nd
+        return d + (payers - 1) * each
     ron = _ceil100(base * (6 if dealer else 4)) + 100 * payers * honba
     out[RES_PAY_RON] = ron
     out[RES_PAY_DEALER] = 0
@@ -88,14 +92,15 @@ def _shares(base, dealer, tsumo, honba, payers, out):
 @njit
 def _payments(base, dealer, tsumo, honba, out):
     """Write ron / tsumo shares (honba included) to ``out``; returns the total paid."""
-    return _shares(base, dealer, tsumo, honba, 3, out)
+    return _shares(base, dealer, tsumo, honba, 3, False, out)
 
 
 @njit
-def _payments_3p(base, dealer, tsumo, honba, out):
-    """Three players with tsumo loss (docs/rules.md, "Three-player riichi"): the shares of
-    ``_payments`` without the absent seat; honba 100 per payer (200 on a ron). Returns the total."""
-    return _shares(base, dealer, tsumo, honba, 2, out)
+def _payments_3p(base, dealer, tsumo, honba, tsumo_loss, out):
+    """Three players (docs/rules.md, "Three-player riichi"): the shares of ``_payments`` without
+    the absent seat (``tsumo_loss``), else with half its share added to each payer's (north
+    bisection); honba 100 per payer (200 on a ron). Returns the total."""
+    return _shares(base, dealer, tsumo, honba, 2, not tsumo_loss, out)
 
 
 def _limit_name(limit_id: int, yakuman: int) -> str:
@@ -132,7 +137,8 @@ def payment(
 
     Returns ``{"limit", "base", "payments", "total"}``; ``payments`` as in the hand-score format.
     ``yakuman`` > 0 is a yakuman of that multiplier (han and fu are then ignored). With three
-    players (tsumo loss) a tsumo is paid by two seats and honba is 100 per payer.
+    players a tsumo is paid by two seats (tsumo loss, or north bisection with ``tsumo_loss``
+    off) and honba is 100 per payer.
     """
     checks = [("honba", honba, 0, 1000), ("yakuman", yakuman, 0, 6)]
     if not yakuman:
@@ -147,8 +153,10 @@ def payment(
     rules_array = rules.to_array()
     limit_id, base = _limit_base(int(han), int(fu), int(yakuman), rules_array)
     out = np.zeros(N_RES, dtype=np.int32)
-    pay = _payments_3p if rules.players == 3 else _payments
-    total = pay(base, bool(dealer), bool(tsumo), int(honba), out)
+    if rules.players == 3:
+        total = _payments_3p(base, bool(dealer), bool(tsumo), int(honba), rules.tsumo_loss, out)
+    else:
+        total = _payments(base, bool(dealer), bool(tsumo), int(honba), out)
     return {
         "limit": _limit_name(int(limit_id), int(yakuman)),
         "base": int(base),
@@ -192,10 +200,15 @@ def base_points(
     return int(base)
 
 
-def hand_value(base: int, winner_is_dealer: bool, tsumo: bool) -> int:
+def hand_value(
+    base: int, winner_is_dealer: bool, tsumo: bool, players: int = 4, tsumo_loss: bool = True
+) -> int:
     """What a win of ``base`` points pays in all (ron, or the sum of the tsumo shares), without
-    honba or sticks."""
+    honba or sticks; ``players=3``: two payers, with tsumo loss or north bisection."""
     out = np.zeros(N_RES, dtype=np.int32)
+    if players == 3:
+        args = (int(base), bool(winner_is_dealer), bool(tsumo), 0, bool(tsumo_loss), out)
+        return int(_payments_3p(*args))
     return int(_payments(int(base), bool(winner_is_dealer), bool(tsumo), 0, out))
 
 

@@ -130,7 +130,8 @@ class Rules:
         players: 4, or 3 for three-player riichi (sanma: 108 tiles, seats East, South, West).
         kita: Three players only: a North may be set aside as nuki dora (kita).
         tsumo_loss: Three players only: a tsumo is paid by the two other seats alone (tsumo-zon);
-            off ("north bisection") is an option name only, not played yet.
+            off ("north bisection"), each of them also pays half the absent seat's four-player
+            share, rounded up to 100 (docs/rules.md, "Three-player riichi").
         target_points: Points a player needs to end the game (extension, agari-yame,
             tenpai-yame); ``None`` means ``return_points``. Mahjong Soul 3-player: 40,000 with
             ``return_points`` 35,000.
@@ -290,15 +291,6 @@ def check_four_players(rules: Rules, what: str) -> None:
         raise ValueError(
             f"{what}: three-player rules ({rules.name!r}, players=3) are not handled here yet "
             "(issue 26, docs/sanma-status.md)"
-        )
-
-
-def check_playable(rules: Rules, what: str) -> None:
-    """Raise ``ValueError`` for rule options the engine does not play (issue 26): "north
-    bisection" (``tsumo_loss=False`` with three players; its rounding is an open question)."""
-    if rules.players == 3 and not rules.tsumo_loss:
-        raise ValueError(
-            f"{what}: tsumo_loss=False (north bisection) is not played by the engine (issue 26)"
         )
 
 

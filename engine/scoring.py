@@ -416,12 +416,6 @@ def _parse_input(
     except ValueError as exc:
         raise InputError("rules", str(exc)) from None
     rules_obj = _players_rules(rules_obj, players)
-    if rules_obj.players == 3 and not rules_obj.tsumo_loss:
-        raise InputError(
-            "rules",
-            f"{rules_obj.name!r} has tsumo_loss=False (north bisection), which is not scored: "
-            "its rounding is an open question (docs/rules.md)",
-        )
     closed_tiles = _tiles("closed", closed)
     win = _one_tile("win_tile", win_tile)
     meld_list = _parse_melds(melds)
@@ -629,7 +623,8 @@ def score_hand(
         players: 3 or 4; ``None``: the rules'. 3 with a four-player preset scores its
             three-player preset (``"mahjongsoul"`` → ``mahjongsoul-3p``). Three players: no
             2m-8m, no chi, no North seat or round, indicator 1m makes 9m the dora, and a tsumo is
-            paid by two seats (tsumo loss) with honba 100 per payer (a ron 200 per honba).
+            paid by two seats (tsumo loss; north bisection with ``tsumo_loss`` off) with honba
+            100 per payer (a ron 200 per honba).
         rules: A ``Rules`` object or preset name.
         yakuman_pay: The winner is in open riichi and the discarder was not in riichi: the ron
             pays at least a yakuman (needs ``open_riichi`` and ``win_type="ron"``).
@@ -738,7 +733,9 @@ def score_hand(
     )
     if three and out[RES_STATUS] == STATUS_OK:
         _three_player_result(out, yaku_out, p["kita"], dora, ura if any_riichi else [], rules_arr)
-        gain = _payments_3p(int(out[RES_BASE]), seat == 0, bool(tsumo), int(honba), out)
+        gain = _payments_3p(
+            int(out[RES_BASE]), seat == 0, bool(tsumo), int(honba), p["rules"].tsumo_loss, out
+        )
         out[RES_WINNER_GAIN] = gain + 1000 * kyotaku
     return result_from_arrays(out, yaku_out)
 

@@ -28,6 +28,7 @@ from engine.rules import (
     RULE_NAGASHI,
     RULE_PAO_HONBA_LIABLE,
     RULE_TENPAI_YAME,
+    RULE_TSUMO_LOSS,
 )
 from engine.score_kernel import N_WORK, _score_hand
 from engine.score_layout import (
@@ -157,8 +158,10 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
             out[RES_LIMIT] = limit
             out[RES_BASE] = base
     if n_players == 3 and status == STATUS_OK:
-        # tsumo loss: the payments without the absent seat, honba 100 per payer
-        gain = _payments_3p(np.int64(out[RES_BASE]), s == dealer, tsumo, honba, out)
+        # tsumo loss (or north bisection): two payers, honba 100 per payer
+        gain = _payments_3p(
+            np.int64(out[RES_BASE]), s == dealer, tsumo, honba, rules[RULE_TSUMO_LOSS] != 0, out
+        )
         out[RES_WINNER_GAIN] = gain + 1000 * kyotaku
     return status
 
@@ -199,16 +202,22 @@ def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
         pao = -1
     n_players = _n_players(st, t)
     unit = 48000 if w == dealer else 32000
+    # north bisection: each of the two payers adds half the absent seat's share
+    bisect = n_players == 3 and rec.rules[RULE_TSUMO_LOSS] == 0
     if from_seat == w:
-        if n_players == 3:
-            # the liable seat pays the tsumo total (docs/rules.md, "Three-player riichi")
+        if n_players == 3 and not bisect:
+            # the liable seat pays the tsumo total (docs/rules.md, "Three-player riichi"); with
+            # north bisection that total is the four-player one (``unit``)
             unit = 32000 if w == dealer else 24000
         if pao >= 0:
             rest = 8000 * (out[RES_YAKUMAN] - pao_mult)
+            absent = 2 * rest if w == dealer else rest
             liable_honba = rec.rules[RULE_PAO_HONBA_LIABLE] != 0
             for o in range(n_players):
                 if o != w:
                     share = 2 * rest if (o == dealer or w == dealer) else rest
+                    if bisect:
+                        share += absent // 2
                     delta[o] -= share if liable_honba else share + 100 * honba
             delta[pao] -= unit * pao_mult
             if liable_honba:
@@ -323,12 +332,16 @@ def _exhaustive_draw(st, t, ev, tables):
         for s in range(n_players):
             if rec.nagashi[s] and rec.n_river[s] > 0:
                 nagashi_mask |= 1 << s
+    # north bisection: a nagashi mangan is paid as a bisected mangan tsumo
+    bisect = n_players == 3 and rules[RULE_TSUMO_LOSS] == 0
     if nagashi_mask:
         for s in range(n_players):
             if nagashi_mask >> s & 1:
                 for o in range(n_players):
                     if o != s:
                         pay = 4000 if (s == dealer or o == dealer) else 2000
+                        if bisect:
+                            pay += 2000 if s == dealer else 1000
                         delta[o] -= pay
                         delta[s] += pay
         kind = DRAW_NAGASHI

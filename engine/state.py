@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import jit_disabled
-from engine.rules import MAHJONGSOUL, N_RULES, Rules, check_playable
+from engine.rules import MAHJONGSOUL, N_RULES, Rules
 
 N_SEATS = 4
 WALL_SIZE = 136
@@ -269,7 +269,6 @@ def new_state(
     n = int(n)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be an engine.rules.Rules, got {type(rules).__name__}")
-    check_playable(rules, "new_state")
     if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"max_events must be a non-negative int, got {max_events!r}")
     records = np.zeros(n, dtype=STATE_DTYPE)

@@ -39,7 +39,6 @@ from engine.events import (
 from engine.melds import MELD_NAMES
 from engine.payment import hand_value as _hand_value
 from engine.payment import limit_name as _limit_name
-from engine.payment import tsumo_shares
 from engine.rules import MAHJONGSOUL, Rules
 from engine.yaku import YAKU_KEYS as ENGINE_YAKU_KEYS
 from riichi_env.records.mjai import dumps_mjai
@@ -64,14 +63,11 @@ def limit_name(han: int, fu: int, yakuman: int, rules: Rules) -> str:
     return "yakuman" if yakuman else _limit_name(han, fu, 0, rules)
 
 
-def hand_value(win: Win, dealer: int, players: int = 4) -> int:
+def hand_value(win: Win, dealer: int, players: int = 4, tsumo_loss: bool = True) -> int:
     """Ron payment or the sum of tsumo payments, without honba or sticks (three players: the two
-    payers' shares, tsumo loss)."""
+    payers' shares, with tsumo loss or north bisection)."""
     base = base_points(win.han or 0, win.fu or 0, win.limit or "", win.yakuman)
-    if players == 3 and win.tsumo:
-        from_dealer, from_other = tsumo_shares(base, win.seat == dealer)
-        return 2 * from_other if win.seat == dealer else from_dealer + from_other
-    return _hand_value(base, win.seat == dealer, win.tsumo)
+    return _hand_value(base, win.seat == dealer, win.tsumo, players, tsumo_loss)
 
 
 def rules_text(rules: Rules) -> str:
@@ -181,7 +177,7 @@ def game_from_events(
         elif kind == EV_DELTA:
             if s >= 0 and win is not None and win.seat == s:
                 win.deltas = (a, b, c, d)
-                win.points = hand_value(win, hand.dealer, rules.players)
+                win.points = hand_value(win, hand.dealer, rules.players, rules.tsumo_loss)
             elif hand.draw is not None:
                 hand.draw.deltas = (a, b, c, d)
         elif kind == EV_RYUUKYOKU:

@@ -157,15 +157,16 @@ def test_no_kita_and_north_bisection_are_options():
 
 
 @pytest.mark.parametrize("rules", [MAHJONGSOUL_3P, TENHOU_3P, "tenhou-3p"])
-def test_what_the_engine_does_not_play_yet_is_refused(rules):
-    """North bisection is not played (docs/sanma-status.md): refused with a ValueError rather
-    than played wrong, by ``new_state`` and by ``score_hand``."""
+def test_north_bisection_is_accepted(rules):
+    """North bisection is played (issue 26; tests/engine/test_sanma_bisection.py): ``new_state``
+    and ``score_hand`` accept ``tsumo_loss=False`` (they refused it before it was played)."""
     r = as_rules(rules)
     assert new_state(1, r).rules[0, RULE_PLAYERS] == 3
-    with pytest.raises(ValueError, match="new_state: tsumo_loss=False .north bisection"):
-        new_state(1, r.replace(tsumo_loss=False))
-    with pytest.raises(ValueError, match="rules: .* tsumo_loss=False .north bisection"):
-        score_hand("123p456p789s11z22z", "2z", win_type="tsumo", rules=r.replace(tsumo_loss=False))
+    assert new_state(1, r.replace(tsumo_loss=False)).rules[0, RULE_TSUMO_LOSS] == 0
+    res = score_hand(
+        "45p789p123s99s555z3p", "3p", win_type="tsumo", rules=r.replace(tsumo_loss=False)
+    )
+    assert res.valid
     # limits do not depend on the number of players
     assert limit_name(5, 30, rules=rules) == "mangan" and base_points(5, 30, rules=rules) == 2000
 

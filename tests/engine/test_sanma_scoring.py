@@ -162,7 +162,6 @@ BAD = [
     ({"players": True}, ValueError, "players: must be 3 or 4"),
     ({"players": 3, "rules": "tenhou-2009"}, ValueError, "players: is 3, but rules 'tenhou-2009'"),
     ({"players": 3, "rules": MAHJONGSOUL.replace(uma=(20, 10, -10, -20))}, ValueError, "players"),
-    ({"rules": MAHJONGSOUL_3P.replace(tsumo_loss=False)}, ValueError, "rules: .*north bisection"),
     ({"seat_wind": "N", "rules": "tenhou-3p"}, ValueError, "seat_wind: is N, but with three"),
     ({"round_wind": "N", "players": 3}, ValueError, "round_wind: is N"),
     ({"kita": 5, "players": 3}, ValueError, "kita: must be 0-4, got 5"),
