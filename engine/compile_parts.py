@@ -26,7 +26,7 @@ from engine.claims import _discard_passes
 from engine.deal import _reset
 from engine.hand_end import _end_hand
 from engine.hand_tiles import _is_tenpai
-from engine.kans import _own_kan
+from engine.kans import _kita, _own_kan
 from engine.legality import _legal_mask
 from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
@@ -82,12 +82,14 @@ def draw_part() -> list[tuple[str, object, tuple]]:
 
 
 def wins_part() -> list[tuple[str, object, tuple]]:
-    """A ron on the passed discard and a win (``_apply`` calls them; they need the scoring)."""
+    """A ron on the passed discard, a win and a kita (``_apply`` calls them; they need the
+    scoring: a kita may be robbed by a ron)."""
     st, ev, tables, i, _ = game_arguments()
     i32 = np.int32(0)  # seats and tiles as the record's int32 fields give them
     return [
         ("_ron", _ron, signature(st, i, ev, tables, i32, i32)),
         ("_win", _win, signature(st, i, ev, tables, i32, i32, i32, i)),
+        ("_kita", _kita, signature(st, i, ev, tables, i32)),
     ]
 
 
