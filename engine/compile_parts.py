@@ -82,22 +82,22 @@ def draw_part() -> list[tuple[str, object, tuple]]:
 
 
 def wins_part() -> list[tuple[str, object, tuple]]:
-    """A ron on the passed discard, a win and a kita (``_apply`` calls them; they need the
-    scoring: a kita may be robbed by a ron)."""
+    """A ron on the passed discard and a win (``_apply`` calls them; they need the scoring)."""
     st, ev, tables, i, _ = game_arguments()
     i32 = np.int32(0)  # seats and tiles as the record's int32 fields give them
     return [
         ("_ron", _ron, signature(st, i, ev, tables, i32, i32)),
         ("_win", _win, signature(st, i, ev, tables, i32, i32, i32, i)),
-        ("_kita", _kita, signature(st, i, ev, tables, i32)),
     ]
 
 
 def kans_end_part() -> list[tuple[str, object, tuple]]:
-    """A declared kan and the end of a hand (``_apply`` calls them; the second calls the deal)."""
+    """A declared kan, a kita (it may be robbed: it needs ``_can_win``) and the end of a hand
+    (``_apply`` calls them; the last calls the deal)."""
     st, ev, tables, i, b = game_arguments()
     return [
         ("_own_kan", _own_kan, signature(st, i, ev, tables, np.int32(0), i)),
+        ("_kita", _kita, signature(st, i, ev, tables, np.int32(0))),
         ("_end_hand", _end_hand, signature(st, i, ev, tables, b, b, b)),
     ]
 
@@ -126,6 +126,11 @@ def selfplay_part() -> list[tuple[str, object, tuple]]:
     rng = np.zeros(2, dtype=np.int64)
     types = signature(st, i, ev, tables, i64, i, i, i, rows32, rows64, i32, i64, i32, rng)
     return [("_play_games", _play_games, types)]
+
+
+def random_part() -> list[tuple[str, object, tuple]]:
+    """The random policies' choice, which every runner calls (the agents' part starts with it)."""
+    return agents_part()[:1]
 
 
 def agents_part() -> list[tuple[str, object, tuple]]:
@@ -166,6 +171,7 @@ PIECES = {
     "draw": draw_part,
     "wins": wins_part,
     "kans_end": kans_end_part,
+    "random": random_part,
 }
 """Kernels inside the parts above that a compile on two cores hands to the other process, so
 that neither waits long for the other (``riichi_env/compiling.py``, ``_on_two_cores``)."""

@@ -662,6 +662,7 @@ class _Helper:
                     "riichi_env.compile_helper",
                     "scoring",
                     "wins",
+                    "random",
                     "encode",
                     "agents",
                 ],
@@ -728,13 +729,13 @@ def _on_two_cores(finish: Callable[[_Helper], None]) -> bool:
     """Compile the game's core with a helper, then ``finish(helper)`` here; False (nothing done)
     with one job or when the core is cached already.
 
-    The helper compiles the scoring part, ``_ron``, ``_win`` and ``_kita``, the encoders
-    (``_encode``), then the agents (what it has not finished when this process is done compiles
-    on first use). This process compiles the deal, the tenpai check and the exhaustive draw
-    (which the helper's ``_discard_passes`` then loads), the mask once the helper has
-    ``_can_win``, ``_own_kan`` and ``_end_hand``, and ``_apply`` once the helper has
-    ``_discard_passes``, ``_win`` and ``_kita``; then ``finish`` (the runner, once the helper
-    has the encoders). Measured on the
+    The helper compiles the scoring part, ``_ron`` and ``_win``, the random policies' choice,
+    the encoders (``_encode``), then the agents (what it has not finished when this process is
+    done compiles on first use). This process compiles the deal, the tenpai check and the
+    exhaustive draw (which the helper's ``_discard_passes`` then loads), the mask once the helper
+    has ``_can_win``, ``_own_kan``, ``_kita`` and ``_end_hand``, and ``_apply`` once the helper
+    has ``_discard_passes`` and ``_win``; then ``finish`` (the runner, once the helper has the
+    encoders, and so the random choice before them). Measured on the
     idle 2-core VM, the order keeps both processes busy: neither waits more than about a second
     for the other (docs/internals.md, "Compiling on two cores").
     """
@@ -753,7 +754,6 @@ def _on_two_cores(finish: Callable[[_Helper], None]) -> bool:
         if helper.wait("_discard_passes"):
             _mark_part("scoring")
         helper.wait("_win")
-        helper.wait("_kita")
         compile_stage("apply")  # compiles (or loads) the scoring part too, if the helper failed
         _mark_part("scoring")
         _mark("core", time.perf_counter() - start)

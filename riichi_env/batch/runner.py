@@ -228,15 +228,16 @@ def replay_example_arguments() -> tuple:
 
 
 def _runner(agents: bool, replay: bool):
-    """The runner's one body, for a kernel to inline: with ``agents``, every ``POLICY_*`` and the
+    """The runner's one body, as a plain function: with ``agents``, every ``POLICY_*`` and the
     teacher mode (``_run``); without, the Python seats and the random policies only
-    (``_run_random``); with ``replay``, the record's seat (``_run_replay``, whose ``rp`` is the
-    ``REPLAY`` tuple; the others pass ``()``). Numba drops the branches on ``agents`` and
+    (``_run_random``); with ``replay``, the record's seat (``_run_replay``: ``tables_tuple``
+    carries the ``REPLAY`` tuple as its third entry). Numba drops the branches on ``agents`` and
     ``replay`` before typing, so each kernel compiles only its own (``_run_random`` never the
-    agents, neither play kernel the replay)."""
+    agents, neither play kernel the replay). The play kernels are this function compiled as it
+    is; the replay kernel inlines it (docs/internals.md, "One runner": inlining copies the
+    body's blocks with its whole variable scope each, about 1 s for the env's runner)."""
 
-    @njit(inline="always")  # inlined into its kernel: one compiled module, as one function
-    def body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
+    def body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
         tables = Tables(tables_tuple[0], tables_tuple[1])
         nb = ti.shape[0] - 1  # the options' row (read in place: a view costs a step ~20 ns)
         lo, hi = ti[nb, O_LO], ti[nb, O_HI]
@@ -246,6 +247,7 @@ def _runner(agents: bool, replay: bool):
                 return 0
             raise ValueError("the teacher mode runs in _run, not _run_random")
         if replay:  # the record's arrays the record's seat reads at each decision, once a call
+            rp = tables_tuple[2]
             ti[nb, O_ROWS_FULL] = 0
             script, red, status, err = rp[R_SCRIPT], rp[R_RED], rp[R_STATUS], rp[R_ERR]
             capacity = rp[R_ACTION].shape[0]
@@ -444,15 +446,19 @@ def _runner(agents: bool, replay: bool):
     return body
 
 
-_play_body = _runner(True, False)
-_random_body = _runner(False, False)
-_replay_body = _runner(False, True)
-# The three kernels call their body by a global name: a closure holding a dispatcher would be
-# pickled into Numba's cache key with the dispatcher's identity, a new key in every process.
+def _kernel(agents: bool, name: str, doc: str):
+    """A play kernel: the body compiled as it is (no inlining), named ``name`` (its cache files
+    and messages say so). Its only closure values are the two flags: a closure's values are part
+    of Numba's cache key, and two booleans pickle the same in every process."""
+    body = _runner(agents, False)
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = doc
+    return njit(body)
 
 
-@njit
-def _run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
+_run = _kernel(
+    True,
+    "_run",
     """The runner with every compiled policy and the teacher mode: the arena, self-play of the
     agents, the learner env, a vector env with agent opponents.
 
@@ -460,23 +466,25 @@ def _run(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
     AEC env) reads of table ``lo``: ``GAME_OVER`` when no seat of it waits, else the seat to act,
     plus ``HAND_ENDED`` if a hand ended during the call (0 in the teacher mode).
     ``tables_tuple`` is ``tuple(load_tables())`` (a plain tuple crosses from Python faster than a
-    NamedTuple).
-    """
-    return _play_body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, ())
-
-
-@njit
-def _run_random(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
+    NamedTuple).""",
+)
+_run_random = _kernel(
+    False,
+    "_run_random",
     """The runner without the compiled agents (Python seats and random policies): the AEC env,
-    random self-play, a vector env of Python seats. A smaller compile (no agents). As ``_run``."""
-    return _random_body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, ())
+    random self-play, a vector env of Python seats. A smaller compile (no agents). As ``_run``.""",
+)
+_replay_body = njit(inline="always")(_runner(False, True))
+# The replay kernel calls its body by a global name: a closure holding a dispatcher would be
+# pickled into Numba's cache key with the dispatcher's identity, a new key in every process.
 
 
 @njit
 def _run_replay(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
     """The runner of the record's seat: the dataset's replay of game records into rows (module
     docstring); ``rp`` is the tuple ``record_seat.REPLAY`` declares."""
-    return _replay_body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp)
+    tables_rp = (tables_tuple[0], tables_tuple[1], rp)
+    return _replay_body(st, ev, tables_rp, ti, tf, masks, obs, obs_u8)
 
 
 def runner_for(seat_policy: np.ndarray) -> object:
