@@ -639,6 +639,11 @@ def compile_jobs() -> int:
     return jobs
 
 
+HELPER_ORDER = ("scoring", "wins", "random", "encode", "agents")
+"""The parts the helper compiles, in order (``riichi_env.compile_helper.HELPER_PARTS``): what
+this process waits for first comes first (``_on_two_cores``)."""
+
+
 class _Helper:
     """A second process (``riichi_env.compile_helper``) compiling parts of the game into the
     shared cache: the scoring part, the encoders, the agents, then each part ``ask`` names.
@@ -660,11 +665,7 @@ class _Helper:
                     sys.executable,
                     "-m",
                     "riichi_env.compile_helper",
-                    "scoring",
-                    "wins",
-                    "random",
-                    "encode",
-                    "agents",
+                    *HELPER_ORDER,
                 ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,

@@ -30,6 +30,22 @@ def test_every_part_kernel_is_compiled_once_under_the_part_signature():
         assert compiled == [signature], f"{name}: compiled {compiled}, part compiles {signature}"
 
 
+def test_every_piece_kernel_is_compiled_once_under_the_piece_signature():
+    """The same for the pieces one process hands to the other on two cores (``PIECES``: the
+    tenpai check, the wins, the kans and kita, the random choice): a piece compiled for other
+    types than the game's callers pass would be compiled twice, once per process."""
+    if jit_disabled():
+        pytest.skip("nothing is compiled without JIT")
+    play_one(3)
+    pieces = [entry for piece in compile_parts.PIECES.values() for entry in piece()]
+    for name, kernel, signature in pieces:
+        compiled = list(kernel.signatures)
+        if not compiled:  # loaded only as part of its caller's machine code
+            kernel.compile(signature)
+            compiled = list(kernel.signatures)
+        assert compiled == [signature], f"{name}: compiled {compiled}, piece compiles {signature}"
+
+
 def test_the_helper_prints_each_kernel_once_cached():
     if jit_disabled():
         pytest.skip("nothing is compiled without JIT")

@@ -119,6 +119,16 @@ def test_compile_jobs_default_and_override(monkeypatch):
             warmup.compile_jobs()
 
 
+def test_the_helper_knows_every_part_it_is_started_with():
+    """A name the helper does not know ends it at once (usage, exit 2), and this process then
+    compiles everything alone, only slower: no other test would notice."""
+    from riichi_env.compile_helper import HELPER_PARTS
+
+    assert set(warmup.HELPER_ORDER) <= set(HELPER_PARTS), set(warmup.HELPER_ORDER) - set(
+        HELPER_PARTS
+    )
+
+
 def test_a_helper_that_fails_leaves_the_work_to_this_process(monkeypatch):
     """A helper that cannot run ends; waiting for it returns, and the caller compiles instead."""
     monkeypatch.setattr(warmup.sys, "executable", "/nonexistent/python")
