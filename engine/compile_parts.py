@@ -92,14 +92,20 @@ def wins_part() -> list[tuple[str, object, tuple]]:
 
 
 def kans_end_part() -> list[tuple[str, object, tuple]]:
-    """A declared kan, a kita (it may be robbed: it needs ``_can_win``) and the end of a hand
-    (``_apply`` calls them; the last calls the deal)."""
+    """A declared kan (it may be robbed: it needs ``_can_win``) and the end of a hand (``_apply``
+    calls them; the last calls the deal)."""
     st, ev, tables, i, b = game_arguments()
     return [
         ("_own_kan", _own_kan, signature(st, i, ev, tables, np.int32(0), i)),
-        ("_kita", _kita, signature(st, i, ev, tables, np.int32(0))),
         ("_end_hand", _end_hand, signature(st, i, ev, tables, b, b, b)),
     ]
+
+
+def kita_part() -> list[tuple[str, object, tuple]]:
+    """A kita, three players' North set aside (it may be robbed: it needs ``_can_win``;
+    ``_apply`` calls it)."""
+    st, ev, tables, i, _ = game_arguments()
+    return [("_kita", _kita, signature(st, i, ev, tables, np.int32(0)))]
 
 
 def mask_part() -> list[tuple[str, object, tuple]]:
@@ -171,6 +177,7 @@ PIECES = {
     "draw": draw_part,
     "wins": wins_part,
     "kans_end": kans_end_part,
+    "kita": kita_part,
     "random": random_part,
 }
 """Kernels inside the parts above that a compile on two cores hands to the other process, so

@@ -74,9 +74,9 @@ def _engine_part(name: str) -> Callable[[], list[Entry]]:
 
 
 def _runner_part() -> list[Entry]:
-    """The runner without the compiled agents (``riichi_env.batch.runner._run_random``: the AEC
-    env's step, random self-play, a vector env of Python seats), for the types its callers pass
-    (``example_arguments``). It calls every encoder."""
+    """The runner without the compiled agents and the encoders
+    (``riichi_env.batch.runner._run_random``: the AEC env's step, random self-play), for the
+    types its callers pass (``example_arguments``)."""
     from engine.compile_parts import signature
     from riichi_env.batch.runner import _run_random, example_arguments
 
@@ -84,8 +84,9 @@ def _runner_part() -> list[Entry]:
 
 
 def _agents_runner_part() -> list[Entry]:
-    """The runner with every compiled policy and the teacher mode (``riichi_env.batch.runner._run``:
-    the arena, self-play of the agents, the learner env, a vector env with agent opponents)."""
+    """The runner with every compiled policy, the teacher mode and the encoders
+    (``riichi_env.batch.runner._run``: the arena, self-play of the agents, the learner env, the
+    vector env)."""
     from engine.compile_parts import signature
     from riichi_env.batch.runner import _run, example_arguments
 
@@ -93,37 +94,44 @@ def _agents_runner_part() -> list[Entry]:
 
 
 def _vector_part() -> list[Entry]:
-    """Both runners: a vector env seats Python policies (``_run_random``) or agents (``_run``)."""
+    """Both runners: a vector env plays in ``_run`` (it writes observations), and its seats'
+    games once they are all random policies in ``_run_random``."""
     return [*_runner_part(), *_agents_runner_part()]
 
 
-def _encode_entries() -> list[Entry]:
-    """The default encoder's kernel (the env observes through it) and ``_encode`` (every
-    encoder, by id: what the runner calls), with the types ``raw_env`` and the runner pass."""
+def _observe_entries() -> list[Entry]:
+    """The default encoder's kernel, with the types ``raw_env`` passes: the env observes through
+    it (the runner the env steps with writes no observation)."""
     import numpy as np
 
     from engine.compile_parts import game_arguments, signature
-    from riichi_env.aec.encoders import (
-        DEFAULT_ENCODER,
-        ENCODE_KERNELS,
-        ENCODER_IDS,
-        N_ROWS,
-        _encode,
-    )
+    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
 
     st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
     encode = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
     suit, honor = tables.shanten_suit, tables.shanten_honor
-    return [
-        ("_encode_" + DEFAULT_ENCODER, encode, signature(st, i, i, suit, honor, obs)),
-        ("_encode", _encode, signature(st, i, i, i, suit, honor, obs)),
-    ]
+    return [("_encode_" + DEFAULT_ENCODER, encode, signature(st, i, i, suit, honor, obs))]
+
+
+def _encode_entries() -> list[Entry]:
+    """``_encode`` (every encoder, by id: what ``_run`` and the replay call), with the types the
+    runner passes."""
+    import numpy as np
+
+    from engine.compile_parts import game_arguments, signature
+    from riichi_env.aec.encoders import DEFAULT_ENCODER, N_ROWS, _encode
+
+    st, _, tables, i, _ = game_arguments()
+    obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
+    suit, honor = tables.shanten_suit, tables.shanten_honor
+    return [("_encode", _encode, signature(st, i, i, i, suit, honor, obs))]
 
 
 def _step_part() -> list[Entry]:
-    """The env's step (the random runner) and its encoders, with the types ``raw_env`` passes."""
-    return [*_encode_entries(), *_runner_part()]
+    """The env's step (the random runner) and the default encoder's kernel, with the types
+    ``raw_env`` passes."""
+    return [*_runner_part(), *_observe_entries()]
 
 
 def _encoders_part() -> list[Entry]:
@@ -466,7 +474,7 @@ def compile_stage(stage: str) -> None:
 def _stages(kind: str) -> list[str]:
     """The parts (``STAGES``) ``kind``'s warm-up compiles."""
     stages = KIND_STAGES[kind]
-    if _two_processes(kind):
+    if _two_processes(kind) and kind != "agents":  # the helper compiles the agents meanwhile
         stages = (*stages, "selfplay", "agents")
     return list(dict.fromkeys(stages))
 
@@ -639,9 +647,13 @@ def compile_jobs() -> int:
     return jobs
 
 
-HELPER_ORDER = ("scoring", "wins", "random", "encode", "agents")
+HELPER_ORDER = ("scoring", "wins", "kita", "random", "observe", "agents")
 """The parts the helper compiles, in order (``riichi_env.compile_helper.HELPER_PARTS``): what
 this process waits for first comes first (``_on_two_cores``)."""
+
+
+OBSERVE_KERNEL = "_encode_basic_v0"
+"""The default encoder's kernel (``_observe_entries``), which the env observes through."""
 
 
 class _Helper:
@@ -755,9 +767,11 @@ def _on_two_cores(finish: Callable[[_Helper], None]) -> bool:
         if helper.wait("_discard_passes"):
             _mark_part("scoring")
         helper.wait("_win")
+        helper.wait("_kita")
         compile_stage("apply")  # compiles (or loads) the scoring part too, if the helper failed
         _mark_part("scoring")
         _mark("core", time.perf_counter() - start)
+        helper.wait("_choose_random")  # every runner calls it: loaded, not compiled again here
         finish(helper)
         if "_choose" in helper.done:
             _mark_part("agents")
@@ -773,7 +787,7 @@ def _warm_env() -> None:
     and ``arena`` find them if it finished."""
 
     def finish(helper: _Helper) -> None:
-        helper.wait("_encode")  # the runner calls the encoders: loaded, not compiled again here
+        helper.wait(OBSERVE_KERNEL)  # the env observes through it: loaded, not compiled here
         compile_stage("step")
         _selfplay_here()
 
@@ -807,7 +821,6 @@ def _warm_selfplay() -> None:
     helper's core meanwhile."""
 
     def finish(helper: _Helper) -> None:
-        helper.wait("_encode")
         _selfplay_game("random")
 
     if not _on_two_cores(finish):
@@ -815,12 +828,14 @@ def _warm_selfplay() -> None:
 
 
 def _warm_agents() -> None:
-    """The compiled agents' loop (the arena); from a cold cache the core and then the random
-    self-play loop here while the helper compiles the agents, then the agents' loop."""
+    """The compiled agents' loop (the arena); from a cold cache the core and then every encoder
+    (``_encode``: the agents' loop writes observations) here while the helper compiles the
+    agents, then the agents' loop. The random self-play loop is left to its first use (the
+    arena plays in the agents' loop alone)."""
+    from engine.compile_parts import compile_part
 
     def finish(helper: _Helper) -> None:
-        helper.wait("_encode")
-        _selfplay_here()
+        compile_part(_encode_entries())
         if helper.wait("_choose"):
             _mark_part("agents")
         _selfplay_game("efficiency")

@@ -6,9 +6,10 @@ tables). A seat is a *Python seat* (``PYTHON_SEAT``: its action comes from the c
 compiled policy (``engine.selfplay``'s ``POLICY_*``, the compiled agents included) or, in the
 replay, the record's seat (``riichi_env.batch.record_seat``). The one body is compiled as three
 kernels (``_runner``), each only with the branches its callers need: ``_run`` plays every policy
-and the teacher mode; ``_run_random`` only Python seats and the random policies, a smaller
-compile (no agents) for the AEC env and random self-play; ``_run_replay`` the record's seat,
-writing rows. ``runner_for(seat_policy)`` picks between the first two.
+and the teacher mode and writes observations; ``_run_random`` only Python seats and the random
+policies, writing no observation, a smaller compile (no agents, no encoders) for the AEC env
+(which encodes with its encoder's own kernel) and random self-play; ``_run_replay`` the record's
+seat, writing rows. ``runner_for(seat_policy, encodes)`` picks between the first two.
 
 ``run(st, ev, tables, ti, tf, masks, obs, obs_u8)``: the engine ``State``'s records and event
 log, ``tuple(load_tables())``, then two declared records (``riichi_env.batch.fields``) and the
@@ -228,14 +229,16 @@ def replay_example_arguments() -> tuple:
 
 
 def _runner(agents: bool, replay: bool):
-    """The runner's one body, as a plain function: with ``agents``, every ``POLICY_*`` and the
-    teacher mode (``_run``); without, the Python seats and the random policies only
-    (``_run_random``); with ``replay``, the record's seat (``_run_replay``: ``tables_tuple``
-    carries the ``REPLAY`` tuple as its third entry). Numba drops the branches on ``agents`` and
-    ``replay`` before typing, so each kernel compiles only its own (``_run_random`` never the
-    agents, neither play kernel the replay). The play kernels are this function compiled as it
+    """The runner's one body, as a plain function: with ``agents``, every ``POLICY_*``, the
+    teacher mode and the observations (``_run``); without, the Python seats and the random
+    policies only, and no observation (``_run_random``); with ``replay``, the record's seat
+    (``_run_replay``: ``tables_tuple`` carries the ``REPLAY`` tuple as its third entry). Numba
+    drops the branches on ``agents`` and ``replay`` before typing, so each kernel compiles only
+    its own (``_run_random`` neither the agents nor the encoders, neither play kernel the
+    replay). The play kernels are this function compiled as it
     is; the replay kernel inlines it (docs/internals.md, "One runner": inlining copies the
     body's blocks with its whole variable scope each, about 1 s for the env's runner)."""
+    encodes = agents or replay  # a closure constant, as the flags: Numba prunes on it
 
     def body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
         tables = Tables(tables_tuple[0], tables_tuple[1])
@@ -246,6 +249,8 @@ def _runner(agents: bool, replay: bool):
                 _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
                 return 0
             raise ValueError("the teacher mode runs in _run, not _run_random")
+        if not encodes and ti[nb, O_ENCODER] >= 0 and obs.shape[0] > OBS_NOW:
+            raise ValueError("observations are written by _run, not _run_random")
         if replay:  # the record's arrays the record's seat reads at each decision, once a call
             rp = tables_tuple[2]
             ti[nb, O_ROWS_FULL] = 0
@@ -413,7 +418,13 @@ def _runner(agents: bool, replay: bool):
                     actor = np.int64(rec.actor)
                     continue
                 mask[:] = 0
-                _game_over(st, t, tables, ti, tf, ti[nb], tf[nb], obs)
+                _game_over(st, t, ti, tf, ti[nb], tf[nb])
+                if encodes:  # the acting seat's last view
+                    enc = ti[nb, O_ENCODER]
+                    seat = ti[t, T_FINAL_SEAT]
+                    if obs.shape[0] > OBS_FINAL and enc >= 0 and seat >= 0:
+                        suit, honor = tables.shanten_suit, tables.shanten_honor
+                        _encode(st, t, seat, enc, suit, honor, obs[OBS_FINAL, t])
                 if ti[nb, O_STOP_AT_GAME_END]:
                     ti[t, T_NEED_RESET] = 1
                     break
@@ -432,7 +443,7 @@ def _runner(agents: bool, replay: bool):
                 continue
             ti[t, T_SEAT] = actor
             enc = ti[nb, O_ENCODER]
-            if enc >= 0 and obs.shape[0] > OBS_NOW:
+            if encodes and enc >= 0 and obs.shape[0] > OBS_NOW:
                 quantized = obs_u8.shape[0] > 0
                 out = obs[OBS_NOW, 0 if quantized else t]  # bytes: one float row, kept in the cache
                 _encode(st, t, actor, enc, tables.shanten_suit, tables.shanten_honor, out)
@@ -448,8 +459,8 @@ def _runner(agents: bool, replay: bool):
 
 def _kernel(agents: bool, name: str, doc: str):
     """A play kernel: the body compiled as it is (no inlining), named ``name`` (its cache files
-    and messages say so). Its only closure values are the two flags: a closure's values are part
-    of Numba's cache key, and two booleans pickle the same in every process."""
+    and messages say so). Its only closure values are the flags: a closure's values are part
+    of Numba's cache key, and booleans pickle the same in every process."""
     body = _runner(agents, False)
     body.__name__ = body.__qualname__ = name
     body.__doc__ = doc
@@ -459,8 +470,8 @@ def _kernel(agents: bool, name: str, doc: str):
 _run = _kernel(
     True,
     "_run",
-    """The runner with every compiled policy and the teacher mode: the arena, self-play of the
-    agents, the learner env, a vector env with agent opponents.
+    """The runner with every compiled policy, the teacher mode and the observations: the arena,
+    self-play of the agents, the learner env, the vector env.
 
     Advances tables ``lo .. hi - 1`` (module docstring). Returns what a one-table caller (the
     AEC env) reads of table ``lo``: ``GAME_OVER`` when no seat of it waits, else the seat to act,
@@ -471,8 +482,9 @@ _run = _kernel(
 _run_random = _kernel(
     False,
     "_run_random",
-    """The runner without the compiled agents (Python seats and random policies): the AEC env,
-    random self-play, a vector env of Python seats. A smaller compile (no agents). As ``_run``.""",
+    """The runner without the compiled agents and the observations (Python seats and random
+    policies, no encoder): the AEC env, random self-play. A smaller compile (no agents, no
+    encoders). As ``_run``.""",
 )
 _replay_body = njit(inline="always")(_runner(False, True))
 # The replay kernel calls its body by a global name: a closure holding a dispatcher would be
@@ -487,9 +499,11 @@ def _run_replay(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
     return _replay_body(st, ev, tables_rp, ti, tf, masks, obs, obs_u8)
 
 
-def runner_for(seat_policy: np.ndarray) -> object:
-    """``_run`` if any seat of ``seat_policy`` (``int64[4]`` or ``(n, 4)``) is a compiled agent,
-    else ``_run_random``."""
+def runner_for(seat_policy: np.ndarray, encodes: bool = False) -> object:
+    """``_run`` if any seat of ``seat_policy`` (``int64[4]`` or ``(n, 4)``) is a compiled agent
+    or the call writes observations (``encodes``), else ``_run_random``."""
+    if encodes:
+        return _run
     return _run if bool((seat_policy >= POLICY_SIMPLE).any()) else _run_random
 
 
@@ -500,9 +514,9 @@ def _add_reward(tf, t, s, x):
 
 
 @njit(inline="always")  # the runner's own: no module of its own to compile and optimise
-def _game_over(st, t, tables, ti, tf, oi, of, obs):
-    """A game ended at table ``t``: ``terminated``, the end rewards, the acting seat's last view
-    (``obs[OBS_FINAL]``), the table's ``final_*`` fields, ``games_done``."""
+def _game_over(st, t, ti, tf, oi, of):
+    """A game ended at table ``t``: ``terminated``, the end rewards, the table's ``final_*``
+    fields, ``games_done`` (the runner then writes the acting seat's last view)."""
     rec = st[t]
     ti[t, T_TERMINATED] = 1
     mode = oi[O_REWARD_MODE]
@@ -511,12 +525,7 @@ def _game_over(st, t, tables, ti, tf, oi, of, obs):
             _add_reward(tf, t, s, rec.final_scores[s])
         elif mode == REWARD_RANK:
             _add_reward(tf, t, s, of[P_RANK_POINTS + rec.final_ranks[s]])
-    seat = ti[t, T_SEAT]
-    ti[t, T_FINAL_SEAT] = seat
-    enc = oi[O_ENCODER]
-    if obs.shape[0] > OBS_FINAL and enc >= 0 and seat >= 0:
-        out = obs[OBS_FINAL, t]
-        _encode(st, t, seat, enc, tables.shanten_suit, tables.shanten_honor, out)
+    ti[t, T_FINAL_SEAT] = ti[t, T_SEAT]
     ti[t, T_FINAL_GAME] = ti[t, T_GAME_INDEX]
     for s in range(4):
         ti[t, T_FINAL_POINTS + s] = rec.points[s]

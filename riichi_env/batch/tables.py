@@ -28,7 +28,6 @@ from riichi_env.batch.runner import (
     T_FINAL_GAME,
     T_TERMINATED,
     _run,
-    _run_random,
     fields,
     new_tables,
     runner_for,
@@ -82,9 +81,9 @@ class Batch:
         self.seat_policy = tab["seat_policy"]
         """Each table's seat policies (``run`` fills it from a shared ``int64[4]``)."""
         self._policy_row = np.full(4, PYTHON_SEAT, dtype=np.int64)
-        self._runner = _run_random
-        """The runner kernel the seat policies need (``runner_for``)."""
         self.encoder_id = encoder_id if encoder is not None else NO_ENCODER
+        self._runner = runner_for(self._policy_row, encoder is not None)
+        """The runner kernel the seat policies and the observations need (``runner_for``)."""
         rows = N_ROWS[encoder] if encoder is not None else 1
         self.obs_shape = (rows, 34)
         self.quantized = np.dtype(obs_dtype) == np.uint8
@@ -138,11 +137,11 @@ class Batch:
             if not np.array_equal(self._policy_row, seat_policy):
                 self._policy_row = seat_policy.copy()
                 self.seat_policy[:] = seat_policy
-                self._runner = runner_for(seat_policy)
+                self._runner = runner_for(seat_policy, self.encoder_id != NO_ENCODER)
         else:
             if seat_policy is not self.seat_policy:
                 self.seat_policy[:] = seat_policy
-            self._runner = runner_for(seat_policy)
+            self._runner = runner_for(seat_policy, self.encoder_id != NO_ENCODER)
         call = (lo, hi, reward[0], stride, games_end, skip_forced, stop_at_game_end)
         if call != self._call or reward[1] is not self._reward_params:
             self._call, self._reward_params = call, reward[1]

@@ -36,19 +36,23 @@ for name, module in list(sys.modules.items()):
             if len(value.signatures) > 1:
                 fn = value.py_func
                 print("MANY", f"{fn.__module__}.{fn.__qualname__}", len(value.signatures))
+            if not value.signatures:
+                print("NONE", f"{value.py_func.__module__}.{value.py_func.__qualname__}")
 """
+
+pytestmark = pytest.mark.xdist_group("cold-run")  # one worker: the cold compile runs once
 
 EXCEPTIONS: dict[str, str] = {
     # kernel -> why it is compiled for more than one signature (none today)
 }
 
 
-@pytest.mark.slow
-def test_no_kernel_is_compiled_for_two_signatures(tmp_path):
-    """From an empty cache, in one process (no compile helper): the env's first step and one
-    self-play game; any kernel with more than one compiled signature is listed."""
+@pytest.fixture(scope="module")
+def cold_run(tmp_path_factory):
+    """What ``RUN`` prints, from an empty cache, in one process (no compile helper)."""
     if jit_disabled():
         pytest.skip("nothing is compiled without JIT")
+    tmp_path = tmp_path_factory.mktemp("cache")
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -60,5 +64,25 @@ def test_no_kernel_is_compiled_for_two_signatures(tmp_path):
         [sys.executable, "-c", RUN], env=env, capture_output=True, text=True, timeout=900
     )
     assert out.returncode == 0, out.stderr[-4000:]
-    many = [line.split()[1:] for line in out.stdout.splitlines() if line.startswith("MANY ")]
+    return out.stdout
+
+
+@pytest.mark.slow
+def test_no_kernel_is_compiled_for_two_signatures(cold_run):
+    """From an empty cache, in one process (no compile helper): the env's first step and one
+    self-play game; any kernel with more than one compiled signature is listed."""
+    many = [line.split()[1:] for line in cold_run.splitlines() if line.startswith("MANY ")]
     assert [m for m in many if m[0] not in EXCEPTIONS] == []
+
+
+@pytest.mark.slow
+def test_the_env_and_random_self_play_compile_neither_the_agents_nor_every_encoder(cold_run):
+    """The runner they share (``_run_random``) writes no observation and plays no compiled
+    agent: ``_encode`` (every encoder, by id) and the agents' choice are never compiled for the
+    env's first step and a random self-play game (docs/internals.md, "One runner")."""
+    never = {line.split()[1] for line in cold_run.splitlines() if line.startswith("NONE ")}
+    assert "riichi_env.aec.encoders._encode" in never
+    assert "engine.selfplay._choose" in never
+    assert "engine.policies._efficiency_action" in never
+    assert "riichi_env.batch.runner._run" in never
+    assert "riichi_env.batch.runner._run_random" not in never

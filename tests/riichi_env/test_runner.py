@@ -265,6 +265,35 @@ def test_runner_for_picks_the_runner_with_the_agents_only_when_a_seat_needs_it()
     assert rn.runner_for(per_table) is rn._run
 
 
+def test_runner_for_picks_the_runner_with_the_encoders_when_the_call_writes_observations():
+    """``_run_random`` writes no observation (the AEC env encodes with its encoder's kernel):
+    a call that writes them plays in ``_run``, whatever its seats."""
+    py = rn.PYTHON_SEAT
+    assert rn.runner_for(np.array([py, py, py, py]), encodes=True) is rn._run
+    assert rn.runner_for(np.array([py, POLICY_UNIFORM, py, py]), encodes=True) is rn._run
+    assert rn.runner_for(np.array([py, py, py, py]), encodes=False) is rn._run_random
+
+
+def test_the_random_runner_refuses_to_write_observations():
+    """A bug that asks ``_run_random`` for observations raises, naming ``_run``; with no rows
+    to write (the AEC env's call) the encoder's id is ignored."""
+    b = Tables(1, encoder="basic_v0")
+    b.tab["game_index"][...], b.tab["start"][...] = 0, True
+    with pytest.raises(ValueError, match="observations are written by _run, not _run_random"):
+        b.run(rn._run_random)
+    b.obs = b.obs[:0]
+    b.tab["game_index"][...], b.tab["start"][...] = 0, True
+    assert b.run(rn._run_random) == 0  # seat 0, the dealer, acts first
+
+
+def test_a_vector_env_of_python_seats_plays_in_the_runner_that_writes_observations():
+    from riichi_env.batch.tables import Batch
+
+    batch = Batch(2, MAHJONGSOUL, "basic_v0", ENCODER_IDS["basic_v0"], np.float32)
+    assert batch._runner is rn._run
+    assert Batch(2, MAHJONGSOUL, None, rn.NO_ENCODER, np.float32)._runner is rn._run_random
+
+
 def test_the_random_runner_refuses_an_agent_seat_and_the_teacher_mode():
     """A bug that hands an agent or the teacher mode to ``_run_random`` raises, naming ``_run``."""
     b = Tables(1)
