@@ -199,10 +199,10 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "scoring": (_engine_part("scoring"), 16.0),
     "mask": (_engine_part("mask"), 4.5),
     "apply": (_engine_part("apply"), 10.1),
-    "step": (_step_part, 10.4),
+    "step": (_step_part, 6.0),
     "selfplay": (_runner_part, 0.5),
     "agents": (_engine_part("agents"), 6.8),
-    "agents_loop": (_agents_runner_part, 4.7),
+    "agents_loop": (_agents_runner_part, 9.3),
     "vector": (_vector_part, 0.5),
     "checked": (_checked_part, 15.6),
     "score": (_score_part, 5.9),
@@ -215,8 +215,8 @@ seconds of its cold compile with the parts before it cached (``python
 benchmarks/bench_compile_stages.py``; ``score`` alone, which the game's compile includes).
 Measured on the project's idle 2-core VM (CPU seconds, which a busy machine inflates far less
 than wall seconds; ``selfplay``, 0.0, is given 0.5 s). On two processes ``estimate`` adds the
-parts as one process would compile them, so it overstates a cold env's compile (about 44 s
-estimated, 26-27 s measured with ``bench_cold_start.py``): the two processes split finer than
+parts as one process would compile them, so it overstates a cold env's compile (about 39 s
+estimated, 25-27 s measured with ``bench_cold_start.py``): the two processes split finer than
 the parts (``_on_two_cores``). A part is left to compile until its marker
 (``<cache root>/compiled/part-<name>-<hash of the sources>``) exists. A new kernel of a game
 path is one more ``(name, kernel, signature(*example arguments))`` entry in its part."""
