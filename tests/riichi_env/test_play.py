@@ -50,6 +50,22 @@ def test_results_do_not_depend_on_tables_or_workers(num_tables, workers):
     assert out["results"] == base["results"]
 
 
+@pytest.mark.parametrize("records", [False, True])
+def test_compiled_self_play_gives_each_game_the_result_it_has_alone(records):
+    """Compiled policies play ``FAST_TABLES`` tables a worker, a game at each per call: each game
+    is the one its seed gives played alone (and its record the same)."""
+    from riichi_env.batch.play import FAST_TABLES
+
+    seats = ["random", "efficiency", "greedy", "random"]
+    games = 2 * FAST_TABLES + 3  # more games than tables: tables play a second and third game
+    out = riichi_env.selfplay(seats, games=games, seed=40, workers=2, records=records)
+    for k in (0, FAST_TABLES - 1, FAST_TABLES, games - 1):
+        alone = riichi_env.selfplay(seats, games=1, seed=40 + k, records=records)
+        assert out["results"][k] == alone["results"][0]
+        if records:
+            assert out["records"][k] == alone["records"][0]
+
+
 def _aec_game(seed, seats, **options):
     """The AEC env playing per-seat Python policies one decision at a time: the finished env."""
     env = riichi_env.raw_env(**options)
