@@ -1,7 +1,7 @@
 """The second process of a cold compile on two cores: ``python -m riichi_env.compile_helper PART
 [PART ...]`` compiles the game's parts (``engine.compile_parts.PARTS`` and ``PIECES``) and the
-default encoder's kernel the env observes with (``"observe"``) into the shared on-disk cache, printing each kernel's
-name once it is cached, then each part named on a line of its stdin
+default encoder's kernel the env observes with (``"observe"``) into the shared on-disk cache,
+printing each kernel's name once it is cached, then each part named on a line of its stdin
 (``riichi_env.compiling._Helper`` starts and reads it)."""
 
 from __future__ import annotations

@@ -94,8 +94,8 @@ def _agents_runner_part() -> list[Entry]:
 
 
 def _vector_part() -> list[Entry]:
-    """Both runners: a vector env plays in ``_run`` (it writes observations), and its seats'
-    games once they are all random policies in ``_run_random``."""
+    """Both runners: the vector env plays in ``_run`` (it writes observations, whatever its
+    seats), and ``_run_random`` comes along so that random self-play finds it cached."""
     return [*_runner_part(), *_agents_runner_part()]
 
 
@@ -652,10 +652,6 @@ HELPER_ORDER = ("scoring", "wins", "kita", "random", "observe", "agents")
 this process waits for first comes first (``_on_two_cores``)."""
 
 
-OBSERVE_KERNEL = "_encode_basic_v0"
-"""The default encoder's kernel (``_observe_entries``), which the env observes through."""
-
-
 class _Helper:
     """A second process (``riichi_env.compile_helper``) compiling parts of the game into the
     shared cache: the scoring part, the encoders, the agents, then each part ``ask`` names.
@@ -742,15 +738,15 @@ def _on_two_cores(finish: Callable[[_Helper], None]) -> bool:
     """Compile the game's core with a helper, then ``finish(helper)`` here; False (nothing done)
     with one job or when the core is cached already.
 
-    The helper compiles the scoring part, ``_ron`` and ``_win``, the random policies' choice,
-    the encoders (``_encode``), then the agents (what it has not finished when this process is
-    done compiles on first use). This process compiles the deal, the tenpai check and the
-    exhaustive draw (which the helper's ``_discard_passes`` then loads), the mask once the helper
-    has ``_can_win``, ``_own_kan``, ``_kita`` and ``_end_hand``, and ``_apply`` once the helper
-    has ``_discard_passes`` and ``_win``; then ``finish`` (the runner, once the helper has the
-    encoders, and so the random choice before them). Measured on the
-    idle 2-core VM, the order keeps both processes busy: neither waits more than about a second
-    for the other (docs/internals.md, "Compiling on two cores").
+    The helper compiles the parts of ``HELPER_ORDER``: the scoring part, ``_ron`` and ``_win``,
+    ``_kita``, the random policies' choice, the default encoder's kernel, then the agents (what
+    it has not finished when this process is done compiles on first use). This process compiles
+    the deal, the tenpai check and the exhaustive draw (which the helper's ``_discard_passes``
+    then loads), the mask once the helper has ``_can_win``, ``_own_kan`` and ``_end_hand``, and
+    ``_apply`` once the helper has ``_discard_passes``, ``_win`` and ``_kita``; then ``finish``
+    (the runner, once the helper has the random choice). Measured on the idle 2-core VM, the
+    order keeps both processes busy: neither waits more than about a second for the other
+    (docs/internals.md, "Compiling on two cores").
     """
     if compile_jobs() < 2 or _core_is_cached():
         return False
@@ -787,7 +783,8 @@ def _warm_env() -> None:
     and ``arena`` find them if it finished."""
 
     def finish(helper: _Helper) -> None:
-        helper.wait(OBSERVE_KERNEL)  # the env observes through it: loaded, not compiled here
+        (observe,) = _observe_entries()  # the env observes through it: loaded, not compiled here
+        helper.wait(observe[0])
         compile_stage("step")
         _selfplay_here()
 

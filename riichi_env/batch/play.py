@@ -106,8 +106,9 @@ MAX_PYTHON_TABLES = 256
 
 FAST_TABLES = 8
 """Tables per worker with compiled policies only: each compiled call plays one game at each of
-them, so Python's share (a call and its results, about 2 % of self-play's time at a game per
-call) is spread over eight games; eight states (3.6 kB each) stay in the core's cache."""
+them, so Python's share (a call and its results, about 4 % of random self-play's time at a
+game per call: docs/internals.md) is spread over eight games; eight states (3.6 kB each)
+stay in the core's cache."""
 
 
 def _policies(policy: PolicyLike | Sequence[PolicyLike], players: int = 4) -> list[PolicyLike]:

@@ -82,7 +82,7 @@ class Batch:
         """Each table's seat policies (``run`` fills it from a shared ``int64[4]``)."""
         self._policy_row = np.full(4, PYTHON_SEAT, dtype=np.int64)
         self.encoder_id = encoder_id if encoder is not None else NO_ENCODER
-        self._runner = runner_for(self._policy_row, encoder is not None)
+        self._runner = runner_for(self._policy_row, self.encoder_id != NO_ENCODER)
         """The runner kernel the seat policies and the observations need (``runner_for``)."""
         rows = N_ROWS[encoder] if encoder is not None else 1
         self.obs_shape = (rows, 34)
