@@ -107,6 +107,23 @@ def source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
+def import_root() -> Path:
+    """The directory this process imports the project from, symlinks kept: Numba files a kernel's
+    cache entries under a hash of its source file's absolute path as imported, so a subprocess
+    shares this process's entries only when it imports from this same path (``python_argv``)."""
+    return Path(os.path.abspath(__file__)).parent.parent
+
+
+def python_argv(module: str, *args: str) -> list[str]:
+    """``python -m module args`` importing the project from ``import_root()`` first, before the
+    working directory and ``PYTHONPATH`` (which may reach the same files by another path)."""
+    code = (
+        "import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
+        f"runpy.run_module({module!r}, run_name='__main__', alter_sys=True)"
+    )
+    return [sys.executable, "-c", code, str(import_root()), *args]
+
+
 def cache_roots() -> list[Path]:
     """Candidate directories for the project's caches, in order of preference."""
     override = os.environ.get("RIICHI_ENV_CACHE")

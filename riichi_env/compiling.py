@@ -32,7 +32,7 @@ from typing import Any
 
 import numba
 
-from engine._numba import cache_roots, compile_kernel, jit_disabled
+from engine._numba import cache_roots, compile_kernel, jit_disabled, python_argv
 
 KINDS: dict[str, tuple[str, str]] = {
     "env": (
@@ -662,23 +662,15 @@ class _Helper:
     """
 
     def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_ROOT), env.get("PYTHONPATH")) if p)
         self.done: set[str] = set()
         self._changed = threading.Condition()
         self.ended = False
         try:
             self._proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "riichi_env.compile_helper",
-                    *HELPER_ORDER,
-                ],
+                python_argv("riichi_env.compile_helper", *HELPER_ORDER),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 stdin=subprocess.PIPE,
-                env=env,
                 text=True,
             )
         except OSError:

@@ -1,5 +1,6 @@
 """Shared pytest configuration."""
 
+import hashlib
 import os
 import time
 from pathlib import Path
@@ -42,6 +43,20 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "nojit" not in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def numba_folder():
+    """``numba_folder(module)``: the folder, under a Numba cache directory, of the kernels this
+    process compiles from ``module``. Numba names it after the module's folder as imported (its
+    name and the SHA-1 of its absolute path, symlinks kept), so a checkout reached by two paths
+    (CI's) has two such folders."""
+
+    def folder_of(module) -> str:
+        folder = os.path.dirname(os.path.abspath(module.__file__))
+        return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+
+    return folder_of
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import compile_parts
-from engine._numba import jit_disabled
+from engine._numba import jit_disabled, python_argv
 from engine.selfplay import play_one
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,11 +51,10 @@ def test_the_helper_prints_each_kernel_once_cached():
         pytest.skip("nothing is compiled without JIT")
     play_one(3)  # warm: the helper below loads from the cache
     run = subprocess.run(
-        [sys.executable, "-m", "engine.compile_parts", "scoring"],
+        python_argv("engine.compile_parts", "scoring"),  # imports from this process's path
         input="apply\n",  # a further part named on stdin; then stdin closes
         capture_output=True,
         text=True,
-        cwd=ROOT,
         check=True,
     )
     names = compile_parts.scoring_part() + compile_parts.apply_part()

@@ -97,7 +97,7 @@ print("ok")
 """
 
 
-def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeypatch):
+def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeypatch, numba_folder):
     """The issue's case: a truncated ``.nbc`` made every ``vector_env()`` fail with an
     ``UnpicklingError`` until the cache was deleted. A copy of this session's warm cache, with
     the entry of the kernel ``reset`` calls cut in half, still works and says so once."""
@@ -105,7 +105,8 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
     import shutil
 
     import riichi_env
-    from engine._numba import cache_roots, source_digest
+    from engine._numba import cache_roots, import_root, source_digest
+    from riichi_env.batch import runner
 
     if os.environ.get("NUMBA_CACHE_DIR"):
         pytest.skip("the project's cache layout is used only without NUMBA_CACHE_DIR")
@@ -117,12 +118,19 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
     shutil.copytree(root / "compiled", tmp_path / "compiled", ignore=writing)
     digest = source_digest()
     shutil.copytree(root / "numba" / digest, tmp_path / "numba" / digest, ignore=writing)
-    (entry,) = (tmp_path / "numba").rglob("runner._run_random-*.nbc")
+    folder = tmp_path / "numba" / digest / numba_folder(runner)  # this process's kernels
+    (entry,) = folder.glob("runner._run_random-*.nbc")
     data = entry.read_bytes()
     entry.write_bytes(data[: len(data) // 2])
-    env = {**os.environ, "RIICHI_ENV_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    # the child imports the project from this process's path (not from its working directory)
+    env = {**os.environ, "RIICHI_ENV_CACHE": str(tmp_path), "PYTHONPATH": str(import_root())}
     out = subprocess.run(
-        [sys.executable, "-c", VECTOR], env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", VECTOR],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"

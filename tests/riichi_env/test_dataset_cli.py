@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from test_dataset_io import KNOWN_SKIPS, REASON_3P, THREE_PLAYER, three_player
 
+from engine._numba import python_argv
 from riichi_env.cli.main import main
 from riichi_env.dataset.io import load_shards, read_manifest, record_files
 
@@ -215,14 +216,11 @@ class Command:
     that its workers are counted in it); whatever of the group is left at the end is killed."""
 
     def __init__(self, out: Path):
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "riichi_env", "dataset", *[str(LOGS)] * 200]
-            + ["--out", str(out), "--workers", "2", "--progress"],
+            python_argv("riichi_env", "dataset", *[str(LOGS)] * 200, "--out", str(out))
+            + ["--workers", "2", "--progress"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            env=env,
             start_new_session=True,
         )
         self.err = b""

@@ -8,16 +8,15 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import riichi_env
+from engine._numba import python_argv
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 
-ROOT = Path(__file__).resolve().parents[2]
 STOP_BOUND = 10.0
 """Seconds a command may take to end after Ctrl-C (it takes about one; these runs would play for
 minutes)."""
@@ -27,13 +26,10 @@ class Command:
     """``python -m riichi_env ARGS`` in a child process, its stderr read as it comes."""
 
     def __init__(self, *args: str):
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "riichi_env", *args],
+            python_argv("riichi_env", *args),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=env,
         )
         self.err = b""
         self._reader = threading.Thread(target=self._read, daemon=True)

@@ -150,6 +150,24 @@ def test_the_core_compiles_on_two_cores_only_once_and_only_with_two_jobs(fresh, 
     assert started == []
 
 
+def test_the_helper_imports_the_project_from_this_process_s_path(monkeypatch):
+    """Numba files a kernel's cache entries under its file's path as imported: a helper importing
+    the checkout from another path (its working directory, a resolved symlink) compiles into
+    folders this process never reads (CI's checkout is reached through a symlink)."""
+    from engine._numba import python_argv
+
+    started = []
+
+    def popen(argv, **kwargs):
+        started.append(argv)
+        raise OSError("not started in this test")
+
+    monkeypatch.setattr(warmup.subprocess, "Popen", popen)
+    helper = warmup._Helper()
+    assert helper.ended
+    assert started == [python_argv("riichi_env.compile_helper", *warmup.HELPER_ORDER)]
+
+
 def test_a_helper_that_hangs_is_waited_for_at_most_the_timeout(monkeypatch, tmp_path):
     fake = tmp_path / "python"
     fake.write_text("#!/bin/sh\nexec sleep 60\n")

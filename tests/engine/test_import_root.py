@@ -1,0 +1,62 @@
+"""A checkout reached through a symlink (as CI's is): a child process started with
+``python_argv`` imports the project from this process's path, so Numba files its kernels in the
+folders this process reads (Numba names a folder after its source file's path as imported)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine._numba import import_root, jit_disabled
+
+
+def _folder(package: Path) -> str:
+    """Numba's cache folder name for the kernels of ``package`` imported from that path."""
+    return f"{package.name}_{hashlib.sha1(str(package).encode()).hexdigest()}"
+
+
+@pytest.fixture
+def link(tmp_path) -> Path:
+    """A symlink to the checkout this process imports."""
+    path = tmp_path / "checkout"
+    path.symlink_to(import_root(), target_is_directory=True)
+    return path
+
+
+def _child(code: str, link: Path, cwd: Path, **env: str) -> str:
+    """``python -c code`` importing the project through ``link``; its stdout."""
+    env = {**os.environ, "PYTHONPATH": str(link), **env}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_import_root_keeps_the_symlinked_path(link, tmp_path):
+    code = "from engine._numba import import_root; print(import_root())"
+    assert _child(code, link, tmp_path).strip() == str(link)
+
+
+def test_a_part_compiled_by_a_child_lands_where_this_process_reads(link, tmp_path):
+    """The grandchild runs in the checkout's real folder, whose copy of the project its working
+    directory would otherwise put first on ``sys.path``: its kernels land in the folders of the
+    path its parent imported from."""
+    if jit_disabled() or os.environ.get("NUMBA_CACHE_DIR"):
+        pytest.skip("the project's cache layout, with JIT")
+    real = import_root().resolve()
+    cache = tmp_path / "cache"
+    code = (
+        "import subprocess; from engine._numba import python_argv; "
+        "subprocess.run(python_argv('engine.compile_parts', 'deal'), check=True, "
+        f"cwd={str(real)!r}, stdout=subprocess.DEVNULL)"
+    )
+    _child(code, link, tmp_path, RIICHI_ENV_CACHE=str(cache))
+    folders = {p.name for p in (cache / "numba").glob("*/*") if p.is_dir()}
+    assert _folder(link / "engine") in folders
+    assert _folder(real / "engine") not in folders, folders
