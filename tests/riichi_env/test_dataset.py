@@ -53,9 +53,8 @@ from riichi_env.dataset.convert import (
 from riichi_env.records.convert import read_text
 from riichi_env.records.export import export_mjai, export_tenhou6, game_from_events
 
-LOGS = sorted(
-    f for f in glob.glob("tests/data/logs/*/*") if not f.endswith((".md", ".py", "walls.jsonl"))
-)
+DATA = Path(__file__).resolve().parents[1] / "data" / "logs"  # whatever the working directory
+LOGS = sorted(f for f in glob.glob(f"{DATA}/*/*") if not f.endswith((".md", ".py", "walls.jsonl")))
 
 
 def _claim_priority(action: int) -> int:
@@ -441,12 +440,12 @@ def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
 
     checked = 0
     by_file: dict[str, list[dict]] = {}
-    with open("tests/data/logs/tenhou-mjlog/walls.jsonl") as f:
+    with open(DATA / "tenhou-mjlog" / "walls.jsonl") as f:
         for line in f:
             row = json.loads(line)
             by_file.setdefault(row["file"], []).append(row)
     for name, rows in by_file.items():
-        game = read_file(f"tests/data/logs/tenhou-mjlog/{name}")
+        game = read_file(DATA / "tenhou-mjlog" / name)
         if not game.shuffle_seed:
             continue
         walls, layout = tenhou_walls(game.shuffle_seed, max(r["kyoku_index"] for r in rows) + 1)
@@ -460,11 +459,11 @@ def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
     with pytest.raises(ValueError, match="unknown SHUFFLE seed kind"):
         seed_words("xorshift,1,2")
     conv = Converter(oracle=True, strict=True)
-    rows = conv.convert("tests/data/logs/tenhou-mjlog/example.xml")
+    rows = conv.convert(DATA / "tenhou-mjlog" / "example.xml")
     # with the whole wall the live-wall rows count every tile left: 69 after the dealer's draw
     assert rows["oracle"][0, 175:179].sum() == 69
     first_hand_only = Converter(oracle=True).convert_game(
-        read_file("tests/data/logs/tenhou-mjlog/bug1.xml")
+        read_file(DATA / "tenhou-mjlog" / "bug1.xml")
     )  # no SHUFFLE element: only the tiles this hand draws later
     assert first_hand_only["oracle"][0, 175:179].sum() < 69
 

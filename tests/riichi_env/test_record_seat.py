@@ -4,6 +4,7 @@ tables in one call, and the resume when the rows are full."""
 from __future__ import annotations
 
 import glob
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +22,9 @@ from riichi_env.dataset.pack import pack_game
 from riichi_env.records.convert import read_file
 from riichi_env.records.replay import rules_for
 
-LOGS = sorted(glob.glob("tests/data/logs/tenhou-mjlog/*.xml"))[:3]
+LOGS = sorted(glob.glob(str(Path(__file__).resolve().parents[1] / "data/logs/tenhou-mjlog/*.xml")))[
+    :3
+]
 COLUMNS = ("obs", "mask", "action", "seat", "kind", "forced", "step")
 
 
