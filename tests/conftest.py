@@ -47,16 +47,44 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def numba_folder():
-    """``numba_folder(module)``: the folder, under a Numba cache directory, of the kernels this
-    process compiles from ``module``. Numba names it after the module's folder as imported (its
-    name and the SHA-1 of its absolute path, symlinks kept), so a checkout reached by two paths
+    """``numba_folder(folder)``: the folder, under a Numba cache directory, of the kernels of the
+    modules in ``folder`` (a package's folder as imported). Numba names it after that folder's
+    name and the SHA-1 of its absolute path, symlinks kept, so a checkout reached by two paths
     (CI's) has two such folders."""
 
-    def folder_of(module) -> str:
-        folder = os.path.dirname(os.path.abspath(module.__file__))
+    def folder_of(folder) -> str:
+        folder = os.path.abspath(folder)
         return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
 
     return folder_of
+
+
+@pytest.fixture(scope="session")
+def run_python():
+    """``run_python(code, cwd, root=None, **env)``: ``python -c code`` in ``cwd`` importing the
+    project from ``root``, by default this process's path (``engine._numba.import_root()``, so it
+    shares this process's kernel cache folders), the extra environment variables set; its
+    completed process, checked."""
+    import subprocess
+    import sys
+
+    from engine._numba import import_root
+
+    def run(code: str, cwd, root=None, **env: str) -> subprocess.CompletedProcess:
+        root = import_root() if root is None else root
+        env = {**os.environ, "PYTHONPATH": str(root), **env}
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            env=env,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert out.returncode == 0, out.stderr
+        return out
+
+    return run
 
 
 @pytest.fixture(scope="session")

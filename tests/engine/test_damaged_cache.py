@@ -97,7 +97,9 @@ print("ok")
 """
 
 
-def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeypatch, numba_folder):
+def test_a_truncated_entry_of_the_vector_env_is_compiled_again(
+    tmp_path, monkeypatch, numba_folder, run_python
+):
     """The issue's case: a truncated ``.nbc`` made every ``vector_env()`` fail with an
     ``UnpicklingError`` until the cache was deleted. A copy of this session's warm cache, with
     the entry of the kernel ``reset`` calls cut in half, still works and says so once."""
@@ -105,7 +107,7 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
     import shutil
 
     import riichi_env
-    from engine._numba import cache_roots, import_root, source_digest
+    from engine._numba import cache_roots, source_digest
     from riichi_env.batch import runner
 
     if os.environ.get("NUMBA_CACHE_DIR"):
@@ -118,21 +120,11 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(tmp_path, monkeyp
     shutil.copytree(root / "compiled", tmp_path / "compiled", ignore=writing)
     digest = source_digest()
     shutil.copytree(root / "numba" / digest, tmp_path / "numba" / digest, ignore=writing)
-    folder = tmp_path / "numba" / digest / numba_folder(runner)  # this process's kernels
+    folder = tmp_path / "numba" / digest / numba_folder(Path(runner.__file__).parent)
     (entry,) = folder.glob("runner._run_random-*.nbc")
     data = entry.read_bytes()
     entry.write_bytes(data[: len(data) // 2])
-    # the child imports the project from this process's path (not from its working directory)
-    env = {**os.environ, "RIICHI_ENV_CACHE": str(tmp_path), "PYTHONPATH": str(import_root())}
-    out = subprocess.run(
-        [sys.executable, "-c", VECTOR],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_python(VECTOR, tmp_path, RIICHI_ENV_CACHE=str(tmp_path))  # reads that folder
     assert out.stdout.strip() == "ok"
     # (a caller of the recompiled kernel may be compiled again too, with its own notice)
     damaged = [line for line in out.stderr.splitlines() if "dropped a damaged" in line]

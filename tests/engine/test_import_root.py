@@ -4,20 +4,12 @@ folders this process reads (Numba names a folder after its source file's path as
 
 from __future__ import annotations
 
-import hashlib
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from engine._numba import import_root, jit_disabled
-
-
-def _folder(package: Path) -> str:
-    """Numba's cache folder name for the kernels of ``package`` imported from that path."""
-    return f"{package.name}_{hashlib.sha1(str(package).encode()).hexdigest()}"
 
 
 @pytest.fixture
@@ -28,22 +20,14 @@ def link(tmp_path) -> Path:
     return path
 
 
-def _child(code: str, link: Path, cwd: Path, **env: str) -> str:
-    """``python -c code`` importing the project through ``link``; its stdout."""
-    env = {**os.environ, "PYTHONPATH": str(link), **env}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, timeout=600
-    )
-    assert out.returncode == 0, out.stderr
-    return out.stdout
-
-
-def test_import_root_keeps_the_symlinked_path(link, tmp_path):
+def test_import_root_keeps_the_symlinked_path(link, tmp_path, run_python):
     code = "from engine._numba import import_root; print(import_root())"
-    assert _child(code, link, tmp_path).strip() == str(link)
+    assert run_python(code, tmp_path, root=link).stdout.strip() == str(link)
 
 
-def test_a_part_compiled_by_a_child_lands_where_this_process_reads(link, tmp_path):
+def test_a_part_compiled_by_a_child_lands_where_this_process_reads(
+    link, tmp_path, run_python, numba_folder
+):
     """The grandchild runs in the checkout's real folder, whose copy of the project its working
     directory would otherwise put first on ``sys.path``: its kernels land in the folders of the
     path its parent imported from."""
@@ -56,7 +40,7 @@ def test_a_part_compiled_by_a_child_lands_where_this_process_reads(link, tmp_pat
         "subprocess.run(python_argv('engine.compile_parts', 'deal'), check=True, "
         f"cwd={str(real)!r}, stdout=subprocess.DEVNULL)"
     )
-    _child(code, link, tmp_path, RIICHI_ENV_CACHE=str(cache))
+    run_python(code, tmp_path, root=link, RIICHI_ENV_CACHE=str(cache))
     folders = {p.name for p in (cache / "numba").glob("*/*") if p.is_dir()}
-    assert _folder(link / "engine") in folders
-    assert _folder(real / "engine") not in folders, folders
+    assert numba_folder(link / "engine") in folders
+    assert numba_folder(real / "engine") not in folders, folders

@@ -309,15 +309,16 @@ def test_the_random_runner_refuses_an_agent_seat_and_the_teacher_mode():
         b.run(rn._run_random)
 
 
-def test_a_second_process_loads_the_runners_kernels_from_the_cache(tmp_path, numba_folder):
+def test_a_second_process_loads_the_runners_kernels_from_the_cache(
+    tmp_path, numba_folder, run_python
+):
     """Each runner kernel keeps one cache entry across processes: its cache key must not change
     from one process to the next (a closure holding a dispatcher once made it, and every process
     compiled the runner again)."""
     import os
-    import subprocess
-    import sys
+    from pathlib import Path
 
-    from engine._numba import cache_roots, import_root, jit_disabled, source_digest
+    from engine._numba import cache_roots, jit_disabled, source_digest
     from riichi_env.batch import runner
 
     if jit_disabled() or os.environ.get("NUMBA_CACHE_DIR"):
@@ -326,19 +327,10 @@ def test_a_second_process_loads_the_runners_kernels_from_the_cache(tmp_path, num
         "import riichi_env; v = riichi_env.vector_env(2); o, _ = v.reset(seed=0); "
         "v.step(o['action_mask'].argmax(axis=1)); riichi_env.selfplay('efficiency', games=1, seed=0)"
     )
-    # the children import the project from this process's path, so they share its cache folder
-    env = {**os.environ, "PYTHONPATH": str(import_root())}
     for _ in range(2):
-        out = subprocess.run(
-            [sys.executable, "-c", code],
-            env=env,
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert out.returncode == 0, out.stderr
-    kernels = cache_roots()[0] / "numba" / source_digest() / numba_folder(runner)
+        run_python(code, tmp_path)  # each child shares this process's cache folder
+    kernels = cache_roots()[0] / "numba" / source_digest()
+    kernels = kernels / numba_folder(Path(runner.__file__).parent)
     for name in ("_run", "_run_random"):
         entries = list(kernels.glob(f"runner.{name}-*.nbc"))
         assert len(entries) == 1, entries
