@@ -95,8 +95,18 @@ def _agents_runner_part() -> list[Entry]:
 
 def _vector_part() -> list[Entry]:
     """Both runners: the vector env plays in ``_run`` (it writes observations, whatever its
-    seats), and ``_run_random`` comes along so that random self-play finds it cached."""
-    return [*_runner_part(), *_agents_runner_part()]
+    seats), and ``_run_random`` comes along so that random self-play finds it cached; and the
+    check that queues a batch of Python actions (``_queue_actions``)."""
+    import numpy as np
+
+    from engine.compile_parts import signature
+    from riichi_env.batch.runner import N_ACTIONS, _queue_actions, new_tables
+
+    ti, _ = new_tables(1)
+    masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
+    idx = np.zeros(1, dtype=np.int64)
+    queue = ("_queue_actions", _queue_actions, signature(masks, idx, idx, ti))
+    return [*_runner_part(), *_agents_runner_part(), queue]
 
 
 def _observe_entries() -> list[Entry]:

@@ -60,12 +60,18 @@ action, such as the tsumogiri after riichi, automatically instead of asking).
 ``env()`` adds PettingZoo's wrappers: an illegal action ends the game with reward -1 for the
 offender, an out-of-space action raises ``ActionOutOfSpaceError`` (a ``ValueError`` naming the
 legal actions, and an ``AssertionError`` as PettingZoo's wrapper raises), and calls out of order
-raise. The wrappers are PettingZoo's own classes with three additions, none touching PettingZoo's
-private attributes: a non-int action is a ``TypeError`` before the bounds check (the stock check
-lets ``True`` through to a NumPy error), ``last()`` with no agents raises ``ResetNeededError`` (the
-stock wrapper raises ``KeyError``), and the AEC bookkeeping (``agent_selection``, ``agents``,
+raise. The wrappers are subclasses of PettingZoo's own (``isinstance`` holds), with the same
+behaviour, which tests check step by step against the stock chain; their hot paths are their own,
+none using PettingZoo's private attributes: ``TerminateIllegalWrapper`` judges an action by the raw
+env's current mask (the stock one keeps the last observation for its mask), an int in the space
+skips ``Discrete.contains``, a step of a game in progress goes straight down, ``agent_iter()`` is
+the wrapper's own iterator (the stock iterator's check, a flag of its own), ``last()`` builds its
+tuple from the raw env, and the AEC bookkeeping (``agent_selection``, ``agents``,
 ``terminations``, ...) is read from the raw env at once rather than through each layer's
-``__getattr__`` (the stock wrappers run the loop at under half that speed). ``raw_env`` raises
+``__getattr__``. The stock chain runs the loop at about half the speed
+(``docs/environment.md``, "Illegal actions"). Two additions: a non-int action is a ``TypeError``
+before the bounds check (the stock check lets ``True`` through to a NumPy error), and ``last()``
+with no agents raises ``ResetNeededError`` (the stock wrapper raises ``KeyError``). ``raw_env`` raises
 ``ValueError`` naming the action and why it is illegal. Actions are Python or NumPy ints (``None``
 only for a terminated agent); a ``bool``, float or string raises ``TypeError`` in both. ``step`` /
 ``last`` before ``reset()``, or after the game ended and every agent was stepped out (``agents``
@@ -87,6 +93,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable, AECIterator
+from pettingzoo.utils.env_logger import EnvLogger
 
 from engine.actions import action_name, n_actions
 from engine.legality import explain_illegal
@@ -180,16 +188,62 @@ for _name in (*_FORWARDED, "_cumulative_rewards"):
 
 
 class _TerminateIllegal(_ReadFromRaw, wrappers.TerminateIllegalWrapper):
-    """PettingZoo's ``TerminateIllegalWrapper``, reading the bookkeeping at once."""
+    """PettingZoo's ``TerminateIllegalWrapper``: an illegal action ends the game, the offender
+    gets ``illegal_reward`` and the others 0; the other agents then step out with ``None``.
+
+    The same rule as the stock class, which judges an action by the mask of the last observation
+    it kept (``observe`` of the agent to act, else one made at the step). That mask is the raw
+    env's current mask of the agent to act, so this reads the raw env's mask instead, keeps no
+    observation, and leaves the stock class's private attributes alone (``reset``, ``observe``
+    and ``step`` are all its own). The stock step costs a wrapped loop about half its speed
+    (docs/environment.md, "Illegal actions")."""
+
+    def __init__(self, env, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._illegal_reward = float(illegal_reward)
+        self._ended_illegally = False
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._ended_illegally = False
+        self._raw.reset(seed=seed, options=options)
+
+    def observe(self, agent: str):
+        return self._raw.observe(agent)
+
+    def step(self, action) -> None:
+        raw = self._raw
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        if dead and self._ended_illegally:
+            raw._was_dead_step(action)
+        elif dead or raw._mask[action]:
+            raw.step(action)
+        else:  # the stock wrapper's illegal-move branch
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.truncations, 0)
+            raw.rewards[agent] = self._illegal_reward
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._ended_illegally = True
 
 
 class _AssertOutOfBounds(_ReadFromRaw, wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's bounds check after two of ours: a non-int action (``True``, ``1.7``, ``"3"``)
     is a ``TypeError`` (the stock check lets ``True`` through to a NumPy error in
     ``TerminateIllegalWrapper`` and calls ``1.7`` out of space), and an out-of-space int is an
-    ``ActionOutOfSpaceError`` naming the legal actions."""
+    ``ActionOutOfSpaceError`` naming the legal actions. An int in the space goes straight on (the
+    stock check asks ``Discrete.contains``, a few microseconds a step)."""
+
+    def observe(self, agent: str):
+        return self._raw.observe(agent)
 
     def step(self, action) -> None:
+        if type(action) is int and 0 <= action < self._raw._n_actions:
+            self.env.step(action)
+            return
         if action is not None:
             n = self._raw._n_actions
             if not is_int(action):
@@ -205,9 +259,36 @@ class _AssertOutOfBounds(_ReadFromRaw, wrappers.AssertOutOfBoundsWrapper):
 
 
 class _OrderEnforcing(_ReadFromRaw, wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order checks; ``last()`` with no agents (before ``reset()``, or after the game
-    ended and every agent was stepped out) raises the raw env's ``ResetNeededError``, where the
-    stock wrapper's ``last()`` fails with a ``KeyError``."""
+    """PettingZoo's order checks: errors before ``reset()``, a warning for a step after the game,
+    and an ``agent_iter()`` that insists on a ``step()`` between two agents. ``last()`` with no
+    agents (before ``reset()``, or after the game ended and every agent was stepped out) raises
+    the raw env's ``ResetNeededError``, where the stock wrapper's ``last()`` fails with a
+    ``KeyError``. The layers below add nothing to an observation, so ``last()`` asks the raw env
+    for it. A step of a game in progress goes straight down, and ``agent_iter()`` is this
+    class's own (``_AgentIterator``, the stock iterator's checks) with a flag of its own: the
+    stock path costs a wrapped loop about a tenth of its speed."""
+
+    def __init__(self, env) -> None:
+        super().__init__(env)
+        self._stepped = False  # a step or reset since the iterator gave the last agent
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self._stepped = True
+
+    def step(self, action) -> None:
+        raw = self._raw
+        if raw._started and raw.agents:
+            self._stepped = True
+            self.env.step(action)
+        else:  # the stock errors and warning
+            super().step(action)
+            self._stepped = True
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        if not self._raw._started:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
 
     def last(self, observe: bool = True):
         raw = self._raw
@@ -215,12 +296,40 @@ class _OrderEnforcing(_ReadFromRaw, wrappers.OrderEnforcingWrapper):
             return raw.last(observe)
         agent = raw.agent_selection  # AECEnv.last, with the values read from the raw env at once
         return (
-            self.env.observe(agent) if observe else None,
+            raw.observe(agent) if observe else None,
             raw._cumulative_rewards[agent],
             raw.terminations[agent],
             raw.truncations[agent],
             raw.infos[agent],
         )
+
+
+class _AgentIterable(AECIterable):
+    """``env().agent_iter()``: PettingZoo's ``AECOrderEnforcingIterable``, its iterator reading
+    the raw env at once."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECIterator):
+    """The agent to act, until no agent is left or ``max_iter`` agents were given; a
+    ``step()`` (or ``reset()``) must come between two (PettingZoo's check, same message)."""
+
+    def __init__(self, env: _OrderEnforcing, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw
+
+    def __next__(self) -> str:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        if not env._stepped:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        env._stepped = False
+        return raw.agent_selection
 
 
 for _name in (*_FORWARDED, "_cumulative_rewards"):

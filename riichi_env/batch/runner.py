@@ -578,6 +578,23 @@ def _teach(st, tables, ti, policy, lo, hi, masks):
             ti[t, T_TEACHER_ACTION] = _choose(st, t, tables, mask, n, policy, rng)
 
 
+@njit
+def _queue_actions(masks, idx, actions, ti):
+    """Queue ``actions[j]`` for table ``idx[j]`` when every one is legal for its acting seat
+    (``masks``); else queue nothing and return the first ``j`` out of range, else the first
+    illegal one (-1: all queued). ``Batch.set_actions`` says what was wrong."""
+    n = masks.shape[1]
+    for j in range(idx.shape[0]):
+        if actions[j] < 0 or actions[j] >= n:
+            return j
+    for j in range(idx.shape[0]):
+        if not masks[idx[j], actions[j]]:
+            return j
+    for j in range(idx.shape[0]):
+        ti[idx[j], T_ACTION] = actions[j]
+    return -1
+
+
 @njit(fastmath=True)
 def _quantize(x, lo, inv, out):
     """``out = round((x - lo) * inv)``, the byte form of a float observation (0 .. 255).

@@ -27,6 +27,7 @@ from riichi_env.batch.runner import (
     PYTHON_SEAT,
     T_FINAL_GAME,
     T_TERMINATED,
+    _queue_actions,
     _run,
     fields,
     new_tables,
@@ -81,6 +82,7 @@ class Batch:
         self.seat_policy = tab["seat_policy"]
         """Each table's seat policies (``run`` fills it from a shared ``int64[4]``)."""
         self._policy_row = np.full(4, PYTHON_SEAT, dtype=np.int64)
+        self._policy_bytes = self._policy_row.tobytes()  # what a step compares (array_equal: 3 us)
         self.encoder_id = encoder_id if encoder is not None else NO_ENCODER
         self._runner = runner_for(self._policy_row, self.encoder_id != NO_ENCODER)
         """The runner kernel the seat policies and the observations need (``runner_for``)."""
@@ -134,8 +136,9 @@ class Batch:
         then finishes one game per call).
         """
         if seat_policy.ndim == 1:
-            if not np.array_equal(self._policy_row, seat_policy):
-                self._policy_row = seat_policy.copy()
+            if seat_policy.tobytes() != self._policy_bytes:
+                self._policy_row = seat_policy.astype(np.int64)
+                self._policy_bytes = self._policy_row.tobytes()
                 self.seat_policy[:] = seat_policy
                 self._runner = runner_for(seat_policy, self.encoder_id != NO_ENCODER)
         else:
@@ -199,6 +202,32 @@ class Batch:
 
         ``who`` names the source in errors (``"actions"``, a policy's name).
         """
+        a = actions
+        if not (
+            type(a) is np.ndarray
+            and a.dtype == np.int64
+            and a.shape == idx.shape
+            and a.flags.c_contiguous
+        ):  # anything but what a policy's argmax gives: checked and converted first
+            a = self._action_array(idx, actions, who)
+        j = _queue_actions(self.masks, idx, a, self.ti)
+        if j < 0:
+            return
+        t, act = int(idx[j]), int(a[j])
+        if not 0 <= act < self.n_actions:
+            raise ValueError(
+                f"{who}: table {t} (seat {int(self.seats[t])}): action {act} "
+                f"is outside 0..{self.n_actions - 1}"
+            )
+        why = explain_illegal(self.state, act, t) or "not legal now"
+        raise ValueError(
+            f"{who}: table {t} (seat {int(self.seats[t])}): illegal action {act} "
+            f"({action_name(act)}): {why}"
+        )
+
+    @staticmethod
+    def _action_array(idx: np.ndarray, actions, who: str) -> np.ndarray:
+        """``actions`` as a C-contiguous ``int64`` array of ``idx``'s shape, or the error."""
         if isinstance(actions, np.ndarray):
             a = actions
         elif actions is None:
@@ -215,24 +244,7 @@ class Batch:
             raise TypeError(
                 f"{who} must be integers (one action id per table), got dtype {a.dtype}"
             )
-        a = a.astype(np.int64, copy=False)
-        bad = (a < 0) | (a >= self.n_actions)
-        if bad.any():
-            j = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"{who}: table {int(idx[j])} (seat {int(self.seats[idx[j]])}): action {int(a[j])} "
-                f"is outside 0..{self.n_actions - 1}"
-            )
-        legal = self.masks[idx, a]
-        if not legal.all():
-            j = int(np.flatnonzero(legal == 0)[0])
-            t, act = int(idx[j]), int(a[j])
-            why = explain_illegal(self.state, act, t) or "not legal now"
-            raise ValueError(
-                f"{who}: table {t} (seat {int(self.seats[t])}): illegal action {act} "
-                f"({action_name(act)}): {why}"
-            )
-        self.tab["action"][idx] = a
+        return np.ascontiguousarray(a, dtype=np.int64)
 
 
 __all__ = ["FINISHED", "PYTHON_SEAT", "Batch"]

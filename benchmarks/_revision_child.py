@@ -1,0 +1,196 @@
+"""One measurement of ``compare_revisions.py``, run in a fresh process against one revision's tree.
+
+    python _revision_child.py ROW SIZE [RECORDS_DIR]
+
+The revision's checkout comes first on ``PYTHONPATH`` and its Numba cache is ``RIICHI_ENV_CACHE``
+(the parent sets both). Only the public API is used (``riichi_env.env``, ``raw_env``,
+``vector_env``, ``selfplay``, the ``riichi-env`` command line), so that older revisions run the
+same code. Prints one JSON line: ``{"work": n, "seconds": s}`` (decisions, hanchan or runs), or
+``{"missing": why}`` when the revision has no such API. Kept free of project imports at module
+level: it must import the revision's project, not this checkout's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def _aec(make_env, games: int) -> tuple[int, float]:
+    """Random masked play in PettingZoo's loop (``docs/environment.md``'s loop with a cheap
+    chooser: Python's ``random`` over ``np.flatnonzero(mask)``, as RiichiEnv's own loop)."""
+    rng = random.Random(0)
+    env = make_env()
+    decisions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        env.reset(seed=1000 + g)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * legal.size)]))
+            decisions += 1
+    return decisions, time.perf_counter() - start
+
+
+def env_row(size: int) -> dict:
+    import riichi_env
+
+    _aec(riichi_env.env, 1)  # the import and the cache load, untimed
+    work, seconds = _aec(riichi_env.env, size)
+    return {"work": work, "seconds": seconds}
+
+
+def raw_row(size: int) -> dict:
+    import riichi_env
+
+    _aec(riichi_env.raw_env, 1)
+    work, seconds = _aec(riichi_env.raw_env, size)
+    return {"work": work, "seconds": seconds}
+
+
+def _vector(size: int, dtype) -> dict:
+    import riichi_env
+
+    if not hasattr(riichi_env, "vector_env"):
+        return {"missing": "no riichi_env.vector_env"}
+    tables = 256 if size >= 50 else 16
+    kwargs = (
+        {"num_tables": tables}
+        if dtype is np.float32
+        else {"num_tables": tables, "obs_dtype": dtype}
+    )
+    venv = riichi_env.vector_env(**kwargs)
+    obs, _ = venv.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(5):  # untimed
+        mask = obs["action_mask"]
+        obs, *_ = venv.step((rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1))
+    start = time.perf_counter()
+    for _ in range(size):
+        mask = obs["action_mask"]
+        obs, *_ = venv.step((rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1))
+    return {"work": size * tables, "seconds": time.perf_counter() - start}
+
+
+def vector_row(size: int) -> dict:
+    return _vector(size, np.float32)
+
+
+def vector_u8_row(size: int) -> dict:
+    return _vector(size, np.uint8)
+
+
+def selfplay_row(size: int) -> dict:
+    import riichi_env
+
+    if not hasattr(riichi_env, "selfplay"):
+        return {"missing": "no riichi_env.selfplay"}
+    try:
+        riichi_env.selfplay("random", games=1, seed=0, progress=False)
+        out = riichi_env.selfplay("random", games=size, seed=0, workers=1, progress=False)
+    except TypeError:  # older signatures
+        riichi_env.selfplay("random", games=1, seed=0)
+        out = riichi_env.selfplay("random", games=size, seed=0)
+    return {"work": out["decisions"], "seconds": out["seconds"]}
+
+
+def _cli(args: list[str], env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "riichi_env", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tempfile.gettempdir(),
+    )
+
+
+def dataset_row(size: int, records: str) -> dict:
+    """``riichi-env dataset RECORDS --out DIR`` with its defaults and one worker: the documented
+    path, end to end (interpreter start, reading, converting, writing), hanchan per second."""
+    files = sorted(os.listdir(records))[:size]
+    with tempfile.TemporaryDirectory() as tmp:
+        subset = os.path.join(tmp, "in")
+        os.mkdir(subset)
+        for name in files:
+            os.symlink(os.path.join(records, name), os.path.join(subset, name))
+        probe = _cli(["dataset", "--help"])
+        if probe.returncode != 0:
+            return {"missing": "no `riichi-env dataset` command"}
+        args = ["dataset", subset, "--out", os.path.join(tmp, "out")]
+        if "--workers" in probe.stdout:
+            args += ["--workers", "1"]
+        _cli(["dataset", os.path.join(subset, files[0]), "--out", os.path.join(tmp, "warm")])
+        start = time.perf_counter()
+        proc = _cli(args)
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            return {"missing": f"dataset failed: {proc.stderr.strip().splitlines()[-1:]}"}
+        size_bytes = sum(
+            os.path.getsize(os.path.join(root, f))
+            for root, _, names in os.walk(os.path.join(tmp, "out"))
+            for f in names
+        )
+    return {"work": len(files), "seconds": seconds, "bytes": size_bytes}
+
+
+COLD_STEP = (
+    "import riichi_env; e = riichi_env.env(); e.reset(seed=0); "
+    "a = e.agent_selection; m = e.observe(a)['action_mask']; e.step(int(m.nonzero()[0][0]))"
+)
+
+
+def cold_row(size: int) -> dict:
+    """Seconds from an empty cache to the first env step, then the first compiled self-play
+    hanchan (two processes, one cache): what a new user waits for."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "RIICHI_ENV_CACHE": cache}
+        env.pop("NUMBA_CACHE_DIR", None)
+        start = time.perf_counter()
+        first = subprocess.run(
+            [sys.executable, "-c", COLD_STEP],
+            env=env,
+            capture_output=True,
+            cwd=tempfile.gettempdir(),
+        )
+        if first.returncode != 0:
+            return {"missing": "the env step failed"}
+        second = _cli(["selfplay", "--games", "1"], env)
+        seconds = time.perf_counter() - start
+        if second.returncode != 0:
+            return {"missing": "`riichi-env selfplay --games 1` failed"}
+    return {"work": 1, "seconds": seconds}
+
+
+ROWS = {
+    "env": env_row,
+    "raw": raw_row,
+    "vector": vector_row,
+    "vector_u8": vector_u8_row,
+    "selfplay": selfplay_row,
+    "dataset": dataset_row,
+    "cold": cold_row,
+}
+
+
+def main() -> None:
+    row, size = sys.argv[1], int(sys.argv[2])
+    try:
+        out = dataset_row(size, sys.argv[3]) if row == "dataset" else ROWS[row](size)
+    except (ImportError, AttributeError) as exc:
+        out = {"missing": f"{type(exc).__name__}: {exc}"}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
