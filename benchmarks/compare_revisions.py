@@ -29,7 +29,6 @@ Every change to one of these paths is compared against main before it lands
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import platform
@@ -39,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(os.path.abspath(__file__)).parent  # symlinks kept: the kernel cache's folders follow them
 ROOT = HERE.parent
 CHILD = HERE / "_revision_child.py"
 WORKTREE = "WORKTREE"
@@ -72,9 +71,17 @@ class Revision:
         if spec == WORKTREE:
             self.label = "working tree"
             self.tree = ROOT
-            self.cache = workdir / f"cache-worktree-{hashlib.sha1(bytes(ROOT)).hexdigest()[:12]}"
+            self.cache = None  # this checkout's usual cache (RIICHI_ENV_CACHE or the default)
             return
-        sha = git("rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}")
+        found = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if found.returncode != 0:
+            raise SystemExit(f"compare_revisions: {spec!r} is not a git revision of {ROOT}")
+        sha = found.stdout.strip()
         self.label = f"{spec} ({sha[:9]})" if spec != sha else sha[:9]
         self.tree = workdir / f"tree-{sha[:12]}"
         self.cache = workdir / f"cache-{sha[:12]}"
@@ -85,7 +92,9 @@ class Revision:
 
     def run(self, row: str, size: int, records: Path | None) -> dict:
         """One measurement in a fresh process at this revision."""
-        env = {**os.environ, "PYTHONPATH": str(self.tree), "RIICHI_ENV_CACHE": str(self.cache)}
+        env = {**os.environ, "PYTHONPATH": str(self.tree)}
+        if self.cache is not None:
+            env["RIICHI_ENV_CACHE"] = str(self.cache)
         env.pop("NUMBA_CACHE_DIR", None)
         args = [sys.executable, str(CHILD), row, str(size)]
         if records is not None:
