@@ -337,7 +337,9 @@ def _runner(agents: bool, replay: bool):
                             enc = ti[nb, O_ENCODER]
                             h = ti[t, T_REC_HAND]
                             suit, honor = tables.shanten_suit, tables.shanten_honor
-                            if obs_u8_rows.shape[0] > 0:  # bytes: through a float scratch row
+                            if enc < 0:  # no observation: a row count (the dataset's check)
+                                pass
+                            elif obs_u8_rows.shape[0] > 0:  # bytes: through a float scratch row
                                 _encode(st, t, actor, enc, suit, honor, scratch)
                                 if ti[t, T_REC_KNOWN]:  # an oracle encoder's wall rows
                                     _known_wall_rows(st, t, enc, known_walls[h], scratch)

@@ -35,6 +35,7 @@ from engine.state import new_state
 from engine.tables import load_tables
 from riichi_env.aec.encoders import ALL_ENCODERS, ENCODER_IDS, ENCODERS, ENCODERS_3P, N_ROWS
 from riichi_env.batch.fields import (
+    NO_ENCODER,
     O_ENCODER,
     O_HI,
     O_KINDS,
@@ -158,6 +159,21 @@ class Stats:
             "illegal": self.illegal,
             "skipped": [s.as_dict() for s in self.skipped],
         }
+
+
+@dataclass
+class Prepared:
+    """A record read and packed for the replay (:meth:`Converter.prepare`), with what its rows
+    need besides the moves: the rules it is replayed under, the players' names (``players``
+    filter), its player count, and each seat's final rank and score."""
+
+    name: str
+    packed: PackedGame
+    rules: Rules
+    names: tuple[str, str, str, str]
+    players: int
+    final_rank: np.ndarray
+    final_score: np.ndarray
 
 
 def _names(value, what: str, allowed=None) -> frozenset | None:
@@ -373,6 +389,15 @@ class Converter:
         self, game: Game, name: str = "", *, reuse: bool = False
     ) -> dict[str, np.ndarray] | None:
         """The rows of a record already read (see :meth:`convert`)."""
+        prepared = self.prepare(game, name)
+        if prepared is None:
+            return None
+        return self.rows_of(prepared, reuse=reuse)
+
+    def prepare(self, game: Game, name: str = "") -> Prepared | None:
+        """``game`` packed for the replay with its rules, names and outcome, or ``None`` when it
+        cannot give rows (skipped, with the reason in ``stats``; hands that could not be packed
+        are skipped one by one)."""
         name = name or game.source or "<game>"
         from riichi_env.records.replay import rules_for
 
@@ -392,22 +417,42 @@ class Converter:
             return None
         for _, label, msg in packed.errors:
             self._fail(name, f"hand {label}: {msg}")
+        final_rank, final_score = _final(game, rules)
+        names = tuple(str(n) if n is not None else "" for n in game.names[:4])
+        names += ("",) * (4 - len(names))
+        return Prepared(name, packed, rules, names, game.players, final_rank, final_score)
+
+    def seat_ok(self, names: tuple[str, ...], players: int) -> np.ndarray:
+        """uint8 (4,): 1 for the seats whose decisions become rows (``seats``, ``players``)."""
         seat_ok = np.ones(4, dtype=np.uint8)
-        seat_ok[game.players :] = 0  # the empty seat of a three-player game never decides
+        seat_ok[players:] = 0  # the empty seat of a three-player game never decides
         if self.seats is not None:
             seat_ok[[s for s in range(4) if s not in self.seats]] = 0
         if self.players is not None:
             for s in range(4):
-                if game.names[s] not in self.players:
+                if names[s] not in self.players:
                     seat_ok[s] = 0
+        return seat_ok
+
+    def rows_of(
+        self, prepared: Prepared, *, reuse: bool = False, observe: bool = True
+    ) -> dict[str, np.ndarray]:
+        """The rows of a prepared record (:meth:`prepare`), each suit permutation of
+        ``augment`` replayed in turn; counted in ``stats`` (a game, its hands and rows). With
+        ``observe=False`` the observation columns are left out (``obs`` and ``oracle`` have no
+        rows): the rows' count and small columns for a check, without encoding."""
+        packed, rules, name = prepared.packed, prepared.rules, prepared.name
+        seat_ok = self.seat_ok(prepared.names, prepared.players)
         self.stats.games += 1
         if not seat_ok.any():
             self.stats.hands += len(packed.labels)
             return self._columns(0)
-        final_rank, final_score = _final(game, rules)
+        final_rank, final_score = prepared.final_rank, prepared.final_score
         st = self._state(rules)
         perms = AUGMENTS[self.augment]
-        if reuse:
+        if not observe:
+            buf = self._count_buffers(_FIRST_ROWS)
+        elif reuse:
             buf = self._grow(_FIRST_ROWS)
         else:
             # fresh arrays the caller keeps, written by the kernel directly (no copy out), sized
@@ -420,7 +465,9 @@ class Converter:
         n = 0
         for p in perms:
             pk = packed if p == 0 else permute_suits(packed, SUIT_PERMUTATIONS[p])
-            buf, start, n, delta = self._replay(pk, st, seat_ok, name, p == 0, buf, n, reuse)
+            buf, start, n, delta = self._replay(
+                pk, st, seat_ok, name, p == 0, buf, n, reuse or not observe, observe
+            )
             rows = {k: v[start:n] for k, v in buf.items()}
             rows["perm"][:] = p
             seat = rows["seat"].astype(np.int64)
@@ -429,14 +476,37 @@ class Converter:
             rows["final_score"][:] = final_score[seat]
             # the hand column counts the record's hands, not the packed ones
             rows["hand"][:] = pk.hand_ids[rows["hand"]]
-        out = {k: v[:n] for k, v in buf.items()}
+        out = {k: v[: min(n, len(v))] for k, v in buf.items()}
         self.stats.decisions += n
         if moves_seen := packed.script.shape[0] * len(perms):
             self._per_move = min(MAX_ROWS_PER_MOVE, max(self._per_move, 1.05 * n / moves_seen))
         return out
 
+    def _count_buffers(self, n: int) -> dict[str, np.ndarray]:
+        """Row buffers without observations (``rows_of(observe=False)``), kept for reuse and
+        grown with their rows kept."""
+        buf = getattr(self, "_count_buf", None)
+        if buf is None:
+            buf = self._columns(0)
+        if len(buf["action"]) < n:
+            cap = max(n, _FIRST_ROWS)
+            obs = {k: buf[k] for k in ("obs", "oracle") if k in buf}  # no rows, kept so
+            buf = _grown({k: v for k, v in buf.items() if k not in obs}, cap)
+            buf.update(obs)
+            self._count_buf = buf
+        return buf
+
     def _replay(
-        self, pk: PackedGame, st, seat_ok, name: str, count: bool, buf, row0: int, reuse: bool
+        self,
+        pk: PackedGame,
+        st,
+        seat_ok,
+        name: str,
+        count: bool,
+        buf,
+        row0: int,
+        reuse: bool,
+        observe: bool = True,
     ):
         """Replay one (permuted) packed record into ``buf`` from row ``row0`` on the runner's
         replay kernel (one table): the buffers (grown if they filled up), the first and end row,
@@ -456,6 +526,9 @@ class Converter:
         options = ti[1]
         options[O_ROWS] = row0
         options[O_SKIP_FORCED] = self.skip_forced
+        if not observe:  # rows counted and checked, nothing encoded
+            options[O_ENCODER] = NO_ENCODER
+            options[O_ORACLE] = 0
         masks = self._masks
         while True:
             obs = buf["obs"]
@@ -493,7 +566,12 @@ class Converter:
             )
             if not options[O_ROWS_FULL]:
                 break
-            buf = self._grow(2 * self._cap) if reuse else _grown(buf, 2 * len(buf["action"]))
+            if not observe:
+                buf = self._count_buffers(2 * len(buf["action"]))
+            elif reuse:
+                buf = self._grow(2 * self._cap)
+            else:
+                buf = _grown(buf, 2 * len(buf["action"]))
         n = int(options[O_ROWS])
         if count:
             self.stats.hands += n_hands
