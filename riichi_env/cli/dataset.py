@@ -184,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"illegal    {doc['illegal']}")
     for s in skipped:
         print(f"skipped    {s['file']}: {s['reason']}")
+    for s in doc["truncated"]:
+        print(f"cut short  {s['file']}: {s['reason']}")
     return 0
 
 
@@ -199,5 +201,6 @@ def summary(manifest: dict[str, Any], seconds: float) -> dict[str, Any]:
         "decisions_per_s": round(manifest["decisions"] / max(seconds, 1e-9), 1),
         "illegal": manifest["illegal"],
         "skipped": manifest["skipped"],
+        "truncated": manifest.get("truncated", []),
         "shards": len(manifest["shards"]),
     }

@@ -90,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
             differ.append((path, n_bad))
         for m in result.mismatches:
             print(str(m), flush=True)
+        if game.truncated:
+            print(f"{path}: note: {game.truncated} (replayed up to there)", flush=True)
         print(f"{path}: {result.hands} hands, {n_bad} mismatched; rules {which}", flush=True)
     summary = f"{games} games, {hands} hands, {mismatched} mismatched"
     if skipped:

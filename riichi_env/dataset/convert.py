@@ -94,6 +94,8 @@ COLUMNS = (
 ORACLE = "oracle_v0"
 ORACLE_3P = "oracle3_v0"
 """The ``oracle`` column's encoder: ``ORACLE`` with four players, ``ORACLE_3P`` with three."""
+DELTA_UNKNOWN = -(2**31)
+"""``hand_delta`` of the rows of a hand the record stops inside (its outcome is not in it)."""
 GRP_FEATURES = ("round", "honba", "kyotaku", "score0", "score1", "score2", "score3")
 """Columns of :func:`grp_game`'s ``features``: Mortal's rank-predictor inputs per hand."""
 _FIRST_ROWS = 1024
@@ -129,7 +131,9 @@ class Stats:
     """What a :class:`Converter` read: records, games, hands and rows, and what it skipped.
 
     ``illegal`` counts recorded moves outside the engine's mask (each drops its hand);
-    ``skipped`` lists records that gave no rows and hands that were dropped, with the reason.
+    ``skipped`` lists records that gave no rows and hands that were dropped, with the reason;
+    ``truncated`` the records that stop short of their game's end (their rows go up to there),
+    with the note saying where.
     """
 
     files: int = 0
@@ -138,6 +142,7 @@ class Stats:
     decisions: int = 0
     illegal: int = 0
     skipped: list[Skip] = field(default_factory=list)
+    truncated: list[Skip] = field(default_factory=list)
 
     def add(self, other: Stats) -> None:
         """Add ``other``'s counts and skips to these."""
@@ -147,6 +152,7 @@ class Stats:
         self.decisions += other.decisions
         self.illegal += other.illegal
         self.skipped.extend(other.skipped)
+        self.truncated.extend(other.truncated)
 
     def as_dict(self) -> dict[str, Any]:
         """The counts and ``skipped`` as plain JSON types."""
@@ -157,6 +163,7 @@ class Stats:
             "decisions": self.decisions,
             "illegal": self.illegal,
             "skipped": [s.as_dict() for s in self.skipped],
+            "truncated": [s.as_dict() for s in self.truncated],
         }
 
 
@@ -392,6 +399,8 @@ class Converter:
             return None
         for _, label, msg in packed.errors:
             self._fail(name, f"hand {label}: {msg}")
+        if game.truncated:
+            self.stats.truncated.append(Skip(name, game.truncated))
         seat_ok = np.ones(4, dtype=np.uint8)
         seat_ok[game.players :] = 0  # the empty seat of a three-player game never decides
         if self.seats is not None:
@@ -499,6 +508,8 @@ class Converter:
             self.stats.hands += n_hands
         for i in range(n_hands):
             s = int(status[i])
+            if s == HAND_UNFINISHED:
+                deltas[i] = DELTA_UNKNOWN  # the engine's are those of an earlier hand
             if s in (HAND_OK, HAND_UNFINISHED):
                 continue
             if count:
@@ -669,6 +680,7 @@ __all__ = [
     "AUGMENTS",
     "AUGMENTS_3P",
     "COLUMNS",
+    "DELTA_UNKNOWN",
     "GRP_FEATURES",
     "KINDS",
     "KIND_IDS",

@@ -1080,6 +1080,7 @@ def _manifest(batches: BatchIterator, shard_rows: int, shards: list[dict]) -> di
         "decisions": stats.get("decisions", 0),
         "illegal": stats.get("illegal", 0),
         "skipped": [_skip_dict(s) for s in stats.get("skipped", [])],
+        "truncated": [_skip_dict(s) for s in stats.get("truncated", [])],
     }
 
 

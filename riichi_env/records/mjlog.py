@@ -443,20 +443,48 @@ def read_mjlog(
             continue
         fail(f"unknown tag <{name}>")
     rest = text[end:].strip()
-    if rest and rest != "</mjloggm>":
+    closed = bool(rest) and _CLOSING.startswith(rest)  # the closing tag, maybe cut short
+    cut = bool(rest) and not closed and rest[0] == "<" and "<" not in rest[1:] and ">" not in rest
+    if rest and not closed and not cut:
         pos = f"character {end}"
-        fail(f"unreadable text at the end: {rest[:40]!r} (truncated file?)")
+        fail(f"unreadable text at the end: {rest[:40]!r}")
     pos = "end of file"
     if hand is None:
-        fail("no hands in the file")
-    if not finished:
-        fail(f"hand {hand.label} has no AGARI or RYUUKYOKU (truncated file?)")
+        fail("no hands in the file" + (" (the file is cut short before the first)" if cut else ""))
     if not game.complete:
-        fail(
-            f"incomplete record: it stops after hand {hand.label} and no result carries owari "
-            "(the game's end)"
-        )
+        game.complete = False
+        game.truncated = _truncation(hand, finished, cut, closed, rest)
     return game
+
+
+_CLOSING = "</mjloggm>"
+
+
+def _truncation(hand: Hand, finished: bool, cut: bool, closed: bool, rest: str) -> str:
+    """The note of a record that stops before the game's end (no ``owari``), after ``hand``.
+
+    A last hand won by ron may have lost a second ron at the cut (Tenhou writes one ``AGARI``
+    per winner): unless the file goes on with something else, its result is left out."""
+    where = " (the file ends in the middle of an element)" if cut else ""
+    if (
+        finished
+        and not closed
+        and "<AGARI".startswith(rest[:6])
+        and any(not w.tsumo for w in hand.wins)
+    ):
+        hand.wins = []
+        return (
+            f"the record stops after a ron in hand {hand.label}, where a second ron may have been "
+            f"cut off{where}: that hand's result is left out"
+        )
+    if not finished:
+        return (
+            f"the record stops inside hand {hand.label}{where}: a game still running, or a cut file"
+        )
+    return (
+        f"the record stops after hand {hand.label}{where}, before the game's end (no result carries "
+        "owari): a game still running, or a cut file"
+    )
 
 
 def _agari(attrs: dict, deltas, hand: Hand, need, fail, num_attr) -> Win:

@@ -50,6 +50,7 @@ KEYS = {
     "decisions_per_s",
     "illegal",
     "skipped",
+    "truncated",
     "shards",
 }
 
