@@ -154,8 +154,15 @@ def _event(ev: dict, typ: str, game: Game, state: dict, fail) -> None:
         _start_kyoku(ev, game, state, fail)
         return
     if typ == "end_game":
-        if state["hand"] is not None and not state["ended"]:
-            fail("end_game inside a hand")
+        hand = state["hand"]
+        if hand is not None and not state["ended"]:  # the game stopped inside a hand
+            if not hand.finished:
+                game.truncated = (
+                    f"the game ends inside hand {hand.label}, which has no result (end_game "
+                    "before its end_kyoku: the game was stopped there)"
+                )
+            state["ended"] = True
+            hand.plain_reds = frozenset(state["alloc"].plain_as_red)
         scores = _four(ev.get("scores"), game.players)
         if isinstance(scores, list) and len(scores) == 4:
             game.final_scores = tuple(int(x) for x in scores)

@@ -4,7 +4,8 @@ Tags: ``INIT`` starts a hand; ``T U V W`` + id are draws of seats 0–3, ``D E F
 discards; ``N who m`` a call (``m`` packs the meld, see :func:`decode_meld`); ``REACH`` step 1
 declares, step 2 pays the stick; ``DORA hai`` reveals a kan dora; ``AGARI`` / ``RYUUKYOKU`` end the
 hand (several ``AGARI`` for a multiple ron), the last one carries ``owari`` (final points, then
-scores with uma).
+scores with uma). A ``RYUUKYOKU`` with ``owari`` and no ``sc`` ends a game Tenhou stopped: the
+hand it comes in (if any is unfinished) keeps its moves and has no result.
 
 Three-player games (``GO type`` bit 0x10): seat 3 is empty (``hai3=""``, ``ten``, ``sc`` and
 ``owari`` keep four entries with 0 for it), and an ``N`` tag with bit 0x20 of ``m`` is a kita
@@ -354,6 +355,18 @@ def read_mjlog(
             finished = False
             last_draw[:] = [-1] * 4
             continue
+        if name == "RYUUKYOKU" and "sc" not in attrs and "owari" in attrs and not game.complete:
+            # the game's end with no result: Tenhou stopped the game (inside a hand, or after one)
+            if hand is None:
+                fail("no hands: the game ends before its first hand (a RYUUKYOKU with owari only)")
+            if not finished:
+                game.truncated = (
+                    f"the game ends inside hand {hand.label}, which has no result (a RYUUKYOKU "
+                    "with owari only: Tenhou stopped the game there)"
+                )
+            _owari(game, attrs, fail)
+            finished = True
+            continue
         if hand is None:
             fail(f"<{name}> before the first INIT")
         if name == "N":
@@ -431,15 +444,7 @@ def read_mjlog(
                 hand.draw = Draw(kind, deltas, tenpai)
             finished = True
             if "owari" in attrs:
-                game.complete = True
-                ow = attrs["owari"].split(",")
-                if game.players == 3 and len(ow) == 6:
-                    ow += ["0", "0"]
-                try:
-                    game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
-                    game.final_results = tuple(float(ow[2 * i + 1]) for i in range(4))
-                except (ValueError, IndexError):
-                    fail(f"bad owari {attrs['owari']!r}")
+                _owari(game, attrs, fail)
             continue
         fail(f"unknown tag <{name}>")
     rest = text[end:].strip()
@@ -458,6 +463,19 @@ def read_mjlog(
 
 
 _CLOSING = "</mjloggm>"
+
+
+def _owari(game: Game, attrs: dict, fail) -> None:
+    """The game's end: final points and scores with uma from ``owari``."""
+    game.complete = True
+    ow = attrs["owari"].split(",")
+    if game.players == 3 and len(ow) == 6:
+        ow += ["0", "0"]
+    try:
+        game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
+        game.final_results = tuple(float(ow[2 * i + 1]) for i in range(4))
+    except (ValueError, IndexError):
+        fail(f"bad owari {attrs['owari']!r}")
 
 
 def _truncation(hand: Hand, finished: bool, cut: bool, closed: bool, rest: str) -> str:

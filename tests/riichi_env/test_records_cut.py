@@ -169,3 +169,62 @@ def test_replay_convert_and_dataset_read_a_cut_file(tmp_path, capsys):
     assert doc["truncated"] == [{"file": str(path), "reason": game.truncated}]
     assert main(["dataset", str(path), "--out", str(out_dir), "--overwrite"]) == 0
     assert f"cut short  {path}: the record stops inside hand {label}" in capsys.readouterr().out
+
+
+def _stop(text: str, cut: int) -> str:
+    """The record up to ``cut`` (its owari taken out), then the game's end as a RYUUKYOKU with
+    owari only."""
+    owari = re.search(r' owari="[^"]*"', text).group(0)
+    return text[:cut].replace(owari, "") + f"<RYUUKYOKU{owari} /></mjloggm>"
+
+
+def test_a_game_stopped_by_an_owari_only_ryuukyoku_is_read(tmp_path, capsys):
+    """Tenhou ends a game it stopped with ``<RYUUKYOKU owari="..." />`` and no ``sc``: inside a
+    hand (that hand keeps its moves and has no result) or after one; the game is complete, with
+    its final points, and gives rows."""
+    text = (LOGS / "tenhou-mjlog" / "bug3.xml").read_text()
+    last = text.rindex("<INIT")
+    inside = _stop(text, text.index("<D", last + 600))
+    game = read_text(inside, fmt="mjlog")
+    note = game.truncated
+    whole = read_text(text)
+    assert game.complete and game.final_scores == whole.final_scores
+    assert game.final_results == whole.final_results
+    assert [h.finished for h in game.hands] == [True] * (len(whole.hands) - 1) + [False]
+    assert game.truncated == (
+        f"the game ends inside hand {game.hands[-1].label}, which has no result (a RYUUKYOKU "
+        "with owari only: Tenhou stopped the game there)"
+    )
+    rows = Converter(strict=True).convert(game)
+    last_hand = rows["hand"] == len(game.hands) - 1
+    assert last_hand.any() and (rows["hand_delta"][last_hand] == DELTA_UNKNOWN).all()
+    assert (rows["final_rank"] >= 0).all()
+    assert replay_game(game, rules_for(game, "auto")).ok
+    # after a hand's result (the last AGARI, its owari taken out): the game's end, hands whole
+    game = read_text(_stop(text, text.index("/>", text.rindex("<AGARI")) + 2))
+    assert game.complete and not game.truncated and all(h.finished for h in game.hands)
+    assert game.final_scores == whole.final_scores
+    assert replay_game(game, rules_for(game, "auto")).ok
+    # before the first hand: nothing to read
+    with pytest.raises(ValueError, match="the game ends before its first hand"):
+        read_text(_stop(text, text.index("<INIT")))
+    # riichi-env dataset keeps the rows and lists the note
+    path = tmp_path / "stopped.xml"
+    path.write_text(inside)
+    assert main(["dataset", str(path), "--out", str(tmp_path / "out"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rows"] == len(rows["action"]) and not doc["skipped"]
+    assert doc["truncated"] == [{"file": str(path), "reason": note}]
+
+
+def test_an_mjai_game_that_ends_inside_a_hand_is_read():
+    """mjai: ``end_game`` inside a hand (before its ``end_kyoku``) ends a stopped game."""
+    lines = (LOGS / "riichienv" / "tenhou_seed7.jsonl").read_text().splitlines()
+    last = max(i for i, line in enumerate(lines) if '"start_kyoku"' in line)
+    text = "\n".join([*lines[: last + 20], lines[-1]]) + "\n"
+    assert '"end_game"' in lines[-1]
+    game = read_text(text, fmt="mjai")
+    assert game.complete and not game.hands[-1].finished
+    assert "the game ends inside hand" in game.truncated
+    rows = Converter(rules="tenhou").convert(game)
+    assert (rows["hand"] == len(game.hands) - 1).any()
