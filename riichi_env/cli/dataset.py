@@ -43,8 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="FILE",
         help="record files (mjlog XML, tenhou.net/6 JSON, mjai; .gz too) or directories: every "
-        "record file under a directory (.xml, .mjlog, .json, .jsonl, .mjson, optionally .gz; not "
-        "walls.jsonl), sorted by path",
+        "record file under a directory, sorted by path (.xml, .mjlog, .json, .jsonl, .mjson, "
+        "optionally .gz, and any other file whose content is a record, such as mjlog saved as "
+        ".txt; the other files are listed as ignored)",
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="directory for the shards")
     parser.add_argument(
@@ -174,7 +175,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(doc, ensure_ascii=False))
         return 0
     skipped = doc["skipped"]
-    print(f"files      {doc['files']}" + (f" ({len(skipped)} skipped)" if skipped else ""))
+    ignored = doc["ignored"]
+    notes = [f"{len(skipped)} skipped"] * bool(skipped) + [f"{len(ignored)} ignored"] * bool(
+        ignored
+    )
+    print(f"files      {doc['files']}" + (f" ({', '.join(notes)})" if notes else ""))
     print(f"games      {doc['games']}")
     print(f"hands      {doc['hands']}")
     print(f"decisions  {doc['decisions']}")
@@ -186,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"skipped    {s['file']}: {s['reason']}")
     for s in doc["truncated"]:
         print(f"cut short  {s['file']}: {s['reason']}")
+    for s in doc["ignored"]:
+        print(f"ignored    {s['file']}: {s['reason']}")
     return 0
 
 
@@ -202,5 +209,6 @@ def summary(manifest: dict[str, Any], seconds: float) -> dict[str, Any]:
         "illegal": manifest["illegal"],
         "skipped": manifest["skipped"],
         "truncated": manifest.get("truncated", []),
+        "ignored": manifest.get("ignored", []),
         "shards": len(manifest["shards"]),
     }

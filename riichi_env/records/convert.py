@@ -31,6 +31,22 @@ def detect_format(text: str) -> str:
     return "unknown"
 
 
+def describe_text(text: str, *, whole: bool = True) -> tuple[str, str]:
+    """``(format, what)``: :func:`detect_format` of a record's text, and what the text looks like
+    when it is not a supported record (``""`` when it is). ``whole=False``: ``text`` is only the
+    start of a file (a folder scan's look), and a JSON object counts as tenhou.net/6 only when
+    a ``"log"`` key shows in it."""
+    fmt = detect_format(text)
+    head = strip_bom(text).lstrip()[:4096]
+    if fmt == "tenhou6" and not whole and '"log"' not in head:
+        return "unknown", 'JSON, but neither tenhou.net/6 (no "log" at its start) nor mjai events'
+    if fmt == "walls":
+        return fmt, "a wall file (walls.jsonl), not a record"
+    if fmt == "unknown":
+        return fmt, "no mjlog XML, tenhou.net/6 JSON or mjai events at its start"
+    return fmt, ""
+
+
 def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> Game:
     """Parse a record of any supported format (``fmt="auto"`` detects it)."""
     try:

@@ -51,6 +51,7 @@ KEYS = {
     "illegal",
     "skipped",
     "truncated",
+    "ignored",
     "shards",
 }
 
