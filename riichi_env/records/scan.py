@@ -50,7 +50,8 @@ def is_record_name(name: str) -> bool:
 
 def sniff(path: str | os.PathLike) -> tuple[str, str]:
     """``(format, "")`` when the first bytes of the file (gunzipped) are a record's
-    (:func:`riichi_env.records.convert.detect_format`), else ``("", why not)``."""
+    (:func:`riichi_env.records.convert.describe_text`), else ``("", why not)``: ``not a
+    record: ...``, or ``not a supported record format (this looks like ...)``."""
     from riichi_env.records.convert import FORMATS, describe_text
 
     try:
@@ -59,17 +60,17 @@ def sniff(path: str | os.PathLike) -> tuple[str, str]:
                 try:
                     data = gzip.GzipFile(fileobj=raw, mode="rb").read(SNIFF_BYTES)
                 except (OSError, EOFError, zlib.error) as exc:
-                    return "", f"gzip data that does not decompress ({exc})"
+                    return "", f"not a record: gzip data that does not decompress ({exc})"
             else:
                 data = raw.read(SNIFF_BYTES)
     except OSError as exc:
-        return "", f"cannot read: {exc.strerror or exc}"
+        return "", f"cannot read it: {exc.strerror or exc}"
     if not data.strip():
-        return "", "empty"
+        return "", "not a record: empty"
     if b"\0" in data:
-        return "", "binary data, not text"
-    fmt, what = describe_text(data.decode("utf-8-sig", errors="replace"), whole=False)
-    return (fmt, "") if fmt in FORMATS else ("", what)
+        return "", "not a record: binary data, not text"
+    fmt, why = describe_text(data.decode("utf-8-sig", errors="replace"), whole=False)
+    return (fmt, "") if fmt in FORMATS else ("", why)
 
 
 def scan_paths(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Scan:
@@ -121,7 +122,7 @@ def _scan_folder(folder: Path, scan: Scan) -> None:
         if fmt:
             scan.files.append(path)
         else:
-            scan.ignored.append((path, f"not a record: {why}"))
+            scan.ignored.append((path, why))
 
 
 def _hidden(path: Path, root: Path) -> bool:

@@ -429,3 +429,59 @@ def test_a_running_game_exported_between_hands_reads_as_incomplete():
     assert "stops after hand" in again.truncated
     game.complete = None  # unknown (tenhou.net/6 without "sc"): written as a whole game
     assert len(read_text(dumps_mjai(game), fmt="mjai").hands) == 2
+
+
+MJX_LINE = json.dumps(
+    {
+        "hiddenState": {"wall": [52, 31, 7], "uraDoraIndicators": [12]},
+        "publicObservation": {
+            "playerIds": ["A", "B", "C", "D"],
+            "initScore": {"tens": [25000, 25000, 25000, 25000]},
+            "doraIndicators": [101],
+            "events": [{"type": "EVENT_TYPE_DISCARD", "who": 1, "tile": 39}],
+        },
+        "privateObservations": [{"who": 0, "initHand": {"closedTiles": [0, 5, 9]}}],
+        "roundTerminal": {"finalScore": {"tens": [25000, 25000, 25000, 25000]}},
+    }
+)
+UNSUPPORTED = {
+    "mjx": (MJX_LINE + "\n") * 2,
+    "html": "<!DOCTYPE html>\n<html><head><title>tenhou.net</title></head><body></body></html>\n",
+    "xml": '<?xml version="1.0"?><game><round/></game>',
+    "address": "https://tenhou.net/0/?log=2009022011gm-00a9-0000-ff1a5aa4&tw=0\n",
+    "array": "[" + ",".join(MJAI.splitlines()[:3]) + "]\n",
+}
+LOOKS = {
+    "mjx": "this looks like mjx JSON: mjxproto states, a hand a line; mjx's converter writes them "
+    "as mjlog (--to-mjlog), which riichi-env reads",
+    "html": "this looks like an HTML page, not the record",
+    "xml": "this looks like XML, but not Tenhou's mjlog (no <mjloggm> root)",
+    "address": "this looks like a Tenhou log address, not the record",
+    "array": "this looks like mjai events in one JSON array: mjai is one event object a line",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNSUPPORTED))
+def test_an_unsupported_format_is_named_as_such(kind, tmp_path, capsys):
+    """A record of a format this project does not read says what it looks like, not a parse
+    error of another format (mjx's JSON lines were 'an event must be an object with a type')."""
+    from riichi_env.dataset.convert import Converter
+    from riichi_env.records.convert import detect_format
+    from riichi_env.records.model import NotARecordError
+
+    text = UNSUPPORTED[kind]
+    assert detect_format(text) == "unknown"
+    with pytest.raises(NotARecordError) as info:
+        read_text(text, source="game.json")
+    message = str(info.value)
+    assert message.startswith(f"game.json: not a supported record format ({LOOKS[kind]}")
+    assert message.endswith("; riichi-env reads mjlog XML, tenhou.net/6 JSON and mjai events")
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    conv = Converter()
+    assert conv.convert(path) is None
+    assert conv.stats.skipped[0].reason.startswith("not a supported record format (this looks")
+    assert main(["replay", str(path)]) == 1
+    assert f"{path}: skipped: not a supported record format ({LOOKS[kind]}" in (
+        capsys.readouterr().out
+    )

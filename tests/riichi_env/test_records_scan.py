@@ -100,3 +100,15 @@ def test_the_dataset_command_converts_records_by_content_and_lists_the_ignored(f
     assert main(["dataset", str(lonely), "--out", str(folder.parent / "o2")]) == 2
     err = capsys.readouterr().err
     assert f"no record files in {lonely}: 1 file ignored ({lonely / 'README.txt'}: not a" in err
+
+
+def test_a_folder_scan_names_a_format_it_does_not_read(tmp_path):
+    from test_records_errors import MJX_LINE
+
+    (tmp_path / "game.mjx").write_text(MJX_LINE + "\n")
+    shutil.copy(MJLOG, tmp_path / "game.txt")
+    scan = scan_paths(tmp_path)
+    assert scan.files == [tmp_path / "game.txt"]
+    assert scan.ignored[0][1].startswith(
+        "not a supported record format (this looks like mjx JSON: mjxproto states"
+    )
