@@ -108,6 +108,14 @@ def scan_paths(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Scan:
     return scan
 
 
+def scan_folder(folder: str | os.PathLike) -> Scan:
+    """The record files under ``folder`` and the files it ignored (:func:`scan_paths` of one
+    folder, without the error when it holds no record)."""
+    scan = Scan()
+    _scan_folder(Path(folder), scan)
+    return scan
+
+
 def _scan_folder(folder: Path, scan: Scan) -> None:
     for path in sorted(q for q in folder.rglob("*") if not _hidden(q, folder) and q.is_file()):
         name = path.name

@@ -112,3 +112,21 @@ def test_a_folder_scan_names_a_format_it_does_not_read(tmp_path):
     assert scan.ignored[0][1].startswith(
         "not a supported record format (this looks like mjx JSON: mjxproto states"
     )
+
+
+def test_replay_takes_folders_like_dataset(folder, capsys):
+    """``riichi-env replay DIR`` replays the record files under it (by name or content) and
+    names each other file as skipped; an empty folder says so."""
+    assert main(["replay", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    replayed = [line.split(":")[0] for line in out if " hands, 0 mismatched; rules" in line]
+    assert replayed == [str(p) for p in scan_paths(folder).files]
+    readme = f"{folder / 'README.txt'}: skipped: not a record: no mjlog XML, tenhou.net/6 JSON"
+    assert f"{readme} or mjai events at its start" in out
+    assert f"{folder / 'walls.jsonl'}: skipped: a wall file (walls.jsonl), not a record" in out
+    assert out[-1] == "3 games, 26 hands, 0 mismatched, 6 files skipped (not game records)"
+    empty = folder.parent / "empty"
+    empty.mkdir()
+    assert main(["replay", str(empty), str(MJLOG)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{empty}: skipped: a folder with no files (or only hidden ones)"
