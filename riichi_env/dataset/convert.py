@@ -356,12 +356,21 @@ class Converter:
     ) -> dict[str, np.ndarray] | None:
         """The rows of one record, or ``None`` when it gave none and was skipped (see ``stats``).
 
-        A hand whose recorded move is outside the engine's mask, or whose play leaves the record,
+        A record that does not read (not a record, corrupt, over the size bounds) is skipped; a
+        hand whose recorded move is outside the engine's mask, or whose play leaves the record,
         gives no rows and is listed in ``stats.skipped`` (``illegal`` counts the former). With
         ``reuse``, the arrays are views of the converter's own buffers, valid until its next
         call (no copy: for callers that copy the rows on, as ``iter_batches`` does).
+
+        Raises:
+            FileNotFoundError, IsADirectoryError, PermissionError (``OSError``): a path that is
+                no file this process can read (never skipped: a mistake of the caller's, not
+                of the record's).
+            DatasetError: with ``strict=True``, a record or hand that gives no rows.
         """
         name = source.source if isinstance(source, Game) else str(source)
+        if isinstance(source, (str, Path)):
+            _check_readable(source)
         self.stats.files += 1
         try:
             game = self.read(source)
@@ -576,6 +585,13 @@ def _seed_walls(game: Game) -> None:
             check_wall(hand)
         except RecordError:
             hand.wall, hand.wall_layout = None, "tenhou"
+
+
+def _check_readable(path: str | Path) -> None:
+    """An ``OSError`` naming ``path`` (``[Errno 2] No such file or directory: 'x.mjlog'``) unless
+    it is a file this process can open."""
+    with open(path, "rb"):
+        pass
 
 
 def _read(source: str | Path | Game, walls: Any = None) -> Game:
