@@ -255,6 +255,9 @@ def _record_move(st, t, ti, mask, script, red):
     action = -1
     known = True
     if rec.phase == PHASE_CLAIM:
+        if i >= end and not ti[t, T_REC_FINISHED]:
+            # the record stops before anyone answered this offer: every choice on it is unknown
+            return -1, False, HAND_UNFINISHED, end
         if rec.claim_pos == 0:  # a new offer: what does the record take on it?
             taken = 0
             claimer = -1

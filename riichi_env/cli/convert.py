@@ -107,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"riichi-env convert: {exc}", file=sys.stderr)
             status = 1
             continue
+        if game.truncated:
+            unfinished = [h.label for h in game.hands if not h.finished]
+            left = (
+                f"; tenhou.net/6 writes whole hands: hand {unfinished[0]} is left out"
+                if unfinished and (args.url or to == "tenhou6")
+                else ""
+            )
+            print(f"riichi-env convert: note: {name}: {game.truncated}{left}", file=sys.stderr)
         text = (
             viewer_url(write_tenhou6(game)) + "\n"
             if args.url

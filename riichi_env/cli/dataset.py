@@ -43,8 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="FILE",
         help="record files (mjlog XML, tenhou.net/6 JSON, mjai; .gz too) or directories: every "
-        "record file under a directory (.xml, .mjlog, .json, .jsonl, .mjson, optionally .gz; not "
-        "walls.jsonl), sorted by path",
+        "record file under a directory, sorted by path (.xml, .mjlog, .json, .jsonl, .mjson, "
+        "optionally .gz, and any other file whose content is a record, such as mjlog saved as "
+        ".txt; the other files are listed as ignored)",
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="directory for the shards")
     parser.add_argument(
@@ -134,7 +135,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the shards and report; exit status 1 if ``--strict`` stopped at a bad record."""
+    """Write the shards and report; exit status 1 if ``--strict`` stopped at a bad record or no
+    row was written (a line on stderr says why)."""
     from riichi_env.dataset.convert import DatasetError
     from riichi_env.dataset.io import write_shards
 
@@ -172,19 +174,73 @@ def run(args: argparse.Namespace) -> int:
     doc = summary(manifest, seconds)
     if args.json:
         print(json.dumps(doc, ensure_ascii=False))
-        return 0
-    skipped = doc["skipped"]
-    print(f"files      {doc['files']}" + (f" ({len(skipped)} skipped)" if skipped else ""))
+    else:
+        print_summary(doc, args.out, seconds)
+    if doc["rows"] == 0:
+        print(f"riichi-env dataset: no rows written: {why_no_rows(doc, args)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def print_summary(doc: dict[str, Any], out: str, seconds: float) -> None:
+    """The summary without ``--json``: the counts, then one line per skipped record or hand,
+    per record cut short and per file ignored."""
+    skipped, ignored = doc["skipped"], doc["ignored"]
+    whole = len({s["file"] for s in skipped if not _is_hand(s)})
+    hands = sum(_is_hand(s) for s in skipped)
+    notes = [f"{whole} skipped"] * bool(whole) + [f"{len(ignored)} ignored"] * bool(ignored)
+    print(f"files      {doc['files']}" + (f" ({', '.join(notes)})" if notes else ""))
     print(f"games      {doc['games']}")
-    print(f"hands      {doc['hands']}")
+    print(f"hands      {doc['hands']}" + (f" ({hands} skipped)" if hands else ""))
     print(f"decisions  {doc['decisions']}")
     shards = f"{doc['shards']} shard" + ("" if doc["shards"] == 1 else "s")
-    print(f"rows       {doc['rows']} in {shards} in {args.out}")
+    print(f"rows       {doc['rows']} in {shards} in {out}")
     print(f"seconds    {seconds:.2f} ({doc['decisions_per_s']:.0f} decisions/s)")
     print(f"illegal    {doc['illegal']}")
     for s in skipped:
         print(f"skipped    {s['file']}: {s['reason']}")
-    return 0
+    for s in doc["truncated"]:
+        print(f"cut short  {s['file']}: {s['reason']}")
+    for s in ignored:
+        print(f"ignored    {s['file']}: {s['reason']}")
+
+
+def _is_hand(skip: dict[str, str]) -> bool:
+    """Whether a skip is one hand of a record (``hand E2-0: ...``), not the whole record."""
+    return skip["reason"].startswith("hand ")
+
+
+def why_no_rows(doc: dict[str, Any], args: argparse.Namespace) -> str:
+    """Why a run wrote no row: every record skipped, every hand skipped, or filters that no
+    decision passed."""
+    files, games = doc["files"], doc["games"]
+    if games == 0:
+        whole = len({s["file"] for s in doc["skipped"] if not _is_hand(s)})
+        return (
+            f"every record was skipped ({whole} of {files} "
+            f"{'file' if files == 1 else 'files'}; the skipped lines say why)"
+        )
+    given = [
+        f"--{name.replace('_', '-')} {','.join(map(str, value))}"
+        for name in ("players", "seats", "kinds")
+        if (value := getattr(args, name, None))
+    ] + ["--skip-forced"] * bool(getattr(args, "skip_forced", False))
+    hands = sum(_is_hand(s) for s in doc["skipped"])
+    if given:
+        names = (
+            " (player names must be the records' own, exactly: mjlog UN, mjai names, "
+            "tenhou.net/6 name)"
+            if getattr(args, "players", None)
+            else ""
+        )
+        return (
+            f"no decision of the {games} {'game' if games == 1 else 'games'} read passed "
+            f"{' '.join(given)}{names}"
+        )
+    return (
+        f"the {games} {'game' if games == 1 else 'games'} read gave no decision ({hands} "
+        f"{'hand' if hands == 1 else 'hands'} skipped; the skipped lines say why)"
+    )
 
 
 def summary(manifest: dict[str, Any], seconds: float) -> dict[str, Any]:
@@ -199,5 +255,7 @@ def summary(manifest: dict[str, Any], seconds: float) -> dict[str, Any]:
         "decisions_per_s": round(manifest["decisions"] / max(seconds, 1e-9), 1),
         "illegal": manifest["illegal"],
         "skipped": manifest["skipped"],
+        "truncated": manifest.get("truncated", []),
+        "ignored": manifest.get("ignored", []),
         "shards": len(manifest["shards"]),
     }

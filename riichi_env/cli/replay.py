@@ -14,7 +14,14 @@ HELP = "replay game records (mjlog XML, tenhou.net/6, mjai) in the engine and co
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""
-    parser.add_argument("files", nargs="+", metavar="FILE", help="record files (format detected)")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="record files (format detected) or folders: every record file under a folder, "
+        "sorted by path (by name, or by content whatever the name), the other files listed as "
+        "skipped",
+    )
     parser.add_argument(
         "--rules",
         choices=("auto", "tenhou", "tenhou-2009", "mahjongsoul", "tenhou-3p", "mahjongsoul-3p"),
@@ -47,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     """Replay every file; 0 when all match, 1 on any mismatch, unreadable file or no record.
 
     Prints each mismatch, then one line per file with its hands and the rules used, then a
-    summary. Files that are not game records (a ``walls.jsonl``, a README) are skipped with a
-    line saying so. A run that exits 1 ends with a line on stderr saying why (:func:`why_failed`).
+    summary. A folder stands for the files under it (``riichi_env.records.scan``). Files that
+    are not game records (a ``walls.jsonl``, a README) are skipped with a line saying so. A
+    run that exits 1 ends with a line on stderr saying why (:func:`why_failed`).
     """
     from riichi_env.compiling import ensure_compiled
     from riichi_env.records.convert import read_file
@@ -61,8 +69,11 @@ def run(args: argparse.Namespace) -> int:
     bad = 0
     differ: list[tuple[Path, int]] = []
     cache: dict = {}
-    for name in args.files:
-        path = Path(name)
+    for path, ignored in _expand(args.files):
+        if ignored:
+            print(f"{path}: skipped: {ignored}", flush=True)
+            skipped += 1
+            continue
         try:
             limits = read_limits(args)
             walls = (
@@ -90,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
             differ.append((path, n_bad))
         for m in result.mismatches:
             print(str(m), flush=True)
+        if game.truncated:
+            print(f"{path}: note: {game.truncated} (replayed up to there)", flush=True)
         print(f"{path}: {result.hands} hands, {n_bad} mismatched; rules {which}", flush=True)
     summary = f"{games} games, {hands} hands, {mismatched} mismatched"
     if skipped:
@@ -99,6 +112,23 @@ def run(args: argparse.Namespace) -> int:
         print(why_failed(bad, differ, games), file=sys.stderr)
         return 1
     return 0
+
+
+def _expand(names: list[str]):
+    """``(path, "")`` for each record file of ``names`` (a folder: its record files, sorted), and
+    ``(path, why)`` for each file of a folder that is not a record (or an empty folder)."""
+    from riichi_env.records.scan import scan_folder
+
+    for name in names:
+        path = Path(name)
+        if not path.is_dir():
+            yield path, ""
+            continue
+        scan = scan_folder(path)
+        if not scan.files and not scan.ignored:
+            yield path, "a folder with no files (or only hidden ones)"
+        found = [(p, "") for p in scan.files] + [(p, why) for p, why in scan.ignored]
+        yield from sorted(found)
 
 
 def why_failed(unreadable: int, differ: list[tuple[Path, int]], games: int) -> str:

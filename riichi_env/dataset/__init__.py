@@ -4,6 +4,7 @@ PyTorch datasets (``torch``, imported on first use of its names)."""
 from riichi_env.dataset.convert import (
     AUGMENTS,
     COLUMNS,
+    DELTA_UNKNOWN,
     KIND_IDS,
     KINDS,
     Converter,
@@ -28,6 +29,7 @@ from riichi_env.dataset.io import (
 __all__ = [
     "AUGMENTS",
     "COLUMNS",
+    "DELTA_UNKNOWN",
     "KIND_IDS",
     "KINDS",
     "BatchIterator",

@@ -95,6 +95,8 @@ COLUMNS = (
 ORACLE = "oracle_v0"
 ORACLE_3P = "oracle3_v0"
 """The ``oracle`` column's encoder: ``ORACLE`` with four players, ``ORACLE_3P`` with three."""
+DELTA_UNKNOWN = -(2**31)
+"""``hand_delta`` of the rows of a hand the record stops inside (its outcome is not in it)."""
 GRP_FEATURES = ("round", "honba", "kyotaku", "score0", "score1", "score2", "score3")
 """Columns of :func:`grp_game`'s ``features``: Mortal's rank-predictor inputs per hand."""
 _FIRST_ROWS = 1024
@@ -130,7 +132,9 @@ class Stats:
     """What a :class:`Converter` read: records, games, hands and rows, and what it skipped.
 
     ``illegal`` counts recorded moves outside the engine's mask (each drops its hand);
-    ``skipped`` lists records that gave no rows and hands that were dropped, with the reason.
+    ``skipped`` lists records that gave no rows and hands that were dropped, with the reason;
+    ``truncated`` the records that stop short of their game's end (their rows go up to there),
+    with the note saying where.
     """
 
     files: int = 0
@@ -139,6 +143,7 @@ class Stats:
     decisions: int = 0
     illegal: int = 0
     skipped: list[Skip] = field(default_factory=list)
+    truncated: list[Skip] = field(default_factory=list)
 
     def add(self, other: Stats) -> None:
         """Add ``other``'s counts and skips to these."""
@@ -148,6 +153,7 @@ class Stats:
         self.decisions += other.decisions
         self.illegal += other.illegal
         self.skipped.extend(other.skipped)
+        self.truncated.extend(other.truncated)
 
     def as_dict(self) -> dict[str, Any]:
         """The counts and ``skipped`` as plain JSON types."""
@@ -158,6 +164,7 @@ class Stats:
             "decisions": self.decisions,
             "illegal": self.illegal,
             "skipped": [s.as_dict() for s in self.skipped],
+            "truncated": [s.as_dict() for s in self.truncated],
         }
 
 
@@ -365,12 +372,21 @@ class Converter:
     ) -> dict[str, np.ndarray] | None:
         """The rows of one record, or ``None`` when it gave none and was skipped (see ``stats``).
 
-        A hand whose recorded move is outside the engine's mask, or whose play leaves the record,
+        A record that does not read (not a record, corrupt, over the size bounds) is skipped; a
+        hand whose recorded move is outside the engine's mask, or whose play leaves the record,
         gives no rows and is listed in ``stats.skipped`` (``illegal`` counts the former). With
         ``reuse``, the arrays are views of the converter's own buffers, valid until its next
         call (no copy: for callers that copy the rows on, as ``iter_batches`` does).
+
+        Raises:
+            FileNotFoundError, IsADirectoryError, PermissionError (``OSError``): a path that is
+                no file this process can read (never skipped: a mistake of the caller's, not
+                of the record's).
+            DatasetError: with ``strict=True``, a record or hand that gives no rows.
         """
         name = source.source if isinstance(source, Game) else str(source)
+        if isinstance(source, (str, Path)):
+            _check_readable(source)
         self.stats.files += 1
         try:
             game = self.read(source)
@@ -417,6 +433,8 @@ class Converter:
             return None
         for _, label, msg in packed.errors:
             self._fail(name, f"hand {label}: {msg}")
+        if game.truncated:
+            self.stats.truncated.append(Skip(name, game.truncated))
         final_rank, final_score = _final(game, rules)
         names = tuple(str(n) if n is not None else "" for n in game.names[:4])
         names += ("",) * (4 - len(names))
@@ -577,6 +595,8 @@ class Converter:
             self.stats.hands += n_hands
         for i in range(n_hands):
             s = int(status[i])
+            if s == HAND_UNFINISHED:
+                deltas[i] = DELTA_UNKNOWN  # the engine's are those of an earlier hand
             if s in (HAND_OK, HAND_UNFINISHED):
                 continue
             if count:
@@ -643,6 +663,13 @@ def _seed_walls(game: Game) -> None:
             check_wall(hand)
         except RecordError:
             hand.wall, hand.wall_layout = None, "tenhou"
+
+
+def _check_readable(path: str | Path) -> None:
+    """An ``OSError`` naming ``path`` (``[Errno 2] No such file or directory: 'x.mjlog'``) unless
+    it is a file this process can open."""
+    with open(path, "rb"):
+        pass
 
 
 def _read(source: str | Path | Game, walls: Any = None) -> Game:
@@ -747,6 +774,7 @@ __all__ = [
     "AUGMENTS",
     "AUGMENTS_3P",
     "COLUMNS",
+    "DELTA_UNKNOWN",
     "GRP_FEATURES",
     "KINDS",
     "KIND_IDS",

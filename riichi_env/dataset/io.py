@@ -33,10 +33,7 @@ from typing import Any
 import numpy as np
 
 from engine.validation import check_bool, check_int, check_seed, describe
-
-RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
-"""Names of the record files taken from a directory (also with ``.gz`` after them); the project's
-``walls.jsonl`` wall files are left out."""
+from riichi_env.records.scan import RECORD_SUFFIXES, is_record_name, scan_paths
 
 FILE_COLUMN = "file"
 """The column :func:`iter_batches` adds: the index (int32) of the row's record in ``files``."""
@@ -57,63 +54,17 @@ _ENV_KEYS = ("RIICHI_ENV_CACHE", "XDG_CACHE_HOME", "HOME")
 so it uses the parent's Numba cache even when the forkserver was started before they changed."""
 
 
-def is_record_name(name: str) -> bool:
-    """True for a file name :func:`record_files` takes from a directory (``RECORD_SUFFIXES``)."""
-    lower = name.lower()
-    if lower.startswith("."):
-        return False
-    if lower.endswith(".gz"):
-        lower = lower[:-3]
-    stem, dot, suffix = lower.rpartition(".")
-    return bool(dot) and f".{suffix}" in RECORD_SUFFIXES and stem != "walls"
-
-
 def record_files(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[Path]:
     """The record files named by ``paths``: files as given, directories as every record file under
-    them (:func:`is_record_name`, searched recursively, sorted by path), in the order given.
+    them (by name, :func:`is_record_name`, or by content whatever the name; searched
+    recursively, sorted by path), in the order given (``riichi_env.records.scan``, whose
+    ``scan_paths`` also names the files of the folders it ignored).
 
     Raises:
         TypeError: ``paths`` or one of them is not a path.
         ValueError: a path does not exist, or there is no record file at all.
     """
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    elif not isinstance(paths, Iterable) or isinstance(paths, (bytes, dict)):
-        raise TypeError(f"paths must be a path or a list of paths, got {describe(paths)}")
-    out: list[Path] = []
-    given = []
-    for p in paths:
-        if not isinstance(p, (str, os.PathLike)) or isinstance(p, bytes):
-            raise TypeError(f"each path must be a str or os.PathLike, got {describe(p)}")
-        given.append(p)
-        path = Path(p)
-        if path.is_dir():
-            out.extend(
-                sorted(
-                    q
-                    for q in path.rglob("*")
-                    if is_record_name(q.name) and q.is_file() and not _hidden(q, path)
-                )
-            )
-        elif path.is_file():
-            out.append(path)
-        elif path.exists():
-            raise ValueError(f"{p}: not a regular file or a directory")
-        else:
-            raise ValueError(f"{p}: no such file or directory")
-    if not given:
-        raise ValueError("paths is empty: expected record files or directories of them")
-    if not out:
-        suffixes = ", ".join(RECORD_SUFFIXES)
-        raise ValueError(
-            f"no record files ({suffixes}, optionally .gz) in the directories given: "
-            + ", ".join(str(p) for p in given)
-        )
-    return out
-
-
-def _hidden(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
+    return scan_paths(paths).files
 
 
 def iter_batches(
@@ -164,6 +115,8 @@ class BatchIterator:
 
     Attributes:
         files: the record files, in order (``file`` indexes this list).
+        ignored: ``(file, reason)`` of each file of the directories given that is not a record
+            (``riichi_env.records.scan``).
         stats: a :class:`riichi_env.dataset.Stats` over the files converted so far (all of them
             once the iteration ended).
         options: the converter options.
@@ -189,7 +142,9 @@ class BatchIterator:
         if progress is not None and not callable(progress):
             raise TypeError(f"progress must be None or a callable, got {describe(progress)}")
         self.progress = progress
-        self.files = record_files(paths)
+        scan = scan_paths(paths)
+        self.files = scan.files
+        self.ignored = [(str(p), why) for p, why in scan.ignored]
         self.options = dict(converter_options)
         self._converter = _converter_class()(**converter_options)  # checks the options
         self.stats = _fresh_stats(self._converter)
@@ -1080,6 +1035,8 @@ def _manifest(batches: BatchIterator, shard_rows: int, shards: list[dict]) -> di
         "decisions": stats.get("decisions", 0),
         "illegal": stats.get("illegal", 0),
         "skipped": [_skip_dict(s) for s in stats.get("skipped", [])],
+        "truncated": [_skip_dict(s) for s in stats.get("truncated", [])],
+        "ignored": [{"file": f, "reason": why} for f, why in batches.ignored],
     }
 
 

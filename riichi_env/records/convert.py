@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, read_record_bytes
@@ -15,20 +16,73 @@ FORMATS = ("mjlog", "tenhou6", "mjai")
 WRITE_FORMATS = ("tenhou6", "mjai")
 
 
+_MJX_KEYS = re.compile(r'"(?:publicObservation|hiddenState|privateObservations?|roundTerminal)"')
+"""Keys of mjx's JSON (mjxproto ``State`` and ``Observation`` messages)."""
+_LOG_ADDRESS = re.compile(r"tenhou\.net/[0-9]/[?#](?:log|json)=")
+SUPPORTED = "riichi-env reads mjlog XML, tenhou.net/6 JSON and mjai events"
+
+
 def detect_format(text: str) -> str:
     """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"walls"`` for a
-    ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise."""
+    ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise (:func:`describe_text`
+    says what it looks like)."""
     head = strip_bom(text).lstrip()[:4096]
     if head.startswith("<") and "<mjloggm" in head:
         return "mjlog"
     if head.startswith("{"):
         first = head.split("\n", 1)[0]
+        if _MJX_KEYS.search(first):
+            return "unknown"
         if '"type"' in first and '"log"' not in first:
             return "mjai"
         if '"wall"' in first and '"kyoku_index"' in first and '"log"' not in first:
             return "walls"
         return "tenhou6"
     return "unknown"
+
+
+def describe_text(text: str, *, whole: bool = True) -> tuple[str, str]:
+    """``(format, why)``: :func:`detect_format` of a record's text, and, when it is not a
+    supported record, why not in a phrase (``""`` when it is): a format this project does not
+    read is named (``not a supported record format (this looks like mjx JSON ...)``).
+    ``whole=False``: ``text`` is only the start of a file (a folder scan's look), and a JSON
+    object counts as tenhou.net/6 only when a ``"log"`` key shows in it."""
+    fmt = detect_format(text)
+    head = strip_bom(text).lstrip()[:4096]
+    if fmt == "walls":
+        return fmt, "a wall file (walls.jsonl), not a record"
+    if fmt in FORMATS and (fmt != "tenhou6" or whole or '"log"' in head):
+        return fmt, ""
+    looks = _looks_like(head)
+    if looks:
+        return "unknown", f"not a supported record format (this looks like {looks})"
+    if fmt == "tenhou6" or head.startswith("{"):
+        return "unknown", (
+            'not a record: JSON, but neither tenhou.net/6 (no "log" at its start) nor mjai events'
+        )
+    return "unknown", "not a record: no mjlog XML, tenhou.net/6 JSON or mjai events at its start"
+
+
+def _looks_like(head: str) -> str:
+    """What a text that is no supported record looks like, when it is something known."""
+    lower = head[:1024].lower()
+    if _MJX_KEYS.search(head):
+        return (
+            "mjx JSON: mjxproto states, a hand a line; mjx's converter writes them as mjlog "
+            "(--to-mjlog), which riichi-env reads"
+        )
+    if lower.startswith(("<!doctype html", "<html")) or "<html" in lower:
+        return "an HTML page, not the record: save the record itself (mjlog XML or tenhou.net/6)"
+    if head.startswith("<") and "<mjloggm" not in head:
+        return "XML, but not Tenhou's mjlog (no <mjloggm> root)"
+    if _LOG_ADDRESS.search(head):
+        return "a Tenhou log address, not the record: download the record it names"
+    if head.startswith("["):
+        first = head[1:].lstrip()
+        if first.startswith("{") and '"type"' in first.split("}", 1)[0]:
+            return "mjai events in one JSON array: mjai is one event object a line (JSON lines)"
+        return "a JSON array"
+    return ""
 
 
 def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> Game:
@@ -54,6 +108,9 @@ def _read_text(text: str, source: str, fmt: str, walls) -> Game:
             "not a game record",
             file=source,
         )
+    _, why = describe_text(text)
+    if why.startswith("not a supported record format"):
+        raise NotARecordError(f"{why}; {SUPPORTED}", file=source)
     raise NotARecordError(
         "not a game record: unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)",
         file=source,

@@ -110,7 +110,11 @@ def _read_checked(text: str, source: str, red_fives: tuple[int, int, int]) -> Ga
         hand = state["hand"]
         raise RecordError(msg, file=source, hand=hand.label if hand else "", position=pos)
 
-    lines = strip_bom(text).splitlines()
+    text = strip_bom(text)
+    lines = text.splitlines()
+    # the last line, when the file does not end it: a line cut short if it does not read
+    last = len(lines) if lines and not text.endswith(("\n", "\r")) else 0
+    cut = ""
     for n, line in enumerate(lines, 1):
         pos = f"line {n}"
         if not line.strip():
@@ -118,14 +122,17 @@ def _read_checked(text: str, source: str, red_fives: tuple[int, int, int]) -> Ga
         try:
             ev = json.loads(line)
         except json.JSONDecodeError as exc:
-            fail(f"not valid JSON: {exc.msg} (truncated file?)")
+            if n == last and n > 1 and line.lstrip().startswith("{"):
+                cut = f" (the file ends in the middle of line {n})"  # a cut line: left out
+                break
+            fail(f"not valid JSON: {exc.msg}")
         except (ValueError, RecursionError) as exc:  # too deep, or a number over 4300 digits
             fail(json_problem(exc))
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             fail('an event must be an object with a "type"')
         _event(ev, ev["type"], game, state, fail)
     pos = "end of file"
-    _finish(game, state, fail)
+    _finish(game, state, fail, cut)
     return game
 
 
@@ -147,8 +154,15 @@ def _event(ev: dict, typ: str, game: Game, state: dict, fail) -> None:
         _start_kyoku(ev, game, state, fail)
         return
     if typ == "end_game":
-        if state["hand"] is not None and not state["ended"]:
-            fail("end_game inside a hand")
+        hand = state["hand"]
+        if hand is not None and not state["ended"]:  # the game stopped inside a hand
+            if not hand.finished:
+                game.truncated = (
+                    f"the game ends inside hand {hand.label}, which has no result (end_game "
+                    "before its end_kyoku: the game was stopped there)"
+                )
+            state["ended"] = True
+            hand.plain_reds = frozenset(state["alloc"].plain_as_red)
         scores = _four(ev.get("scores"), game.players)
         if isinstance(scores, list) and len(scores) == 4:
             game.final_scores = tuple(int(x) for x in scores)
@@ -202,19 +216,35 @@ def _start_game(ev: dict, game: Game) -> None:
         game.red_fives = tuple(reds)
 
 
-def _finish(game: Game, state: dict, fail) -> None:
-    """The checks at the end of the file."""
+def _finish(game: Game, state: dict, fail, cut: str = "") -> None:
+    """The checks at the end of the file; a record that stops before ``end_game`` is kept with a
+    note (``Game.truncated``; ``cut``: where the file was cut inside a line)."""
     if not state["started"]:
         fail("no start_game")
     if not game.hands:
-        fail("no hands")
+        fail("no hands" + cut)
+    if state["ended_game"]:
+        return
+    game.complete = False
+    hand = state["hand"]
     if not state["ended"]:
-        fail(f"hand {state['hand'].label} has no end_kyoku (truncated file?)")
-    if not state["ended_game"]:
-        fail(
-            f"incomplete record: it stops after hand {state['hand'].label} without end_game "
-            "(a game still running, or a file cut between hands)"
+        hand.plain_reds = frozenset(state["alloc"].plain_as_red)
+    if state["ended"] or (hand.finished and not hand.wins) or any(w.tsumo for w in hand.wins):
+        game.truncated = (
+            f"the record stops after hand {hand.label}{cut}, before the game's end (no end_game): "
+            "a game still running, or a cut file"
         )
+        return
+    if any(not w.tsumo for w in hand.wins):  # a second hora may follow, before end_kyoku
+        hand.wins = []
+        game.truncated = (
+            f"the record stops after a ron in hand {hand.label}, before its end_kyoku{cut}: a "
+            "second ron may have been cut off, so that hand's result is left out"
+        )
+        return
+    game.truncated = (
+        f"the record stops inside hand {hand.label}{cut}: a game still running, or a cut file"
+    )
 
 
 # ------------------------------------------------------------------------------- the fast path

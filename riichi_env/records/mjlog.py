@@ -4,7 +4,8 @@ Tags: ``INIT`` starts a hand; ``T U V W`` + id are draws of seats 0–3, ``D E F
 discards; ``N who m`` a call (``m`` packs the meld, see :func:`decode_meld`); ``REACH`` step 1
 declares, step 2 pays the stick; ``DORA hai`` reveals a kan dora; ``AGARI`` / ``RYUUKYOKU`` end the
 hand (several ``AGARI`` for a multiple ron), the last one carries ``owari`` (final points, then
-scores with uma).
+scores with uma). A ``RYUUKYOKU`` with ``owari`` and no ``sc`` ends a game Tenhou stopped: the
+hand it comes in (if any is unfinished) keeps its moves and has no result.
 
 Three-player games (``GO type`` bit 0x10): seat 3 is empty (``hai3=""``, ``ten``, ``sc`` and
 ``owari`` keep four entries with 0 for it), and an ``N`` tag with bit 0x20 of ``m`` is a kita
@@ -354,6 +355,18 @@ def read_mjlog(
             finished = False
             last_draw[:] = [-1] * 4
             continue
+        if name == "RYUUKYOKU" and "sc" not in attrs and "owari" in attrs and not game.complete:
+            # the game's end with no result: Tenhou stopped the game (inside a hand, or after one)
+            if hand is None:
+                fail("no hands: the game ends before its first hand (a RYUUKYOKU with owari only)")
+            if not finished:
+                game.truncated = (
+                    f"the game ends inside hand {hand.label}, which has no result (a RYUUKYOKU "
+                    "with owari only: Tenhou stopped the game there)"
+                )
+            _owari(game, attrs, fail)
+            finished = True
+            continue
         if hand is None:
             fail(f"<{name}> before the first INIT")
         if name == "N":
@@ -431,32 +444,65 @@ def read_mjlog(
                 hand.draw = Draw(kind, deltas, tenpai)
             finished = True
             if "owari" in attrs:
-                game.complete = True
-                ow = attrs["owari"].split(",")
-                if game.players == 3 and len(ow) == 6:
-                    ow += ["0", "0"]
-                try:
-                    game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
-                    game.final_results = tuple(float(ow[2 * i + 1]) for i in range(4))
-                except (ValueError, IndexError):
-                    fail(f"bad owari {attrs['owari']!r}")
+                _owari(game, attrs, fail)
             continue
         fail(f"unknown tag <{name}>")
     rest = text[end:].strip()
-    if rest and rest != "</mjloggm>":
+    closed = bool(rest) and _CLOSING.startswith(rest)  # the closing tag, maybe cut short
+    cut = bool(rest) and not closed and rest[0] == "<" and "<" not in rest[1:] and ">" not in rest
+    if rest and not closed and not cut:
         pos = f"character {end}"
-        fail(f"unreadable text at the end: {rest[:40]!r} (truncated file?)")
+        fail(f"unreadable text at the end: {rest[:40]!r}")
     pos = "end of file"
     if hand is None:
-        fail("no hands in the file")
-    if not finished:
-        fail(f"hand {hand.label} has no AGARI or RYUUKYOKU (truncated file?)")
+        fail("no hands in the file" + (" (the file is cut short before the first)" if cut else ""))
     if not game.complete:
-        fail(
-            f"incomplete record: it stops after hand {hand.label} and no result carries owari "
-            "(the game's end)"
-        )
+        game.complete = False
+        game.truncated = _truncation(hand, finished, cut, closed, rest)
     return game
+
+
+_CLOSING = "</mjloggm>"
+
+
+def _owari(game: Game, attrs: dict, fail) -> None:
+    """The game's end: final points and scores with uma from ``owari``."""
+    game.complete = True
+    ow = attrs["owari"].split(",")
+    if game.players == 3 and len(ow) == 6:
+        ow += ["0", "0"]
+    try:
+        game.final_scores = tuple(int(ow[2 * i]) * 100 for i in range(4))
+        game.final_results = tuple(float(ow[2 * i + 1]) for i in range(4))
+    except (ValueError, IndexError):
+        fail(f"bad owari {attrs['owari']!r}")
+
+
+def _truncation(hand: Hand, finished: bool, cut: bool, closed: bool, rest: str) -> str:
+    """The note of a record that stops before the game's end (no ``owari``), after ``hand``.
+
+    A last hand won by ron may have lost a second ron at the cut (Tenhou writes one ``AGARI``
+    per winner): unless the file goes on with something else, its result is left out."""
+    where = " (the file ends in the middle of an element)" if cut else ""
+    if (
+        finished
+        and not closed
+        and "<AGARI".startswith(rest[:6])
+        and any(not w.tsumo for w in hand.wins)
+    ):
+        hand.wins = []
+        return (
+            f"the record stops after a ron in hand {hand.label}, where a second ron may have been "
+            f"cut off{where}: that hand's result is left out"
+        )
+    if not finished:
+        return (
+            f"the record stops inside hand {hand.label}{where}: a game still running, or a cut file"
+        )
+    return (
+        f"the record stops after hand {hand.label}{where}, before the game's end (no result carries "
+        "owari): a game still running, or a cut file"
+    )
 
 
 def _agari(attrs: dict, deltas, hand: Hand, need, fail, num_attr) -> Win:

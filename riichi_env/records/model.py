@@ -310,6 +310,10 @@ class Game:
     """Whether the record contains the game's end: ``True`` (mjai ``end_game``, mjlog ``owari``,
     tenhou.net/6 ``sc``, an engine log's game end), ``False`` (a game still running), ``None``
     when the format cannot say (tenhou.net/6 without ``sc``, which is often a single hand)."""
+    truncated: str = ""
+    """How the record stops short, for reports: a game still running, a file cut between hands or
+    inside one (its last hand then has no result: :attr:`Hand.finished` is False), or a game
+    stopped inside a hand; ``""`` when the record has every hand it starts."""
     source: str = ""
     rules_text: str = ""
     format: str = ""

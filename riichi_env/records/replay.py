@@ -335,7 +335,12 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
             miss(hand, str(exc))
             finished = False
         rows = np.array(st.events[0, start : int(st.n_events[0])])
-        if finished:
+        if finished and not hand.finished:  # the record stops inside this hand: up to there
+            engine_hand = game_from_events(rows, rules).hands[0]
+            for what in compare_cut_hand(hand, engine_hand, red):
+                miss(hand, what)
+            finished = False  # no result to go on from
+        elif finished:
             end = next((i for i, r in enumerate(rows) if r[0] == EV_HAND_END), None)
             if end is None:
                 miss(hand, "the engine did not end the hand where the record does")
@@ -397,6 +402,8 @@ def _drive(eng: EngineGame, hand: Hand, red: frozenset[int], start: int) -> None
             tile = int(st.claim_tile[0])
             frm = int(st.claim_from[0])
             rec = evs[i] if i < len(evs) else None
+            if rec is None and not hand.finished:
+                return  # the record stops before this offer was answered
             action = PASS
             if (
                 rec is not None
@@ -425,6 +432,8 @@ def _drive(eng: EngineGame, hand: Hand, red: frozenset[int], start: int) -> None
             while i < len(evs) and evs[i].type == "draw":
                 i += 1
             rec = evs[i] if i < len(evs) else None
+            if rec is None and not hand.finished:
+                return  # the record stops here
             if rec is None:
                 if any(w.tsumo and w.seat == actor for w in hand.wins):
                     action = TSUMO
@@ -491,6 +500,23 @@ def _yaku_set(yaku) -> dict[str, int]:
         k = "dora" if k == NUKI_DORA else k
         out[k] = out.get(k, 0) + v
     return {k: v for k, v in out.items() if not (k in DORA_KEYS and v == 0)}
+
+
+def compare_cut_hand(rec: Hand, eng: Hand, red: frozenset[int]) -> list[str]:
+    """Differences between a hand the record stops inside and the engine's play of it up to
+    there (the engine may have drawn or revealed more after the record's last move)."""
+    a, b = _stream(rec, red), _stream(eng, red)
+    while a and a[-1][0] == "riichi_accepted":  # paid once the discard passes: after the cut
+        a.pop()
+    for n, x in enumerate(a):
+        if n >= len(b) or x != b[n]:
+            other = _fmt(b[n]) if n < len(b) else "nothing"
+            return [f"event {n}: record {_fmt(x)}, engine {other}"]
+    rd = [_kind_red(t, red) for t in rec.dora_indicators]
+    ed = [_kind_red(t, red) for t in eng.dora_indicators]
+    if rd != ed[: len(rd)]:
+        return [f"dora indicators: record {_tiles(rd)}, engine {_tiles(ed)}"]
+    return []
 
 
 def compare_hands(rec: Hand, eng: Hand, red: frozenset[int]) -> list[str]:

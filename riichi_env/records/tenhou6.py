@@ -181,8 +181,18 @@ def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
         try:
             data = json.loads(strip_bom(text_or_obj))
         except json.JSONDecodeError as exc:
+            doc = exc.doc.rstrip()
+            cut = exc.pos >= len(doc) or (
+                exc.msg.startswith("Unterminated string") and '"' not in doc[exc.pos + 1 :]
+            )
             raise RecordError(
-                f"not valid JSON: {exc.msg}",
+                f"not valid JSON: {exc.msg}"
+                + (
+                    " (the file ends early: a cut file? a tenhou.net/6 record is one JSON "
+                    "document, read whole)"
+                    if cut
+                    else ""
+                ),
                 file=source,
                 position=f"line {exc.lineno} column {exc.colno}",
             ) from None

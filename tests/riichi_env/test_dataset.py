@@ -340,8 +340,21 @@ def test_bad_records_are_skipped_with_their_reason_or_raise_when_strict(tmp_path
     bad.write_text('{"type":"start_game"}\n{"type": "nonsense"\n')
     missing = tmp_path / "missing.json"
     conv = Converter()
-    assert conv.convert(bad) is None and conv.convert(missing) is None
-    assert [s.file for s in conv.stats.skipped] == [str(bad), str(missing)]
+    assert conv.convert(bad) is None
+    with pytest.raises(FileNotFoundError, match="missing.json"):
+        conv.convert(missing)  # a caller's mistake, never a skip
+    with pytest.raises(IsADirectoryError, match=str(tmp_path)):
+        conv.convert(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        record_arrays(missing)
+    assert [s.file for s in conv.stats.skipped] == [str(bad)] and conv.stats.files == 1
+    # the other public readers raise naming the file too
+    from riichi_env.records.convert import read_file
+    from riichi_env.records.model import RecordError
+
+    for read in (read_file, grp_game, conv.read):
+        with pytest.raises(RecordError, match=f"{missing}: cannot read: No such file"):
+            read(missing)
     assert all(s.reason and s.file not in s.reason for s in conv.stats.skipped)  # named once
     with pytest.raises(DatasetError, match="bad.mjson"):
         Converter(strict=True).convert(bad)

@@ -50,6 +50,8 @@ KEYS = {
     "decisions_per_s",
     "illegal",
     "skipped",
+    "truncated",
+    "ignored",
     "shards",
 }
 
@@ -138,6 +140,42 @@ def test_human_summary(some, tmp_path, capsys):
     assert any(x.startswith("rows ") and "in 1 shard in" in x for x in lines)
     assert lines[-1].startswith(f"skipped    {some[1]}: ") and "3-player" in lines[-1]
     assert "dataset: " not in err
+
+
+def test_a_run_that_writes_no_row_fails_with_the_reason(some, three, tmp_path, capsys):
+    """Every record skipped, or filters no decision passes: status 1 and one line on stderr
+    saying why, after the summary (or the JSON) that lists what was skipped."""
+    status, out, err = _run(capsys, str(three), "--out", str(tmp_path / "a"), "--no-progress")
+    assert status == 1
+    assert out.splitlines()[0] == "files      1 (1 skipped)"
+    assert f"skipped    {three}: " in out
+    assert err == (
+        "riichi-env dataset: no rows written: every record was skipped (1 of 1 file; the skipped "
+        "lines say why)\n"
+    )
+    status, out, err = _run(
+        capsys, *some, "--out", str(tmp_path / "b"), "--players", "nobody", "--json"
+    )
+    assert status == 1 and json.loads(out)["rows"] == 0
+    assert err.startswith(
+        "riichi-env dataset: no rows written: no decision of the 2 games read passed --players "
+        "nobody (player names must be the records' own, exactly"
+    )
+    status, _, err = _run(
+        capsys, some[0], "--out", str(tmp_path / "c"), "--seats", "1", "--kinds", "kita"
+    )
+    assert status == 1
+    assert "no decision of the 1 game read passed --seats 1 --kinds kita\n" in err
+
+
+def test_the_summary_counts_records_and_hands_skipped(tmp_path, capsys):
+    chip = LOGS / "tenhou-mjlog" / "chip.xml"  # a special lobby: some hands score differently
+    status, out, err = _run(capsys, str(chip), "--out", str(tmp_path / "o"), "--no-progress")
+    assert status == 0, err
+    lines = out.splitlines()
+    hands = [line for line in lines if line.startswith(f"skipped    {chip}: hand ")]
+    assert lines[0] == "files      1" and hands
+    assert lines[2].startswith("hands      ") and lines[2].endswith(f" ({len(hands)} skipped)")
 
 
 def test_progress_line_on_request(some, tmp_path, capsys):

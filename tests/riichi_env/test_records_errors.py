@@ -29,14 +29,20 @@ def _err(text: str, fmt: str, *, source: str = "bad.rec") -> RecordError:
 
 
 def test_mjlog_truncated():
-    exc = _err(MJLOG[: len(MJLOG) // 2], "mjlog")
-    assert exc.hand and "truncated" in str(exc)
+    """A record cut short is read up to the cut (its last hand without a result), with a note."""
+    game = read_text(MJLOG[: len(MJLOG) // 2], source="cut.xml", fmt="mjlog")
+    last = game.hands[-1]
+    assert game.complete is False and not last.finished
+    assert game.truncated.startswith(f"the record stops inside hand {last.label}")
 
 
 def test_mjlog_cut_inside_a_tag():
     cut = MJLOG.index("<AGARI")
-    exc = _err(MJLOG[: cut + 20], "mjlog")
-    assert exc.hand == "E1-0" and "truncated" in str(exc)
+    game = read_text(MJLOG[: cut + 20], fmt="mjlog")
+    assert [h.label for h in game.hands] == ["E1-0"] and not game.hands[0].finished
+    assert "inside hand E1-0 (the file ends in the middle of an element)" in game.truncated
+    # text that is not the start of a tag is still an error
+    assert "unreadable text" in str(_err(MJLOG[:cut] + "AGARI", "mjlog"))
 
 
 def test_mjlog_missing_attribute():
@@ -97,6 +103,8 @@ def _t6(mutate) -> str:
 def test_tenhou6_truncated():
     exc = _err(T6[: len(T6) // 2], "tenhou6")
     assert "not valid JSON" in str(exc) and "line 1" in exc.position
+    assert "the file ends early: a cut file?" in str(exc)
+    assert "ends early" not in str(_err(T6.replace("]", "}", 1), "tenhou6"))
 
 
 def test_tenhou6_missing_entry():
@@ -180,15 +188,21 @@ def _mjai(edit) -> str:
 
 
 def test_mjai_truncated_line():
+    """A file cut inside its last line: the line is left out, the rest read, with a note."""
     cut = MJAI.index('{"type":"dahai"', len(MJAI) // 2) + 20
-    exc = _err(MJAI[:cut], "mjai")
-    assert "truncated" in str(exc) and exc.position.startswith("line ")
+    game = read_text(MJAI[:cut], fmt="mjai")
+    n = MJAI[:cut].count("\n") + 1
+    assert game.complete is False and not game.hands[-1].finished
+    assert f"(the file ends in the middle of line {n})" in game.truncated
+    # a line that does not read is still an error when the file goes on after it
+    exc = _err(MJAI[:cut] + "\n" + MJAI[cut:], "mjai")
+    assert "not valid JSON" in str(exc) and exc.position == f"line {n}"
 
 
 def test_mjai_truncated_between_lines():
     lines = MJAI.splitlines()
-    exc = _err("\n".join(lines[: len(lines) // 2]) + "\n", "mjai")
-    assert "no end_kyoku" in str(exc)
+    game = read_text("\n".join(lines[: len(lines) // 2]) + "\n", fmt="mjai")
+    assert game.truncated.startswith(f"the record stops inside hand {game.hands[-1].label}")
 
 
 def test_mjai_missing_field():
@@ -388,17 +402,17 @@ def test_mjai_ending_between_hands_is_incomplete():
     lines = MJAI.splitlines()
     second = [i for i, line in enumerate(lines) if '"start_kyoku"' in line][1]
     assert '"end_kyoku"' in lines[second - 1]
-    exc = _err("\n".join(lines[:second]) + "\n", "mjai")
-    assert "incomplete record" in str(exc) and "without end_game" in str(exc)
-    assert exc.hand == "E1-0" and exc.position == "end of file"
+    game = read_text("\n".join(lines[:second]) + "\n", fmt="mjai")
+    assert game.complete is False and game.hands[0].finished and len(game.hands) == 1
+    assert game.truncated.startswith("the record stops after hand E1-0, before the game's end")
 
 
-@pytest.mark.parametrize("closing", ["", "</mjloggm>"])
+@pytest.mark.parametrize("closing", ["", "</mjloggm>", "</mjlo"])
 def test_mjlog_ending_between_hands_is_incomplete(closing):
     end = MJLOG.index("/>", MJLOG.index("<AGARI")) + 2
-    exc = _err(MJLOG[:end] + closing, "mjlog")
-    assert "incomplete record" in str(exc) and "owari" in str(exc)
-    assert exc.hand == "E1-0"
+    game = read_text(MJLOG[:end] + closing, fmt="mjlog")
+    assert game.complete is False and game.hands[0].finished  # a tsumo: nothing can follow
+    assert "stops after hand E1-0" in game.truncated and "owari" in game.truncated
 
 
 def test_a_running_game_exported_between_hands_reads_as_incomplete():
@@ -410,6 +424,64 @@ def test_a_running_game_exported_between_hands_reads_as_incomplete():
     game.complete = False
     text = dumps_mjai(game)
     assert '"end_game"' not in text
-    assert "incomplete record" in str(_err(text, "mjai"))
+    again = read_text(text, fmt="mjai")
+    assert again.complete is False and len(again.hands) == 2
+    assert "stops after hand" in again.truncated
     game.complete = None  # unknown (tenhou.net/6 without "sc"): written as a whole game
     assert len(read_text(dumps_mjai(game), fmt="mjai").hands) == 2
+
+
+MJX_LINE = json.dumps(
+    {
+        "hiddenState": {"wall": [52, 31, 7], "uraDoraIndicators": [12]},
+        "publicObservation": {
+            "playerIds": ["A", "B", "C", "D"],
+            "initScore": {"tens": [25000, 25000, 25000, 25000]},
+            "doraIndicators": [101],
+            "events": [{"type": "EVENT_TYPE_DISCARD", "who": 1, "tile": 39}],
+        },
+        "privateObservations": [{"who": 0, "initHand": {"closedTiles": [0, 5, 9]}}],
+        "roundTerminal": {"finalScore": {"tens": [25000, 25000, 25000, 25000]}},
+    }
+)
+UNSUPPORTED = {
+    "mjx": (MJX_LINE + "\n") * 2,
+    "html": "<!DOCTYPE html>\n<html><head><title>tenhou.net</title></head><body></body></html>\n",
+    "xml": '<?xml version="1.0"?><game><round/></game>',
+    "address": "https://tenhou.net/0/?log=2009022011gm-00a9-0000-ff1a5aa4&tw=0\n",
+    "array": "[" + ",".join(MJAI.splitlines()[:3]) + "]\n",
+}
+LOOKS = {
+    "mjx": "this looks like mjx JSON: mjxproto states, a hand a line; mjx's converter writes them "
+    "as mjlog (--to-mjlog), which riichi-env reads",
+    "html": "this looks like an HTML page, not the record",
+    "xml": "this looks like XML, but not Tenhou's mjlog (no <mjloggm> root)",
+    "address": "this looks like a Tenhou log address, not the record",
+    "array": "this looks like mjai events in one JSON array: mjai is one event object a line",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNSUPPORTED))
+def test_an_unsupported_format_is_named_as_such(kind, tmp_path, capsys):
+    """A record of a format this project does not read says what it looks like, not a parse
+    error of another format (mjx's JSON lines were 'an event must be an object with a type')."""
+    from riichi_env.dataset.convert import Converter
+    from riichi_env.records.convert import detect_format
+    from riichi_env.records.model import NotARecordError
+
+    text = UNSUPPORTED[kind]
+    assert detect_format(text) == "unknown"
+    with pytest.raises(NotARecordError) as info:
+        read_text(text, source="game.json")
+    message = str(info.value)
+    assert message.startswith(f"game.json: not a supported record format ({LOOKS[kind]}")
+    assert message.endswith("; riichi-env reads mjlog XML, tenhou.net/6 JSON and mjai events")
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    conv = Converter()
+    assert conv.convert(path) is None
+    assert conv.stats.skipped[0].reason.startswith("not a supported record format (this looks")
+    assert main(["replay", str(path)]) == 1
+    assert f"{path}: skipped: not a supported record format ({LOOKS[kind]}" in (
+        capsys.readouterr().out
+    )
