@@ -38,7 +38,9 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(os.path.abspath(__file__)).parent  # symlinks kept: the kernel cache's folders follow them
+HERE = Path(
+    os.path.abspath(__file__)
+).parent  # symlinks kept: the kernel cache's folders follow them
 ROOT = HERE.parent
 CHILD = HERE / "_revision_child.py"
 WORKTREE = "WORKTREE"

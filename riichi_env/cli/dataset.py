@@ -108,11 +108,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "times smaller)",
     )
     parser.add_argument(
+        "--layout",
+        choices=("games", "rows"),
+        default="games",
+        help="what the shards hold (default games: the records packed, about 10 KB a hanchan, "
+        "rows made as they are read, with these options or others; rows: the rows themselves, "
+        "about 21 KB a row in float32)",
+    )
+    parser.add_argument(
+        "--shard-games",
+        type=int_arg,
+        default=None,
+        metavar="N",
+        help="games per shard of the games layout (default 1024; the last shard has fewer)",
+    )
+    parser.add_argument(
         "--shard-rows",
         type=int_arg,
-        default=65536,
+        default=None,
         metavar="N",
-        help="rows per shard (default 65536; the last shard has fewer)",
+        help="rows per shard of the rows layout (default 65536; the last shard has fewer)",
     )
     parser.add_argument(
         "--strict",
@@ -142,8 +157,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
-    if args.shard_rows < 1:
-        raise ValueError(f"--shard-rows must be >= 1, got {args.shard_rows}")
+    for flag, value in (("--shard-rows", args.shard_rows), ("--shard-games", args.shard_games)):
+        if value is not None and value < 1:
+            raise ValueError(f"{flag} must be >= 1, got {value}")
+    if args.layout == "games" and args.shard_rows is not None:
+        raise ValueError("--shard-rows is an option of --layout rows (games: --shard-games)")
+    if args.layout == "rows" and args.shard_games is not None:
+        raise ValueError("--shard-games is an option of --layout games (rows: --shard-rows)")
     options: dict[str, Any] = {
         "encoder": args.encoder,
         "rules": args.rules,
@@ -161,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
         manifest = write_shards(
             args.files,
             args.out,
+            layout=args.layout,
+            shard_games=args.shard_games,
             shard_rows=args.shard_rows,
             workers=args.workers,
             progress=args.progress,
@@ -195,6 +217,7 @@ def print_summary(doc: dict[str, Any], out: str, seconds: float) -> None:
     print(f"decisions  {doc['decisions']}")
     shards = f"{doc['shards']} shard" + ("" if doc["shards"] == 1 else "s")
     print(f"rows       {doc['rows']} in {shards} in {out}")
+    print(f"disk       {_size(out)}")
     print(f"seconds    {seconds:.2f} ({doc['decisions_per_s']:.0f} decisions/s)")
     print(f"illegal    {doc['illegal']}")
     for s in skipped:
@@ -203,6 +226,17 @@ def print_summary(doc: dict[str, Any], out: str, seconds: float) -> None:
         print(f"cut short  {s['file']}: {s['reason']}")
     for s in ignored:
         print(f"ignored    {s['file']}: {s['reason']}")
+
+
+def _size(out: str) -> str:
+    """The shard set's size on disk, as a person reads it."""
+    from riichi_env.dataset.shards import shard_bytes
+
+    try:
+        n = shard_bytes(out)
+    except (OSError, ValueError):
+        return "size unknown"
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.1f} kB"
 
 
 def _is_hand(skip: dict[str, str]) -> bool:

@@ -316,6 +316,9 @@ class Converter:
         self._cap = 0
         self._per_move = 1.2
         self._state_rules: Rules | None = None
+        self.hand_status = np.zeros(0, dtype=np.int32)
+        """Each hand's replay status (``record_seat.HAND_*``) of the last record replayed as
+        recorded (its first suit permutation)."""
 
     def empty(self) -> dict[str, np.ndarray]:
         """The columns with no rows (their dtypes and shapes)."""
@@ -384,22 +387,29 @@ class Converter:
                 of the record's).
             DatasetError: with ``strict=True``, a record or hand that gives no rows.
         """
+        game = self.read_checked(source)
+        if game is None:
+            return None
+        name = source.source if isinstance(source, Game) else str(source)
+        return self.convert_game(game, name, reuse=reuse)
+
+    def read_checked(self, source: str | Path | Game) -> Game | None:
+        """The record read, counted in ``stats.files``; ``None`` when it does not read (skipped,
+        with the reason). Raises as :meth:`convert` for a path that is no readable file."""
         name = source.source if isinstance(source, Game) else str(source)
         if isinstance(source, (str, Path)):
             _check_readable(source)
         self.stats.files += 1
         try:
-            game = self.read(source)
+            return self.read(source)
         except RecordError as exc:
             where = ", ".join(
                 p for p in (f"hand {exc.hand}" if exc.hand else "", exc.position) if p
             )
             self._fail(name, f"{where}: {exc.detail}" if where else exc.detail)
-            return None
         except OSError as exc:
             self._fail(name, f"cannot read: {exc.strerror or exc}")
-            return None
-        return self.convert_game(game, name, reuse=reuse)
+        return None
 
     def convert_game(
         self, game: Game, name: str = "", *, reuse: bool = False
@@ -593,6 +603,7 @@ class Converter:
         n = int(options[O_ROWS])
         if count:
             self.stats.hands += n_hands
+            self.hand_status = status
         for i in range(n_hands):
             s = int(status[i])
             if s == HAND_UNFINISHED:

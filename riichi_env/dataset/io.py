@@ -41,6 +41,8 @@ FILE_COLUMN = "file"
 MANIFEST = "manifest.json"
 SHARD_FORMAT = "riichi_env dataset shards"
 SHARD_VERSION = 1
+SHARD_ROWS = 65536
+"""Rows a shard of the ``rows`` layout holds by default."""
 _SHARD_NAME = "shard-{:05d}.npz"
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 _INFLIGHT_PER_WORKER = 2
@@ -150,6 +152,7 @@ class BatchIterator:
         self.stats = _fresh_stats(self._converter)
         self._procs: list = []
         self._gen: Iterator[dict[str, np.ndarray]] | None = None
+        self._mode = "rows"  # what a file becomes: its rows, or a packed game (shards.GAMES)
 
     def __iter__(self) -> BatchIterator:
         return self
@@ -202,6 +205,7 @@ class _Run:
         self.stats = it.stats
         self._converter = it._converter
         self._procs = it._procs
+        self.mode = it._mode
 
     def batches(self) -> Iterator[dict[str, np.ndarray]]:
         return self._fill()
@@ -242,7 +246,7 @@ class _Run:
 
     def _convert_here(self) -> Iterator[tuple]:
         for path in self.files:
-            yield _convert_one(self._converter, path, reuse=True)
+            yield _convert_one(self._converter, path, reuse=True, mode=self.mode)
 
     def _convert_in_workers(self) -> Iterator[tuple]:
         """The files converted in worker processes, their results in file order.
@@ -268,7 +272,7 @@ class _Run:
             procs.append(
                 ctx.Process(
                     target=_worker_main,
-                    args=(self.options, env, their, blocks.prefixes[i]),
+                    args=(self.options, env, their, blocks.prefixes[i], self.mode),
                     name=f"riichi_env-dataset-{i}",
                     daemon=True,
                 )
@@ -283,7 +287,9 @@ class _Run:
             # The first file here while the workers start (importing, loading the kernels from
             # the Numba cache: this process's Converter compiled any that were not there, and
             # its first conversion loads them before any worker has a file to convert).
-            done[0] = ("ok", _convert_one(self._converter, self.files[0], reuse=True))
+            first = _convert_one(self._converter, self.files[0], reuse=True, mode=self.mode)
+            done[0] = ("ok", first)
+            first = None
             limit = _INFLIGHT_PER_WORKER * count
             sent = 1
             free = [list(range(_INFLIGHT_PER_WORKER - 1, -1, -1)) for _ in procs]
@@ -379,7 +385,7 @@ def _stop(procs: list, conns: list) -> None:
         c.close()
 
 
-def _worker_main(options: dict, env: dict, conn, prefix: str) -> None:
+def _worker_main(options: dict, env: dict, conn, prefix: str, mode: str = "rows") -> None:
     """A worker process: converts the ``(index, path, slot)`` it receives until ``None``, or until
     the parent is gone (its end of the connection closed), writing each file's rows into the
     slot's shared-memory block (``{prefix}{n}``, a new one when they do not fit); the parent
@@ -405,7 +411,7 @@ def _worker_main(options: dict, env: dict, conn, prefix: str) -> None:
                 return
             index, path, slot = task
             try:
-                rows, delta = _convert_one(converter, path, reuse=True)
+                rows, delta = _convert_one(converter, path, reuse=True, mode=mode)
             except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
                 conn.send((index, "error", _portable_error(exc), None))
                 continue
@@ -526,9 +532,14 @@ class _Blocks:
                     block.unlink()
 
 
-def _convert_one(converter, path, reuse: bool = False) -> tuple:
+def _convert_one(converter, path, reuse: bool = False, mode: str = "rows") -> tuple:
     """``(rows or None, stats delta)`` of one file; ``reuse``: the rows may be views of the
-    converter's buffers, valid until its next conversion (a worker sends them at once)."""
+    converter's buffers, valid until its next conversion (a worker sends them at once). With
+    ``mode="games"`` the arrays of the file's packed game instead (``shards.pack_one``)."""
+    if mode != "rows":
+        from riichi_env.dataset.shards import pack_one
+
+        return pack_one(converter, path)
     before = _snapshot(converter.stats)
     rows = converter.convert(path, reuse=True) if reuse else converter.convert(path)
     return rows, _delta(before, converter.stats)
@@ -848,7 +859,9 @@ def write_shards(
     paths: str | os.PathLike | Iterable[str | os.PathLike],
     out_dir: str | os.PathLike,
     *,
-    shard_rows: int = 65536,
+    layout: str = "games",
+    shard_games: int | None = None,
+    shard_rows: int | None = None,
     workers: int = 1,
     progress: bool | Callable[[int], Any] | None = None,
     overwrite: bool = False,
@@ -856,14 +869,23 @@ def write_shards(
 ) -> dict[str, Any]:
     """Convert record files into ``out_dir/shard-00000.npz`` ... and ``out_dir/manifest.json``.
 
-    Each shard holds ``shard_rows`` rows (the last one fewer) of every column of
-    :func:`iter_batches` (``obs``, ``mask``, ``action``, ..., ``file``), in file order; it is an
-    uncompressed ``.npz`` (``np.load`` reads it) written with fixed zip timestamps, so the same
-    files and options give byte-identical shards for any ``workers``. The manifest (written last:
-    a directory without one is incomplete) records the encoder, dtype, options, columns, rows per
-    shard, the files and the :class:`riichi_env.dataset.Stats` (games, hands, decisions, illegal,
-    skipped records with their reasons). ``progress``: a callable given the number of files done,
-    or True / False for a progress line on stderr (None: when stderr is a terminal).
+    ``layout="games"`` (the default) keeps the records: each shard holds ``shard_games`` packed
+    games (default 1024; about 10 KB a hanchan), every hand checked once by the replay, and the rows are made
+    when the shards are read (:func:`iter_shards`, :func:`load_shards`,
+    ``riichi_env.dataset.shards.iter_shard_batches``), with the converter options given here or
+    others (``shards.ROW_OPTIONS``). ``layout="rows"`` writes the rows themselves: ``shard_rows``
+    rows (default 65536) of every column of :func:`iter_batches` a shard (``obs`` is 21 KB a row
+    in float32). Each of the two options belongs to its layout (given with the other: an error).
+    Either way the shards are uncompressed ``.npz`` files (``np.load`` reads them) with fixed zip
+    timestamps, in file order, so the same files and options give byte-identical shards for any
+    ``workers``; each is written under ``NAME.tmp`` and renamed, and no ``.tmp`` file outlives
+    the call (also when it is interrupted or terminated). The manifest (written last: a
+    directory without one is incomplete) records the layout, the encoder, dtype, options, the
+    columns of the rows, the shards, the files and the :class:`riichi_env.dataset.Stats`
+    (games, hands, decisions, illegal, skipped records and hands with their reasons, records
+    cut short, files of the folders that are not records). ``progress``: a callable given the
+    number of files done, or True / False for a progress line on stderr (None: when stderr is
+    a terminal).
 
     Returns the manifest (a dict).
 
@@ -872,7 +894,18 @@ def write_shards(
             ``overwrite`` is False (with ``overwrite=True`` its old shards and manifest are
             removed first; other files are left alone).
     """
-    shard_rows = check_int("shard_rows", shard_rows, 1)
+    from riichi_env.dataset.shards import LAYOUTS, ROWS, SHARD_GAMES, write_game_shards
+
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, got {describe(layout)}")
+    other = "shard_games" if layout == ROWS else "shard_rows"
+    if (shard_games if layout == ROWS else shard_rows) is not None:
+        raise ValueError(
+            f"{other} is an option of the {'games' if layout == ROWS else 'rows'} layout, not of "
+            f"layout={layout!r}: shard_games for games (packed records), shard_rows for rows"
+        )
+    shard_rows = check_int("shard_rows", SHARD_ROWS if shard_rows is None else shard_rows, 1)
+    shard_games = check_int("shard_games", SHARD_GAMES if shard_games is None else shard_games, 1)
     overwrite = check_bool("overwrite", overwrite)
     if not isinstance(out_dir, (str, os.PathLike)) or isinstance(out_dir, bytes):
         raise TypeError(f"out_dir must be a str or os.PathLike, got {describe(out_dir)}")
@@ -887,22 +920,63 @@ def write_shards(
     _prepare_out_dir(out, overwrite)
     if report is None and (sys.stderr.isatty() if progress is None else progress):
         line = report = _ThrottledLine(len(batches.files))
-    batches.progress = report
-    shards = []
     try:
-        with batches:
-            for i, parts in enumerate(batches._parts()):
-                name = _SHARD_NAME.format(i)
-                _write_npz(out / name, parts)
-                shards.append({"file": name, "rows": sum(_rows_of(p) for p in parts)})
+        with _terminate_as_exit():
+            if layout == ROWS:
+                manifest = _write_row_shards(batches, out, shard_rows, report)
+            else:
+                manifest = write_game_shards(batches, out, shard_games, report)
+            tmp = out / (MANIFEST + ".tmp")
+            text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, out / MANIFEST)
     finally:
         if line is not None:
             line.close()
-    manifest = _manifest(batches, shard_rows, shards)
-    tmp = out / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, out / MANIFEST)
+        _remove_partials(out)
     return manifest
+
+
+def _write_row_shards(batches: BatchIterator, out: Path, shard_rows: int, report) -> dict:
+    """The ``rows`` layout: shards of ``shard_rows`` rows; the manifest."""
+    batches.progress = report
+    shards = []
+    with batches:
+        for i, parts in enumerate(batches._parts()):
+            name = _SHARD_NAME.format(i)
+            _write_npz(out / name, parts)
+            shards.append({"file": name, "rows": sum(_rows_of(p) for p in parts)})
+    return _manifest(batches, shard_rows, shards)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """SIGTERM (``kill``, a job scheduler's stop) raises ``SystemExit(143)`` in this block, so
+    that its clean-ups run (workers stopped, no ``.tmp`` file left) before the process ends."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _remove_partials(out: Path) -> None:
+    """Delete the shard and manifest files a write left under a temporary name."""
+    with contextlib.suppress(OSError):
+        for entry in out.iterdir():
+            name = entry.name
+            if name.endswith(".tmp") and (name.startswith("shard-") or name == MANIFEST + ".tmp"):
+                with contextlib.suppress(OSError):
+                    entry.unlink()
 
 
 class _ThrottledLine:
@@ -933,6 +1007,7 @@ def _prepare_out_dir(out: Path, overwrite: bool) -> None:
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: exists and is not a directory (expected a directory for shards)")
     out.mkdir(parents=True, exist_ok=True)
+    _remove_partials(out)  # what a run that was killed left under a temporary name
     entries = sorted(out.iterdir())
     if entries and not overwrite:
         raise ValueError(
@@ -1019,6 +1094,7 @@ def _manifest(batches: BatchIterator, shard_rows: int, shards: list[dict]) -> di
     return {
         "format": SHARD_FORMAT,
         "format_version": SHARD_VERSION,
+        "layout": "rows",
         "riichi_env_version": __version__,
         "encoder": options.get("encoder"),
         "game_players": mask_players(width),
@@ -1067,11 +1143,16 @@ def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
         raise ValueError(f"{path}: not a readable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != SHARD_FORMAT:
         raise ValueError(f"{path}: not a riichi_env shard manifest")
-    if manifest.get("format_version") != SHARD_VERSION:
+    from riichi_env.dataset.shards import GAMES, GAMES_VERSION, ROWS
+
+    version = manifest.get("format_version")
+    if version not in (SHARD_VERSION, GAMES_VERSION):
         raise ValueError(
-            f"{path}: shard format version {manifest.get('format_version')!r}; this riichi_env "
-            f"reads version {SHARD_VERSION}"
+            f"{path}: shard format version {version!r}; this riichi_env reads versions "
+            f"{SHARD_VERSION} (rows) and {GAMES_VERSION} (games): write the shards again with "
+            "this riichi_env's riichi-env dataset"
         )
+    manifest.setdefault("layout", ROWS if version == SHARD_VERSION else GAMES)
     if "mask_width" not in manifest:  # written before three-player rows: four players
         width = manifest.get("columns", {}).get("mask", {}).get("shape", [85])[0]
         manifest["mask_width"] = width
@@ -1080,23 +1161,45 @@ def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
 
 
 def iter_shards(
-    directory: str | os.PathLike, *, indices: Iterable[int] | None = None
+    directory: str | os.PathLike,
+    *,
+    indices: Iterable[int] | None = None,
+    **options: Any,
 ) -> Iterator[dict[str, np.ndarray]]:
-    """Each shard of a shard directory as a dict of arrays, in order (one shard in memory at a
-    time); ``indices``: only these shards (0-based), in the order given.
+    """Each shard of a shard directory as a dict of row arrays (the converter's columns and
+    ``file``), in order (one shard in memory at a time); ``indices``: only these shards
+    (0-based), in the order given. A ``games`` shard set makes its rows as it reads them, with
+    the manifest's converter options or those given (``shards.ROW_OPTIONS``); a ``rows`` set
+    gives the rows it holds (and takes no options).
 
     Raises:
-        ValueError: not a complete shard directory, an index out of range, or a shard that does
-            not match the manifest.
+        ValueError: not a complete shard directory, an index out of range, a shard that does
+            not match the manifest, or options a ``rows`` shard set cannot take.
     """
     manifest = read_manifest(directory)
-    names = list(manifest["columns"])
     count = len(manifest["shards"])
     if indices is None:
         indices = range(count)
     indices = [check_int("shard index", i, 0, max(count - 1, 0)) for i in indices]
     if indices and not count:
         raise ValueError(f"{directory}: has no shards, got shard indices {indices}")
+    from riichi_env.dataset.shards import GAMES, iter_game_shards
+
+    if manifest["layout"] == GAMES:
+        return iter_game_shards(directory, manifest, indices, options)
+    if options:
+        raise ValueError(
+            f"{directory}: a rows shard set holds its rows as they were written; "
+            f"{', '.join(sorted(options))} can only be chosen when reading a games shard set "
+            "(riichi-env dataset's default layout)"
+        )
+    return _iter_row_shards(directory, manifest, indices)
+
+
+def _iter_row_shards(
+    directory: str | os.PathLike, manifest: dict[str, Any], indices: list[int]
+) -> Iterator[dict[str, np.ndarray]]:
+    names = list(manifest["columns"])
     for i in indices:
         shard = manifest["shards"][i]
         path = Path(directory) / shard["file"]
@@ -1127,12 +1230,19 @@ def iter_shards(
         yield {k: arrays[k] for k in names}
 
 
-def load_shards(directory: str | os.PathLike) -> dict[str, np.ndarray]:
-    """All rows of a shard directory as one dict of arrays (every shard in memory at once)."""
+def load_shards(directory: str | os.PathLike, **options: Any) -> dict[str, np.ndarray]:
+    """All rows of a shard directory as one dict of arrays (every shard's rows in memory at
+    once); ``options`` as for :func:`iter_shards`."""
     manifest = read_manifest(directory)
-    parts = list(iter_shards(directory))
+    parts = [p for p in iter_shards(directory, **options) if _rows_of(p)]
     if parts:
         return _concat(parts) if len(parts) > 1 else parts[0]
+    if manifest["layout"] != "rows":
+        from riichi_env.dataset.shards import GameRows
+
+        empty = GameRows(directory, manifest, options).converter.empty()
+        empty[FILE_COLUMN] = np.zeros(0, np.int32)
+        return empty
     return {
         k: np.zeros((0, *c["shape"]), np.dtype(c["dtype"])) for k, c in manifest["columns"].items()
     }

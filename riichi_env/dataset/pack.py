@@ -62,11 +62,17 @@ class PackedGame:
     full_walls: bool
 
 
+def red_flags(rules: Rules) -> np.ndarray:
+    """uint8 (136,): 1 for the tiles that are red fives under ``rules``."""
+    red = np.zeros(136, dtype=np.uint8)
+    red[list(red_ids(rules.red_fives))] = 1
+    return red
+
+
 def pack_game(game: Game, rules: Rules) -> PackedGame:
     """Pack every hand of ``game`` that has a consistent wall and start (others go to ``errors``)."""
     red_set = frozenset(red_ids(rules.red_fives))
-    red = np.zeros(136, dtype=np.uint8)
-    red[list(red_set)] = 1
+    red = red_flags(rules)
     last = 4 * GAME_LENGTHS[rules.game_length] + rules.extension_hands - 1  # as engine deal_hand
     walls, known, starts, ends, deltas, finished, ids, labels = [], [], [], [], [], [], [], []
     rows: list[int] = []

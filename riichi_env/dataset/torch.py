@@ -28,14 +28,8 @@ except ImportError as exc:  # pragma: no cover - exercised with torch hidden
     ) from exc
 
 from engine.validation import check_bool, check_int, check_seed
-from riichi_env.dataset.io import (
-    FILE_COLUMN,
-    BatchIterator,
-    iter_shards,
-    read_manifest,
-    rebatch,
-    record_files,
-)
+from riichi_env.dataset.io import FILE_COLUMN, BatchIterator, read_manifest, record_files
+from riichi_env.dataset.shards import ShardBatches, iter_shard_batches
 
 
 def _worker() -> tuple[int, int]:
@@ -51,7 +45,10 @@ def _seed(seed: int, epoch: int, worker: int) -> int:
 
 
 def _tensors(batch: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
-    return {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in batch.items()}
+    """The batch as tensors, ``action`` as int64 (what a loss takes as its target)."""
+    out = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in batch.items()}
+    out["action"] = out["action"].long()
+    return out
 
 
 class RecordDataset(IterableDataset):
@@ -98,6 +95,7 @@ class RecordDataset(IterableDataset):
         shuffle_buffer: int = 0,
         seed: int = 0,
         drop_last: bool = False,
+        **options: Any,
     ) -> ShardDataset:
         """A :class:`ShardDataset` over a shard directory written by ``riichi-env dataset``."""
         return ShardDataset(
@@ -106,6 +104,7 @@ class RecordDataset(IterableDataset):
             shuffle_buffer=shuffle_buffer,
             seed=seed,
             drop_last=drop_last,
+            **options,
         )
 
     def set_epoch(self, epoch: int) -> None:
@@ -137,12 +136,18 @@ class RecordDataset(IterableDataset):
 class ShardDataset(IterableDataset):
     """Batches of the rows of a shard directory (``riichi-env dataset --out DIR``).
 
-    In a ``DataLoader`` with ``num_workers=W`` worker ``i`` reads shards ``i, i + W, ...`` and
-    yields batches of ``batch_size`` rows as ``torch`` tensors (pass ``batch_size=None`` to the
-    ``DataLoader``), shuffled through a buffer of ``shuffle_buffer`` rows when it is positive.
+    In a ``DataLoader`` with ``num_workers=W`` worker ``i`` reads games ``i, i + W, ...`` of a
+    ``games`` shard set (shards ``i, i + W, ...`` of a ``rows`` set), so every row comes from
+    exactly one worker, and yields batches of ``batch_size`` rows as ``torch`` tensors (pass
+    ``batch_size=None`` to the ``DataLoader``), ``action`` as int64. With ``shuffle_buffer=N``
+    an epoch is shuffled: shards and games in an order drawn from ``seed``, the worker and the
+    epoch (:meth:`set_epoch`), and each row drawn from a buffer of ``N`` rows. ``options``: the
+    rows' converter options of a ``games`` shard set (``shards.ROW_OPTIONS``: ``encoder``,
+    ``kinds``, ``dtype``, ...; default the manifest's).
 
     Raises:
-        TypeError, ValueError: a bad argument, or ``directory`` holds no complete shard set.
+        TypeError, ValueError: a bad argument or option, or ``directory`` holds no complete
+            shard set.
     """
 
     def __init__(
@@ -153,6 +158,7 @@ class ShardDataset(IterableDataset):
         shuffle_buffer: int = 0,
         seed: int = 0,
         drop_last: bool = False,
+        **options: Any,
     ) -> None:
         super().__init__()
         self.manifest = read_manifest(directory)
@@ -162,24 +168,31 @@ class ShardDataset(IterableDataset):
         self.shuffle_buffer = check_int("shuffle_buffer", shuffle_buffer, 0)
         self.seed = check_seed(seed)
         self.drop_last = check_bool("drop_last", drop_last)
+        self.options = dict(options)
         self.epoch = 0
+        self._batches(0, 1).close()  # checks the options now, in this process
 
     def set_epoch(self, epoch: int) -> None:
         """Shuffle differently in each epoch (call before iterating; a non-negative int)."""
         self.epoch = check_int("epoch", epoch, 0)
 
-    def __iter__(self) -> Iterator[dict[str, torch.Tensor]]:
-        worker, workers = _worker()
-        count = len(self.manifest["shards"])
-        shards = iter_shards(self.directory, indices=range(worker, count, workers))
-        for batch in rebatch(
-            shards,
+    def _batches(self, worker: int, workers: int) -> ShardBatches:
+        return iter_shard_batches(
+            self.directory,
             self.batch_size,
+            shuffle=self.shuffle_buffer > 0,
             shuffle_buffer=self.shuffle_buffer,
             seed=_seed(self.seed, self.epoch, worker),
             drop_last=self.drop_last,
-        ):
-            yield _tensors(batch)
+            part=(worker, workers),
+            **self.options,
+        )
+
+    def __iter__(self) -> Iterator[dict[str, torch.Tensor]]:
+        worker, workers = _worker()
+        with self._batches(worker, workers) as batches:
+            for batch in batches:
+                yield _tensors(batch)
 
 
 __all__ = ["RecordDataset", "ShardDataset"]

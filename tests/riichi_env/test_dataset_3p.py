@@ -249,15 +249,19 @@ def test_three_player_shards_and_mixing_is_refused(tmp_path):
     three- and a four-player shard set refuse to mix (rebatch, concat_rows, a stray shard)."""
     three = [LOGS / "tenhou6" / "nukidora_doubleron.json", LOGS / "tenhou6" / "kokushi_ankan.json"]
     four = [LOGS / "tenhou6" / "double_ron.json"]
-    m3 = write_shards(three, tmp_path / "s3", encoder="basic3_v0", shard_rows=100, progress=False)
-    m4 = write_shards(four, tmp_path / "s4", shard_rows=100, progress=False)
+    m3 = write_shards(
+        three, tmp_path / "s3", encoder="basic3_v0", layout="rows", shard_rows=100, progress=False
+    )
+    m4 = write_shards(four, tmp_path / "s4", layout="rows", shard_rows=100, progress=False)
     assert (m3["game_players"], m3["mask_width"]) == (3, N_ACTIONS_3P)
     assert (m4["game_players"], m4["mask_width"]) == (4, N_ACTIONS)
     assert read_manifest(tmp_path / "s3")["columns"]["mask"]["shape"] == [N_ACTIONS_3P]
     rows = load_shards(tmp_path / "s3")
     assert rows["mask"].shape[1] == N_ACTIONS_3P and len(rows["action"]) == m3["rows"] > 0
     assert rows["obs"].shape[1:] == (N_ROWS["basic3_v0"], 34)
-    two = write_shards(three, tmp_path / "w2", encoder="basic3_v0", shard_rows=100, workers=2)
+    two = write_shards(
+        three, tmp_path / "w2", encoder="basic3_v0", layout="rows", shard_rows=100, workers=2
+    )
     assert two["rows"] == m3["rows"]  # worker processes: the same shards, byte for byte
     for shard in m3["shards"]:
         name = shard["file"]

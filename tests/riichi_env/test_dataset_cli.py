@@ -69,7 +69,7 @@ def test_json_report_over_all_of_tests_data_logs(three, tmp_path, capsys):
     a 4-player game of a special lobby: it gives rows.)"""
     out_dir = tmp_path / "out"
     args = [str(LOGS), str(three), "--out", str(out_dir)]
-    status, out, err = _run(capsys, *args, "--shard-rows", "5000", "--json")
+    status, out, err = _run(capsys, *args, "--layout", "rows", "--shard-rows", "5000", "--json")
     assert status == 0, err
     assert "dataset: " not in err  # no progress line: stderr is not a terminal
     assert out.count("\n") == 1

@@ -65,6 +65,11 @@ def three_player(directory: Path) -> Path:
     return path
 
 
+def _long_actions(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The rows as the PyTorch datasets yield them: ``action`` as int64."""
+    return {**rows, "action": rows["action"].astype(np.int64)}
+
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> list[Path]:
     """A few records of each format, a 3-player one among them (skipped with its reason)."""
@@ -328,8 +333,12 @@ def test_batch_iterator_empty_has_every_column(files):
 def shards(files, tmp_path_factory):
     """files written as shards of 500 rows by one and by two workers."""
     base = tmp_path_factory.mktemp("shards")
-    one = write_shards(files, base / "one", shard_rows=500, workers=1, progress=False)
-    two = write_shards(files, base / "two", shard_rows=500, workers=2, progress=False)
+    one = write_shards(
+        files, base / "one", layout="rows", shard_rows=500, workers=1, progress=False
+    )
+    two = write_shards(
+        files, base / "two", layout="rows", shard_rows=500, workers=2, progress=False
+    )
     return base, one, two
 
 
@@ -393,7 +402,9 @@ def test_write_shards_refuses_a_non_empty_directory_unless_overwrite(files, shar
     (out / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="not empty"):
         write_shards(files, out)
-    small = write_shards(files[:2], out, shard_rows=1 << 20, overwrite=True, progress=False)
+    small = write_shards(
+        files[:2], out, layout="rows", shard_rows=1 << 20, overwrite=True, progress=False
+    )
     assert len(small["shards"]) == 1
     left = sorted(p.name for p in out.iterdir())
     assert left == ["manifest.json", "notes.txt", "shard-00000.npz"]  # the old shards are gone
@@ -403,7 +414,7 @@ def test_write_shards_refuses_a_non_empty_directory_unless_overwrite(files, shar
 def test_write_shards_checks_its_arguments_before_writing(files, tmp_path):
     out = tmp_path / "new"
     with pytest.raises(ValueError, match="shard_rows must be >= 1"):
-        write_shards(files, out, shard_rows=0)
+        write_shards(files, out, layout="rows", shard_rows=0)
     with pytest.raises(ValueError, match="no such file"):
         write_shards([tmp_path / "missing.xml"], out)
     with pytest.raises(TypeError, match="overwrite must be True or False"):
@@ -444,7 +455,8 @@ def test_dataloader_with_two_workers_gives_every_files_rows_once(files, referenc
     batches = list(DataLoader(dataset, batch_size=None, num_workers=2))
     assert all(isinstance(v, torch.Tensor) for b in batches for v in b.values())
     got = {k: torch.cat([b[k] for b in batches]).numpy() for k in batches[0]}
-    assert np.array_equal(_row_bytes(got), _row_bytes(_concat(reference[0])))
+    assert got["action"].dtype == np.int64  # what a loss takes, no .long() needed
+    assert np.array_equal(_row_bytes(got), _row_bytes(_long_actions(_concat(reference[0]))))
     for i in range(len(files)):  # each file's rows in one piece, in order, from one worker
         want = _concat(reference[0])
         mine = got["file"] == i
@@ -462,7 +474,8 @@ def test_dataloader_over_shards(shards):
     assert isinstance(dataset, ShardDataset)
     batches = list(DataLoader(dataset, batch_size=None, num_workers=2))
     got = {k: torch.cat([b[k] for b in batches]).numpy() for k in batches[0]}
-    assert np.array_equal(_row_bytes(got), _row_bytes(load_shards(base / "one")))
+    assert got["action"].dtype == np.int64
+    assert np.array_equal(_row_bytes(got), _row_bytes(_long_actions(load_shards(base / "one"))))
 
 
 def test_record_dataset_in_this_process_and_its_epochs(files):
