@@ -343,6 +343,12 @@ class Converter:
             out["oracle"] = make((n, N_ROWS[self.oracle_encoder], 34), dtype=self.dtype)
         return out
 
+    @property
+    def buffers(self) -> dict[str, np.ndarray]:
+        """The converter's own row buffers (what ``rows_of(reuse=True)`` returns views of),
+        every column with the same number of rows, at least those written."""
+        return self._grow(_FIRST_ROWS)
+
     def _grow(self, n: int) -> dict[str, np.ndarray]:
         """The converter's own row buffers (``reuse``), for at least ``n`` rows."""
         if n > self._cap:
@@ -463,15 +469,20 @@ class Converter:
         return seat_ok
 
     def rows_of(
-        self, prepared: Prepared, *, reuse: bool = False, observe: bool = True
+        self, prepared: Prepared, *, reuse: bool = False, observe: bool = True, at: int = 0
     ) -> dict[str, np.ndarray]:
         """The rows of a prepared record (:meth:`prepare`), each suit permutation of
         ``augment`` replayed in turn; counted in ``stats`` (a game, its hands and rows). With
         ``observe=False`` the observation columns are left out (``obs`` and ``oracle`` have no
-        rows): the rows' count and small columns for a check, without encoding."""
+        rows): the rows' count and small columns for a check, without encoding. With ``reuse``
+        and ``at``, the rows are written into the converter's own buffers from row ``at`` on,
+        the rows before it kept (:attr:`buffers`): rows of several records gathered without a
+        copy."""
         packed, rules, name = prepared.packed, prepared.rules, prepared.name
         seat_ok = self.seat_ok(prepared.names, prepared.players)
         self.stats.games += 1
+        if at and not (reuse and observe):
+            raise ValueError("at is for rows written into the converter's buffers (reuse=True)")
         if not seat_ok.any():
             self.stats.hands += len(packed.labels)
             return self._columns(0)
@@ -481,7 +492,7 @@ class Converter:
         if not observe:
             buf = self._count_buffers(_FIRST_ROWS)
         elif reuse:
-            buf = self._grow(_FIRST_ROWS)
+            buf = self._grow(at + _FIRST_ROWS)
         else:
             # fresh arrays the caller keeps, written by the kernel directly (no copy out), sized
             # by the rows per recorded move seen so far (grown if a record needs more): a tight
@@ -490,7 +501,7 @@ class Converter:
             moves = packed.script.shape[0]
             guess = int(self._per_move * moves) + 8 * len(packed.labels) + 32
             buf = self._columns(guess * len(perms), np.empty)
-        n = 0
+        n = at
         for p in perms:
             pk = packed if p == 0 else permute_suits(packed, SUIT_PERMUTATIONS[p])
             buf, start, n, delta = self._replay(
@@ -504,7 +515,8 @@ class Converter:
             rows["final_score"][:] = final_score[seat]
             # the hand column counts the record's hands, not the packed ones
             rows["hand"][:] = pk.hand_ids[rows["hand"]]
-        out = {k: v[: min(n, len(v))] for k, v in buf.items()}
+        out = {k: v[at : min(n, len(v))] for k, v in buf.items()}
+        n -= at
         self.stats.decisions += n
         if moves_seen := packed.script.shape[0] * len(perms):
             self._per_move = min(MAX_ROWS_PER_MOVE, max(self._per_move, 1.05 * n / moves_seen))

@@ -362,11 +362,13 @@ class GameRows:
             )
         return shard
 
-    def rows(self, shard: GameShard, g: int, reuse: bool = True) -> dict[str, np.ndarray]:
+    def rows(
+        self, shard: GameShard, g: int, reuse: bool = True, at: int = 0
+    ) -> dict[str, np.ndarray]:
         """The rows of game ``g`` of ``shard`` (``reuse``: views of the converter's buffers,
-        valid until its next game)."""
+        written from row ``at`` on, valid until they are written again)."""
         prepared = shard.prepared(g, self.rules, self.red, self.players)
-        return self.converter.rows_of(prepared, reuse=reuse)
+        return self.converter.rows_of(prepared, reuse=reuse, at=at)
 
 
 def _encoders_for(players: int) -> tuple[str, ...]:
@@ -482,57 +484,85 @@ class ShardBatches:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _chunks(self) -> Iterator[tuple[dict[str, np.ndarray], int | None]]:
-        """``(rows, file index)`` in reading order (``file`` None: the rows carry the column)."""
-        rng = np.random.default_rng(self.seed)
-        count = len(self.manifest["shards"])
-        order = rng.permutation(count) if self.shuffle else np.arange(count)
+    def _games(self) -> Iterator[tuple[GameShard, int]]:
+        """``(shard, game)`` in reading order: this part's games (global index ``k % n == i``),
+        shards and games shuffled with ``shuffle``."""
+        rng = np.random.default_rng([self.seed, 0])
+        shards = self.manifest["shards"]
+        order = rng.permutation(len(shards)) if self.shuffle else range(len(shards))
+        starts = np.zeros(len(shards) + 1, dtype=np.int64)
+        np.cumsum([s["games"] for s in shards], out=starts[1:])
         i, n = self.part
-        if self._reader is None:  # rows layout: this part's shards (k % n == i), whole
-            from riichi_env.dataset.io import iter_shards
-
-            mine = [int(s) for s in order if s % n == i]
-            for rows in iter_shards(self.directory, indices=mine):
-                yield rows, None
-            return
-        first = 0  # the global index of each shard's first game: parts take every n-th game
-        starts = np.zeros(count + 1, dtype=np.int64)
-        np.cumsum([s["games"] for s in self.manifest["shards"]], out=starts[1:])
         for s in order:
             s = int(s)
             first = int(starts[s])
-            games = [g for g in range(self.manifest["shards"][s]["games"]) if (first + g) % n == i]
+            games = [g for g in range(shards[s]["games"]) if (first + g) % n == i]
             if not games:
                 continue
             shard = self._reader.shard(s)
             if self.shuffle:
                 games = [games[j] for j in rng.permutation(len(games))]
             for g in games:
-                rows = self._reader.rows(shard, g, reuse=True)
-                if len(rows["action"]):
-                    yield rows, int(shard.file[g])
+                yield shard, g
 
     def _batches(self) -> Iterator[dict[str, np.ndarray]]:
-        from riichi_env.dataset.io import _Filler, _Ring
+        """The batches. A ``games`` set writes its rows straight into the converter's buffers,
+        game after game, until a block of ``max(shuffle_buffer, batch_size)`` rows is there,
+        then deals the block out (in a random order with ``shuffle_buffer``), each row copied
+        once into a batch; a ``rows`` set goes through ``rebatch``'s buffer."""
+        from riichi_env.dataset.io import _Filler
 
+        if self._reader is None:
+            yield from self._row_set_batches()
+            return
+        rng = np.random.default_rng([self.seed, 1])
         filler = _Filler(self.batch_size)
-        ring = None
-        if self.shuffle_buffer:
-            ring = _Ring(self.shuffle_buffer, np.random.default_rng([self.seed, 1]))
-        cast = self._cast
-        for rows, index in self._chunks():
-            if ring is None:
-                for batch in filler.push(rows, index):
-                    yield cast(batch)
-            else:
-                for batch in ring.push(rows, index, filler):
-                    yield cast(batch)
-        if ring is not None:
-            for batch in ring.drain(filler):
-                yield cast(batch)
+        block = max(self.shuffle_buffer, self.batch_size)
+        converter = self._reader.converter
+        converter._grow(block + 4096)  # a block and a game's rows: sized once, not by doubling
+        files = np.zeros(block + 4096, dtype=np.int32)
+        at = 0
+        for shard, g in self._games():
+            rows = self._reader.rows(shard, g, reuse=True, at=at)
+            n = len(rows["action"])
+            if len(files) < at + n:
+                files = np.concatenate([files, np.zeros(max(at + n, 2 * len(files)), np.int32)])
+            files[at : at + n] = shard.file[g]
+            at += n
+            if at >= block:
+                yield from self._deal(filler, converter.buffers, files, at, rng)
+                at = 0
+        if at:
+            yield from self._deal(filler, converter.buffers, files, at, rng)
         last = filler.rest()
         if last is not None and not self.drop_last:
-            yield cast(last)
+            yield self._cast(last)
+
+    def _deal(self, filler, buffers: dict, files: np.ndarray, n: int, rng) -> Iterator[dict]:
+        """Rows ``0 .. n - 1`` of the buffers into batches, in a random order if shuffled."""
+        from riichi_env.dataset.io import FILE_COLUMN
+
+        store = {k: v[:n] for k, v in buffers.items()}
+        store[FILE_COLUMN] = files[:n]
+        order = rng.permutation(n) if self.shuffle_buffer else np.arange(n)
+        for batch in filler.take(store, order):
+            yield self._cast(batch)
+
+    def _row_set_batches(self) -> Iterator[dict[str, np.ndarray]]:
+        """A ``rows`` shard set: this part's shards (``k % n == i``), shuffled with
+        ``shuffle``, through ``rebatch``'s buffer."""
+        from riichi_env.dataset.io import _rebatch, iter_shards
+
+        rng = np.random.default_rng([self.seed, 0])
+        count = len(self.manifest["shards"])
+        order = rng.permutation(count) if self.shuffle else np.arange(count)
+        i, n = self.part
+        mine = [int(s) for s in order if s % n == i]
+        chunks = iter_shards(self.directory, indices=mine)
+        for batch in _rebatch(
+            chunks, self.batch_size, self.shuffle_buffer, self.seed, self.drop_last
+        ):
+            yield self._cast(batch)
 
     def _cast(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         action = batch["action"]
