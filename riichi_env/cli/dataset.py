@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "files",
         nargs="+",
         metavar="FILE",
-        help="record files (mjlog XML, tenhou.net/6 JSON, mjai; .gz too) or directories: every "
+        help="record files (mjlog XML, tenhou.net/6 JSON, mjai, Mahjong Soul JSON; .gz too) or directories: every "
         "record file under a directory (.xml, .mjlog, .json, .jsonl, .mjson, optionally .gz; not "
         "walls.jsonl), sorted by path",
     )

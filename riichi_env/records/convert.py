@@ -1,26 +1,32 @@
-"""Reading any record format, and converting between mjlog XML, tenhou.net/6 and mjai."""
+"""Reading any record format, and converting between mjlog XML, tenhou.net/6, mjai and Mahjong
+Soul's own records."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, read_record_bytes
+from riichi_env.records.mahjongsoul import dumps_mahjongsoul, read_mahjongsoul
 from riichi_env.records.mjai import dumps_mjai, read_mjai
 from riichi_env.records.mjlog import read_mjlog
 from riichi_env.records.model import Game, NotARecordError, RecordError, find_log_id, strip_bom
 from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
 
-FORMATS = ("mjlog", "tenhou6", "mjai")
-WRITE_FORMATS = ("tenhou6", "mjai")
+FORMATS = ("mjlog", "tenhou6", "mjai", "mahjongsoul")
+WRITE_FORMATS = ("tenhou6", "mjai", "mahjongsoul")
+_MAHJONGSOUL_START = re.compile(r'\{\s*"(head|data|data_url|error)"\s*:')
 
 
 def detect_format(text: str) -> str:
-    """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"walls"`` for a
-    ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise."""
+    """``"mjlog"``, ``"tenhou6"``, ``"mjai"`` or ``"mahjongsoul"`` from a record's text;
+    ``"walls"`` for a ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise."""
     head = strip_bom(text).lstrip()[:4096]
     if head.startswith("<") and "<mjloggm" in head:
         return "mjlog"
+    if head.startswith("{") and (_MAHJONGSOUL_START.match(head) or '".lq.' in head):
+        return "mahjongsoul"
     if head.startswith("{"):
         first = head.split("\n", 1)[0]
         if '"type"' in first and '"log"' not in first:
@@ -48,6 +54,8 @@ def _read_text(text: str, source: str, fmt: str, walls) -> Game:
         return read_tenhou6(text, source=source)
     if fmt == "mjai":
         return read_mjai(text, source=source)
+    if fmt == "mahjongsoul":
+        return read_mahjongsoul(text, source=source)
     if fmt == "walls":
         raise NotARecordError(
             "a wall file (walls.jsonl: the full walls of the mjlog records beside it), "
@@ -55,7 +63,8 @@ def _read_text(text: str, source: str, fmt: str, walls) -> Game:
             file=source,
         )
     raise NotARecordError(
-        "not a game record: unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)",
+        "not a game record: unknown record format (expected mjlog XML, tenhou.net/6 JSON, mjai "
+        "or a Mahjong Soul record)",
         file=source,
     )
 
@@ -94,8 +103,10 @@ def read_file(
 
 
 def write_text(game: Game, fmt: str, *, sanma_dialect: str = "nukidora") -> str:
-    """A game as text in ``fmt`` (``"tenhou6"`` or ``"mjai"``; ``sanma_dialect``: how mjai
-    writes a three-player game, :func:`riichi_env.records.mjai.write_mjai`)."""
+    """A game as text in ``fmt`` (``"tenhou6"``, ``"mjai"`` or ``"mahjongsoul"``;
+    ``sanma_dialect``: how mjai writes a three-player game, :func:`riichi_env.records.mjai.write_mjai`)."""
+    if fmt == "mahjongsoul":
+        return dumps_mahjongsoul(game)
     if fmt == "tenhou6":
         return json.dumps(write_tenhou6(game), ensure_ascii=False, separators=(",", ":")) + "\n"
     if fmt == "mjai":
