@@ -897,6 +897,7 @@ class _HandReader:
         self.alloc.hands[seat].append(tid)
         self.last_draw[seat] = tid
         self.rinshan_next = -1
+        self.last_target = (-1, -1, "")  # the last discard passed
         self.hand.events.append(Event("draw", seat, tid, rinshan=rinshan))
 
     def _discardtile(self, d: dict) -> None:

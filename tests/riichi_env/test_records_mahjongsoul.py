@@ -261,3 +261,184 @@ def test_writer_keeps_uuid_names_and_result():
     result = {p["seat"]: p for p in obj["head"]["result"]["players"]}
     assert [result[s]["part_point_1"] for s in range(4)] == list(game.final_scores)
     assert json.loads(write_text(game, "mahjongsoul")) == obj
+
+
+# ------------------------------------------------------- hand-written records: layouts, damage
+
+HAND = DATA / "mahjongsoul" / "handwritten"
+
+
+def _record(name: str = "one_hand_4p.json") -> dict:
+    return json.loads((HAND / name).read_text())
+
+
+def _at(rec: dict, kind: str, n: int = 0) -> int:
+    """Index of the ``n``-th record of ``kind`` in the actions."""
+    found = [
+        i
+        for i, a in enumerate(rec["data"]["data"]["actions"])
+        if a.get("result", {}).get("name") == f".lq.Record{kind}"
+    ]
+    return found[n]
+
+
+def _data(rec: dict, i: int) -> dict:
+    return rec["data"]["data"]["actions"][i]["result"]["data"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in HAND.glob("*.json")))
+def test_handwritten_records_replay(name):
+    """Records in the shapes the platform saves: default values left out (proto3), user inputs
+    between the records, the older ``records`` layout with a wall without the deal (``md5``,
+    a single ``dora``), three players with kita (fan 34, nuki dora)."""
+    game = read_file(HAND / name)
+    assert game.format == "mahjongsoul" and len(game.hands) == 1 and game.complete is None
+    assert game.hands[0].wall is not None
+    result = replay_game(game)
+    assert result.ok, [str(m) for m in result.mismatches]
+
+
+def test_layouts_read_alike():
+    new, old = read_file(HAND / "one_hand_4p.json"), read_file(HAND / "one_hand_4p_records.json")
+    assert _full(new) == _full(old)
+    win = new.hands[0].wins[0]
+    assert dict(win.yaku) == {
+        "menzen_tsumo": 1, "ippatsu": 1, "double_riichi": 2, "pinfu": 1, "dora": 2
+    }  # fmt: skip
+    assert (win.seat, win.han, win.fu, win.limit, win.deltas) == (
+        1, 7, 20, "haneman", (-6000, 13000, -3000, -3000)
+    )  # fmt: skip
+    assert ("nuki_dora", 1) in read_file(HAND / "one_hand_3p.json").hands[0].wins[0].yaku
+
+
+def _drop(key):
+    def f(rec):
+        del _data(rec, 0)[key]
+
+    return f
+
+
+def _set(kind, key, value, n=0):
+    def f(rec):
+        _data(rec, _at(rec, kind, n))[key] = value
+
+    return f
+
+
+def _discard(n, tile, moqie):
+    def f(rec):
+        d = _data(rec, _at(rec, "DiscardTile", n))
+        d["tile"], d["moqie"] = tile, moqie
+
+    return f
+
+
+def _swap_wall(a, b):
+    def f(rec):
+        d = _data(rec, 0)
+        tiles = [d["paishan"][i : i + 2] for i in range(0, len(d["paishan"]), 2)]
+        tiles[a], tiles[b] = tiles[b], tiles[a]
+        d["paishan"] = "".join(tiles)
+
+    return f
+
+
+def _rename(kind, new):
+    def f(rec):
+        rec["data"]["data"]["actions"][_at(rec, kind)]["result"]["name"] = new
+
+    return f
+
+
+def _bytes(rec):
+    rec["data"]["data"]["actions"][_at(rec, "DealTile")]["result"] = "CgJ4eBIDMm0="
+
+
+def _truncate(rec):
+    del rec["data"]["data"]["actions"][_at(rec, "Hule") :]
+
+
+def _no_hules(rec):
+    del _data(rec, _at(rec, "Hule"))["hules"]
+
+
+def _ron_without_discard(rec):
+    _data(rec, _at(rec, "Hule"))["hules"][0]["zimo"] = False
+
+
+def _head(key, value):
+    def f(rec):
+        rec["head"]["config"]["mode"][key] = value
+
+    return f
+
+
+DAMAGED = [
+    (_drop("tiles1"), 'actions[0] RecordNewRound: no "tiles1"'),
+    (_drop("scores"), 'actions[0] RecordNewRound: "scores" must list 4 ints, got None'),
+    (_set("DiscardTile", "tile", ""), 'actions[1] RecordDiscardTile: no "tile"'),
+    (_no_hules, 'actions[21] RecordHule: no "hules" (the winners)'),
+    (
+        _swap_wall(0, 60),
+        "actions[0] RecordNewRound: the wall (paishan) contradicts the deal: tiles0 is 1m 4m 7m "
+        "2p 5p 8p 3s 6s 9s 1z 2z 3z 4z 5z but the wall deals 4m 7m 2p 5p 8p 3s 6s 9s 9s 1z 2z 3z "
+        "4z 5z",
+    ),
+    (
+        _swap_wall(53, 54),
+        "actions[3] RecordDealTile: seat 1 draws 9s but the wall (paishan) has 6z at position 53",
+    ),
+    (
+        _swap_wall(131, 130),
+        "actions[0] RecordNewRound: dora indicator 4s but the wall (paishan) has 6s at "
+        "position 131",
+    ),
+    (
+        _set("DealTile", "tile", "3x"),
+        "actions[3] RecordDealTile: tile: '3x' is not a Mahjong Soul tile (1m-9m, 0m, …, 1z-7z)",
+    ),
+    (
+        _rename("DealTile", ".lq.RecordChangeTile"),
+        "actions[3]: unknown record kind '.lq.RecordChangeTile' (read: .lq.RecordNewRound, ",
+    ),
+    (_bytes, "actions[3]: undecoded protobuf bytes: save the record with its records decoded"),
+    (
+        _truncate,
+        "hand E1-0, actions[19]: the last hand has no result (RecordHule, RecordNoTile "
+        "or RecordLiuJu): truncated file?",
+    ),
+    (
+        _discard(1, "1m", False),
+        "actions[5] RecordDiscardTile: seat 1 discards 1m, which it does not hold",
+    ),
+    (
+        _discard(2, "5z", True),
+        "actions[9] RecordDiscardTile: seat 2 discards 5z as tsumogiri (moqie) but drew 6z",
+    ),
+    (
+        _ron_without_discard,
+        "actions[21] RecordHule: seat 1 wins by ron but no other seat just discarded",
+    ),
+    (
+        _head("mode", 3),
+        "head.config.mode.mode: mode 3: expected 1 or 2 (East or South), 11 or 12 (three players)",
+    ),
+    (
+        _head("detail_rule", {"muyu_mode": 1}),
+        "head.config.mode.detail_rule: detail_rule.muyu_mode is set: a special mode",
+    ),
+]
+
+
+@pytest.mark.parametrize(("damage", "message"), DAMAGED, ids=[m[:40] for _, m in DAMAGED])
+def test_damaged_record_is_a_one_line_error_naming_the_action(damage, message):
+    from riichi_env.records.mahjongsoul import read_mahjongsoul
+    from riichi_env.records.model import RecordError
+
+    rec = _record()
+    damage(rec)
+    with pytest.raises(RecordError) as exc:
+        read_mahjongsoul(json.dumps(rec), source="one_hand.json")
+    text = str(exc.value)
+    assert "\n" not in text and text.startswith("one_hand.json, ")
+    assert message in text, text
