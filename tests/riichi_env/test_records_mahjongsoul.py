@@ -442,3 +442,33 @@ def test_damaged_record_is_a_one_line_error_naming_the_action(damage, message):
     text = str(exc.value)
     assert "\n" not in text and text.startswith("one_hand.json, ")
     assert message in text, text
+
+
+def test_rules_from_the_head():
+    """Players and length from mode.mode, the room from meta.mode_id (rule text and preset), red
+    fives from the walls or, without them, a friendly room's dora_count."""
+    from riichi_env.records.mahjongsoul import read_mahjongsoul
+
+    rec = _record()
+    rec["head"]["config"]["meta"] = {"mode_id": 11}
+    rec["head"]["config"]["mode"]["mode"] = 1
+    del rec["head"]["accounts"][3]
+    game = read_mahjongsoul(rec)
+    assert game.rules_text == "Mahjong Soul Jade Room East" and game.game_length == "tonpuusen"
+    assert game.names == ("A", "B", "C", "AI") and game.red_fives == (1, 1, 1)
+    assert explain_rules(game)[1].startswith("mahjongsoul (a Mahjong Soul game: rules 'Mahjong")
+    rec = _record()
+    del rec["head"]["config"]["mode"]["mode"]
+    assert read_mahjongsoul(rec).game_length == "hanchan"
+    del _data(rec, 0)["paishan"]
+    assert read_mahjongsoul(rec).hands[0].wall is None
+    assert replay_game(read_mahjongsoul(rec)).ok  # a wall built to fit the record
+    rec["head"]["config"]["mode"]["detail_rule"] = {"dora_count": 4}
+    assert read_mahjongsoul(rec).red_fives == (1, 2, 1)
+    rec["head"]["config"]["mode"]["detail_rule"] = {}
+    assert read_mahjongsoul(rec).red_fives == (1, 1, 1)
+    three = _record("one_hand_3p.json")
+    assert read_mahjongsoul(three).red_fives == (0, 1, 1)
+    rec["head"]["config"]["mode"]["mode"] = 12
+    with pytest.raises(ValueError, match="mode 12 is a 3-player game but the first hand deals 4"):
+        read_mahjongsoul(rec)
