@@ -289,16 +289,19 @@ def engine_to_paishan(eng: list[int], players: int, k: int) -> list[int]:
 # ------------------------------------------------------------------------------- tiles
 
 
+_TILES: dict[str, tuple[int, bool]] = {
+    **{f"{n}{suit}": (9 * i + n - 1, False) for i, suit in enumerate("mps") for n in range(1, 10)},
+    **{f"0{suit}": (9 * i + 4, True) for i, suit in enumerate("mps")},
+    **{f"{n}z": (26 + n, False) for n in range(1, 8)},
+}
+
+
 def parse_tile(text) -> tuple[int, bool]:
     """(tile34, is_red) of a Mahjong Soul tile (``"5m"``, ``"0p"``, ``"7z"``); ``ValueError``."""
-    if isinstance(text, str) and len(text) == 2 and text[0].isascii() and text[0].isdigit():
-        n, suit = int(text[0]), text[1]
-        if suit in "mps":
-            base = "mps".index(suit) * 9
-            return (base + 4, True) if n == 0 else (base + n - 1, False)
-        if suit == "z" and 1 <= n <= 7:
-            return 27 + n - 1, False
-    raise ValueError(f"{clip(repr(text), 40)} is not a Mahjong Soul tile (1m-9m, 0m, …, 1z-7z)")
+    found = _TILES.get(text) if isinstance(text, str) else None
+    if found is None:
+        raise ValueError(f"{clip(repr(text), 40)} is not a Mahjong Soul tile (1m-9m, 0m, …, 1z-7z)")
+    return found
 
 
 def tile_name(tile136: int, red: frozenset[int]) -> str:
@@ -433,7 +436,9 @@ class _Reader:
                     "head.config.mode.detail_rule",
                 )
         first = next((p for _, k, p in actions if k == "NewRound"), {})
-        seen = 3 if not first.get("tiles3") and len(first.get("scores") or ()) == 3 else 4
+        scores = first.get("scores")
+        three = isinstance(scores, list) and len(scores) == 3
+        seen = 3 if three and not first.get("tiles3") else 4
         code = mode.get("mode")
         if code is None:
             players, length = seen, "hanchan"
@@ -945,10 +950,12 @@ class _HandReader:
         tiles = self._tiles(d, "tiles")
         froms = d.get("froms")
         want = 4 if typ == 2 else 3
+        target, tid, what = self.last_target
+        if froms is None and target >= 0:  # not given: the called tile is listed last
+            froms = [seat] * (want - 1) + [target]
         if len(tiles) != want or not isinstance(froms, list) or len(froms) != want:
             self.fail(f'"tiles" and "froms" must hold {want} entries for type {typ}')
         others = [j for j, f in enumerate(froms) if f != seat]
-        target, tid, what = self.last_target
         if len(others) != 1 or froms[others[0]] != target or what != "discard":
             self.fail(f"seat {seat} calls a tile that is not the last discard (froms {froms!r})")
         called = tiles[others[0]]

@@ -472,3 +472,16 @@ def test_rules_from_the_head():
     rec["head"]["config"]["mode"]["mode"] = 12
     with pytest.raises(ValueError, match="mode 12 is a 3-player game but the first hand deals 4"):
         read_mahjongsoul(rec)
+
+
+def test_calls_without_froms_read_alike():
+    """A ``ChiPengGang`` without ``froms`` (the called tile listed last) reads the same."""
+    from riichi_env.records.mahjongsoul import read_mahjongsoul
+
+    rec = json.loads(gzip.decompress(FOUR[0].read_bytes()))
+    n = 0
+    for a in rec["data"]["data"]["actions"]:
+        if a["result"]["name"] == ".lq.RecordChiPengGang":
+            del a["result"]["data"]["froms"]
+            n += 1
+    assert n > 10 and _full(read_mahjongsoul(rec)) == _full(read_file(FOUR[0]))
