@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
 
-from scenario_helpers import PINLESS, act, discard, pass_claims, t34, tsumogiri  # noqa: E402
+from scenario_helpers import act, discard, pass_claims, tsumogiri  # noqa: E402
 from scenario_helpers import play_out as scenario_play_out  # noqa: E402
 
 from engine import actions as A  # noqa: E402, N812
@@ -119,21 +119,6 @@ def pao_hand(seed: int) -> Game:
     for s in (2, 3, 0):
         tsumogiri(g, s)
     act(g, 1, A.TSUMO)
-    return g
-
-
-def suukaikan_hand(seed: int) -> Game:
-    """E1: seat 0 makes three closed kans, seat 1 the fourth: an abortive draw once its discard
-    passes (``tests/engine/test_scenario_kan.py``)."""
-    hands = ["1111p2222p3333p5p", "444p258m258s1234z", PINLESS[0], PINLESS[2]]
-    g = start_hand(hands=hands, draws="6p 4p", rinshan="7p 8p 9p 9m", dora="5z", seed=seed)
-    for k in ("1p", "2p", "3p"):
-        act(g, 0, A.KAN + t34(k))
-    act(g, 0, A.DISCARD + t34("9p"))
-    pass_claims(g)
-    act(g, 1, A.KAN + t34("4p"))
-    tsumogiri(g, 1)
-    pass_claims(g)
     return g
 
 
