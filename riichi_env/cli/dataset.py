@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "files",
         nargs="+",
         metavar="FILE",
-        help="record files (mjlog XML, tenhou.net/6 JSON, mjai; .gz too) or directories: every "
+        help="record files (mjlog XML, tenhou.net/6 JSON, mjai, Mahjong Soul JSON; .gz too) or directories: every "
         "record file under a directory, sorted by path (.xml, .mjlog, .json, .jsonl, .mjson, "
         "optionally .gz, and any other file whose content is a record, such as mjlog saved as "
         ".txt; the other files are listed as ignored)",

@@ -9,7 +9,10 @@ from pathlib import Path
 from riichi_env.cli.convert import add_limit_arguments, read_limits
 from riichi_env.records.model import NotARecordError, RecordError
 
-HELP = "replay game records (mjlog XML, tenhou.net/6, mjai) in the engine and compare the results"
+HELP = (
+    "replay game records (mjlog XML, tenhou.net/6, mjai, Mahjong Soul) in the engine and compare "
+    "the results"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="rules preset (default: from the record: Tenhou games (mjlog, Tenhou rule text such "
         "as 鳳南喰赤 in mjai rule_disp or tenhou.net/6 rule) tenhou, or tenhou-2009 (no "
         "tenpai-yame) when a log id dates them before June 2010 or an mjlog record has no "
-        "SHUFFLE element; others mahjongsoul; three-player games tenhou-3p or mahjongsoul-3p "
+        "SHUFFLE element; others (Mahjong Soul's own records too) mahjongsoul; three-player games tenhou-3p or mahjongsoul-3p "
         "alike); game length, red fives and uma always come from the record",
     )
     parser.add_argument(

@@ -1,4 +1,5 @@
-"""Reading any record format, and converting between mjlog XML, tenhou.net/6 and mjai."""
+"""Reading any record format, and converting between mjlog XML, tenhou.net/6, mjai and Mahjong
+Soul's own records."""
 
 from __future__ import annotations
 
@@ -7,28 +8,32 @@ import re
 from pathlib import Path
 
 from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, read_record_bytes
+from riichi_env.records.mahjongsoul import dumps_mahjongsoul, read_mahjongsoul
 from riichi_env.records.mjai import dumps_mjai, read_mjai
 from riichi_env.records.mjlog import read_mjlog
 from riichi_env.records.model import Game, NotARecordError, RecordError, find_log_id, strip_bom
 from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
 
-FORMATS = ("mjlog", "tenhou6", "mjai")
-WRITE_FORMATS = ("tenhou6", "mjai")
+FORMATS = ("mjlog", "tenhou6", "mjai", "mahjongsoul")
+WRITE_FORMATS = ("tenhou6", "mjai", "mahjongsoul")
+_MAHJONGSOUL_START = re.compile(r'\{\s*"(head|data|data_url|error)"\s*:')
 
 
 _MJX_KEYS = re.compile(r'"(?:publicObservation|hiddenState|privateObservations?|roundTerminal)"')
 """Keys of mjx's JSON (mjxproto ``State`` and ``Observation`` messages)."""
 _LOG_ADDRESS = re.compile(r"tenhou\.net/[0-9]/[?#](?:log|json)=")
-SUPPORTED = "riichi-env reads mjlog XML, tenhou.net/6 JSON and mjai events"
+SUPPORTED = "riichi-env reads mjlog XML, tenhou.net/6 JSON, mjai events and Mahjong Soul records"
 
 
 def detect_format(text: str) -> str:
-    """``"mjlog"``, ``"tenhou6"`` or ``"mjai"`` from a record's text; ``"walls"`` for a
-    ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise (:func:`describe_text`
-    says what it looks like)."""
+    """``"mjlog"``, ``"tenhou6"``, ``"mjai"`` or ``"mahjongsoul"`` from a record's text;
+    ``"walls"`` for a ``walls.jsonl`` wall file (not a record); ``"unknown"`` otherwise
+    (:func:`describe_text` says what it looks like)."""
     head = strip_bom(text).lstrip()[:4096]
     if head.startswith("<") and "<mjloggm" in head:
         return "mjlog"
+    if head.startswith("{") and (_MAHJONGSOUL_START.match(head) or '".lq.' in head):
+        return "mahjongsoul"
     if head.startswith("{"):
         first = head.split("\n", 1)[0]
         if _MJX_KEYS.search(first):
@@ -102,6 +107,8 @@ def _read_text(text: str, source: str, fmt: str, walls) -> Game:
         return read_tenhou6(text, source=source)
     if fmt == "mjai":
         return read_mjai(text, source=source)
+    if fmt == "mahjongsoul":
+        return read_mahjongsoul(text, source=source)
     if fmt == "walls":
         raise NotARecordError(
             "a wall file (walls.jsonl: the full walls of the mjlog records beside it), "
@@ -112,7 +119,8 @@ def _read_text(text: str, source: str, fmt: str, walls) -> Game:
     if why.startswith("not a supported record format"):
         raise NotARecordError(f"{why}; {SUPPORTED}", file=source)
     raise NotARecordError(
-        "not a game record: unknown record format (expected mjlog XML, tenhou.net/6 JSON or mjai)",
+        "not a game record: unknown record format (expected mjlog XML, tenhou.net/6 JSON, mjai "
+        "or a Mahjong Soul record)",
         file=source,
     )
 
@@ -151,8 +159,10 @@ def read_file(
 
 
 def write_text(game: Game, fmt: str, *, sanma_dialect: str = "nukidora") -> str:
-    """A game as text in ``fmt`` (``"tenhou6"`` or ``"mjai"``; ``sanma_dialect``: how mjai
-    writes a three-player game, :func:`riichi_env.records.mjai.write_mjai`)."""
+    """A game as text in ``fmt`` (``"tenhou6"``, ``"mjai"`` or ``"mahjongsoul"``;
+    ``sanma_dialect``: how mjai writes a three-player game, :func:`riichi_env.records.mjai.write_mjai`)."""
+    if fmt == "mahjongsoul":
+        return dumps_mahjongsoul(game)
     if fmt == "tenhou6":
         return json.dumps(write_tenhou6(game), ensure_ascii=False, separators=(",", ":")) + "\n"
     if fmt == "mjai":

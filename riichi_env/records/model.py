@@ -317,7 +317,8 @@ class Game:
     source: str = ""
     rules_text: str = ""
     format: str = ""
-    """The format the record was read from: ``"mjlog"``, ``"tenhou6"`` or ``"mjai"``."""
+    """The format the record was read from: ``"mjlog"``, ``"tenhou6"``, ``"mjai"`` or
+    ``"mahjongsoul"``."""
     log_id: str = ""
     """Tenhou's log id (``2009022022gm-00a9-0000-cd94aac8``; its first ten digits are the date and
     hour the game was played) when the record (tenhou.net/6 ``ref``) or its file name has one."""
@@ -330,6 +331,9 @@ class Game:
     (:mod:`riichi_env.records.tenhou_wall`); ``""`` when the record has none."""
     players: int = 4
     """4, or 3 for a three-player (sanma) game: seat 3 is empty in every per-seat tuple."""
+    record_id: str = ""
+    """The platform's own id of the game when the record has one that is not a Tenhou log id
+    (Mahjong Soul's ``head.uuid``); the Mahjong Soul writer keeps it."""
 
 
 TENHOU_LOG_ID = re.compile(r"(?<![0-9])(\d{10})gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]{8,12}")

@@ -757,7 +757,8 @@ def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
             pending_dora -= 1
     if len(doras) != len(dora_codes):
         miss(f"{len(dora_codes)} dora indicators but {len(doras) - 1} kans")
-    last = events[-1] if events else None
+    # the last play (an open kan's indicator revealed before its rinshan tsumo comes after it)
+    last = next((e for e in reversed(events) if e.type != "dora"), None)
     for w in hand.wins:
         if w.tsumo:
             if last is None or last.type != "draw" or last.seat != w.seat:

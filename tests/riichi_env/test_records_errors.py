@@ -475,7 +475,9 @@ def test_an_unsupported_format_is_named_as_such(kind, tmp_path, capsys):
         read_text(text, source="game.json")
     message = str(info.value)
     assert message.startswith(f"game.json: not a supported record format ({LOOKS[kind]}")
-    assert message.endswith("; riichi-env reads mjlog XML, tenhou.net/6 JSON and mjai events")
+    assert message.endswith(
+        "; riichi-env reads mjlog XML, tenhou.net/6 JSON, mjai events and Mahjong Soul records"
+    )
     path = tmp_path / "game.json"
     path.write_text(text)
     conv = Converter()
