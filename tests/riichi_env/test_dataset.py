@@ -82,6 +82,7 @@ def play(rules: str, encoder: str, policy: str, seed: int) -> tuple[list[dict], 
     rng = np.random.default_rng(seed)
     agent = EfficiencyAgent()
     decisions: list[dict] = []
+    own = [0, 0, 0, 0]  # each seat's decisions so far: its rows' step
     window = 0
     last_claim = None
     for name in env.agent_iter():
@@ -115,8 +116,10 @@ def play(rules: str, encoder: str, policy: str, seed: int) -> tuple[list[dict], 
                 "action": action,
                 "window": window if claim else 0,
                 "offer": int(st.claim_mask[0, seat]) if claim else 0,
+                "own": own[seat],
             }
         )
+        own[seat] += 1
         env.step(action)
     return decisions, env
 
@@ -164,6 +167,7 @@ def _check_identical(rows: dict, want: list[dict], what: str) -> None:
         assert rows["action"][n] == d["action"], f"{what}: row {n} action"
         assert np.array_equal(rows["mask"][n], d["mask"]), f"{what}: row {n} mask"
         assert np.array_equal(rows["obs"][n], d["obs"]), f"{what}: row {n} observation"
+        assert rows["step"][n] == d["own"], f"{what}: row {n} step (the seat's own decisions)"
 
 
 CASES = [
@@ -237,7 +241,8 @@ def test_columns_dtypes_and_per_game_values():
     assert rows["action"].dtype == np.int16 and rows["obs"].dtype == np.float32
     assert (rows["mask"][np.arange(len(rows["action"])), rows["action"]] == 1).all()
     assert np.array_equal(rows["forced"], rows["mask"].sum(1) == 1)
-    assert (np.diff(rows["step"]) > 0).all()
+    for s in range(4):  # each seat's own decisions: the others' are hidden from it
+        assert (np.diff(rows["step"][rows["seat"] == s]) > 0).all()
     raw = env.unwrapped if hasattr(env, "unwrapped") else env
     ranks = raw._st.final_ranks[0]
     for s in range(4):
