@@ -450,6 +450,31 @@ def test_scripted_pass_under_another_seats_pon_is_no_row(first):
     assert _claim_rows(rows)[:3] == [(0, "discard"), (2, "pon"), (2, "discard")]
 
 
+@pytest.mark.nojit
+def test_scripted_ron_only_seat_passing_under_another_seats_ron_is_a_pass_row():
+    """Seats 1 and 2 both wait on 5s by tanki (offered a ron and nothing else); seat 1 passes,
+    seat 2 rons. A ron by seat 1 would have shown (a second ron always does), so its pass is a
+    known choice: a ``pass`` row (``_pass_known``: lowest option 3 >= the ron taken, 3)."""
+    from engine.scenario import play as play_moves
+    from engine.scenario import start_hand
+    from engine.state import CLAIM_BIT_RON
+
+    rules = Rules.preset("mahjongsoul")
+    hands = ["19m19p19s123456z5s", "234m567m234p678p5s", "345m678m456p777p5s", "2468m2468p2468s1z"]
+    game = start_hand(hands=hands, draws="9m", rules=rules)
+    game = play_moves(game, "5s")
+    offers = {int(game.actor): int(game.state.claim_mask[0, game.actor])}
+    game = play_moves(game, "pass")
+    offers[int(game.actor)] = int(game.state.claim_mask[0, game.actor])
+    assert offers == {1: CLAIM_BIT_RON, 2: CLAIM_BIT_RON}  # a ron and nothing else, both
+    game = play_moves(game, "ron")
+    record = game_from_events(np.array(game.state.events[0, : int(game.state.n_events[0])]), rules)
+    assert [w.seat for w in record.hands[0].wins] == [2]
+    rows = Converter(rules=rules, strict=True).convert(record)
+    assert _claim_rows(rows) == [(0, "discard"), (1, "pass"), (2, "ron")]
+    assert rows["action"][1] == PASS and rows["action"][2] == RON
+
+
 def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
     """Tenhou's shuffle (MT19937 + SHA-512) rebuilds every wall of walls.jsonl from its record's
     SHUFFLE seed, in both seed forms; the oracle rows of those records then use the whole wall."""
