@@ -71,6 +71,8 @@ TABLE_INTS: tuple[tuple[str, int, str], ...] = (
     ("rec_claimer", 1, "replay: the seat taking that chi, pon or kan"),
     ("rec_hand_rows", 1, "replay: rows written when the hand started (dropped if it fails)"),
     ("rec_hand_step", 1, "replay: ``rec_step`` when the hand started"),
+    ("rec_seat_step", 4, "replay: each seat's decisions played in the record (its next step)"),
+    ("rec_hand_seat_step", 4, "replay: ``rec_seat_step`` when the hand started"),
     # what the call left
     ("seat", 1, "the Python seat to act now, or ``FINISHED``"),
     ("terminated", 1, "a game ended during the call"),
@@ -157,6 +159,7 @@ T_REC_TAKEN, T_REC_CLAIMER = _T["rec_taken"], _T["rec_claimer"]
 T_REC_END, T_REC_TSUMO, T_REC_KYUSHU = _T["rec_end"], _T["rec_tsumo"], _T["rec_kyushu"]
 T_REC_RON, T_REC_SANCHAHOU, T_REC_FINISHED = _T["rec_ron"], _T["rec_sanchahou"], _T["rec_finished"]
 T_REC_HAND_ROWS, T_REC_HAND_STEP = _T["rec_hand_rows"], _T["rec_hand_step"]
+T_REC_SEAT_STEP, T_REC_HAND_SEAT_STEP = _T["rec_seat_step"], _T["rec_hand_seat_step"]
 O_KINDS, O_ORACLE, O_ROWS, O_ROWS_FULL = _O["kinds"], _O["oracle"], _O["rows"], _O["rows_full"]
 P_REWARD_SCALE, P_RANK_POINTS = _P["reward_scale"], _P["rank_points"]
 P_WIDTH = _P["_width"]

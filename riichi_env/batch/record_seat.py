@@ -59,11 +59,13 @@ from riichi_env.batch.fields import (
     T_REC_HAND,
     T_REC_HAND_END,
     T_REC_HAND_ROWS,
+    T_REC_HAND_SEAT_STEP,
     T_REC_HAND_STEP,
     T_REC_KYUSHU,
     T_REC_RON,
     T_REC_ROW,
     T_REC_SANCHAHOU,
+    T_REC_SEAT_STEP,
     T_REC_STEP,
     T_REC_TAKEN,
     T_REC_TSUMO,
@@ -141,7 +143,7 @@ REPLAY: tuple[tuple[str, str, str], ...] = (
     ("kind", "int8 (R)", "``KINDS`` id of the action"),
     ("forced", "bool (R)", "the decision had one legal action"),
     ("hand", "int16 (R)", "the hand (row of the record arrays)"),
-    ("step", "int32 (R)", "decisions played in the record before this one"),
+    ("step", "int32 (R)", "the deciding seat's decisions played in the record before this one"),
     # each hand's outcome
     ("status", "int32 (H)", "``HAND_*``"),
     ("err", "int32 (H)", "the script row that failed, -1"),
@@ -335,6 +337,8 @@ def _deal_recorded(st, t, ev, tables, ti, oi, mask, rp):
     ti[t, T_REC_CLAIMER] = -1
     ti[t, T_REC_HAND_ROWS] = oi[O_ROWS]
     ti[t, T_REC_HAND_STEP] = ti[t, T_REC_STEP]
+    for s in range(4):
+        ti[t, T_REC_HAND_SEAT_STEP + s] = ti[t, T_REC_SEAT_STEP + s]
     rp[R_STATUS][h] = HAND_OK
     rp[R_ERR][h] = -1
     return _legal_mask(st, t, tables, mask)
@@ -369,5 +373,7 @@ def _rows_full(ti, t, oi):
     """The rows are full inside table ``t``'s hand: drop its rows and deal it again next call."""
     oi[O_ROWS] = ti[t, T_REC_HAND_ROWS]
     ti[t, T_REC_STEP] = ti[t, T_REC_HAND_STEP]
+    for s in range(4):
+        ti[t, T_REC_SEAT_STEP + s] = ti[t, T_REC_HAND_SEAT_STEP + s]
     ti[t, T_START] = 1
     oi[O_ROWS_FULL] = 1

@@ -120,6 +120,7 @@ from riichi_env.batch.fields import (
     T_NEED_RESET,
     T_REC_HAND,
     T_REC_KNOWN,
+    T_REC_SEAT_STEP,
     T_REC_SEATS,
     T_REC_STEP,
     T_REFRESH,
@@ -372,7 +373,7 @@ def _runner(agents: bool, replay: bool):
                             out_kind[r] = kind
                             out_forced[r] = count == 1
                             out_hand[r] = h
-                            out_step[r] = ti[t, T_REC_STEP]
+                            out_step[r] = ti[t, T_REC_SEAT_STEP + actor]
                             ti[nb, O_ROWS] = r + 1
                     else:
                         policy = ti[t, T_SEAT_POLICY + actor]
@@ -392,8 +393,9 @@ def _runner(agents: bool, replay: bool):
                 _apply(st, t, ev, tables, action)
                 played += 1
                 action = -1
-                if replay:
+                if replay:  # the decisions of the hand, and the seat's own (its rows' step)
                     ti[t, T_REC_STEP] += 1
+                    ti[t, T_REC_SEAT_STEP + actor] += 1
                 if (
                     rec.game_over or rec.hand_index != hand
                 ):  # one hand at most (a deal is no forced move)

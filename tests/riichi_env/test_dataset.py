@@ -82,6 +82,7 @@ def play(rules: str, encoder: str, policy: str, seed: int) -> tuple[list[dict], 
     rng = np.random.default_rng(seed)
     agent = EfficiencyAgent()
     decisions: list[dict] = []
+    own = [0, 0, 0, 0]  # each seat's decisions so far: its rows' step
     window = 0
     last_claim = None
     for name in env.agent_iter():
@@ -115,8 +116,10 @@ def play(rules: str, encoder: str, policy: str, seed: int) -> tuple[list[dict], 
                 "action": action,
                 "window": window if claim else 0,
                 "offer": int(st.claim_mask[0, seat]) if claim else 0,
+                "own": own[seat],
             }
         )
+        own[seat] += 1
         env.step(action)
     return decisions, env
 
@@ -164,6 +167,7 @@ def _check_identical(rows: dict, want: list[dict], what: str) -> None:
         assert rows["action"][n] == d["action"], f"{what}: row {n} action"
         assert np.array_equal(rows["mask"][n], d["mask"]), f"{what}: row {n} mask"
         assert np.array_equal(rows["obs"][n], d["obs"]), f"{what}: row {n} observation"
+        assert rows["step"][n] == d["own"], f"{what}: row {n} step (the seat's own decisions)"
 
 
 CASES = [
@@ -237,7 +241,8 @@ def test_columns_dtypes_and_per_game_values():
     assert rows["action"].dtype == np.int16 and rows["obs"].dtype == np.float32
     assert (rows["mask"][np.arange(len(rows["action"])), rows["action"]] == 1).all()
     assert np.array_equal(rows["forced"], rows["mask"].sum(1) == 1)
-    assert (np.diff(rows["step"]) > 0).all()
+    for s in range(4):  # each seat's own decisions: the others' are hidden from it
+        assert (np.diff(rows["step"][rows["seat"] == s]) > 0).all()
     raw = env.unwrapped if hasattr(env, "unwrapped") else env
     ranks = raw._st.final_ranks[0]
     for s in range(4):
@@ -443,6 +448,31 @@ def test_scripted_pass_under_another_seats_pon_is_no_row(first):
     the record cannot tell, so seat 1 has no row; seat 2's pon is a row."""
     rows = _scripted(first, "pon", "9s")
     assert _claim_rows(rows)[:3] == [(0, "discard"), (2, "pon"), (2, "discard")]
+
+
+@pytest.mark.nojit
+def test_scripted_ron_only_seat_passing_under_another_seats_ron_is_a_pass_row():
+    """Seats 1 and 2 both wait on 5s by tanki (offered a ron and nothing else); seat 1 passes,
+    seat 2 rons. A ron by seat 1 would have shown (a second ron always does), so its pass is a
+    known choice: a ``pass`` row (``_pass_known``: lowest option 3 >= the ron taken, 3)."""
+    from engine.scenario import play as play_moves
+    from engine.scenario import start_hand
+    from engine.state import CLAIM_BIT_RON
+
+    rules = Rules.preset("mahjongsoul")
+    hands = ["19m19p19s123456z5s", "234m567m234p678p5s", "345m678m456p777p5s", "2468m2468p2468s1z"]
+    game = start_hand(hands=hands, draws="9m", rules=rules)
+    game = play_moves(game, "5s")
+    offers = {int(game.actor): int(game.state.claim_mask[0, game.actor])}
+    game = play_moves(game, "pass")
+    offers[int(game.actor)] = int(game.state.claim_mask[0, game.actor])
+    assert offers == {1: CLAIM_BIT_RON, 2: CLAIM_BIT_RON}  # a ron and nothing else, both
+    game = play_moves(game, "ron")
+    record = game_from_events(np.array(game.state.events[0, : int(game.state.n_events[0])]), rules)
+    assert [w.seat for w in record.hands[0].wins] == [2]
+    rows = Converter(rules=rules, strict=True).convert(record)
+    assert _claim_rows(rows) == [(0, "discard"), (1, "pass"), (2, "ron")]
+    assert rows["action"][1] == PASS and rows["action"][2] == RON
 
 
 def test_tenhou_walls_are_rebuilt_from_the_shuffle_seed():
