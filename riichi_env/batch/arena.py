@@ -919,6 +919,10 @@ def _difference_text(key: str, f: dict) -> str:
     )
 
 
+def _sets(n: int) -> str:
+    return f"{n} deal set{'' if n == 1 else 's'}"
+
+
 def format_table(result: dict[str, Any]) -> str:
     """The arena's result as a plain-text table, one row per seat spec (per challenger for
     ``challenge``; a ``bot errors`` column when a seat is an external bot), then the paired
@@ -964,14 +968,14 @@ def format_table(result: dict[str, Any]) -> str:
     sets = result.get("deal_sets", result["games"] // players)
     if "challengers" in result:
         lines.append(
-            f"{result['games']} games per challenger ({sets} walls x {players} seat rotations), "
+            f"{result['games']} games per challenger ({_sets(sets)} x {players} seat rotations), "
             f"{len(result['challengers'])} challengers on the same walls against the same "
             f"opponents, {result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
             f"{result['seconds']:.1f} s of play"
         )
     else:
         lines.append(
-            f"{result['games']} games ({sets} walls x {players} seat rotations), "
+            f"{result['games']} games ({_sets(sets)} x {players} seat rotations), "
             f"{result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
             f"{result['seconds']:.1f} s of play"
         )

@@ -12,7 +12,12 @@ from engine.validation import SEED_RANGE
 from riichi_env.batch.arena import FIGURE_NAMES
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
-from riichi_env.mjai.seat import BOT_ERRORS, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from riichi_env.mjai.seat import (
+    BOT_ERRORS,
+    DEFAULT_MAX_TIMEOUTS,
+    DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TIMEOUT,
+)
 from riichi_env.records.mjai import SANMA_DIALECTS
 
 HELP = (
@@ -129,13 +134,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_STARTUP_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--bot-max-timeouts",
+        type=int_arg,
+        default=DEFAULT_MAX_TIMEOUTS,
+        metavar="N",
+        help="an mjai bot that times out N times in a row is declared dead and the run ends, "
+        f"with --bot-errors substitute too (default {DEFAULT_MAX_TIMEOUTS}: a bot that never "
+        "answers ends a run within a minute at the default timeouts)",
+    )
+    parser.add_argument(
         "--bot-errors",
         choices=BOT_ERRORS,
         default="stop",
         help="what an mjai bot's illegal or malformed answer or timeout does: stop (end the run "
         "with the error, the default) or substitute (play the default move: pass on an offer, "
-        "else tsumogiri, else the first legal discard; counted per seat as bot_errors); a bot "
-        "that exits ends the run either way",
+        "else tsumogiri, else the first legal discard; counted per seat as bot_errors, and "
+        "shown on the progress line); a bot that exits, or is declared dead "
+        "(--bot-max-timeouts), ends the run either way",
     )
     parser.add_argument(
         "--sanma-dialect",
@@ -183,6 +198,7 @@ def resolve_seat(
     timeout: float = DEFAULT_TIMEOUT,
     startup: float = DEFAULT_STARTUP_TIMEOUT,
     sanma_dialect: str = "nukidora",
+    max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
 ):
     """The policy of a seat spec: a compiled name, a Python agent, module:Class, mjai:COMMAND or
     mjaiapp:COMMAND (sent three-player games in ``sanma_dialect``)."""
@@ -219,6 +235,7 @@ def resolve_seat(
             startup_timeout=startup,
             dialect=dialect,
             sanma_dialect=sanma_dialect,
+            max_timeouts=max_timeouts,
         )
     if ":" not in spec:
         raise ValueError(f"unknown seat {spec!r}; use one of {', '.join(BUILT_IN)} or module:Class")
@@ -259,13 +276,15 @@ def check_common(args: argparse.Namespace):
         raise ValueError(f"--games must be >= 1, got {args.games}")
     if args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    if args.bot_max_timeouts < 1:
+        raise ValueError(f"--bot-max-timeouts must be >= 1, got {args.bot_max_timeouts}")
     return Rules.preset(args.rules)
 
 
 def resolver(args: argparse.Namespace):
     """``resolve_seat`` with the bot options of the command line."""
     return lambda spec: resolve_seat(
-        spec, args.bot_timeout, args.bot_startup_timeout, args.sanma_dialect
+        spec, args.bot_timeout, args.bot_startup_timeout, args.sanma_dialect, args.bot_max_timeouts
     )
 
 
