@@ -521,10 +521,12 @@ class _Run:
             return None
         done = 0
         batch = min(sets, TARGET_FIRST_SETS)
+        checks = []
         while True:
             self.play(done, batch)
             done += batch
             e = self.target_estimate(key, subject)
+            checks.append({"deal_sets": int(e.deal_sets), "width": _nan(e.width)})
             reached = bool(math.isfinite(e.width) and e.width < target_ci)
             if reached or done >= sets:
                 break
@@ -551,6 +553,7 @@ class _Run:
             "deal_sets_needed": int(need) if need else None,
             "games_needed": int(need) * self.players if need else None,
             "min_detectable": _nan(e.min_detectable),
+            "checks": checks,
         }
 
     def summary(self) -> dict[str, Any]:
@@ -1027,6 +1030,12 @@ def format_table(result: dict[str, Any]) -> str:
                 f"target: {label} of {target['of']}, 95 % interval narrower than "
                 f"{target['target_ci']:{fmt}}: NOT reached, width {w_text} after "
                 f"{target['games']} games (the cap: games, --games){more}"
+            )
+        mde = target["min_detectable"]
+        if math.isfinite(mde):
+            lines.append(
+                f"these games detect a true difference in {label} of {mde:{fmt}} "
+                "(80 % of the time, at the 5 % level)"
             )
     return "\n".join(lines)
 
