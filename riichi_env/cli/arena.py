@@ -118,6 +118,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
     )
+    add_bot_arguments(parser)
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (default: when stderr is a terminal)",
+    )
+
+
+def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of external bots (shared by ``arena`` and ``ladder``)."""
     parser.add_argument(
         "--bot-timeout",
         type=float,
@@ -159,12 +170,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how mjai seats are sent a three-player game: nukidora (the default, the Mortal-3p "
         "forks: four-seat lists with seat 3 empty, kita as a nukidora event) or kita "
         "(RiichiEnv: three-seat lists, kita as a kita event)",
-    )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
     )
 
 
