@@ -20,6 +20,10 @@ after every batch), and with few deal sets the t quantile keeps the coverage nea
 level where a percentile bootstrap falls short (it behaves as a normal interval with ``K``
 rather than ``K - 1`` in the variance). ``tests/riichi_env/test_arena_stats.py`` shows the
 coverage on simulated and on real duplicate games.
+
+When every deal set gives the same value at the edge of a figure's range (a spec first in every
+game), the spread is unknown rather than 0: the interval then reaches ``3 / K`` of the range
+from the edge (the rule of three).
 """
 
 from __future__ import annotations
@@ -197,6 +201,13 @@ def _estimate(
     if bounds is not None:
         lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
         lo, hi = min(lo, value), max(hi, value)
+        span = bounds[1] - bounds[0]
+        if se == 0 and not paired and math.isfinite(span) and value in bounds:
+            # every deal set at the edge (first in every game): the spread is unknown, not 0.
+            # The rule of three: with 95 % confidence fewer than 3/K of the deal sets differ,
+            # each by at most the whole range.
+            reach = min(3.0 / k, 1.0) * span
+            lo, hi = (value, value + reach) if value == bounds[0] else (value - reach, value)
     p = math.nan
     if paired:  # no spread at all: certain of a 0 difference, or of one that is not 0
         p = t_sf2(value / se, k - 1) if se > 0 else float(value == 0)

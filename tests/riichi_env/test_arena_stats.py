@@ -97,6 +97,13 @@ def test_too_little_to_say_is_nan_and_bounds_clip():
     assert math.isnan(none.value) and math.isnan(none.hi)
     e = ratio_estimate([4.0, 5.0, 4.0], [4.0, 4.0, 4.0], bounds=(1.0, 4.0))
     assert e.lo == 1.0 and e.lo <= e.value <= e.hi <= 4.0
+    # every deal set at the edge: the rule of three, 3/K of the range from it
+    first = ratio_estimate(np.full(100, 4.0), np.full(100, 4.0), bounds=(1.0, 4.0))
+    assert (first.lo, first.hi) == (1.0, pytest.approx(1.09)) and first.se == 0
+    none = ratio_estimate(np.zeros(50), np.full(50, 40.0), bounds=(0.0, 1.0))
+    assert (none.lo, none.hi) == (0.0, pytest.approx(0.06))
+    inside = ratio_estimate(np.full(10, 10.0), np.full(10, 4.0), bounds=(1.0, 4.0))
+    assert (inside.lo, inside.hi) == (2.5, 2.5)  # a constant of the design (one spec everywhere)
     same = ratio_difference([10.0, 10.0], [4.0, 4.0], [10.0, 10.0], [4.0, 4.0])
     assert (same.value, same.lo, same.hi, same.p_value) == (0.0, 0.0, 0.0, 1.0)
     with pytest.raises(ValueError, match="same length"):
