@@ -1,37 +1,47 @@
 """The arena: which of four seat policies is stronger, measured with duplicate play.
 
-With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) it takes three
-seats and plays sets of three games (three rotations), ranks 1-3; ``log_dir`` gets three-player
-records.
+With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``) it takes three seats and
+plays sets of three games (three rotations), ranks 1-3; ``log_dir`` gets three-player records.
 
 ```python
-from riichi_env.batch.arena import arena, format_table
+from riichi_env.batch.arena import arena, challenge, format_table
 
-out = arena(["efficiency-agent-object", "random", "random", "random"], games=400, seed=0)
+out = arena(["efficiency", "simple", "simple", "simple"], games=400, seed=0)
 print(format_table(out))
+duel = challenge(["efficiency", "simple"], ["simple", "simple", "simple"], games=400)
+duel["comparisons"][0]["figures"]["avg_rank"]  # efficiency - simple on the same walls
 ```
 
-Duplicate play: the games come in sets of four that share their walls (one game seed), each
-played with the seats rotated, so every policy sits in every seat of the same deal and the luck
-of the walls cancels. ``games`` is rounded up to a multiple of four; set ``k`` is seed
+Duplicate play: the games come in *deal sets* of four that share their walls (one game seed),
+each played with the seats rotated, so every policy sits in every seat of the same deal and the
+luck of the walls cancels. ``games`` is rounded up to a multiple of four; set ``k`` is seed
 ``seed + k``. A policy is anything ``riichi_env.selfplay`` takes (a compiled policy name, a batched
 callable, an agent object); policies with the same ``names`` entry are pooled into one row.
 
-Per row: ``games`` (seat-games played), ``avg_rank`` (1 = first) with a 95 % interval
-(``avg_rank_interval``: a Wilson score interval on the rank scale, inside [1, 4] by construction
-and close to the normal approximation once the games are many), ``rank_counts``,
-``avg_final_score`` (``(points - return) / 1000 + uma + oka``), ``win_rate`` / ``deal_in_rate`` / ``riichi_rate`` / ``call_rate`` (shares
-of the hands the policy played: won, dealt into a ron, declared riichi, made an open call) and
-``avg_win`` (points gained by a win, honba and riichi sticks included), and ``bot_errors``: the
-bad answers of an external bot (``riichi_env.mjai.seat``) that were replaced by a default move
-with ``bot_errors="substitute"`` (always 0 for other policies, and with ``"stop"``, where the
-first one ends the run). ``draw_rate`` is the share of hands that ended in an exhaustive draw
-(nagashi mangan included).
+Per row: ``games`` (seat-games played), ``avg_rank`` (1 = first), ``rank_counts``,
+``avg_final_score`` (the preset's final score, ``(points - return) / 1000 + uma + oka``),
+``avg_points`` (with a ``points`` table: the mean of ``points[rank]``, as Tenhou's dan points
+``(90, 45, 0, -135)``), ``win_rate`` / ``deal_in_rate`` / ``riichi_rate`` / ``call_rate`` (shares
+of the hands the policy played: won, dealt into a ron, declared riichi, made an open call),
+``avg_win`` (points gained by a win, honba and riichi sticks included) and ``bot_errors`` (the
+bad answers of an external bot, ``riichi_env.mjai.seat``, replaced by a default move with
+``bot_errors="substitute"``). Each figure ``F`` has a 95 % interval ``F_ci95`` computed with the
+deal set as the unit (``riichi_env.batch.stats``: cluster-robust over deal sets, Student's t with
+one degree of freedom fewer than the deal sets; nan with fewer than two deal sets), and
+``stderr[F]`` and ``min_detectable[F]`` (the smallest true difference a 5 % test finds with 80 %
+power). ``comparisons`` has every pair of rows: the difference on the same walls, its interval
+and p-value. ``draw_rate`` is the share of hands that ended in an exhaustive draw (nagashi mangan
+included).
+
+``target_ci=X`` plays deal sets in batches until the interval of ``target`` (a figure of the
+first row, or of the ``compare`` pair's difference) is narrower than ``X``, at most ``games``
+games; the result's ``target`` says where it stopped and whether it got there.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import os
 import sys
@@ -56,10 +66,39 @@ from engine.melds import MELD_ANKAN
 from engine.validation import check_bool, check_int, describe
 from riichi_env.batch.play import ProgressLine, _name, _policies, selfplay
 from riichi_env.batch.policy import PolicyLike
+from riichi_env.batch.stats import Estimate, deal_sets_for, ratio_difference, ratio_estimate
 from riichi_env.mjai.seat import check_bot_errors, is_log_policy
 
 LOG_FORMATS = {"mjai": ".mjson", "tenhou6": ".json"}
 """Formats ``log_dir`` writes, with their file suffixes."""
+
+FIGURES: dict[str, tuple[str, str]] = {
+    "avg_rank": ("rank_sum", "seat_games"),
+    "avg_final_score": ("score_sum", "seat_games"),
+    "avg_points": ("points_sum", "seat_games"),
+    "win_rate": ("wins", "hands"),
+    "deal_in_rate": ("deal_ins", "hands"),
+    "riichi_rate": ("riichi", "hands"),
+    "call_rate": ("calls", "hands"),
+    "avg_win": ("win_points", "wins"),
+}
+"""Every figure with an interval: the per-deal-set totals it is the ratio of (``avg_points``
+only with a ``points`` table)."""
+FIGURE_NAMES = {
+    "rank": "avg_rank",
+    "score": "avg_final_score",
+    "points": "avg_points",
+    "win": "win_rate",
+    "deal-in": "deal_in_rate",
+    "riichi": "riichi_rate",
+    "call": "call_rate",
+    "avg-win": "avg_win",
+}
+"""Short names of the figures (``--target``, ``--by``), each also taken by its key."""
+_COUNTS = ("seat_games", "rank_sum", "score_sum", "points_sum", "hands", "wins", "deal_ins")
+_COUNTS += ("riichi", "calls", "win_points", "bot_errors")
+CHALLENGER = "\0challenger"
+"""The row key of the challenger's seat in ``challenge`` (never a seat name)."""
 
 
 def avg_rank_interval(
@@ -142,6 +181,458 @@ def seat_stats(rows: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
+def figure_key(name: str) -> str:
+    """The key of a figure (``FIGURES``) given by its key or its short name (``FIGURE_NAMES``)."""
+    key = FIGURE_NAMES.get(name, name) if isinstance(name, str) else None
+    if key not in FIGURES:
+        raise ValueError(
+            f"unknown figure {describe(name)}; choose from {', '.join(FIGURE_NAMES)} "
+            f"(or {', '.join(FIGURES)})"
+        )
+    return key
+
+
+def check_points(points: Sequence[float] | None, players: int) -> tuple[float, ...] | None:
+    """A placement-points table (points for 1st, 2nd, ...; ``players`` finite numbers), or None."""
+    if points is None:
+        return None
+    values = list(points) if isinstance(points, (list, tuple, np.ndarray)) else None
+    ok = values is not None and len(values) == players
+    ok = ok and all(
+        not isinstance(v, (bool, np.bool_))
+        and isinstance(v, (int, float, np.integer, np.floating))
+        and math.isfinite(v)
+        for v in values
+    )
+    if not ok:
+        word = {3: "three", 4: "four"}[players]
+        raise ValueError(
+            f"points must be {word} finite numbers, the points of 1st, 2nd, ... (such as "
+            f"{'90, 45, 0, -135' if players == 4 else '90, 0, -90'}), got {describe(points)}"
+        )
+    return tuple(float(v) for v in values)
+
+
+def _bounds(key: str, players: int, points: tuple[float, ...] | None):
+    """The range a figure cannot leave (its interval is clipped to it), or None."""
+    if key == "avg_rank":
+        return (1.0, float(players))
+    if key.endswith("_rate"):
+        return (0.0, 1.0)
+    if key == "avg_points" and points is not None:
+        return (min(points), max(points))
+    if key == "avg_win":
+        return (0.0, math.inf)
+    return None
+
+
+class _Lineup:
+    """One table's seats, played on every deal set in every rotation."""
+
+    def __init__(self, policies: list, labels: list[str], rows: list[int], prefix: str = ""):
+        self.policies = policies
+        self.labels = labels
+        """Names by seat (in the records)."""
+        self.rows = rows
+        """The row each seat's results go to."""
+        self.prefix = prefix
+        """Prefix of its record files."""
+
+
+class _Tally:
+    """Per deal set and row totals, grown as deal sets are played."""
+
+    def __init__(self, rows: int, players: int, lineups: int, points):
+        self.n_rows, self.players, self.lineups, self.points = rows, players, lineups, points
+        self.sets = 0
+        self.c = {q: np.zeros((0, rows)) for q in _COUNTS}
+        self.ranks = np.zeros((0, rows, players), dtype=np.int64)
+        self.games = np.zeros((0, lineups), dtype=np.int64)
+        self.hands = np.zeros(0, dtype=np.int64)
+        self.draws = np.zeros(0, dtype=np.int64)
+        self.seconds = 0.0
+        self.hashes: list[dict[tuple[int, int], str]] = [{} for _ in range(lineups)]
+
+    def grow(self, sets: int) -> None:
+        extra = sets - self.sets
+        if extra <= 0:
+            return
+        for q in _COUNTS:
+            self.c[q] = np.concatenate([self.c[q], np.zeros((extra, self.n_rows))])
+        self.ranks = np.concatenate([self.ranks, np.zeros((extra, *self.ranks.shape[1:]), int)])
+        self.games = np.concatenate([self.games, np.zeros((extra, self.lineups), int)])
+        self.hands = np.concatenate([self.hands, np.zeros(extra, int)])
+        self.draws = np.concatenate([self.draws, np.zeros(extra, int)])
+        self.sets = sets
+
+    def add(self, li: int, k: int, rotation: int, res: dict, rows, seat_rows: list[int]):
+        stats = seat_stats(rows)
+        c = self.c
+        self.games[k, li] += 1
+        self.hands[k] += int(stats["hands"][0])
+        self.draws[k] += int(stats["draws"])
+        for s in range(self.players):
+            r = seat_rows[s]
+            rank = int(res["ranks"][s])
+            c["seat_games"][k, r] += 1
+            c["rank_sum"][k, r] += rank + 1
+            c["score_sum"][k, r] += float(res["final_scores"][s])
+            if self.points is not None:
+                c["points_sum"][k, r] += self.points[rank]
+            c["bot_errors"][k, r] += int(res["bot_errors"][s])
+            self.ranks[k, r, rank] += 1
+            for key in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points"):
+                c[key][k, r] += int(stats[key][s])
+        self.hashes[li][k, rotation] = record_hash(rows)
+
+    def complete(self) -> np.ndarray:
+        """The deal sets played in every rotation of every lineup (a lost game drops its set)."""
+        return (self.games == self.players).all(axis=1)
+
+    def estimate(self, row: int, key: str) -> Estimate:
+        num, den = FIGURES[key]
+        m = self.complete()
+        bounds = _bounds(key, self.players, self.points)
+        return ratio_estimate(self.c[num][m, row], self.c[den][m, row], bounds=bounds)
+
+    def difference(self, a: int, b: int, key: str) -> Estimate:
+        num, den = FIGURES[key]
+        m = self.complete()
+        c = self.c
+        return ratio_difference(c[num][m, a], c[den][m, a], c[num][m, b], c[den][m, b])
+
+
+def record_hash(rows: np.ndarray) -> str:
+    """SHA-256 of a game's engine event log (``int32`` little-endian rows, in order): the same
+    games give the same hashes on any machine, backend and number of workers."""
+    data = np.ascontiguousarray(rows, dtype="<i4").tobytes()
+    return hashlib.sha256(data).hexdigest()
+
+
+def _nan(x: float) -> float:
+    """``x`` as a float, every nan the one ``math.nan`` (so equal rows compare equal)."""
+    x = float(x)
+    return math.nan if x != x else x
+
+
+def _figures(tally: _Tally, keys: list[str], row: int) -> dict[str, Any]:
+    """A row's figures, intervals, standard errors and smallest detectable differences."""
+    out: dict[str, Any] = {}
+    se: dict[str, float] = {}
+    mde: dict[str, float] = {}
+    for key in keys:
+        e = tally.estimate(row, key)
+        value = e.value if math.isfinite(e.value) else 0.0  # no hands, no wins: 0 as ever
+        out[key] = _nan(value)
+        out[f"{key}_ci95"] = [_nan(e.lo), _nan(e.hi)]
+        se[key], mde[key] = _nan(e.se), _nan(e.min_detectable)
+    return {"figures": out, "stderr": se, "min_detectable": mde}
+
+
+def _row(tally: _Tally, keys: list[str], row: int, name: str) -> dict[str, Any]:
+    m = tally.complete()
+    f = _figures(tally, keys, row)
+    fig = f["figures"]
+    out: dict[str, Any] = {
+        "name": name,
+        "seat_spec": name,
+        "games": int(tally.c["seat_games"][m, row].sum()),
+        "avg_rank": fig["avg_rank"],
+        "avg_rank_ci95": fig["avg_rank_ci95"],
+        "rank_counts": [int(x) for x in tally.ranks[m, row].sum(axis=0)],
+    }
+    for key in keys:
+        if key != "avg_rank":
+            out[key] = fig[key]
+            out[f"{key}_ci95"] = fig[f"{key}_ci95"]
+    out["bot_errors"] = int(tally.c["bot_errors"][:, row].sum())
+    out["stderr"] = f["stderr"]
+    out["min_detectable"] = f["min_detectable"]
+    return out
+
+
+def _comparison(tally: _Tally, keys: list[str], a: int, b: int, names: list[str]) -> dict:
+    figures = {}
+    for key in keys:
+        e = tally.difference(a, b, key)
+        figures[key] = {
+            "difference": _nan(e.value),
+            "ci95": [_nan(e.lo), _nan(e.hi)],
+            "p_value": _nan(e.p_value),
+            "stderr": _nan(e.se),
+            "min_detectable": _nan(e.min_detectable),
+        }
+    return {
+        "a": names[a],
+        "b": names[b],
+        "deal_sets": int(tally.complete().sum()),
+        "figures": figures,
+    }
+
+
+def _keys(points) -> list[str]:
+    return [k for k in FIGURES if k != "avg_points" or points is not None]
+
+
+class _Progress:
+    """The arena's one progress line over its many self-play runs: games and bot errors."""
+
+    def __init__(self, line: ProgressLine | None):
+        self.line = line
+        self.games = 0
+        self.errors = 0
+
+    def part(self) -> Callable[[int], None] | bool:
+        """The ``progress`` of the next self-play run (its games add to those before)."""
+        if self.line is None:
+            return False
+        return _Part(self.line, self.games, self.errors)
+
+    def add(self, games: int, errors: int) -> None:
+        self.games += games
+        self.errors += errors
+        if self.line is not None:
+            self.line.bot_errors(self.errors)
+            self.line(self.games)
+
+
+class _Part:
+    """One self-play run's share of the arena's progress line (``selfplay`` reports its games
+    and, through ``bot_errors``, the bad answers substituted so far)."""
+
+    def __init__(self, line: ProgressLine, games: int, errors: int):
+        self.line, self.before, self.errors_before = line, games, errors
+
+    def __call__(self, done: int) -> None:
+        self.line(self.before + done)
+
+    def bot_errors(self, n: int) -> None:
+        self.line.bot_errors(self.errors_before + n)
+
+
+def _log_name(k: int, rotation: int, fmt: str, prefix: str = "") -> str:
+    return f"{prefix}set-{k:05d}-rotation-{rotation}{LOG_FORMATS[fmt]}"
+
+
+def _write_log(
+    out_dir: Path,
+    fmt: str,
+    rows,
+    rules,
+    names,
+    k: int,
+    rotation: int,
+    overwrite: bool = False,
+    prefix: str = "",
+) -> None:
+    from engine.rules import as_rules
+    from riichi_env.records import write_text
+    from riichi_env.records.export import game_from_events
+    from riichi_env.records.files import create_file
+
+    game = game_from_events(rows, as_rules(rules), names=tuple(names), source="riichi_env arena")
+    path = out_dir / _log_name(k, rotation, fmt, prefix)
+    create_file(path, write_text(game, fmt), overwrite=overwrite)
+
+
+TARGET_FIRST_SETS = 10
+"""Deal sets of ``target_ci``'s first batch."""
+TARGET_MARGIN = 1.1
+"""A batch of ``target_ci`` aims at this many times the deal sets the last interval projects."""
+
+
+class _Run:
+    """The deal sets of one or more lineups, played in batches, and their tally."""
+
+    def __init__(
+        self,
+        lineups,
+        names,
+        *,
+        players,
+        rules,
+        seed,
+        run,
+        bot_errors,
+        points,
+        line,
+        out_dir,
+        log_format,
+        overwrite,
+    ):
+        self.lineups = lineups
+        self.names = names
+        self.players = players
+        self.rules = rules
+        self.seed = seed
+        self.run = run
+        self.bot_errors = bot_errors
+        self.tally = _Tally(len(names), players, len(lineups), points)
+        self.progress = _Progress(line)
+        self.out_dir, self.log_format, self.overwrite = out_dir, log_format, overwrite
+
+    def play(self, start: int, count: int) -> None:
+        """Deal sets ``start .. start + count - 1`` in every lineup and rotation."""
+        tally, p = self.tally, self.players
+        tally.grow(start + count)
+        for li, lineup in enumerate(self.lineups):
+            for rotation in range(p):
+                at_seat = [(s + rotation) % p for s in range(p)]  # seat s: policies[at_seat[s]]
+                out = self.run(
+                    [lineup.policies[i] for i in at_seat],
+                    games=count,
+                    seed=self.seed + start,
+                    rules=self.rules,
+                    records="events",
+                    progress=self.progress.part(),
+                    bot_errors=self.bot_errors,
+                )
+                tally.seconds += out["seconds"]
+                seat_rows = [lineup.rows[i] for i in at_seat]
+                errors = 0
+                for res, rows in zip(out["results"], out["records"], strict=True):
+                    k = int(res["seed"]) - self.seed
+                    tally.add(li, k, rotation, res, rows, seat_rows)
+                    errors += sum(int(x) for x in res["bot_errors"])
+                    if self.out_dir is not None:
+                        _write_log(
+                            self.out_dir,
+                            self.log_format,
+                            rows,
+                            self.rules,
+                            [lineup.labels[i] for i in at_seat],
+                            k,
+                            rotation,
+                            self.overwrite,
+                            lineup.prefix,
+                        )
+                self.progress.add(len(out["results"]), errors)
+
+    def target_estimate(self, key: str, subject: tuple[int, int] | int) -> Estimate:
+        if isinstance(subject, tuple):
+            return self.tally.difference(*subject, key)
+        return self.tally.estimate(subject, key)
+
+    def play_to(self, sets: int, target_ci: float | None, key: str, subject) -> dict | None:
+        """Play ``sets`` deal sets, or with ``target_ci`` batches until the target's interval is
+        narrower than it (at most ``sets``); the ``target`` summary, or None."""
+        if target_ci is None:
+            self.play(0, sets)
+            return None
+        done = 0
+        batch = min(sets, TARGET_FIRST_SETS)
+        checks = []
+        while True:
+            self.play(done, batch)
+            done += batch
+            e = self.target_estimate(key, subject)
+            checks.append({"deal_sets": int(e.deal_sets), "width": _nan(e.width)})
+            reached = bool(math.isfinite(e.width) and e.width < target_ci)
+            if reached or done >= sets:
+                break
+            need = deal_sets_for(e.se, e.deal_sets, target_ci)
+            if need == 0:  # no interval yet (too few deal sets, no hands): twice as many
+                need = 2 * done
+            step = max(math.ceil(need * TARGET_MARGIN) - done, max(2, done // 4))
+            batch = min(step, sets - done)
+        of = (
+            f"{self.names[subject[0]]} - {self.names[subject[1]]}"
+            if isinstance(subject, tuple)
+            else self.names[subject]
+        )
+        need = 0 if reached else deal_sets_for(e.se, e.deal_sets, target_ci)
+        return {
+            "figure": key,
+            "of": of,
+            "target_ci": float(target_ci),
+            "ci95": [_nan(e.lo), _nan(e.hi)],
+            "width": _nan(e.width),
+            "reached": reached,
+            "deal_sets": int(e.deal_sets),
+            "games": int(e.deal_sets) * self.players,
+            "deal_sets_needed": int(need) if need else None,
+            "games_needed": int(need) * self.players if need else None,
+            "min_detectable": _nan(e.min_detectable),
+            "checks": checks,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """What every result has: games, hands, draws, deal sets, seconds, bot flags."""
+        t = self.tally
+        m = t.complete()
+        hands = int(t.hands[m].sum())
+        lost = [self.seed + int(k) for k in np.flatnonzero(~m)]
+        return {
+            "players": self.players,
+            "games": int(t.games[m].sum()),
+            "deal_sets": int(m.sum()),
+            "hands": hands,
+            "draw_rate": int(t.draws[m].sum()) / max(hands, 1),
+            "seconds": t.seconds,
+            "incomplete_deal_sets": lost,
+            "external_bots": any(
+                is_log_policy(p) for lineup in self.lineups for p in lineup.policies
+            ),
+            "interval": INTERVAL,
+        }
+
+
+INTERVAL = (
+    "95 % intervals with the deal set as the unit: cluster-robust standard errors over deal "
+    "sets, Student's t with deal sets - 1 degrees of freedom"
+)
+"""How every interval of the arena is computed (``riichi_env.batch.stats``)."""
+
+
+def _setup(
+    players,
+    games,
+    seed,
+    bot_errors,
+    progress,
+    log_format,
+    log_dir,
+    overwrite,
+    names_out,
+    lineups_n,
+    external,
+):
+    from engine.validation import check_seed_run
+
+    games = check_int("games", games, 1)
+    bot_errors = check_bot_errors(bot_errors)
+    show = sys.stderr.isatty() if progress is None else check_bool("progress", progress)
+    sets = math.ceil(games / players)
+    check_seed_run(sets, seed)
+    if log_format not in LOG_FORMATS:
+        raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
+    out_dir = None
+    if log_dir is not None:
+        from riichi_env.records.files import log_directory
+
+        out_dir = log_directory(log_dir, names_out(sets), overwrite=overwrite)
+    line = ProgressLine("arena", lineups_n * players * sets, errors=external) if show else None
+    return sets, bot_errors, out_dir, line
+
+
+def _check_target(target_ci, target, points) -> tuple[float | None, str]:
+    key = figure_key(target)
+    if key == "avg_points" and points is None:
+        raise ValueError("target 'points' needs a points table (points=..., --points)")
+    if target_ci is None:
+        return None, key
+    if (
+        isinstance(target_ci, bool)
+        or not isinstance(target_ci, (int, float))
+        or not (target_ci > 0 and math.isfinite(target_ci))
+    ):
+        raise ValueError(
+            f"target_ci must be a width > 0 (the 95 % interval's hi - lo), got "
+            f"{describe(target_ci)}"
+        )
+    return float(target_ci), key
+
+
 def arena(
     seats: Sequence[PolicyLike],
     *,
@@ -156,6 +647,10 @@ def arena(
     progress: bool | None = None,
     runner: Callable[..., dict[str, Any]] | None = None,
     bot_errors: str = "stop",
+    points: Sequence[float] | None = None,
+    compare: Sequence[str] | None = None,
+    target_ci: float | None = None,
+    target: str = "avg_rank",
 ) -> dict[str, Any]:
     """Duplicate games of the four ``seats`` (three with three-player ``rules``: sets of three
     games, three rotations); see the module docstring; the summary dict.
@@ -167,9 +662,14 @@ def arena(
     plays the games in place of ``riichi_env.selfplay`` with ``workers`` (the Ray backend's
     ``riichi_env.integrations.ray.RayPool.selfplay``: same arguments, same results). ``bot_errors``
     (``"stop"`` or ``"substitute"``) is what an external bot's bad answer does (``selfplay``).
-    The result has ``external_bots``: True when a seat is an external bot (``format_table`` then
-    shows the ``bot_errors`` column). ``progress`` draws one live line on stderr for the whole
-    run, ``arena: done/total games`` (default: when stderr is a terminal).
+    ``points`` is a placement-points table (1st, 2nd, ...) for ``avg_points``. ``compare`` names
+    two rows whose paired difference the table shows first (and ``target_ci`` aims at).
+    ``target_ci`` and ``target`` (a figure, ``FIGURE_NAMES``): see the module docstring; then
+    ``games`` is the most games played. The result has ``external_bots``: True when a seat is
+    an external bot (``format_table`` then shows the ``bot_errors`` column), and
+    ``records_sha256`` (by deal set, by rotation: ``record_hash`` of each game). ``progress`` draws
+    one live line on stderr for the whole run, ``arena: done/total games`` (with the bot errors
+    when a seat is an external bot; default: when stderr is a terminal).
     """
     from engine.rules import as_rules
 
@@ -186,159 +686,383 @@ def arena(
     names = list(names)
     if len(names) != players or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be {word} strings, got {describe(names)}")
-    games = check_int("games", games, 1)
-    bot_errors = check_bot_errors(bot_errors)
-    show = sys.stderr.isatty() if progress is None else check_bool("progress", progress)
-    sets = math.ceil(games / players)
-    if log_format not in LOG_FORMATS:
-        raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
-    out_dir = None
-    if log_dir is not None:
-        from riichi_env.records.files import log_directory
-
-        names_out = (_log_name(k, r, log_format) for k in range(sets) for r in range(players))
-        out_dir = log_directory(log_dir, names_out, overwrite=overwrite)
-    run = runner if runner is not None else functools.partial(selfplay, workers=workers)
+    points = check_points(points, players)
+    target_ci, key = _check_target(target_ci, target, points)
     labels = list(dict.fromkeys(names))  # distinct seat specs, first-seat order
-    acc = {
-        label: {k: [] for k in ("ranks", "scores")}
-        | {
-            k: 0
-            for k in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points", "bot_errors")
-        }
-        for label in labels
-    }
-    total_hands = 0
-    total_draws = 0
-    seconds = 0.0
-    line = ProgressLine("arena", players * sets) if show else None
-    try:
-        for rotation in range(players):
-            at_seat = [
-                (s + rotation) % players for s in range(players)
-            ]  # seat s: seats[at_seat[s]]
-            out = run(
-                [policies[i] for i in at_seat],
-                games=sets,
-                seed=seed,
-                rules=rules,
-                records="events",
-                progress=functools.partial(_report, line, rotation * sets) if line else False,
-                bot_errors=bot_errors,
+    subject: int | tuple[int, int] = 0
+    if compare is not None:
+        pair = list(compare) if isinstance(compare, (list, tuple)) else None
+        if pair is None or len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= set(labels):
+            raise ValueError(
+                f"compare must name two different seat specs of this arena ({', '.join(labels)}), "
+                f"got {describe(compare)}"
             )
-            seconds += out["seconds"]
-            for k, (res, rows) in enumerate(zip(out["results"], out["records"], strict=True)):
-                stats = seat_stats(rows)
-                total_hands += int(stats["hands"][0])
-                total_draws += int(stats["draws"])
-                for s in range(players):
-                    a = acc[names[at_seat[s]]]
-                    a["ranks"].append(res["ranks"][s] + 1)
-                    a["scores"].append(res["final_scores"][s])
-                    a["bot_errors"] += int(res["bot_errors"][s])
-                    for key in ("hands", "wins", "deal_ins", "riichi", "calls", "win_points"):
-                        a[key] += int(stats[key][s])
-                if out_dir is not None:
-                    _write_log(
-                        out_dir,
-                        log_format,
-                        rows,
-                        rules,
-                        [names[i] for i in at_seat],
-                        k,
-                        rotation,
-                        overwrite,
-                    )
+        subject = (labels.index(pair[0]), labels.index(pair[1]))
+    lineup = _Lineup(policies, names, [labels.index(n) for n in names])
+    sets, bot_errors, out_dir, line = _setup(
+        players,
+        games,
+        seed,
+        bot_errors,
+        progress,
+        log_format,
+        log_dir,
+        overwrite,
+        lambda n: (_log_name(k, r, log_format) for k in range(n) for r in range(players)),
+        1,
+        any(is_log_policy(p) for p in policies),
+    )
+    run = _Run(
+        [lineup],
+        labels,
+        players=players,
+        rules=rules,
+        seed=seed,
+        run=runner if runner is not None else functools.partial(selfplay, workers=workers),
+        bot_errors=bot_errors,
+        points=points,
+        line=line,
+        out_dir=out_dir,
+        log_format=log_format,
+        overwrite=overwrite,
+    )
+    try:
+        target_out = run.play_to(sets, target_ci, key, subject)
     finally:
         if line is not None:
             line.close()  # one line for the whole run, ended once
-    agents = []
-    for label in labels:
-        a = acc[label]
-        ranks = np.array(a["ranks"], dtype=np.float64)
-        n = ranks.size
-        mean = float(ranks.mean())
-        rank_counts = [int((ranks == r).sum()) for r in range(1, players + 1)]
-        hands = max(a["hands"], 1)
-        agents.append(
-            {
-                "name": label,
-                "seat_spec": label,
-                "games": n,
-                "avg_rank": mean,
-                "avg_rank_ci95": list(avg_rank_interval(rank_counts, places=players)),
-                "rank_counts": rank_counts,
-                "avg_final_score": float(np.mean(a["scores"])),
-                "win_rate": a["wins"] / hands,
-                "deal_in_rate": a["deal_ins"] / hands,
-                "riichi_rate": a["riichi"] / hands,
-                "call_rate": a["calls"] / hands,
-                "avg_win": a["win_points"] / a["wins"] if a["wins"] else 0.0,
-                "bot_errors": a["bot_errors"],
-            }
-        )
-    return {
-        "players": players,
-        "games": players * sets,
-        "hands": total_hands,
-        "draw_rate": total_draws / max(total_hands, 1),
-        "seconds": seconds,
-        "agents": agents,
-        "external_bots": any(is_log_policy(p) for p in policies),
-    }
+    keys = _keys(points)
+    tally = run.tally
+    out = run.summary()
+    out["agents"] = [_row(tally, keys, r, label) for r, label in enumerate(labels)]
+    pairs = [(a, b) for a in range(len(labels)) for b in range(a + 1, len(labels))]
+    if isinstance(subject, tuple):
+        pairs = [subject] + [p for p in pairs if set(p) != set(subject)]
+    out["comparisons"] = [_comparison(tally, keys, a, b, labels) for a, b in pairs]
+    out["compare"] = (
+        [labels[subject[0]], labels[subject[1]]] if isinstance(subject, tuple) else None
+    )
+    out["points_table"] = list(points) if points is not None else None
+    out["target"] = target_out
+    out["records_sha256"] = _hashes(tally, 0, players)
+    return out
 
 
-def _report(line: ProgressLine, before: int, done: int) -> None:
-    """The arena's one progress line: the games of the rotations before, and this one's."""
-    line(before + done)
+def _hashes(tally: _Tally, li: int, players: int) -> list[list[str | None]]:
+    return [[tally.hashes[li].get((k, r)) for r in range(players)] for k in range(tally.sets)]
 
 
-def _log_name(k: int, rotation: int, fmt: str) -> str:
-    return f"set-{k:05d}-rotation-{rotation}{LOG_FORMATS[fmt]}"
+def challenge(
+    challengers: Sequence[PolicyLike],
+    opponents: Sequence[PolicyLike],
+    *,
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    names: Sequence[str] | None = None,
+    opponent_names: Sequence[str] | None = None,
+    rules: Any = "mahjongsoul",
+    log_dir: str | os.PathLike | None = None,
+    log_format: str = "mjai",
+    overwrite: bool = False,
+    progress: bool | None = None,
+    runner: Callable[..., dict[str, Any]] | None = None,
+    bot_errors: str = "stop",
+    points: Sequence[float] | None = None,
+    target_ci: float | None = None,
+    target: str = "avg_rank",
+) -> dict[str, Any]:
+    """Each challenger in one seat against the same ``opponents`` on the same walls.
 
-
-def _write_log(
-    out_dir: Path, fmt: str, rows, rules, names, k: int, rotation: int, overwrite: bool = False
-) -> None:
+    Challenger ``i`` plays the duplicate games of ``[challenger, *opponents]`` (every rotation of
+    every deal set, seeds ``seed + k``), so the challengers meet the same walls and the same
+    opponents, and their difference on each deal set is what the walls and the opponents left:
+    the fewest games for "is my new checkpoint better than the old one?". ``games`` is per
+    challenger (rounded up to deal sets); ``names`` labels the challengers (a repeated name gets
+    ``" #2"``...), ``opponent_names`` the opponents. ``agents`` has the challengers' rows (each
+    against the opponents), ``opponents`` each challenger's opponents' rows, ``comparisons`` every
+    pair of challengers (the first pair first; ``target_ci`` aims at its difference). Records go to
+    ``challenger-I-set-K-rotation-R`` files. Other arguments as ``arena``.
+    """
     from engine.rules import as_rules
-    from riichi_env.records import write_text
-    from riichi_env.records.export import game_from_events
-    from riichi_env.records.files import create_file
 
-    game = game_from_events(rows, as_rules(rules), names=tuple(names), source="riichi_env arena")
-    create_file(out_dir / _log_name(k, rotation, fmt), write_text(game, fmt), overwrite=overwrite)
+    players = as_rules(rules).players
+    word = {3: "two", 4: "three"}[players]
+    challengers = list(challengers) if isinstance(challengers, (list, tuple)) else None
+    if challengers is None or len(challengers) < 2:
+        raise ValueError(
+            f"challengers must be a list of two or more policies, got {describe(challengers)}"
+        )
+    opponents = list(opponents) if isinstance(opponents, (list, tuple)) else None
+    if opponents is None or len(opponents) != players - 1:
+        raise ValueError(f"opponents must be a list of {word} policies, got {describe(opponents)}")
+    policies = [
+        _policies([c, *opponents, *(["random"] if players == 3 else [])])[:players]
+        for c in challengers
+    ]
+    if names is None:
+        names = [_name(p[0]) for p in policies]
+    names = list(names)
+    if len(names) != len(challengers) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be {len(challengers)} strings, got {describe(names)}")
+    if opponent_names is None:
+        opponent_names = [_name(p) for p in policies[0][1:]]
+    opponent_names = list(opponent_names)
+    if len(opponent_names) != players - 1 or not all(isinstance(n, str) for n in opponent_names):
+        raise ValueError(f"opponent_names must be {word} strings, got {describe(opponent_names)}")
+    seen: dict[str, int] = {}
+    for i, n in enumerate(names):
+        seen[n] = seen.get(n, 0) + 1
+        if seen[n] > 1:
+            names[i] = f"{n} #{seen[n]}"
+    points = check_points(points, players)
+    target_ci, key = _check_target(target_ci, target, points)
+    row_names = list(names)
+    lineups = []
+    opponent_rows: list[list[tuple[str, int]]] = []
+    distinct = list(dict.fromkeys(opponent_names))
+    for i, pol in enumerate(policies):
+        base = len(row_names)
+        row_names += [f"{o} (vs {names[i]})" for o in distinct]
+        opponent_rows.append([(o, base + j) for j, o in enumerate(distinct)])
+        rows = [i] + [base + distinct.index(o) for o in opponent_names]
+        lineups.append(_Lineup(pol, [names[i], *opponent_names], rows, f"challenger-{i}-"))
+    sets, bot_errors, out_dir, line = _setup(
+        players,
+        games,
+        seed,
+        bot_errors,
+        progress,
+        log_format,
+        log_dir,
+        overwrite,
+        lambda n: (
+            _log_name(k, r, log_format, lu.prefix)
+            for lu in lineups
+            for k in range(n)
+            for r in range(players)
+        ),
+        len(lineups),
+        any(is_log_policy(p) for pol in policies for p in pol),
+    )
+    run = _Run(
+        lineups,
+        row_names,
+        players=players,
+        rules=rules,
+        seed=seed,
+        run=runner if runner is not None else functools.partial(selfplay, workers=workers),
+        bot_errors=bot_errors,
+        points=points,
+        line=line,
+        out_dir=out_dir,
+        log_format=log_format,
+        overwrite=overwrite,
+    )
+    try:
+        target_out = run.play_to(sets, target_ci, key, (0, 1))
+    finally:
+        if line is not None:
+            line.close()
+    keys = _keys(points)
+    tally = run.tally
+    out = run.summary()
+    out["games"] = out["games"] // len(lineups)  # per challenger
+    out["challengers"] = list(names)
+    out["agents"] = [_row(tally, keys, i, n) for i, n in enumerate(names)]
+    out["opponents"] = [
+        [dict(_row(tally, keys, r, o), against=names[i]) for o, r in rows]
+        for i, rows in enumerate(opponent_rows)
+    ]
+    pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
+    out["comparisons"] = [_comparison(tally, keys, a, b, names) for a, b in pairs]
+    out["compare"] = [names[0], names[1]]
+    out["points_table"] = list(points) if points is not None else None
+    out["target"] = target_out
+    out["records_sha256"] = [_hashes(tally, li, players) for li in range(len(lineups))]
+    return out
+
+
+def _pm(e_lo: float, e_hi: float, value: float, scale: float = 1.0, fmt: str = ".1f") -> str:
+    """``±half`` of an interval (its larger side when clipped), or ``-`` without one."""
+    if not (math.isfinite(e_lo) and math.isfinite(e_hi)):
+        return "-"
+    half = max(value - e_lo, e_hi - value) * scale
+    return f"±{half:{fmt}}"
+
+
+def _signed(x: float, fmt: str) -> str:
+    return f"{x:+{fmt}}" if math.isfinite(x) else "-"
+
+
+_SHOWN = {
+    "avg_rank": ("rank", ".3f", 1.0),
+    "avg_final_score": ("score", ".1f", 1.0),
+    "avg_points": ("points", ".1f", 1.0),
+    "win_rate": ("win", ".2%", 1.0),
+    "deal_in_rate": ("deal-in", ".2%", 1.0),
+    "riichi_rate": ("riichi", ".2%", 1.0),
+    "call_rate": ("call", ".2%", 1.0),
+    "avg_win": ("avg win", ".0f", 1.0),
+}
+
+
+def _difference_text(key: str, f: dict) -> str:
+    label, fmt, _ = _SHOWN[key]
+    lo, hi = f["ci95"]
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{label} {_signed(f['difference'], fmt)} (no interval: fewer than two deal sets)"
+    p = f["p_value"]
+    p_text = "p<0.0001" if p < 1e-4 else f"p={p:.4f}" if p < 0.01 else f"p={p:.3f}"
+    mde = f["min_detectable"]
+    mde_text = f"{mde:{fmt}}".lstrip("+") if math.isfinite(mde) else "-"
+    return (
+        f"{label} {_signed(f['difference'], fmt)} ({_signed(lo, fmt)} to {_signed(hi, fmt)}, "
+        f"{p_text}, detects {mde_text})"
+    )
+
+
+def _sets(n: int) -> str:
+    return f"{n} deal set{'' if n == 1 else 's'}"
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """The arena's result as a plain-text table, one row per seat spec (a ``bot errors`` column
-    when a seat is an external bot)."""
-    w = max([5] + [len(a["name"]) for a in result["agents"]])
+    """The arena's result as a plain-text table, one row per seat spec (per challenger for
+    ``challenge``; a ``bot errors`` column when a seat is an external bot), then the paired
+    differences and what ``target_ci`` reached."""
+    rows = result["agents"]
+    w = max([5] + [len(a["name"]) for a in rows])
     bots = bool(result.get("external_bots"))
     players = result.get("players", 4)
     places = "1st/2nd/3rd/4th" if players == 4 else "1st/2nd/3rd"
+    has_points = result.get("points_table") is not None
     head = (
-        f"{'agent':<{w}} {'games':>6} {'avg rank':>9} {'95% CI':>13} {places:>19} "
-        f"{'score':>7} {'win':>6} {'deal-in':>7} {'riichi':>6} {'call':>6} {'avg win':>7}"
+        f"{'agent':<{w}} {'games':>6} {'avg rank':>9} {'95% CI':>11} {places:>19} "
+        f"{'score':>7} {'±95%':>6}"
+    )
+    if has_points:
+        head += f" {'points':>7} {'±95%':>6}"
+    head += (
+        f" {'win':>6} {'±95%':>6} {'deal-in':>7} {'±95%':>6} {'riichi':>6} {'call':>6}"
+        f" {'avg win':>7}"
     )
     if bots:
         head += f" {'bot errors':>10}"
     lines = [head, "-" * len(head)]
-    for a in result["agents"]:
+    for a in rows:
         lo, hi = a["avg_rank_ci95"]
+        ci = f"{lo:.2f}-{hi:.2f}" if math.isfinite(lo) and math.isfinite(hi) else "-"
         counts = "/".join(str(c) for c in a["rank_counts"])
+        text = (
+            f"{a['name']:<{w}} {a['games']:>6} {a['avg_rank']:>9.3f} {ci:>11} {counts:>19} "
+            f"{a['avg_final_score']:>+7.1f} "
+            f"{_pm(*a['avg_final_score_ci95'], a['avg_final_score']):>6}"
+        )
+        if has_points:
+            text += f" {a['avg_points']:>+7.1f} {_pm(*a['avg_points_ci95'], a['avg_points']):>6}"
+        text += (
+            f" {a['win_rate']:>6.1%} {_pm(*a['win_rate_ci95'], a['win_rate'], 100):>6}"
+            f" {a['deal_in_rate']:>7.1%} {_pm(*a['deal_in_rate_ci95'], a['deal_in_rate'], 100):>6}"
+            f" {a['riichi_rate']:>6.1%} {a['call_rate']:>6.1%} {a['avg_win']:>7.0f}"
+        )
+        if bots:
+            text += f" {a['bot_errors']:>10}"
+        lines.append(text)
+    sets = result.get("deal_sets", result["games"] // players)
+    if "challengers" in result:
         lines.append(
-            f"{a['name']:<{w}} {a['games']:>6} {a['avg_rank']:>9.3f} "
-            f"{f'{lo:.2f}-{hi:.2f}':>13} {counts:>19} {a['avg_final_score']:>7.1f} "
-            f"{a['win_rate']:>6.1%} {a['deal_in_rate']:>7.1%} {a['riichi_rate']:>6.1%} "
-            f"{a['call_rate']:>6.1%} {a['avg_win']:>7.0f}"
-            + (f" {a['bot_errors']:>10}" if bots else "")
+            f"{result['games']} games per challenger ({_sets(sets)} x {players} seat rotations), "
+            f"{len(result['challengers'])} challengers on the same walls against the same "
+            f"opponents, {result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
+            f"{result['seconds']:.1f} s of play"
+        )
+    else:
+        lines.append(
+            f"{result['games']} games ({_sets(sets)} x {players} seat rotations), "
+            f"{result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
+            f"{result['seconds']:.1f} s of play"
         )
     lines.append(
-        f"{result['games']} games ({result['games'] // players} walls x {players} seat rotations), "
-        f"{result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
-        f"{result['seconds']:.1f} s of play"
+        f"95 % intervals over the {sets} deal sets (each set of walls in every rotation is one "
+        "draw; win and deal-in ± in points of %)"
+        if sets >= 2
+        else "no intervals: they need two deal sets or more"
     )
+    lost = result.get("incomplete_deal_sets") or []
+    if lost:
+        lines.append(
+            f"left out: {len(lost)} deal sets with a game lost (seeds {', '.join(map(str, lost[:10]))}"
+            + (", ..." if len(lost) > 10 else "")
+            + ")"
+        )
+    comparisons = result.get("comparisons") or []
+    if comparisons:
+        target = result.get("target") or {}
+        keys = ["avg_rank", "avg_final_score"] + (["avg_points"] if has_points else [])
+        if target.get("figure") and target["figure"] not in keys:
+            keys.append(target["figure"])
+        lines.append(
+            "paired differences on the same walls (A - B, 95 % interval, p-value of no "
+            "difference, the smallest difference these games detect 80 % of the time):"
+        )
+        for c in comparisons:
+            lines.append(f"  {c['a']} - {c['b']}")
+            for key in keys:
+                lines.append(f"    {_difference_text(key, c['figures'][key])}")
+    target = result.get("target")
+    if target:
+        label, fmt, _ = _SHOWN[target["figure"]]
+        width = target["width"]
+        w_text = f"{width:{fmt}}" if math.isfinite(width) else "none"
+        if target["reached"]:
+            lines.append(
+                f"target: {label} of {target['of']}, 95 % interval narrower than "
+                f"{target['target_ci']:{fmt}}: reached after {target['games']} games "
+                f"({target['deal_sets']} deal sets; width {w_text})"
+            )
+        else:
+            more = (
+                f"; about {target['games_needed']} games would reach it"
+                if target["games_needed"]
+                else ""
+            )
+            lines.append(
+                f"target: {label} of {target['of']}, 95 % interval narrower than "
+                f"{target['target_ci']:{fmt}}: NOT reached, width {w_text} after "
+                f"{target['games']} games (the cap: games, --games){more}"
+            )
+        mde = target["min_detectable"]
+        if math.isfinite(mde):
+            lines.append(
+                f"these games detect a true difference in {label} of {mde:{fmt}} "
+                "(80 % of the time, at the 5 % level)"
+            )
     return "\n".join(lines)
 
 
-__all__ = ["LOG_FORMATS", "arena", "avg_rank_interval", "format_table", "seat_stats"]
+def jsonable(value: Any) -> Any:
+    """``value`` with every nan (an interval there was too little to compute) as None, for JSON."""
+    if isinstance(value, float):
+        return None if value != value else value
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+__all__ = [
+    "FIGURES",
+    "FIGURE_NAMES",
+    "INTERVAL",
+    "LOG_FORMATS",
+    "arena",
+    "avg_rank_interval",
+    "challenge",
+    "check_points",
+    "figure_key",
+    "format_table",
+    "jsonable",
+    "record_hash",
+    "seat_stats",
+]

@@ -206,7 +206,8 @@ def selfplay(
     game at each per compiled call: ``num_tables`` only bounds ``workers`` there). ``progress=True``
     shows a live line on stderr (``ProgressLine``; default: when stderr is a terminal); a callable
     is given the games finished so far instead, about twice a second and once at the end (the
-    arena draws one line for its four rotations so).
+    arena draws one line for its four rotations so); with an external bot seated, a callable
+    that has a ``bot_errors`` method is given the bot errors substituted so far before each call.
     """
     rules = _make_rules(rules, rule_options, selfplay, None)
     players = rules.players
@@ -316,11 +317,12 @@ def selfplay(
     report = progress if callable(progress) else None
     line = None
     if report is None and (sys.stderr.isatty() if progress is None else progress) and games:
-        report = line = ProgressLine("selfplay", games)
+        report = line = ProgressLine("selfplay", games, errors=bool(log_policies))
     done = threading.Event()
     ticker = None
     if report is not None:
-        ticker = threading.Thread(target=_tick, args=(done, batches, report), daemon=True)
+        args = (done, batches, report, bot_counts if log_policies else None)
+        ticker = threading.Thread(target=_tick, args=args, daemon=True)
         ticker.start()
     start = time.perf_counter()
 
@@ -513,11 +515,22 @@ def seat_policy_of(seats: list[PolicyLike]) -> np.ndarray:
     )
 
 
-def _tick(done: threading.Event, batches: list[Batch], report: Callable[[int], Any]) -> None:
-    """``report(games finished)`` every ``TICK`` seconds until ``done`` is set, then once more."""
-    while not done.wait(TICK):
+def _tick(
+    done: threading.Event,
+    batches: list[Batch],
+    report: Callable[[int], Any],
+    bot_counts: np.ndarray | None = None,
+) -> None:
+    """``report(games finished)`` every ``TICK`` seconds until ``done`` is set, then once more;
+    before each, a report with a ``bot_errors`` method is given the bot errors so far."""
+    errors = getattr(report, "bot_errors", None) if bot_counts is not None else None
+    while True:
+        last = done.wait(TICK)
+        if errors is not None:
+            errors(int(bot_counts.sum()))
         report(sum(b.games_done for b in batches))
-    report(sum(b.games_done for b in batches))
+        if last:
+            return
 
 
 TICK = 0.5
@@ -527,19 +540,28 @@ TICK = 0.5
 class ProgressLine:
     """One live progress line on stderr, ``label: done/total games, s, games/s``: each call with
     the games finished redraws it in place (``\r``), :meth:`close` ends it with one newline.
+    With ``errors`` (a run with an external bot) the line also shows the bot errors substituted
+    so far, as :meth:`bot_errors` sets them.
 
     Thread-safe; a command draws one for its whole run (the arena over its four rotations).
     """
 
-    def __init__(self, label: str, total: int, stream: Any = None) -> None:
+    def __init__(self, label: str, total: int, stream: Any = None, errors: bool = False) -> None:
         self.label = label
         self.total = total
         self.stream = sys.stderr if stream is None else stream
         self.start = time.perf_counter()
         self.done = 0
+        self.errors = 0 if errors else None
         self._width = 0
         self._closed = False
         self._lock = threading.Lock()
+
+    def bot_errors(self, n: int) -> None:
+        """Set the bot errors shown (shown from the next redraw; only with ``errors``)."""
+        with self._lock:
+            if self.errors is not None:
+                self.errors = int(n)
 
     def __call__(self, done: int) -> None:
         """Redraw the line with ``done`` games finished."""
@@ -558,7 +580,10 @@ class ProgressLine:
                 self._draw(f"{elapsed:.1f} s", "\n")
 
     def _draw(self, figures: str, end: str) -> None:
-        text = f"{self.label}: {self.done}/{self.total} games, {figures}"
+        text = f"{self.label}: {self.done}/{self.total} games, "
+        if self.errors is not None:
+            text += f"{self.errors} bot error{'' if self.errors == 1 else 's'}, "
+        text += figures
         pad = " " * max(self._width - len(text), 0)  # over the end of a longer line before
         self._width = len(text)
         self.stream.write(f"\r{text}{pad}{end}")

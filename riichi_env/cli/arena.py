@@ -5,12 +5,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import sys
 
 from engine.validation import SEED_RANGE
+from riichi_env.batch.arena import FIGURE_NAMES
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
-from riichi_env.mjai.seat import BOT_ERRORS, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from riichi_env.mjai.seat import (
+    BOT_ERRORS,
+    DEFAULT_MAX_TIMEOUTS,
+    DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TIMEOUT,
+)
 from riichi_env.records.mjai import SANMA_DIALECTS
 
 HELP = (
@@ -45,8 +52,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--games",
         type=int_arg,
         default=40,
-        help="games, rounded up to a multiple of 4: each set of walls is played four times with "
-        "the seats rotated (default 40)",
+        help="games, rounded up to a multiple of 4: each set of walls (a deal set) is played four "
+        "times with the seats rotated (default 40); with --challengers, per challenger; with "
+        "--target-ci, the most games played",
+    )
+    parser.add_argument(
+        "--challengers",
+        metavar="A,B",
+        help="two or more seat specs, each played in one seat against the same --opponents on "
+        "the same walls; the table compares them deal set by deal set (the fewest games for "
+        "'is B better than A?')",
+    )
+    parser.add_argument(
+        "--opponents",
+        metavar="X,Y,Z",
+        help="with --challengers: the other seats (three, or two with three-player rules)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="A,B",
+        help="two seat specs of --seats whose difference on the same walls is shown first (every "
+        "pair is in --json) and --target-ci aims at",
+    )
+    parser.add_argument(
+        "--points",
+        type=points_arg,
+        metavar="P1,P2,...",
+        help="placement points of 1st, 2nd, ... (such as 90,45,0,-135, Tenhou's dan points at "
+        "7-dan): adds each spec's average with its interval (the points column)",
+    )
+    parser.add_argument(
+        "--target-ci",
+        type=float,
+        metavar="X",
+        help="play deal sets until the 95%% interval of --target is narrower than X (its hi - "
+        "lo), at most --games games; of the first seat's spec, the --compare pair's difference, "
+        "or the first two challengers' difference",
+    )
+    parser.add_argument(
+        "--target",
+        default="rank",
+        help="the figure of --target-ci: " + ", ".join(FIGURE_NAMES) + " (default rank)",
     )
     parser.add_argument(
         "--seed", type=seed_arg, default=0, help=f"seed of the first set, {SEED_RANGE} (default 0)"
@@ -72,6 +118,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
     )
+    add_bot_arguments(parser)
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (default: when stderr is a terminal)",
+    )
+
+
+def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of external bots (shared by ``arena`` and ``ladder``)."""
     parser.add_argument(
         "--bot-timeout",
         type=float,
@@ -88,13 +145,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_STARTUP_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--bot-max-timeouts",
+        type=int_arg,
+        default=DEFAULT_MAX_TIMEOUTS,
+        metavar="N",
+        help="an mjai bot that times out N times in a row is declared dead and the run ends, "
+        f"with --bot-errors substitute too (default {DEFAULT_MAX_TIMEOUTS}: a bot that never "
+        "answers ends a run within a minute at the default timeouts)",
+    )
+    parser.add_argument(
         "--bot-errors",
         choices=BOT_ERRORS,
         default="stop",
         help="what an mjai bot's illegal or malformed answer or timeout does: stop (end the run "
         "with the error, the default) or substitute (play the default move: pass on an offer, "
-        "else tsumogiri, else the first legal discard; counted per seat as bot_errors); a bot "
-        "that exits ends the run either way",
+        "else tsumogiri, else the first legal discard; counted per seat as bot_errors, and "
+        "shown on the progress line); a bot that exits, or is declared dead "
+        "(--bot-max-timeouts), ends the run either way",
     )
     parser.add_argument(
         "--sanma-dialect",
@@ -104,12 +171,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "forks: four-seat lists with seat 3 empty, kita as a nukidora event) or kita "
         "(RiichiEnv: three-seat lists, kita as a kita event)",
     )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
-    )
+
+
+def points_arg(text: str) -> tuple[float, ...]:
+    """An ``argparse`` type for ``--points``: comma-separated finite numbers."""
+    try:
+        values = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        values = ()
+    if not values or not all(math.isfinite(v) for v in values):
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated numbers, the points of 1st, 2nd, ... such as "
+            f"90,45,0,-135, got {text!r}"
+        )
+    return values
+
+
+def split_specs(text: str, option: str, count: int | None = None) -> list[str]:
+    """Comma-separated seat specs of ``option`` (``count`` of them, or two or more)."""
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs) or (len(specs) != count if count else len(specs) < 2):
+        want = (
+            {2: "two", 3: "three", 4: "four"}.get(count, "two or more") if count else "two or more"
+        )
+        raise ValueError(f"{option} needs {want} comma-separated seat specs, got {text!r}")
+    return specs
 
 
 def resolve_seat(
@@ -117,6 +203,7 @@ def resolve_seat(
     timeout: float = DEFAULT_TIMEOUT,
     startup: float = DEFAULT_STARTUP_TIMEOUT,
     sanma_dialect: str = "nukidora",
+    max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
 ):
     """The policy of a seat spec: a compiled name, a Python agent, module:Class, mjai:COMMAND or
     mjaiapp:COMMAND (sent three-player games in ``sanma_dialect``)."""
@@ -153,6 +240,7 @@ def resolve_seat(
             startup_timeout=startup,
             dialect=dialect,
             sanma_dialect=sanma_dialect,
+            max_timeouts=max_timeouts,
         )
     if ":" not in spec:
         raise ValueError(f"unknown seat {spec!r}; use one of {', '.join(BUILT_IN)} or module:Class")
@@ -172,55 +260,106 @@ def resolve_seat(
     return obj
 
 
-def run(args: argparse.Namespace) -> int:
-    """Play the duplicate games and print the table (or ``--json``)."""
+def make_pool(args: argparse.Namespace):
+    """The Ray pool of ``--backend ray`` (None for local threads)."""
+    if args.backend != "ray":
+        return None
+    from riichi_env.integrations.ray import RayPool
+
+    return RayPool(args.workers, address=args.ray_address)
+
+
+def check_common(args: argparse.Namespace):
+    """The rules preset and the checks shared by ``arena`` and ``ladder``."""
     from engine.rules import PRESETS, PRESETS_3P, Rules
-    from riichi_env.batch.arena import arena, format_table
 
     if args.rules not in PRESETS and args.rules not in PRESETS_3P:
         raise ValueError(
             f"unknown rules preset {args.rules!r}; choose from {[*PRESETS, *PRESETS_3P]}"
         )
-    rules = Rules.preset(args.rules)
-    n = rules.players
-    specs = [s.strip() for s in args.seats.split(",")]
-    if len(specs) != n or not all(specs):
-        word = {3: "three", 4: "four"}[n]
-        raise ValueError(f"--seats needs {word} comma-separated seat specs, got {args.seats!r}")
     if args.games < 1:
         raise ValueError(f"--games must be >= 1, got {args.games}")
     if args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
-    policies = [
-        resolve_seat(s, args.bot_timeout, args.bot_startup_timeout, args.sanma_dialect)
-        for s in specs
-    ]
-    pool = None
-    if args.backend == "ray":
-        from riichi_env.integrations.ray import RayPool
+    if args.bot_max_timeouts < 1:
+        raise ValueError(f"--bot-max-timeouts must be >= 1, got {args.bot_max_timeouts}")
+    return Rules.preset(args.rules)
 
-        pool = RayPool(args.workers, address=args.ray_address)
-    try:
-        out = arena(
-            policies,
-            games=args.games,
-            seed=args.seed,
-            workers=args.workers,
-            names=specs,
-            rules=rules,
-            log_dir=args.log,
-            log_format=args.format,
-            overwrite=args.overwrite,
-            progress=args.progress,
-            runner=pool.selfplay if pool is not None else None,
-            bot_errors=args.bot_errors,
-        )
-    finally:
-        if pool is not None:
-            pool.close()
+
+def resolver(args: argparse.Namespace):
+    """``resolve_seat`` with the bot options of the command line."""
+    return lambda spec: resolve_seat(
+        spec, args.bot_timeout, args.bot_startup_timeout, args.sanma_dialect, args.bot_max_timeouts
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the duplicate games and print the table (or ``--json``)."""
+    from riichi_env.batch.arena import arena, challenge, format_table, jsonable
+
+    rules = check_common(args)
+    n = rules.players
+    word = {3: "three", 4: "four"}[n]
+    seat = resolver(args)
+    common = {
+        "games": args.games,
+        "seed": args.seed,
+        "workers": args.workers,
+        "rules": rules,
+        "log_dir": args.log,
+        "log_format": args.format,
+        "overwrite": args.overwrite,
+        "progress": args.progress,
+        "bot_errors": args.bot_errors,
+        "points": args.points,
+        "target_ci": args.target_ci,
+        "target": args.target,
+    }
+    if args.challengers is not None:
+        if args.compare is not None:
+            raise ValueError("--compare is for --seats; --challengers compares the challengers")
+        if args.opponents is None:
+            raise ValueError(f"--challengers needs --opponents ({word} seats less one)")
+        challengers = split_specs(args.challengers, "--challengers")
+        opponents = split_specs(args.opponents, "--opponents", n - 1)
+        policies = [seat(s) for s in challengers]
+        others = [seat(s) for s in opponents]
+        pool = make_pool(args)
+        try:
+            out = challenge(
+                policies,
+                others,
+                names=challengers,
+                opponent_names=opponents,
+                runner=pool.selfplay if pool is not None else None,
+                **common,
+            )
+        finally:
+            if pool is not None:
+                pool.close()
+    else:
+        if args.opponents is not None:
+            raise ValueError("--opponents goes with --challengers")
+        specs = [s.strip() for s in args.seats.split(",")]
+        if len(specs) != n or not all(specs):
+            raise ValueError(f"--seats needs {word} comma-separated seat specs, got {args.seats!r}")
+        compare = split_specs(args.compare, "--compare", 2) if args.compare else None
+        policies = [seat(s) for s in specs]
+        pool = make_pool(args)
+        try:
+            out = arena(
+                policies,
+                names=specs,
+                compare=compare,
+                runner=pool.selfplay if pool is not None else None,
+                **common,
+            )
+        finally:
+            if pool is not None:
+                pool.close()
     if args.json:
-        doc = {"games": out["games"], "draw_rate": out["draw_rate"], "agents": out["agents"]}
-        print(json.dumps(doc))
+        doc = {k: v for k, v in out.items() if k not in ("seconds", "records_sha256")}
+        print(json.dumps(jsonable(doc)))
     else:
         print(format_table(out))
         if args.log:

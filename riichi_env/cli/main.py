@@ -15,7 +15,7 @@ import sys
 
 from engine.validation import SEED_RANGE, check_seed
 
-SUBCOMMANDS = ("arena", "demo", "score", "selfplay", "replay", "convert", "dataset")
+SUBCOMMANDS = ("arena", "ladder", "demo", "score", "selfplay", "replay", "convert", "dataset")
 """Subcommand names in help order; ``riichi_env.cli.<name>`` implements each."""
 
 
@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 2
         command = f"riichi-env {args.command}"
+        args._argv = list(argv) if argv is not None else sys.argv[1:]
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
         if argv is None:

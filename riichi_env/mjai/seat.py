@@ -46,8 +46,10 @@ and the game being played is lost. With ``bot_errors="substitute"`` the engine p
 discard), the game goes on, and the error is counted for the seat (``selfplay``'s per-game
 ``bot_errors``); an answer that comes after its timeout is read and dropped later, so the next
 answers stay in step. The first error of each process is logged as a warning (logger
-``riichi_env.mjai.seat``), the others at INFO. A bot process that exits, or stops reading its
-input, ends the run in both modes.
+``riichi_env.mjai.seat``), the others at INFO. A bot process that exits, stops reading its
+input, or times out ``max_timeouts`` times in a row (declared dead) ends the run in both modes.
+A bot that exits after ``ModuleNotFoundError`` gets a hint: its command runs with the
+interpreter it names.
 
 ``python`` or ``python3`` as the command's first word means this interpreter (``sys.executable``),
 so a bot from this environment runs with its packages. Unix only (``select`` on pipes).
@@ -85,8 +87,12 @@ from riichi_env.records.mjai import SANMA_DIALECTS
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a bot may take to answer one decision."""
-DEFAULT_STARTUP_TIMEOUT = 120.0
+DEFAULT_STARTUP_TIMEOUT = 30.0
 """Seconds for its first answer, which includes starting up (loading a model, say)."""
+DEFAULT_MAX_TIMEOUTS = 3
+"""Timeouts in a row after which a bot process is declared dead and the run ends (with
+``bot_errors="substitute"``; ``"stop"`` ends it at the first): a bot that never answers ends a
+run after ``DEFAULT_STARTUP_TIMEOUT + (DEFAULT_MAX_TIMEOUTS - 1) * DEFAULT_TIMEOUT`` = 50 s."""
 STDERR_LINES = 20
 """Last stderr lines kept per bot process for error messages."""
 DIALECTS = ("mjai", "mjaiapp")
@@ -217,11 +223,13 @@ class _Process:
         """Events of the game sent so far."""
         self.cache: dict = {}
         self.answered = 0
-        """Lines read from the bot (its first answer has ``startup_timeout``)."""
+        """Lines read from the bot (its first line has ``startup_timeout``)."""
         self.owed = 0
         """Lines still to come that answer nothing now (late answers): dropped when they come."""
         self.errors = 0
         """Bad answers substituted."""
+        self.timeouts = 0
+        """Timeouts in a row (an answer in time sets it back to 0)."""
         self.last_event = ""
         os.set_blocking(self.proc.stdout.fileno(), False)
 
@@ -330,7 +338,10 @@ class _Process:
             while b"\n" not in self.buffer:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(f"no answer within {timeout:g} s")
+                    first = (
+                        "" if self.answered or self.timeouts else " (its first, start-up included)"
+                    )
+                    raise TimeoutError(f"no answer within {timeout:g} s{first}")
                 if self._fill(left) < 0:
                     self.proc.wait(timeout=1.0)
                     raise EOFError(self.exited() or "closed its stdout")
@@ -339,6 +350,7 @@ class _Process:
             if self.owed:
                 self.owed -= 1
                 continue
+            self.timeouts = 0  # an answer in time
             if line is None:
                 raise AnswerTooLongError(
                     f"answered with a line longer than {MAX_ANSWER_BYTES:,} bytes"
@@ -373,6 +385,7 @@ class MjaiBot:
             ``"mjaiapp"`` (mjai.app's: a JSON array of events per line, every line answered).
         sanma_dialect: How three-player games are sent: ``"nukidora"`` (the Mortal-3p forks:
             four-entry lists, seat 3 empty) or ``"kita"`` (RiichiEnv: three-entry lists).
+        max_timeouts: Timeouts in a row after which a process is declared dead (the run ends).
     """
 
     def __init__(
@@ -384,6 +397,7 @@ class MjaiBot:
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
         dialect: str = "mjai",
         sanma_dialect: str = "nukidora",
+        max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
     ):
         if isinstance(command, str):
             argv = shlex.split(command)
@@ -398,6 +412,8 @@ class MjaiBot:
         for label, value in (("timeout", timeout), ("startup_timeout", startup_timeout)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"{label} must be a number of seconds > 0, got {describe(value)}")
+        if isinstance(max_timeouts, bool) or not isinstance(max_timeouts, int) or max_timeouts < 1:
+            raise ValueError(f"max_timeouts must be an int >= 1, got {describe(max_timeouts)}")
         if dialect not in DIALECTS:
             raise ValueError(
                 f"dialect must be 'mjai' (Mortal's) or 'mjaiapp' (mjai.app's), got "
@@ -416,6 +432,7 @@ class MjaiBot:
         self.__name__ = self.name
         self.timeout = float(timeout)
         self.startup_timeout = float(startup_timeout)
+        self.max_timeouts = max_timeouts
         self._procs: dict[tuple[int, int], _Process] = {}
 
     def argv_for(self, seat: int) -> list[str]:
@@ -431,6 +448,7 @@ class MjaiBot:
             startup_timeout=self.startup_timeout,
             dialect=self.dialect,
             sanma_dialect=self.sanma_dialect,
+            max_timeouts=self.max_timeouts,
         )
 
     def __getstate__(self) -> dict:
@@ -439,6 +457,7 @@ class MjaiBot:
 
     def __setstate__(self, state: dict) -> None:
         state.setdefault("sanma_dialect", "nukidora")
+        state.setdefault("max_timeouts", DEFAULT_MAX_TIMEOUTS)
         self.__dict__.update(state)
         self._procs = {}
 
@@ -458,7 +477,40 @@ class MjaiBot:
         text = self._describe(proc, seat, t, what, answer)
         tail = proc.stderr_tail() if proc is not None else ""
         self.close()
-        return MjaiBotError(text + tail)
+        return MjaiBotError(text + tail + self._hint(tail))
+
+    def _hint(self, tail: str) -> str:
+        """A hint for a bot that died for want of a module: which interpreter ran it."""
+        if "ModuleNotFoundError" not in tail and "No module named" not in tail:
+            return ""
+        ours = self.argv[0] == sys.executable
+        who = (
+            f"'python' in a bot command is riichi_env's own interpreter ({sys.executable}), "
+            "which does not have the bot's packages"
+            if ours
+            else f"its interpreter ({self.argv[0]}) does not have the bot's packages"
+        )
+        return (
+            f". Hint: a bot command runs with whatever interpreter it names; {who}. Name the "
+            "bot's own interpreter, such as 'mjaiapp:/path/to/bot-venv/bin/python bot.py "
+            "{seat}', or install the missing package there"
+        )
+
+    def _timed_out(self, proc: _Process, seat: int, t: int, mode: str, exc: TimeoutError) -> None:
+        """A timeout: the answer is owed (dropped when it comes); at ``max_timeouts`` in a row
+        the process is declared dead and the run ends (``"substitute"``; ``"stop"`` ends it at
+        the first anyway)."""
+        proc.owed += 1
+        proc.timeouts += 1
+        if mode == "substitute" and proc.timeouts >= self.max_timeouts:
+            raise self._error(
+                proc,
+                seat,
+                t,
+                f"declared dead after {proc.timeouts} timeouts in a row (the last: {exc}); the "
+                f"run ends (a bot is dead after {self.max_timeouts} timeouts in a row: "
+                "max_timeouts, --bot-max-timeouts)",
+            )
 
     def _bad(
         self,
@@ -495,7 +547,9 @@ class MjaiBot:
         return proc
 
     def _timeout(self, proc: _Process) -> float:
-        return self.timeout if proc.answered else self.startup_timeout
+        """``startup_timeout`` for the process's first line, ``timeout`` after it (answered or
+        not: a bot that never answers waits the start-up once)."""
+        return self.timeout if proc.answered or proc.timeouts else self.startup_timeout
 
     def _check_quiet(self, proc, seat, t, mode, errors) -> None:
         """Output the bot wrote since its last answer: a bad answer (it had no decision)."""
@@ -517,7 +571,7 @@ class MjaiBot:
         try:
             line = proc.read_answer(self._timeout(proc))
         except TimeoutError as exc:
-            proc.owed += 1
+            self._timed_out(proc, seat, t, mode, exc)
             self._bad(proc, seat, t, mode, errors, f"{exc} to a line without a decision")
             return
         except EOFError as exc:
@@ -570,7 +624,7 @@ class MjaiBot:
         try:
             line = proc.read_answer(self._timeout(proc))
         except TimeoutError as exc:
-            proc.owed += 1
+            self._timed_out(proc, seat, t, mode, exc)
             return substitute(str(exc))
         except EOFError as exc:
             raise self._error(proc, seat, t, f"{exc} before answering") from None
@@ -649,6 +703,7 @@ def is_log_policy(policy: Any) -> bool:
 
 __all__ = [
     "BOT_ERRORS",
+    "DEFAULT_MAX_TIMEOUTS",
     "MAX_ANSWER_BYTES",
     "DIALECTS",
     "LogDecision",

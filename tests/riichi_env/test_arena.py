@@ -89,7 +89,8 @@ def test_logs_are_written_and_read_back(tmp_path):
 def test_cli_json(capsys):
     assert main(["arena", "--seats", "greedy,random,random,random", "--games", "4", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert set(doc) == {"games", "draw_rate", "agents"}
+    assert set(doc) >= {"games", "draw_rate", "agents", "deal_sets", "comparisons", "interval"}
+    assert doc["agents"][0]["avg_rank_ci95"] == [None, None]  # one deal set: no interval
     assert [a["seat_spec"] for a in doc["agents"]] == ["greedy", "random"]
     assert set(doc["agents"][0]) >= {
         "name",
@@ -174,13 +175,34 @@ def test_avg_rank_interval_is_the_normal_one_for_many_games(counts):
     np.testing.assert_allclose(avg_rank_interval(counts), _normal(counts), atol=0.01)
 
 
-def test_arena_rows_use_the_interval():
-    from riichi_env.batch.arena import avg_rank_interval
+def test_arena_rows_use_the_deal_set_interval():
+    """The interval is the t interval of the deal sets' mean ranks (one spec in one seat), not
+    the seat-games' Wilson interval; inside 1-4."""
+    import riichi_env
+    from riichi_env.batch.stats import t_quantile
 
-    out = arena(["efficiency", "random", "random", "random"], games=4, seed=0)
+    seats = ["greedy", "efficiency", "simple", "random"]
+    out = arena(seats, games=24, seed=0)
+    means = np.zeros(6)
+    for r in range(4):
+        order = [seats[(s + r) % 4] for s in range(4)]
+        ref = riichi_env.selfplay(order, games=6, seed=0)
+        for k, res in enumerate(ref["results"]):
+            means[k] += (res["ranks"][(-r) % 4] + 1) / 4
+    row = out["agents"][0]
+    assert means.std() > 0.2
+    half = t_quantile(0.975, 5) * means.std(ddof=1) / np.sqrt(6)
+    assert row["avg_rank"] == pytest.approx(means.mean())
+    lo, hi = row["avg_rank_ci95"]
+    assert lo == pytest.approx(max(means.mean() - half, 1.0))
+    assert hi == pytest.approx(min(means.mean() + half, 4.0))
     for row in out["agents"]:
-        assert row["avg_rank_ci95"] == list(avg_rank_interval(row["rank_counts"]))
         assert 1 <= row["avg_rank_ci95"][0] <= row["avg_rank"] <= row["avg_rank_ci95"][1] <= 4
+        for key in ("avg_final_score", "win_rate", "deal_in_rate", "riichi_rate", "call_rate"):
+            lo, hi = row[f"{key}_ci95"]
+            assert lo <= row[key] <= hi, key
+            assert row["stderr"][key] >= 0 and row["min_detectable"][key] >= 0
+    assert out["deal_sets"] == 6 and out["incomplete_deal_sets"] == []
 
 
 def _progress_lines(err: str) -> list[str]:

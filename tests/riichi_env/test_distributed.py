@@ -67,6 +67,20 @@ def test_arena_on_two_actors_equals_one_process(pool):
         assert out[key] == local[key]
 
 
+def test_ladder_on_the_actors_plays_the_same_games(pool):
+    """The ladder with its games on the actors: the same ranking, intervals and record hashes
+    as one process (four and three players)."""
+    from riichi_env.batch.ladder import ladder
+
+    for rules in ("mahjongsoul", "mahjongsoul-3p"):
+        entrants = ["random", "simple", "greedy"]
+        local = ladder(entrants, games=6 if rules.endswith("3p") else 8, rules=rules)
+        out = ladder(entrants, games=local["games"], rules=rules, runner=pool.selfplay)
+        assert out["ladder"] == local["ladder"]
+        assert out["records_sha256"] == local["records_sha256"]
+        assert out["comparisons"] == local["comparisons"]
+
+
 def test_arena_on_the_actors_draws_one_progress_line(pool, capsys):
     out = arena(
         ["greedy", "uniform", "uniform", "uniform"], games=8, runner=pool.selfplay, progress=True

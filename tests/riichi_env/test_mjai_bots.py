@@ -523,7 +523,7 @@ def test_arena_cli_counts_bot_errors_per_seat_spec(capsys):
     argv = ["arena", "--seats", f"{spec},random,greedy,random", "--games", "4", "--seed", "2"]
     assert main([*argv, "--bot-errors", "substitute", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert set(doc) == {"games", "draw_rate", "agents"}
+    assert set(doc) >= {"games", "draw_rate", "agents"}
     rows = {a["seat_spec"]: a for a in doc["agents"]}
     assert rows[spec]["bot_errors"] > 4 and rows["random"]["bot_errors"] == 0
     assert rows["greedy"]["bot_errors"] == 0

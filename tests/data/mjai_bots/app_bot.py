@@ -8,13 +8,23 @@ elsewhere. LOG, if given, is a file each input line is appended to. MODE: ``ok``
 ``chatty`` (answers its ``start_game`` line with a discard); ``chattyend`` (answers its
 ``end_game`` line with a discard); ``long3``, ``deep3``, ``digits3`` (at every third of its own
 draws: its answer padded past 1 MiB with spaces, a line of 200,000 nested arrays, an answer with a
-5,000-digit number); ``longnone`` (its ``{"type":"none"}`` to ``start_game`` padded past 1 MiB).
+5,000-digit number); ``longnone`` (its ``{"type":"none"}`` to ``start_game`` padded past 1 MiB);
+``silent`` (reads every line, answers none); ``stall5`` (answers until its fifth own draw, then
+never again); ``slow2`` (at its second and fourth own draws of a game it sleeps ``APP_BOT_DELAY``
+seconds, default 1.5, before answering); ``nomodule`` (exits at once with
+``ModuleNotFoundError``).
 """
 
 import json
+import os
 import sys
+import time
 
 mode, seat = sys.argv[1], int(sys.argv[2])
+if mode == "nomodule":
+    import loguru_that_is_not_installed  # noqa: F401
+delay = float(os.environ.get("APP_BOT_DELAY", "1.5"))
+stalled = False
 log = open(sys.argv[3], "a", encoding="utf-8") if len(sys.argv) > 3 else None  # noqa: SIM115
 draws = 0
 for line in sys.stdin:
@@ -23,6 +33,8 @@ for line in sys.stdin:
         log.flush()
     events = json.loads(line)
     last = events[-1]
+    if mode == "silent" or stalled:
+        continue
     answer = {"type": "none"}
     if last["type"] == "start_game":
         if last["id"] != seat:
@@ -35,6 +47,11 @@ for line in sys.stdin:
         answer = {"type": "dahai", "actor": seat, "pai": "1m", "tsumogiri": False}
     elif last["type"] == "tsumo" and last["actor"] == seat:
         draws += 1
+        if mode == "stall5" and draws == 5:
+            stalled = True
+            continue
+        if mode == "slow2" and draws in (2, 4):
+            time.sleep(delay)
         if not (mode == "every3" and draws % 3 == 0):
             answer = {"type": "dahai", "actor": seat, "pai": last["pai"], "tsumogiri": True}
         if draws % 3 == 0 and mode in ("long3", "deep3", "digits3"):
