@@ -10,10 +10,17 @@ import sys
 import time
 
 
-def run(games: int, encode: bool, seed: int) -> dict:
+def run(games: int, encode: bool, seed: int, chooser: str = "python") -> dict:
+    """Random legal actions; ``chooser`` ``"numpy"``: with ``encode()`` and ``mask()``, the action
+    drawn as ``rng.choice(np.flatnonzero(mask))`` (NumPy's generator), the loop of the issue that
+    measured the AEC env; ``"python"``: ``random.Random`` over ``legal_actions()``."""
     from riichienv import RiichiEnv
 
     rng = random.Random(seed)
+    if chooser == "numpy":
+        import numpy as np
+
+        nrng = np.random.default_rng(seed)
     decisions = 0
     start = time.perf_counter()
     for g in range(games):
@@ -25,7 +32,13 @@ def run(games: int, encode: bool, seed: int) -> dict:
                 legal = obs.legal_actions()
                 if encode:
                     obs.encode()
-                actions[pid] = legal[int(rng.random() * len(legal))]
+                if chooser == "numpy":
+                    mask = np.frombuffer(obs.mask(), dtype=np.uint8)
+                    action_id = int(nrng.choice(np.flatnonzero(mask)))
+                    action = next((a for a in legal if a.encode() == action_id), legal[0])
+                else:
+                    action = legal[int(rng.random() * len(legal))]
+                actions[pid] = action
                 decisions += 1
             obs_dict = env.step(actions)
     return {"decisions": decisions, "games": games, "seconds": time.perf_counter() - start}
@@ -43,8 +56,12 @@ def main() -> None:
     repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     run(1, True, seed)  # warm-up
     out = {"version": version("riichienv")}
-    for key, encode in (("plain", False), ("encode", True)):
-        out[key] = min((run(games, encode, seed) for _ in range(repeats)), key=_seconds)
+    for key, encode, chooser in (
+        ("plain", False, "python"),
+        ("encode", True, "python"),
+        ("numpy", True, "numpy"),
+    ):
+        out[key] = min((run(games, encode, seed, chooser) for _ in range(repeats)), key=_seconds)
     print(json.dumps(out))
 
 

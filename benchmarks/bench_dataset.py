@@ -10,8 +10,12 @@ none: ``riichi-env arena --seats efficiency,simple,efficiency,simple --games 200
 each hand and seat, ``obs.encode()`` and ``obs.mask()`` at each step. Ours:
 ``Converter(...).convert(path)`` per file in this process (one core), for ``basic_v0`` (also with
 ``reuse=True``: no copy out of the converter's buffers, and with ``skip_forced``), ``rich_v0``,
-the oracle column and uint8 observations; and ``riichi_env.dataset.io.iter_batches`` with 1 and
-``--workers`` worker processes when that module is there. Each row is the best of ``--repeats``
+the oracle column and uint8 observations; ``riichi_env.dataset.io.iter_batches`` with 1 and
+``--workers`` worker processes; and ``riichi-env dataset`` end to end, the documented path (a new
+interpreter each run: shards of packed games, with 1 and ``--workers`` workers, and the rows
+layout in float32 and uint8), with its disk a hanchan and the peak RSS of its largest process.
+A second table reads the packed shards back with ``iter_shard_batches`` on one core (float32
+batches in order and shuffled, uint8 shuffled). Each row is the best of ``--repeats``
 passes over all files by CPU time (``time.process_time``: user + system time of this process);
 the ``iter_batches`` rows by wall time. A second table splits one core's CPU time per hanchan into
 reading, packing, the compiled replay (with the masks), encoding and the copy out.
@@ -160,6 +164,88 @@ def batches(paths: list[Path], workers: int, repeats: int, **options) -> dict:
     return best
 
 
+_MEASURE = (
+    "import json, resource, subprocess, sys, time\n"
+    "t = time.perf_counter()\n"
+    "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
+    "wall = time.perf_counter() - t\n"
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(json.dumps({'status': p.returncode, 'wall': wall, 'cpu': u.ru_utime + u.ru_stime,"
+    " 'maxrss_kb': u.ru_maxrss, 'err': p.stderr.decode()[-300:]}))\n"
+)
+"""Runs a command and prints its wall time, CPU time and the peak RSS of its largest process
+(``ru_maxrss`` of the waited-for children: the command, its forkserver and the workers)."""
+
+
+def cli(paths: list[Path], repeats: int, *args: str) -> dict:
+    """``riichi-env dataset DIR --out OUT ARGS`` on the records (a folder of links to them), end
+    to end: interpreter start, reading, checking, writing; the best of ``repeats`` by wall time,
+    with the shard set's bytes and the peak RSS."""
+    from riichi_env.dataset.shards import shard_bytes
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "records"
+        folder.mkdir()
+        for p in paths:
+            os.symlink(p.resolve(), folder / p.name)
+        best = None
+        for k in range(repeats):
+            out = Path(tmp) / f"out{k}"
+            cmd = [sys.executable, "-m", "riichi_env", "dataset", str(folder), "--out", str(out)]
+            proc = subprocess.run(
+                [sys.executable, "-c", _MEASURE, *cmd, *args], capture_output=True, text=True
+            )
+            run = json.loads(proc.stdout.strip().splitlines()[-1])
+            if run["status"] != 0:
+                raise RuntimeError(f"riichi-env dataset {' '.join(args)} failed: {run['err']}")
+            manifest = json.loads((out / "manifest.json").read_text())
+            run.update(
+                games=manifest["games"],
+                decisions=manifest["rows"],
+                bytes=shard_bytes(out),
+                skipped=len(manifest["skipped"]),
+            )
+            if best is None or run["wall"] < best["wall"]:
+                best = run
+        return best
+
+
+def loader(paths: list[Path], repeats: int) -> list[tuple[str, dict]]:
+    """``iter_shard_batches`` over a games shard set of the records (written once): batches of
+    1024 float32 rows in order and shuffled (a 65,536-row buffer), uint8 shuffled; rows/s by CPU
+    and by wall time (one core, this process)."""
+    from riichi_env.dataset.io import write_shards
+    from riichi_env.dataset.shards import iter_shard_batches
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        write_shards(paths, Path(tmp) / "s", progress=False)
+        for name, kw in (
+            ("float32, in order", {}),
+            ("float32, shuffled (65,536-row buffer)", {"shuffle": True, "shuffle_buffer": 65536}),
+            (
+                "uint8, shuffled (65,536-row buffer)",
+                {"shuffle": True, "shuffle_buffer": 65536, "dtype": "uint8"},
+            ),
+        ):
+            best = None
+            for _ in range(repeats):
+                cpu0, wall0 = time.process_time(), time.perf_counter()
+                rows = 0
+                with iter_shard_batches(Path(tmp) / "s", 1024, **kw) as batches:
+                    for b in batches:
+                        rows += len(b["action"])
+                run = {
+                    "rows": rows,
+                    "cpu": time.process_time() - cpu0,
+                    "wall": time.perf_counter() - wall0,
+                }
+                if best is None or run["cpu"] < best["cpu"]:
+                    best = run
+            out.append((name, best))
+    return out
+
+
 def stages(paths: list[Path], repeats: int, encoder: str = "basic_v0") -> dict[str, float]:
     """CPU milliseconds per hanchan of each stage of ``Converter.convert`` (best of ``repeats``)."""
     from riichi_env.dataset import Converter
@@ -286,6 +372,20 @@ def main() -> int:
             ),
         ]:
             rows.append((name, {**ours(paths3, args.repeats, **options), "three": True}))
+    for name, cli_args in (
+        ("`riichi-env dataset` (games layout), 1 worker", ()),
+        (
+            f"`riichi-env dataset` (games layout), {args.workers} workers",
+            ("--workers", str(args.workers)),
+        ),
+        ("`riichi-env dataset --layout rows` (float32 rows), 1 worker", ("--layout", "rows")),
+        (
+            "`riichi-env dataset --layout rows --dtype uint8`, 1 worker",
+            ("--layout", "rows", "--dtype", "uint8"),
+        ),
+    ):
+        rows.append((name, {**cli(paths, args.repeats, *cli_args), "cli": True}))
+    loads = loader(paths, args.repeats)
     table = stages(paths, args.repeats) if not args.no_stages else None
     load_end = load()
 
@@ -298,9 +398,9 @@ def main() -> int:
     print()
     print(
         "| path | decisions | per game | CPU s | wall s | games/s (CPU) | decisions/s (CPU) "
-        "| games/s (wall) | x RiichiEnv (CPU) | x RiichiEnv (wall) |"
+        "| games/s (wall) | x RiichiEnv (CPU) | x RiichiEnv (wall) | disk a hanchan | peak RSS |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
         g, d, cpu, wall = r["games"], r["decisions"], r["cpu"], r["wall"]
         skipped = f" ({r['skipped']} skipped)" if r.get("skipped") else ""
@@ -311,7 +411,24 @@ def main() -> int:
         same = not r.get("three")  # RiichiEnv's row is four-player games
         cells += [f"{g / cpu / ref_cpu:.1f}x" if cpu and ref_cpu and same else "-"]
         cells += [f"{g / wall / ref_wall:.1f}x" if ref_wall and same else "-"]
+        cells += [f"{r['bytes'] / max(g, 1) / 1e6:.3f} MB" if "bytes" in r else "-"]
+        cells += [f"{r['maxrss_kb'] / 1024:.0f} MB" if "maxrss_kb" in r else "-"]
         print("| " + " | ".join(cells) + " |")
+    print()
+    print(
+        "`riichi-env dataset` rows: the command line end to end (a new interpreter, its imports "
+        "and kernel loads, reading, checking every hand, writing shards), CPU time of the process "
+        "and its workers; its fixed start is in every figure (run it on one file to see it)"
+    )
+    print()
+    print(
+        "| loader (one core): iter_shard_batches, batches of 1024 | rows | rows/s (CPU) | rows/s (wall) |"
+    )
+    print("|---|---:|---:|---:|")
+    for name, r in loads:
+        print(
+            f"| {name} | {r['rows']:,} | {r['rows'] / r['cpu']:,.0f} | {r['rows'] / r['wall']:,.0f} |"
+        )
     print()
     if three_where:
         print(f"three-player rows: {three_where} (mahjongsoul-3p hanchan, mjai)")

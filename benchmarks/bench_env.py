@@ -5,7 +5,10 @@
 Rows: ``raw_env`` with and without encoding the observation (``env.last()`` vs ``action_mask()``),
 the wrapped ``env()`` (PettingZoo's three wrappers) with encoding, the ``rich_v0`` encoder, and
 RiichiEnv (PyPI ``riichienv``, Rust core) playing the same number of hanchan with random legal
-actions, with and without ``Observation.encode()``. RiichiEnv runs in its own virtual environment
+actions, with and without ``Observation.encode()``; each side draws the action with Python's
+``random`` (RiichiEnv's own loop). The "NumPy choice" rows draw it as a user's loop often does,
+``rng.choice(np.flatnonzero(mask))`` with NumPy's generator (RiichiEnv's with ``encode()`` and
+``mask()``): that draw alone costs about as much as a whole step of either env. RiichiEnv runs in its own virtual environment
 (default ``/tmp/riichienv-bench``, created with ``python3 -m venv`` + ``pip install riichienv numpy``
 unless ``--no-install``); it is skipped with a note when it cannot be installed.
 """
@@ -24,14 +27,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _peers import riichienv_python, run_riichienv  # noqa: E402
 
 
-def _best(make_env, games: int, seed: int, encode: bool, repeats: int) -> tuple[int, int, float]:
+def _best(
+    make_env, games: int, seed: int, encode: bool, repeats: int, chooser: str = "python"
+) -> tuple[int, int, float]:
     """The fastest of ``repeats`` runs of ``_play``."""
-    return min((_play(make_env, games, seed, encode) for _ in range(repeats)), key=lambda r: r[2])
+    runs = (_play(make_env, games, seed, encode, chooser) for _ in range(repeats))
+    return min(runs, key=lambda r: r[2])
 
 
-def _play(make_env, games: int, seed: int, encode: bool) -> tuple[int, int, float]:
-    """(decisions, games, seconds) of random masked play."""
+def _play(
+    make_env, games: int, seed: int, encode: bool, chooser: str = "python"
+) -> tuple[int, int, float]:
+    """(decisions, games, seconds) of random masked play; ``chooser`` ``"python"`` draws the
+    action with ``random.Random`` over ``np.flatnonzero(mask)`` (RiichiEnv's own loop draws with
+    it too), ``"numpy"`` as ``rng.choice(np.flatnonzero(mask))`` with NumPy's generator."""
     rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
     env = make_env()
     decisions = 0
     start = time.perf_counter()
@@ -50,8 +61,11 @@ def _play(make_env, games: int, seed: int, encode: bool) -> tuple[int, int, floa
                     env.step(None)
                     continue
                 mask = env.unwrapped.action_mask()
-            legal = np.flatnonzero(mask)
-            env.step(int(legal[int(rng.random() * legal.size)]))
+            if chooser == "numpy":
+                env.step(int(nrng.choice(np.flatnonzero(mask))))
+            else:
+                legal = np.flatnonzero(mask)
+                env.step(int(legal[int(rng.random() * legal.size)]))
             decisions += 1
     return decisions, games, time.perf_counter() - start
 
@@ -90,6 +104,8 @@ def main() -> None:
         ("riichi_env raw_env + basic_v0", _best(raw_env, g, s, True, r)),
         ("riichi_env env() wrapped + basic_v0", _best(env, g, s, True, r)),
         ("riichi_env raw_env + rich_v0", _best(rich, g, s, True, r)),
+        ("riichi_env env() + basic_v0, NumPy choice", _best(env, g, s, True, r, "numpy")),
+        ("riichi_env raw_env + basic_v0, NumPy choice", _best(raw_env, g, s, True, r, "numpy")),
     ]
     other, note = _riichienv(args)
     ref = None
@@ -102,6 +118,10 @@ def main() -> None:
             (f"RiichiEnv {other['version']} + encode()", (e["decisions"], e["games"], e["seconds"]))
         )
         ref = e["decisions"] / e["seconds"]
+        if "numpy" in other:
+            n = other["numpy"]
+            name = f"RiichiEnv {other['version']} + encode() + mask(), NumPy choice"
+            rows.append((name, (n["decisions"], n["games"], n["seconds"])))
 
     print(
         f"random masked actions, {args.games} hanchan per row, best of {args.repeats}, seed {args.seed} "
