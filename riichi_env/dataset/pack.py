@@ -8,6 +8,7 @@ calls, kans) in order; draws are left to the engine, which deals from the hand's
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -153,6 +154,7 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
 
 
 _NO_ROW = (-1,) * SCRIPT_WIDTH
+_NO_ROWS = np.zeros((0, SCRIPT_WIDTH), dtype=np.int32)
 
 
 def _script(hand: Hand, red_set: frozenset[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -162,9 +164,11 @@ def _script(hand: Hand, red_set: frozenset[int]) -> tuple[np.ndarray, np.ndarray
     if compact is not None:  # a reader's compact form: no Event objects for draws and discards
         ops = compact.ops
         m = len(ops)
-        event_rows = np.array(
-            [_row(ev, red_set) or _NO_ROW for ev in compact.others], dtype=np.int32
-        ).reshape(-1, SCRIPT_WIDTH)
+        event_rows = (
+            np.array([_row(ev, red_set) or _NO_ROW for ev in compact.others], dtype=np.int32)
+            if compact.others
+            else _NO_ROWS
+        )
         space = np.empty(m * (SCRIPT_WIDTH + 2), dtype=np.int32)
         script = space[: m * SCRIPT_WIDTH].reshape(m, SCRIPT_WIDTH)
         draws, rinshan = space[m * SCRIPT_WIDTH : -m], space[-m:] if m else space
@@ -221,16 +225,9 @@ def _fit_wall(hand, draws: np.ndarray, rinshan: np.ndarray, wall: np.ndarray, kn
         tiles = hand.haipai[(dealer + i) % 4]
         if len(tiles) != 13:
             raise RecordError(f"seat {(dealer + i) % 4} is dealt {len(tiles)} tiles, not 13")
-    problem, a, b = engine_wall(
-        np.array(hand.haipai, dtype=np.int32),
-        dealer,
-        draws,
-        rinshan,
-        np.array(hand.dora_indicators[:5], dtype=np.int32),
-        np.array(hand.ura_indicators[:5], dtype=np.int32),
-        wall,
-        known,
-    )
+    dora, ura = hand.dora_indicators[:5], hand.ura_indicators[:5]
+    revealed = np.array([*itertools.chain.from_iterable(hand.haipai), *dora, *ura], dtype=np.int32)
+    problem, a, b = engine_wall(revealed, len(dora), dealer, draws, rinshan, wall, known)
     if problem == WALL_TOO_MANY_DRAWS:
         raise RecordError(f"{a} draws and {b} replacement draws: more than a wall has")
     if problem == WALL_TILE_RANGE:

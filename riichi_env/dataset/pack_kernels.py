@@ -58,13 +58,14 @@ def compact_script(ops, event_rows, script, draws, rinshan):
 
 
 @njit
-def engine_wall(haipai, dealer, draws, rinshan, dora, ura, wall, known):
+def engine_wall(revealed, n_dora, dealer, draws, rinshan, wall, known):
     """A wall in the engine's layout (into ``wall``, ``known`` 1 where the record reveals the
-    place) from the deal (``haipai``: 13 tiles a seat), the draws and replacement draws in order
-    and the first five dora and ura indicators; the places nobody saw get the tiles nobody saw,
-    in id order. A negative id reveals nothing. Returns ``(WALL_*, a, b)``: ``a`` and ``b`` the
-    numbers of draws and replacement draws (``WALL_TOO_MANY_DRAWS``), or the tile id and how many
-    times it is placed (``WALL_TWICE``)."""
+    place) from what the record reveals: ``revealed`` the deal (13 tiles a seat, seat 0 first),
+    then ``n_dora`` dora indicators and the ura indicators (at most five each); ``draws`` and
+    ``rinshan`` the draws and replacement draws in order. The places nobody saw get the tiles
+    nobody saw, in id order; a negative id reveals nothing. Returns ``(WALL_*, a, b)``: ``a`` and
+    ``b`` the numbers of draws and replacement draws (``WALL_TOO_MANY_DRAWS``), or the tile id
+    and how many times it is placed (``WALL_TWICE``)."""
     n_draws = draws.shape[0]
     n_rinshan = rinshan.shape[0]
     if n_draws > 70 or n_rinshan > 4:
@@ -73,15 +74,15 @@ def engine_wall(haipai, dealer, draws, rinshan, dora, ura, wall, known):
     for i in range(4):
         seat = (dealer + i) % 4
         for k in range(13):
-            wall[13 * i + k] = haipai[seat, k]
+            wall[13 * i + k] = revealed[13 * seat + k]
     for k in range(n_draws):
         wall[52 + k] = draws[k]
     for k in range(n_rinshan):
         wall[122 + k] = rinshan[k]
-    for k in range(min(5, dora.shape[0])):
-        wall[126 + k] = dora[k]
-    for k in range(min(5, ura.shape[0])):
-        wall[131 + k] = ura[k]
+    for k in range(n_dora):
+        wall[126 + k] = revealed[52 + k]
+    for k in range(revealed.shape[0] - 52 - n_dora):
+        wall[131 + k] = revealed[52 + n_dora + k]
     counts = np.zeros(136, dtype=np.int64)
     for p in range(136):
         t = wall[p]

@@ -114,6 +114,15 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
     return game if game is not None else _read_checked(text, source, red_fives)
 
 
+def read_mjai_utf8(
+    text: str, utf8: bytes, source: str = "", red_fives: tuple[int, int, int] = (1, 1, 1)
+) -> Game:
+    """:func:`read_mjai` of a record whose UTF-8 bytes the caller has too (``utf8``: ``text``
+    encoded, without a byte-order mark), which spares encoding it again."""
+    game = _read_fast(text, source, red_fives, utf8)
+    return game if game is not None else _read_checked(text, source, red_fives)
+
+
 def _new_state() -> dict:
     return {
         "hand": None,
@@ -324,19 +333,15 @@ class _ArrayAlloc:
     """The tile ids of the fast path, kept in the state array the compiled part shares: as
     :class:`TileAllocator` hands them out for a well-formed record (the lowest unused id of a
     name; a seat gives up its lowest id of a name), raising where that one would read a plain five
-    as a red one or fail (the checked reader then explains). A new one starts a hand."""
+    as a red one or fail (the checked reader then explains). The deal (:meth:`deal`,
+    :meth:`deal_indices`) starts a hand: it hands out the first tiles."""
 
     plain_as_red = frozenset()
 
-    def __init__(self, st: np.ndarray, red_fives: tuple[int, int, int], loaded: list):
+    def __init__(self, st: np.ndarray, red_fives: tuple[int, int, int]):
         self.st = st
         self.mv = memoryview(st)  # its items as ints, read and written faster than NumPy's
-        red_fives = tuple(red_fives)
-        self.red, part, self.ids = _tables(red_fives)
-        st[:ST_LAST_DRAW] = 0  # no tile handed out, none held
-        if loaded[0] != red_fives:  # ``loaded``: the red fives whose tables ``st`` holds
-            st[ST_IDS:] = part
-            loaded[0] = red_fives
+        self.red, self.part, self.ids = _tables(red_fives)
 
     def deal(self, tehais: list[list], haipai: list[list[int]]) -> None:
         """Fill ``haipai`` (a list a seat) with the ids of the tiles named in ``tehais``, which the
@@ -387,17 +392,20 @@ class _ArrayAlloc:
         raise _BailError
 
 
-def _read_fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game | None:
-    """The record read for speed, or None when it needs the checked reader."""
+def _read_fast(
+    text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes | None = None
+) -> Game | None:
+    """The record read for speed, or None when it needs the checked reader (``utf8``: the text
+    as UTF-8 when the caller has it)."""
     try:
-        return _fast(text, source, red_fives)
+        return _fast(text, source, red_fives, utf8)
     except (
         Exception
     ):  # _BailError, or what a malformed event raises: the checked reader explains it
         return None
 
 
-def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
+def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes | None) -> Game:
     # The compiled part reads draws, discards and riichi (nine lines in ten) into ``ops`` and the
     # state array; ``_event`` reads the other lines, with an allocator on the same state. A hand's
     # events stay compact (``CompactEvents``) until someone reads ``Hand.events``.
@@ -406,12 +414,25 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
     st = np.zeros(ST_SIZE, dtype=np.int32)
     st[ST_LAST_DRAW:ST_IN_HAND] = -1  # no draw, no kan, no discard: no hand yet
     st[ST_LAST_TILE] = -1
-    loaded = [None]
-    state["alloc_type"] = lambda reds, fail: _ArrayAlloc(st, reds, loaded)
+    allocs: dict[tuple, _ArrayAlloc] = {}
+    loaded = [None]  # the red fives whose tables ``st`` holds
+
+    def alloc_type(reds: tuple[int, int, int], fail) -> _ArrayAlloc:
+        """The allocator of a new hand (one for each red fives setting)."""
+        reds = tuple(reds)
+        alloc = allocs.get(reds)
+        if alloc is None:
+            alloc = allocs[reds] = _ArrayAlloc(st, reds)
+        if loaded[0] != reds:
+            st[ST_IDS:] = alloc.part
+            loaded[0] = reds
+        return alloc
+
+    state["alloc_type"] = alloc_type
     state["last_discard"] = (-1, -1)
     last_draw = st[ST_LAST_DRAW : ST_LAST_DRAW + 4]  # a view: ``_event`` writes through it
     text = strip_bom(text)
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if utf8 is None else utf8
     plain = len(data) == len(text)  # ASCII: byte offsets are str offsets
     buf = np.frombuffer(data, dtype=np.uint8)
     lines, start_rows = lex_lines(buf)

@@ -109,6 +109,13 @@ _K_SCORES = np.frombuffer(b'"scores"', dtype=np.uint8)
 _K_TEHAIS = np.frombuffer(b'"tehais"', dtype=np.uint8)
 _WINDS = np.frombuffer(b"ESWN", dtype=np.uint8)
 _TRUE = np.frombuffer(b"true", dtype=np.uint8)
+_P_TYPE = np.frombuffer(b'{"type":"', dtype=np.uint8)
+_P_TSUMO = np.frombuffer(b'tsumo","actor":', dtype=np.uint8)
+_P_DAHAI = np.frombuffer(b'dahai","actor":', dtype=np.uint8)
+_P_REACH = np.frombuffer(b'reach","actor":', dtype=np.uint8)
+_P_ACCEPTED = np.frombuffer(b'reach_accepted","actor":', dtype=np.uint8)
+_P_PAI = np.frombuffer(b',"pai":', dtype=np.uint8)
+_P_TSUMOGIRI = np.frombuffer(b',"tsumogiri":', dtype=np.uint8)
 _FALSE = np.frombuffer(b"false", dtype=np.uint8)
 _HONORS = np.frombuffer(b"ESWNPFC", dtype=np.uint8)
 
@@ -138,12 +145,66 @@ def _tile_name(buf, p, b):
 
 
 @njit
+def _classify_compact(buf, a, b):
+    """:func:`_classify` of the lines written as this project and Mortal write them (``type``,
+    ``actor``, ``pai``, ``tsumogiri`` in this order, no blanks), the most common layout."""
+    p = _word(buf, a, b, _P_TYPE)
+    if p < 0 or p >= b:
+        return LINE_OTHER, 0, 0, -1
+    c = buf[p]
+    if c == 116:  # t
+        kind = LINE_TSUMO
+        p = _word(buf, p, b, _P_TSUMO)
+    elif c == 100:  # d
+        kind = LINE_DAHAI
+        p = _word(buf, p, b, _P_DAHAI)
+    elif c == 114:  # r
+        kind = LINE_REACH
+        q = _word(buf, p, b, _P_REACH)
+        if q < 0:
+            kind = LINE_ACCEPTED
+            q = _word(buf, p, b, _P_ACCEPTED)
+        p = q
+    else:
+        return LINE_OTHER, 0, 0, -1
+    if p < 0 or p + 1 >= b or buf[p] < 48 or buf[p] > 51:
+        return LINE_OTHER, 0, 0, -1
+    seat = buf[p] - 48
+    p += 1
+    if kind in (LINE_REACH, LINE_ACCEPTED):
+        return (kind, seat, 0, p + 1) if buf[p] == 125 else (LINE_OTHER, 0, 0, -1)
+    p = _word(buf, p, b, _P_PAI)
+    if p < 0:
+        return LINE_OTHER, 0, 0, -1
+    name, p = _tile_name(buf, p, b)
+    if name < 0 or p >= b:
+        return LINE_OTHER, 0, 0, -1
+    if kind == LINE_DAHAI:
+        p = _word(buf, p, b, _P_TSUMOGIRI)
+        if p < 0 or p >= b:
+            return LINE_OTHER, 0, 0, -1
+        if buf[p] == 116:
+            kind = LINE_TSUMOGIRI
+            p = _word(buf, p, b, _TRUE)
+        else:
+            p = _word(buf, p, b, _FALSE)
+        if p < 0 or p >= b:
+            return LINE_OTHER, 0, 0, -1
+    if buf[p] != 125:  # }
+        return LINE_OTHER, 0, 0, -1
+    return kind, seat, name, p + 1
+
+
+@njit
 def _classify(buf, a, b):
     """(kind, seat, name, end) of the draw, discard or riichi written plainly from ``a`` on (see
     the module docstring), ``end`` the offset after its closing brace; kind ``LINE_OTHER`` (and
     ``end`` -1) when there is none. ``b``: the end of ``buf``."""
     if a == b or buf[a] != 123:  # {
         return LINE_OTHER, 0, 0, -1
+    kind, seat, name, end = _classify_compact(buf, a, b)
+    if kind != LINE_OTHER:
+        return kind, seat, name, end
     p = _skip_space(buf, a + 1, b)
     seen = 0
     typ = -1
@@ -475,9 +536,11 @@ def run_plays(lines, i, st, out):
 
 @njit
 def deal(st, names, players):
-    """The next unused id of each name (``names``: int32 indices) in turn, the first 13 held by
-    seat 0, the next 13 by seat 1, … (``players`` seats); -1 in place of an id when a name has
-    none left (and the rest not dealt)."""
+    """A hand's deal: no tile handed out or held before it, then the lowest id of each name
+    (``names``: int32 indices) in turn, the first 13 held by seat 0, the next 13 by seat 1, …
+    (``players`` seats). -1 in place of an id when a name has none left (and the rest not
+    dealt)."""
+    st[:ST_LAST_DRAW] = 0
     ids = np.full(names.shape[0], -1, dtype=np.int32)
     for j in range(names.shape[0]):
         name = names[j]
