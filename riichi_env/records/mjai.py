@@ -41,6 +41,7 @@ from riichi_env.records.mjai_kernels import (
     ST_LAST_DRAW,
     ST_LAST_TILE,
     ST_NEXT,
+    ST_ROWS,
     ST_SIZE,
     deal,
     lex_lines,
@@ -436,11 +437,11 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
     plain = len(data) == len(text)  # ASCII: byte offsets are str offsets
     buf = np.frombuffer(data, dtype=np.uint8)
     lines, start_rows = lex_lines(buf)
-    ops = np.zeros((len(lines), 3), dtype=np.int32)
+    ops = np.zeros((len(lines), 3), dtype=np.int32)  # the events' rows, at most one a line
     mv, line_mv = memoryview(st), memoryview(lines)  # items as ints, faster than NumPy's
     scan = _SCAN
     hand = None
-    starts: list[int] = []  # the start_kyoku line of each hand
+    starts: list[int] = []  # the first row of each hand's events
     built = set()  # hands whose events were built while reading (``infer_draw_kind``)
     i = 0
     while True:
@@ -478,7 +479,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
         ):
             # ``infer_draw_kind`` reads the events: build them, and read the rest of this hand
             # with the checked reader's rules (a later draw or discard leaves the fast path)
-            hand.events = _compact(ops, starts[-1], i, hand.events).events()
+            hand.events = CompactEvents(ops[starts[-1] : mv[ST_ROWS]], hand.events).events()
             built.add(id(hand))
         kan_seat, last_tile = mv[ST_KAN_SEAT], mv[ST_LAST_TILE]
         state["last_discard"] = (mv[ST_DISCARD_SEAT], mv[ST_DISCARD_TILE])
@@ -491,7 +492,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
             _start_plain(ev, game, state)
         if typ == "start_kyoku":
             hand = state["hand"]
-            starts.append(i)
+            starts.append(mv[ST_ROWS])
             state["last_draw"] = last_draw
             last_draw[:] = -1
             kan_seat = last_tile = -1
@@ -505,26 +506,24 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
             if t != "dora":
                 kan_seat = e.seat if t in _KANS else -1
             last_tile = e.tile if t in ("kakan", "kita") else -1
-            ops[i, 0] = OP_EVENT
+            row = mv[ST_ROWS]
+            ops[row, 0] = OP_EVENT
+            mv[ST_ROWS] = row + 1
         mv[ST_KAN_SEAT], mv[ST_LAST_TILE] = kan_seat, last_tile
         mv[ST_DISCARD_SEAT], mv[ST_DISCARD_TILE] = state["last_discard"]
         mv[ST_IN_HAND] = int(hand is not None and not state["ended"] and id(hand) not in built)
         i += 1
     _finish(game, state, _bail)
-    # each hand's events: its lines' rows but those of lines without an event
-    keep = ops[:, 0] != 0
-    rows = ops[keep]
-    at = np.zeros(len(ops) + 1, dtype=np.int64)
-    np.cumsum(keep, out=at[1:])
-    lo = at[[*starts, len(ops)]].tolist()
-    n_others = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(rows[:, 0] == OP_EVENT, out=n_others[1:])
-    n_others = n_others[lo].tolist()
-    for k, h in enumerate(game.hands):
+    starts.append(mv[ST_ROWS])
+    others = 0
+    for h, lo, hi in zip(game.hands, starts, starts[1:], strict=False):
         if id(h) not in built:
-            if n_others[k + 1] - n_others[k] != len(h.events):
-                raise _BailError
-            set_compact_events(h, CompactEvents(rows[lo[k] : lo[k + 1]], h.events))
+            others += len(h.events)
+            set_compact_events(h, CompactEvents(ops[lo:hi], h.events))
+        else:  # its rows are not read: count its events as they are
+            others += int(np.count_nonzero(ops[lo:hi, 0] == OP_EVENT))
+    if int(np.count_nonzero(ops[: starts[-1], 0] == OP_EVENT)) != others:
+        raise _BailError
     return game
 
 
@@ -555,15 +554,6 @@ def _start_plain(row: np.ndarray, game: Game, state: dict) -> None:
     alloc = state["alloc"] = state["alloc_type"](game.red_fives, _bail)
     hand.haipai = alloc.deal_indices(row[10:])
     hand.dora_indicators.append(alloc.new_index(dora))
-
-
-def _compact(ops: np.ndarray, lo: int, hi: int, others: list[Event]) -> CompactEvents:
-    """The events of the lines ``lo:hi`` (``others``: those ``_event`` made, in order)."""
-    rows = ops[lo:hi]
-    rows = rows[rows[:, 0] != 0]
-    if int(np.count_nonzero(rows[:, 0] == OP_EVENT)) != len(others):
-        raise _BailError
-    return CompactEvents(rows, others)
 
 
 def _get(ev: dict, key: str, fail):

@@ -43,7 +43,9 @@ ST_IN_HAND = ST_DISCARD_TILE + 1
 """1 while a hand is running (draws, discards and riichi may come), else 0."""
 ST_LAST_TILE = ST_IN_HAND + 1
 """The tile of the hand's last event when it is a draw, discard, kakan or kita, else -1."""
-ST_IDS = ST_LAST_TILE + 1
+ST_ROWS = ST_LAST_TILE + 1
+"""How many rows :func:`run_plays` and the Python side have written to the events' array."""
+ST_IDS = ST_ROWS + 1
 """Per name, its ids in ascending order, -1 after the last (4 a name)."""
 ST_NAME_OF = ST_IDS + 4 * N_NAMES
 """Per id, its name's index (136 entries)."""
@@ -473,17 +475,17 @@ def lex_lines(buf):
 
 @njit
 def run_plays(lines, i, st, out):
-    """Read lines from ``i`` up to the next ``LINE_OTHER`` one, whose index it returns (the number
-    of lines at the end); -1 when a line cannot be read so (no hand running, no such tile, a
-    ``tsumogiri`` of a tile not just drawn). Writes ``(code, seat, tile)`` of each line to
-    ``out`` (code 0 for an empty line) and updates ``st``."""
+    """Read lines from ``i`` up to the next one it does not read (``LINE_OTHER``,
+    ``LINE_START``), whose index it returns (the number of lines at the end); -1 when a line
+    cannot be read so (no hand running, no such tile, a ``tsumogiri`` of a tile not just drawn).
+    Appends the ``(code, seat, tile)`` row of each event to ``out`` (``st[ST_ROWS]`` rows so far)
+    and updates ``st``."""
     n = lines.shape[0]
     while i < n:
         kind = lines[i, 2]
         if kind in (LINE_OTHER, LINE_START):
             return i
         if kind == LINE_EMPTY:
-            out[i, 0] = 0
             i += 1
             continue
         if st[ST_IN_HAND] == 0:
@@ -527,9 +529,11 @@ def run_plays(lines, i, st, out):
             code = OP_RIICHI_ACCEPTED
         st[ST_KAN_SEAT] = -1
         st[ST_LAST_TILE] = tile
-        out[i, 0] = code
-        out[i, 1] = s
-        out[i, 2] = tile
+        row = st[ST_ROWS]
+        out[row, 0] = code
+        out[row, 1] = s
+        out[row, 2] = tile
+        st[ST_ROWS] = row + 1
         i += 1
     return n
 
