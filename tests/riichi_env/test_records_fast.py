@@ -20,7 +20,7 @@ import pytest
 
 from riichi_env.batch.arena import arena
 from riichi_env.records import mjai, mjai_kernels, model
-from riichi_env.records.convert import detect_format, read_file
+from riichi_env.records.convert import detect_format, read_file, read_text
 from riichi_env.records.mjai import _read_checked, _read_fast, dumps_mjai, read_mjai
 from riichi_env.records.mjai_kernels import LINE_TSUMOGIRI, lex_lines
 from riichi_env.records.model import RecordError, compact_events
@@ -372,3 +372,23 @@ def test_the_kernels_use_the_models_event_codes():
     for name in ("OP_DRAW", "OP_RINSHAN", "OP_DISCARD", "OP_TSUMOGIRI", "OP_RIICHI", "OP_EVENT"):
         assert getattr(mjai_kernels, name) == getattr(model, name)
     assert model.OP_RIICHI_ACCEPTED == mjai_kernels.OP_RIICHI_ACCEPTED
+
+
+def test_a_file_reads_as_its_text(tmp_path, arena_texts):
+    """``read_file`` hands the mjai reader the file's bytes as well: with a byte-order mark,
+    CRLF line ends and names beyond ASCII, the Game (or the error) is the text's."""
+    lines = arena_texts[0].splitlines()
+    start = json.loads(lines[0])
+    path = tmp_path / "x.mjson"
+    for name in ("南家", "Zoë", "a\u2028b"):  # U+2028 breaks a line, inside a string too
+        lines[0] = json.dumps({**start, "names": [name, "b", "c", "d"]}, ensure_ascii=False)
+        for ending in ("\n", "\r\n"):
+            text = ending.join(lines) + ending
+            path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+            got = outcome(read_file, path)
+            if "\u2028" in name:
+                assert got[0] == "RecordError"
+            else:  # read on the fast path (comparing builds the events: checked first)
+                assert all(compact_events(h) is not None for h in got[1].hands)
+                assert got[1].names[0] == name
+            assert got == outcome(lambda t: read_text(t, source=str(path)), text)
