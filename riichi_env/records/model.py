@@ -359,9 +359,17 @@ def _set_hand_events(hand: Hand, events: list[Event]) -> None:
     hand._compact = None
 
 
+def _set_hand_state(hand: Hand, state: dict) -> None:
+    if "events" in state:  # pickled before the events could be compact
+        state = {**state, "_events": state["events"], "_compact": None}
+        del state["events"]
+    hand.__dict__.update(state)
+
+
 Hand.events = property(  # the dataclass field ``events``, built on demand from a reader's form
     _hand_events, _set_hand_events, doc="The events in order (see the module docstring)."
 )
+Hand.__setstate__ = _set_hand_state
 
 
 def compact_events(hand: Hand) -> CompactEvents | None:

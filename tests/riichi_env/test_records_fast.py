@@ -366,6 +366,12 @@ def test_hand_events_are_built_when_first_read(arena_texts):
     again = pickle.loads(pickle.dumps(game))
     assert compact_events(again.hands[1]) is not None
     assert again.hands[1].events == want.hands[1].events
+    old = want.hands[2].__reduce_ex__(2)  # a hand pickled when events was a plain attribute
+    state = {k: v for k, v in old[2].items() if k not in ("_events", "_compact")}
+    state["events"] = want.hands[2].events
+    hand = old[0](*old[1])
+    hand.__setstate__(state)
+    assert hand == want.hands[2] and compact_events(hand) is None
 
 
 def test_the_kernels_use_the_models_event_codes():
