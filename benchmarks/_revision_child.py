@@ -4,8 +4,8 @@
 
 The revision's checkout comes first on ``PYTHONPATH`` and its Numba cache is ``RIICHI_ENV_CACHE``
 (the parent sets both). Only the public API is used (``riichi_env.env``, ``raw_env``,
-``vector_env``, ``selfplay``, the ``riichi-env`` command line), so that older revisions run the
-same code. Prints one JSON line: ``{"work": n, "seconds": s}`` (decisions, hanchan or runs), or
+``vector_env``, ``selfplay``, ``read_file``, ``pack_game``, the ``riichi-env`` command line), so
+that older revisions run the same code. Prints one JSON line: ``{"work": n, "seconds": s}`` (decisions, hanchan or runs), or
 ``{"missing": why}`` when the revision has no such API. Kept free of project imports at module
 level: it must import the revision's project, not this checkout's.
 """
@@ -144,6 +144,42 @@ def dataset_row(size: int, records: str) -> dict:
     return {"work": len(files), "seconds": seconds, "bytes": size_bytes}
 
 
+def _record_files(records: str, size: int) -> list[str]:
+    return [os.path.join(records, f) for f in sorted(os.listdir(records))[:size]]
+
+
+def _cpu_pass(files: list[str], one) -> dict:
+    """CPU seconds of ``one`` over ``files``, after a pass that loads the kernels and warms the
+    page cache (the parent keeps the best of its rounds)."""
+    for path in files:
+        one(path)
+    start = time.process_time()
+    for path in files:
+        one(path)
+    return {"work": len(files), "seconds": time.process_time() - start}
+
+
+def read_row(size: int, records: str) -> dict:
+    """``riichi_env.records.read_file`` of each mjai record: hanchan per CPU second."""
+    from riichi_env.records import read_file
+
+    return _cpu_pass(_record_files(records, size), read_file)
+
+
+def pack_row(size: int, records: str) -> dict:
+    """Each record read and packed for the replay (``pack_game(read_file(p), rules_for(game,
+    "auto"))``, what the dataset does before replaying): hanchan per CPU second."""
+    from riichi_env.dataset.pack import pack_game
+    from riichi_env.records import read_file
+    from riichi_env.records.replay import rules_for
+
+    def one(path: str) -> None:
+        game = read_file(path)
+        pack_game(game, rules_for(game, "auto"))
+
+    return _cpu_pass(_record_files(records, size), one)
+
+
 COLD_STEP = (
     "import riichi_env; e = riichi_env.env(); e.reset(seed=0); "
     "a = e.agent_selection; m = e.observe(a)['action_mask']; e.step(int(m.nonzero()[0][0]))"
@@ -179,14 +215,18 @@ ROWS = {
     "vector_u8": vector_u8_row,
     "selfplay": selfplay_row,
     "dataset": dataset_row,
+    "read": read_row,
+    "pack": pack_row,
     "cold": cold_row,
 }
+ON_RECORDS = ("dataset", "read", "pack")
+"""Rows that take the records folder as a third argument."""
 
 
 def main() -> None:
     row, size = sys.argv[1], int(sys.argv[2])
     try:
-        out = dataset_row(size, sys.argv[3]) if row == "dataset" else ROWS[row](size)
+        out = ROWS[row](size, sys.argv[3]) if row in ON_RECORDS else ROWS[row](size)
     except (ImportError, AttributeError) as exc:
         out = {"missing": f"{type(exc).__name__}: {exc}"}
     print(json.dumps(out))

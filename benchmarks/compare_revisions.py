@@ -1,6 +1,7 @@
 """The hot paths at two git revisions, measured alternately in one run: rates and their ratio.
 
-    python benchmarks/compare_revisions.py BASE [HEAD] [--only env,raw,vector,selfplay,dataset,cold]
+    python benchmarks/compare_revisions.py BASE [HEAD]
+        [--only env,raw,vector,vector_u8,selfplay,dataset,read,pack,cold]
         [--rounds 3] [--budget normal|tiny] [--workdir DIR]
 
 ``BASE`` and ``HEAD`` are git revisions (``main``, ``HEAD~3``, a hash); ``HEAD`` defaults to
@@ -17,7 +18,10 @@ Rows (``--only``): ``env`` the wrapped PettingZoo ``env()`` with ``basic_v0`` an
 256 tables of ``vector_env`` with float32 and uint8 observations, random legal actions chosen in
 NumPy (decisions/s); ``selfplay`` compiled random self-play, one worker (decisions/s); ``dataset``
 ``riichi-env dataset DIR --out OUT`` with its defaults and one worker over mjai records of
-compiled agents' hanchan, written once by this checkout (hanchan/s, and bytes a hanchan);
+compiled agents' hanchan, written once by this checkout (hanchan/s, and bytes a hanchan); ``read``
+``read_file`` of each of those records and ``pack`` ``pack_game(read_file(p), rules_for(game,
+"auto"))`` of each, what the dataset does before the replay (hanchan a CPU second, in one process
+after a warm-up pass);
 ``cold`` an empty cache to the first env step and then the first self-play hanchan (seconds; its
 ratio is of speeds, so above 1 is faster too). A revision without a row's API shows ``n/a``.
 
@@ -53,9 +57,13 @@ ROWS = {
     "vector_u8": ("vector_env, 256 tables, uint8", "decisions/s", 1500, 20),
     "selfplay": ("compiled random self-play, 1 worker", "decisions/s", 400, 2),
     "dataset": ("`riichi-env dataset`, defaults, 1 worker", "hanchan/s", 200, 3),
+    "read": ("`read_file` of mjai records", "hanchan/CPU s", 200, 3),
+    "pack": ("`read_file` + `pack_game` of mjai records", "hanchan/CPU s", 200, 3),
     "cold": ("empty cache: env step + self-play hanchan", "s", 1, 1),
 }
-DEFAULT_ROWS = "env,raw,vector,vector_u8,selfplay,dataset,cold"
+DEFAULT_ROWS = "env,raw,vector,vector_u8,selfplay,dataset,read,pack,cold"
+ON_RECORDS = ("dataset", "read", "pack")
+"""Rows measured over the mjai records ``make_records`` writes."""
 
 
 def git(*args: str, cwd: Path = ROOT) -> str:
@@ -113,7 +121,7 @@ class Revision:
 def make_records(directory: Path, games: int) -> Path:
     """mjai records of ``games`` hanchan of compiled agents, written once by this checkout."""
     directory = directory / f"records-{games}"
-    if directory.is_dir() and len(list(directory.glob("*.jsonl"))) >= games:
+    if directory.is_dir() and sum(1 for p in directory.iterdir() if p.is_file()) >= games:
         return directory
     directory.mkdir(parents=True, exist_ok=True)
     seats = "efficiency,simple,efficiency,simple"
@@ -142,7 +150,7 @@ def show(values: list[float], row: str) -> str:
         secs = sorted(1 / v for v in values)
         spread = f" (to {secs[-1]:.1f})" if len(secs) > 1 else ""
         return f"{secs[0]:.1f} s{spread}"
-    fmt = "{:,.1f}" if unit == "hanchan/s" else "{:,.0f}"
+    fmt = "{:,.1f}" if unit.startswith("hanchan") else "{:,.0f}"
     best, worst = max(values), min(values)
     spread = f" (from {fmt.format(worst)})" if len(values) > 1 else ""
     return fmt.format(best) + spread
@@ -167,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     revisions = [Revision(args.base, workdir), Revision(args.head, workdir)]
     size = {r: ROWS[r][2 if args.budget == "normal" else 3] for r in rows}
-    records = make_records(workdir, size["dataset"]) if "dataset" in rows else None
+    on_records = [r for r in rows if r in ON_RECORDS]
+    records = make_records(workdir, max(size[r] for r in on_records)) if on_records else None
 
     start = time.perf_counter()
     load = os.getloadavg()[0]
@@ -175,13 +184,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"compiling {rev.label} ...", file=sys.stderr, flush=True)
         for row in rows:
             if row != "cold":
-                rev.run(row, ROWS[row][3], records if row == "dataset" else None)
+                rev.run(row, ROWS[row][3], records if row in ON_RECORDS else None)
     results: dict[str, list[list[dict]]] = {r: [[], []] for r in rows}
     for k in range(args.rounds):
         order = (0, 1) if k % 2 == 0 else (1, 0)
         for row in rows:
             for i in order:
-                res = revisions[i].run(row, size[row], records if row == "dataset" else None)
+                res = revisions[i].run(row, size[row], records if row in ON_RECORDS else None)
                 results[row][i].append(res)
         print(f"round {k + 1}/{args.rounds} done", file=sys.stderr, flush=True)
 

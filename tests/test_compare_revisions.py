@@ -66,3 +66,20 @@ def test_a_bad_revision_or_row_is_refused_with_its_name(checkout, tmp_path):
         text=True,
     )
     assert row.returncode == 2 and "unknown rows ['envv']" in row.stderr
+
+
+def test_the_record_rows_read_and_pack_the_same_records(checkout, tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "HEAD", "--only", "read,pack", "--budget", "tiny"]
+        + ["--rounds", "1", "--workdir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stderr
+    assert len(list((tmp_path / "records-3").iterdir())) >= 3  # written once, for both rows
+    for name in ("read", "pack"):
+        row = next(line for line in out.stdout.splitlines() if line.startswith(f"| {name}:"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[1] == "hanchan/CPU s"
+        assert cells[2][0].isdigit() and cells[3][0].isdigit() and cells[4].endswith("x")

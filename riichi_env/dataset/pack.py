@@ -8,6 +8,7 @@ calls, kans) in order; draws are left to the engine, which deals from the hand's
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -21,7 +22,20 @@ from riichi_env.batch.record_seat import (
     SCRIPT_CODES,
     SCRIPT_WIDTH,
 )
-from riichi_env.records.model import Game, RecordError
+from riichi_env.dataset.pack_kernels import (
+    WALL_TILE_RANGE,
+    WALL_TOO_MANY_DRAWS,
+    WALL_TWICE,
+    compact_script,
+    engine_wall,
+)
+from riichi_env.records.model import (
+    Event,
+    Game,
+    Hand,
+    RecordError,
+    compact_events,
+)
 from riichi_env.records.wall import build_wall, hand_wall, to_engine_wall, wall_slots
 
 _CODES = {name: code for code, name in enumerate(SCRIPT_CODES)}
@@ -74,11 +88,14 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
     red_set = frozenset(red_ids(rules.red_fives))
     red = red_flags(rules)
     last = 4 * GAME_LENGTHS[rules.game_length] + rules.extension_hands - 1  # as engine deal_hand
-    walls, known, starts, ends, deltas, finished, ids, labels = [], [], [], [], [], [], [], []
-    rows: list[int] = []
+    walls = np.empty((len(game.hands), 136), dtype=np.int32)
+    known = np.empty((len(game.hands), 136), dtype=np.uint8)
+    starts, ends, deltas, finished, ids, labels = [], [], [], [], [], []
+    scripts: list[np.ndarray] = []
     lo = [0]
     errors: list[tuple[int, str, str]] = []
     full = True
+    n = 0  # hands packed
     for index, hand in enumerate(game.hands):
         code = hand.round_wind * 4 + hand.kyoku
         if code > last:
@@ -90,36 +107,17 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
             except RecordError as exc:
                 errors.append((index, hand.label, f"wall: {exc.detail}"))
                 continue
-        hand_rows: list[int] = []  # flat: SCRIPT_WIDTH ints a row (NumPy reads a flat list fastest)
-        draws: list[int] = []
-        rinshan: list[int] = []
-        add = hand_rows.extend
-        for ev in hand.events:
-            typ = ev.type
-            if typ == "discard":  # most events: the first test
-                add((S_DISCARD, ev.seat, ev.tile, -1, -1, 0))
-            elif typ == "draw":
-                (rinshan if ev.rinshan else draws).append(ev.tile)
-            else:
-                c = _CODES.get(typ)
-                if c is None:
-                    continue
-                aux = -1
-                red_used = 0
-                if ev.consumed:
-                    red_used = int(any(t in red_set for t in ev.consumed))
-                    aux = min(ev.consumed, key=lambda t: t // 4) if c == S_CHI else ev.consumed[0]
-                add((c, ev.seat, ev.tile, ev.from_seat, aux, red_used))
+        script, draws, rinshan = _script(hand, red_set)
         if hand.wall is not None:
-            engine_wall = to_engine_wall(wall, layout, hand.dealer)
-            k = np.ones(136, dtype=np.uint8)
+            walls[n] = to_engine_wall(wall, layout, hand.dealer)
+            known[n] = 1
         else:
             full = False
             try:
                 if hand.players == 3:
-                    engine_wall, k = _engine_wall_3p(hand)
+                    walls[n], known[n] = _engine_wall_3p(hand)
                 else:
-                    engine_wall, k = _engine_wall(hand, draws, rinshan)
+                    _fit_wall(hand, draws, rinshan, walls[n], known[n])
             except RecordError as exc:
                 errors.append((index, hand.label, f"wall: {exc.detail}"))
                 continue
@@ -129,23 +127,20 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
             if not w.tsumo:
                 ron |= 1 << w.seat
         draw = hand.draw.kind if hand.draw is not None else ""
-        walls.append(engine_wall)
-        known.append(k)
         starts.append((code, hand.honba, hand.kyotaku, *hand.scores))
         ends.append((tsumo, int(draw == "kyuushu_kyuuhai"), ron, int(draw == "sanchahou")))
         deltas.append(hand.deltas)
         finished.append(int(hand.finished))
         ids.append(index)
         labels.append(hand.label)
-        rows.extend(hand_rows)
-        lo.append(len(rows) // SCRIPT_WIDTH)
-    n = len(walls)
-    script = np.array(rows, dtype=np.int32).reshape(-1, SCRIPT_WIDTH)
+        scripts.append(script)
+        lo.append(lo[-1] + len(script))
+        n += 1
     return PackedGame(
-        walls=np.stack(walls).astype(np.int32, copy=False) if n else np.zeros((0, 136), np.int32),
-        known=np.stack(known).astype(np.uint8, copy=False) if n else np.zeros((0, 136), np.uint8),
+        walls=walls[:n] if n < len(walls) else walls,
+        known=known[:n] if n < len(known) else known,
         starts=np.array(starts, dtype=np.int32).reshape(n, 7),
-        script=script,
+        script=np.concatenate(scripts) if scripts else np.zeros((0, SCRIPT_WIDTH), np.int32),
         script_lo=np.array(lo, dtype=np.int32),
         ends=np.array(ends, dtype=np.int32).reshape(n, 4),
         rec_deltas=np.array(deltas, dtype=np.int32).reshape(n, 4),
@@ -158,38 +153,87 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
     )
 
 
+_NO_ROW = (-1,) * SCRIPT_WIDTH
+_NO_ROWS = np.zeros((0, SCRIPT_WIDTH), dtype=np.int32)
+
+
+def _script(hand: Hand, red_set: frozenset[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hand's script rows (int32 (rows, ``SCRIPT_WIDTH``)), its draws in order and its
+    replacement draws in order (int32)."""
+    compact = compact_events(hand)
+    if compact is not None:  # a reader's compact form: no Event objects for draws and discards
+        ops = compact.ops
+        m = len(ops)
+        event_rows = (
+            np.array([_row(ev, red_set) or _NO_ROW for ev in compact.others], dtype=np.int32)
+            if compact.others
+            else _NO_ROWS
+        )
+        space = np.empty(m * (SCRIPT_WIDTH + 2), dtype=np.int32)
+        script = space[: m * SCRIPT_WIDTH].reshape(m, SCRIPT_WIDTH)
+        draws, rinshan = space[m * SCRIPT_WIDTH : -m], space[-m:] if m else space
+        r, d, k = compact_script(ops, event_rows, script, draws, rinshan)
+        return script[:r], draws[:d], rinshan[:k]
+    rows: list[int] = []  # flat: SCRIPT_WIDTH ints a row (NumPy reads a flat list fastest)
+    draws_: list[int] = []
+    rinshan_: list[int] = []
+    add = rows.extend
+    for ev in hand.events:
+        typ = ev.type
+        if typ == "discard":  # most events: the first test
+            add((S_DISCARD, ev.seat, ev.tile, -1, -1, 0))
+        elif typ == "draw":
+            (rinshan_ if ev.rinshan else draws_).append(ev.tile)
+        else:
+            row = _row(ev, red_set)
+            if row is not None:
+                add(row)
+    return (
+        np.array(rows, dtype=np.int32).reshape(-1, SCRIPT_WIDTH),
+        np.array(draws_, dtype=np.int32),
+        np.array(rinshan_, dtype=np.int32),
+    )
+
+
+def _row(ev: Event, red_set: frozenset[int]) -> tuple[int, ...] | None:
+    """The script row of an event other than a draw or discard (``None``: not in the script)."""
+    c = _CODES.get(ev.type)
+    if c is None:
+        return None
+    aux = -1
+    red_used = 0
+    if ev.consumed:
+        red_used = int(any(t in red_set for t in ev.consumed))
+        aux = min(ev.consumed, key=lambda t: t // 4) if c == S_CHI else ev.consumed[0]
+    return (c, ev.seat, ev.tile, ev.from_seat, aux, red_used)
+
+
 def _engine_wall(hand, draws: list[int], rinshan: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """A wall in the engine's layout that fits every tile the hand's record reveals (the deal,
     the draws in order, replacement draws, dora and ura indicators), the unseen places filled
     with the tiles nobody saw in id order; and which places the record reveals."""
-    wall = np.full(136, -1, dtype=np.int32)
+    wall = np.empty(136, dtype=np.int32)
+    known = np.empty(136, dtype=np.uint8)
+    _fit_wall(hand, np.asarray(draws, np.int32), np.asarray(rinshan, np.int32), wall, known)
+    return wall, known
+
+
+def _fit_wall(hand, draws: np.ndarray, rinshan: np.ndarray, wall: np.ndarray, known: np.ndarray):
+    """:func:`_engine_wall` into ``wall`` and ``known`` (int32 draws and replacement draws)."""
     dealer = hand.dealer
     for i in range(4):
         tiles = hand.haipai[(dealer + i) % 4]
         if len(tiles) != 13:
             raise RecordError(f"seat {(dealer + i) % 4} is dealt {len(tiles)} tiles, not 13")
-        wall[13 * i : 13 * i + 13] = tiles
-    n_draws, n_rinshan = len(draws), len(rinshan)
-    if n_draws > 70 or n_rinshan > 4:
-        raise RecordError(
-            f"{n_draws} draws and {n_rinshan} replacement draws: more than a wall has"
-        )
-    wall[52 : 52 + n_draws] = draws
-    wall[122 : 122 + n_rinshan] = rinshan
-    dora = hand.dora_indicators[:5]
-    ura = hand.ura_indicators[:5]
-    wall[126 : 126 + len(dora)] = dora
-    wall[131 : 131 + len(ura)] = ura
-    known = (wall >= 0).astype(np.uint8)
-    placed = wall[wall >= 0]
-    if placed.size and (placed.max() > 135 or placed.min() < 0):
+    dora, ura = hand.dora_indicators[:5], hand.ura_indicators[:5]
+    revealed = np.array([*itertools.chain.from_iterable(hand.haipai), *dora, *ura], dtype=np.int32)
+    problem, a, b = engine_wall(revealed, len(dora), dealer, draws, rinshan, wall, known)
+    if problem == WALL_TOO_MANY_DRAWS:
+        raise RecordError(f"{a} draws and {b} replacement draws: more than a wall has")
+    if problem == WALL_TILE_RANGE:
         raise RecordError("a tile id outside 0-135")
-    counts = np.bincount(placed, minlength=136)
-    if counts.max(initial=0) > 1:
-        tile = int(np.argmax(counts))
-        raise RecordError(f"tile id {tile} appears {int(counts[tile])} times")
-    wall[wall < 0] = np.flatnonzero(counts == 0)
-    return wall, known
+    if problem == WALL_TWICE:
+        raise RecordError(f"tile id {a} appears {b} times")
 
 
 def _engine_wall_3p(hand) -> tuple[np.ndarray, np.ndarray]:

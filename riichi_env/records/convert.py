@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from codecs import BOM_UTF8
 from pathlib import Path
 
 from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, read_record_bytes
 from riichi_env.records.mahjongsoul import dumps_mahjongsoul, read_mahjongsoul
-from riichi_env.records.mjai import dumps_mjai, read_mjai
+from riichi_env.records.mjai import dumps_mjai, read_mjai, read_mjai_utf8
 from riichi_env.records.mjlog import read_mjlog
 from riichi_env.records.model import Game, NotARecordError, RecordError, find_log_id, strip_bom
 from riichi_env.records.tenhou6 import read_tenhou6, write_tenhou6
@@ -92,13 +93,18 @@ def _looks_like(head: str) -> str:
 
 def read_text(text: str, *, source: str = "", fmt: str = "auto", walls=None) -> Game:
     """Parse a record of any supported format (``fmt="auto"`` detects it)."""
+    return _read(text, source, fmt, walls)
+
+
+def _read(text: str, source: str, fmt: str, walls, utf8: bytes | None = None) -> Game:
+    """:func:`read_text`; ``utf8``: the text as UTF-8 when the caller has it (mjai reads it)."""
     try:
-        return _read_text(text, source, fmt, walls)
+        return _read_text(text, source, fmt, walls, utf8)
     except RecursionError:  # the readers catch deep JSON; this is the backstop
         raise RecordError("nested too deeply to read", file=source) from None
 
 
-def _read_text(text: str, source: str, fmt: str, walls) -> Game:
+def _read_text(text: str, source: str, fmt: str, walls, utf8: bytes | None) -> Game:
     if fmt == "auto":
         fmt = detect_format(text)
     if fmt == "mjlog":
@@ -106,7 +112,9 @@ def _read_text(text: str, source: str, fmt: str, walls) -> Game:
     if fmt == "tenhou6":
         return read_tenhou6(text, source=source)
     if fmt == "mjai":
-        return read_mjai(text, source=source)
+        return (
+            read_mjai(text, source=source) if utf8 is None else read_mjai_utf8(text, utf8, source)
+        )
     if fmt == "mahjongsoul":
         return read_mahjongsoul(text, source=source)
     if fmt == "walls":
@@ -151,8 +159,12 @@ def read_file(
         raise RecordError(
             f"not UTF-8 text ({exc.reason})", file=str(path), position=f"byte {exc.start}"
         ) from None
+    if fmt == "auto":
+        fmt = detect_format(text)
+    # the mjai reader reads the bytes as well (a copy without the byte-order mark)
+    utf8 = bytes(memoryview(data)[3:] if data[:3] == BOM_UTF8 else data) if fmt == "mjai" else None
     del data
-    game = read_text(text, source=str(path), fmt=fmt, walls=walls)
+    game = _read(text, str(path), fmt, walls, utf8)
     if not game.log_id:
         game.log_id = find_log_id(path.name)
     return game

@@ -22,9 +22,35 @@ from __future__ import annotations
 import functools
 import json
 
+import numpy as np
+
 from engine.tiles import red_ids
+from riichi_env.records.mjai_kernels import (
+    LINE_ACCEPTED,
+    LINE_DAHAI,
+    LINE_REACH,
+    LINE_START,
+    LINE_TSUMO,
+    LINE_TSUMOGIRI,
+    ST_DISCARD_SEAT,
+    ST_DISCARD_TILE,
+    ST_HELD,
+    ST_IDS,
+    ST_IN_HAND,
+    ST_KAN_SEAT,
+    ST_LAST_DRAW,
+    ST_LAST_TILE,
+    ST_NEXT,
+    ST_ROWS,
+    ST_SIZE,
+    deal,
+    lex_lines,
+    run_plays,
+)
 from riichi_env.records.model import (
     DORA_KEYS,
+    OP_EVENT,
+    CompactEvents,
     Draw,
     Event,
     Game,
@@ -34,6 +60,7 @@ from riichi_env.records.model import (
     Win,
     find_log_id,
     json_problem,
+    set_compact_events,
     strip_bom,
 )
 from riichi_env.records.notation import from_mjai_name, mjai_name
@@ -85,6 +112,15 @@ def read_mjai(text: str, *, source: str = "", red_fives: tuple[int, int, int] = 
     gives the same :class:`Game`, or the :class:`RecordError` naming the line.
     """
     game = _read_fast(text, source, red_fives)
+    return game if game is not None else _read_checked(text, source, red_fives)
+
+
+def read_mjai_utf8(
+    text: str, utf8: bytes, source: str = "", red_fives: tuple[int, int, int] = (1, 1, 1)
+) -> Game:
+    """:func:`read_mjai` of a record whose UTF-8 bytes the caller has too (``utf8``: ``text``
+    encoded, without a byte-order mark), which spares encoding it again."""
+    game = _read_fast(text, source, red_fives, utf8)
     return game if game is not None else _read_checked(text, source, red_fives)
 
 
@@ -253,10 +289,17 @@ _SCAN = json.JSONDecoder().scan_once
 """The C scanner behind ``json.loads``: ``(value, end)`` of the JSON value at an index."""
 _KANS = ("daiminkan", "kakan", "ankan", "kita")
 """Events after which the seat's draw is a replacement draw (kans, and kita with three players)."""
-_HAND_CHANGES = frozenset(
-    {"start_kyoku", "chi", "pon", "daiminkan", "kakan", "ankan", "nukidora", "kita"}
-)
-"""The events besides ``tsumo`` and ``dahai`` that change what a seat holds."""
+_PLAY_LINES = {
+    "tsumo": LINE_TSUMO,
+    "dahai": LINE_DAHAI,
+    "reach": LINE_REACH,
+    "reach_accepted": LINE_ACCEPTED,
+}
+"""The events the compiled part reads (a line it does not recognise is read by ``json`` and
+handed back to it)."""
+_NAMES = tuple(mjai_name(t, False) for t in range(34)) + ("5mr", "5pr", "5sr")
+_NAME_INDEX = {name: i for i, name in enumerate(_NAMES)}
+"""mjai tile name → index (``mjai_kernels.N_NAMES`` names)."""
 
 
 class _BailError(Exception):
@@ -268,149 +311,249 @@ def _bail(msg: str = "") -> None:
 
 
 @functools.lru_cache(maxsize=16)
-def _tile_table(red: frozenset[int]) -> tuple[dict[str, tuple[int, ...]], tuple[str, ...]]:
-    """For a set of red ids: each mjai tile name's ids in ascending order, and each id's name."""
-    names = tuple(mjai_name(t // 4, t in red) for t in range(136))
-    ids: dict[str, list[int]] = {}
-    for t, name in enumerate(names):
-        ids.setdefault(name, []).append(t)
-    return {name: tuple(v) for name, v in ids.items()}, names
-
-
-@functools.lru_cache(maxsize=16)
-def _fast_tables(
-    red_fives: tuple[int, int, int],
-) -> tuple[frozenset[int], tuple[tuple[str, list[int]], ...], tuple[str, ...]]:
-    """The red ids of ``red_fives``, each mjai tile name's ids (lists a hand's allocator copies)
-    and each id's name."""
+def _tables(red_fives: tuple[int, int, int]) -> tuple[frozenset[int], np.ndarray, list[list[int]]]:
+    """For a red fives setting: the red ids, the ``ST_IDS`` and ``ST_NAME_OF`` parts of the state
+    array, and each name's ids as lists."""
     red = frozenset(red_ids(red_fives))
-    free, names = _tile_table(red)
-    return red, tuple((name, list(ids)) for name, ids in free.items()), names
+    ids: list[list[int]] = [[] for _ in _NAMES]
+    name_of = np.zeros(136, dtype=np.int32)
+    for t in range(136):
+        k = t // 4
+        name = 34 + k // 9 if t in red else k
+        ids[name].append(t)
+        name_of[t] = name
+    table = np.full((len(_NAMES), 4), -1, dtype=np.int32)
+    for name, v in enumerate(ids):
+        table[name, : len(v)] = v
+    part = np.concatenate([table.ravel(), name_of])
+    part.flags.writeable = False
+    return red, part, ids
 
 
-class _FastAlloc(TileAllocator):
-    """A :class:`TileAllocator` that hands out ids by mjai name and never reads a plain five as a
-    red one (it bails instead), so that an id's name is always ``names[id]``."""
+class _ArrayAlloc:
+    """The tile ids of the fast path, kept in the state array the compiled part shares: as
+    :class:`TileAllocator` hands them out for a well-formed record (the lowest unused id of a
+    name; a seat gives up its lowest id of a name), raising where that one would read a plain five
+    as a red one or fail (the checked reader then explains). The deal (:meth:`deal`,
+    :meth:`deal_indices`) starts a hand: it hands out the first tiles."""
 
-    def __init__(self, red_fives: tuple[int, int, int], fail):
-        # ``TileAllocator``'s fields, the red ids and tile tables made once per red fives
-        self.red, free, self.names = _fast_tables(tuple(red_fives))
-        self.used: set[int] = set()
-        self.plain_as_red: set[int] = set()
-        self.hands: list[list[int]] = [[], [], [], []]
-        self.fail = fail
-        self.free = {name: ids[:] for name, ids in free}
+    plain_as_red = frozenset()
 
-    def new(self, tile34: int, is_red: bool) -> int:
-        """As :meth:`TileAllocator.new`, bailing where that one would use a red copy or fail."""
-        return self.new_named(mjai_name(tile34, is_red))
+    def __init__(self, st: np.ndarray, red_fives: tuple[int, int, int]):
+        self.st = st
+        self.mv = memoryview(st)  # its items as ints, read and written faster than NumPy's
+        self.red, self.part, self.ids = _tables(red_fives)
+
+    def deal(self, tehais: list[list], haipai: list[list[int]]) -> None:
+        """Fill ``haipai`` (a list a seat) with the ids of the tiles named in ``tehais``, which the
+        seats then hold (a name it does not know: ``KeyError``, and the checked reader)."""
+        names = np.array([_NAME_INDEX[t] for tiles in tehais for t in tiles], dtype=np.int32)
+        ids = deal(self.st, names, sum(1 for tiles in tehais if tiles)).tolist()
+        if -1 in ids:
+            raise _BailError
+        k = 0
+        for tiles, out in zip(tehais, haipai, strict=True):
+            if tiles:
+                out.extend(ids[k : k + 13])
+                k += 13
+
+    def deal_indices(self, names: np.ndarray) -> list[list[int]]:
+        """The four hands dealt from 52 tile names (int32 indices), 13 a seat."""
+        ids = deal(self.st, names, 4).tolist()
+        if -1 in ids:
+            raise _BailError
+        return [ids[0:13], ids[13:26], ids[26:39], ids[39:52]]
 
     def new_named(self, name: str) -> int:
-        """The lowest unused id named ``name`` (``KeyError``/``IndexError`` when there is none)."""
-        return self.free[name].pop(0)
+        """The lowest unused id named ``name``, held by no one (an indicator)."""
+        return self.new_index(_NAME_INDEX[name])
+
+    def new_index(self, n: int) -> int:
+        """:meth:`new_named` by the name's index."""
+        mv = self.mv
+        k = mv[ST_NEXT + n]
+        ids = self.ids[n]
+        if k >= len(ids):
+            raise _BailError
+        mv[ST_NEXT + n] = k + 1
+        return ids[k]
+
+    def is_red(self, tid: int) -> bool:
+        """Whether the record names this id as a red five."""
+        return tid in self.red
+
+    def take(self, seat: int, tile34: int, is_red: bool) -> int:
+        """Remove the seat's lowest id of this kind and return it."""
+        mv = self.mv
+        base = ST_HELD + 136 * seat
+        for tid in self.ids[34 + tile34 // 9 if is_red else tile34]:
+            if mv[base + tid]:
+                mv[base + tid] = 0
+                return tid
+        raise _BailError
 
 
-def _read_fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game | None:
-    """The record read for speed, or None when it needs the checked reader."""
+def _read_fast(
+    text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes | None = None
+) -> Game | None:
+    """The record read for speed, or None when it needs the checked reader (``utf8``: the text
+    as UTF-8 when the caller has it)."""
     try:
-        return _fast(text, source, red_fives)
+        return _fast(text, source, red_fives, utf8)
     except (
         Exception
     ):  # _BailError, or what a malformed event raises: the checked reader explains it
         return None
 
 
-_PLAYS: dict[str, tuple[bool, int, object, bool]] = {}
-"""A memo of the ``tsumo`` and ``dahai`` lines read so far (a few hundred distinct lines make up
-nine events in ten): line → (is a tsumo, seat, tile name, tsumogiri)."""
-_MAX_PLAYS = 4096
-
-
-def _play(ev: dict, typ: str) -> tuple[bool, int, object, bool]:
-    """(is a tsumo, seat, tile name, tsumogiri) of a ``tsumo`` or ``dahai`` event."""
-    s = ev["actor"]
-    if type(s) is not int or not 0 <= s < 4:
-        raise _BailError
-    pai = ev["pai"]
-    if typ == "tsumo":
-        return True, s, pai, False
-    return False, s, pai, bool(ev.get("tsumogiri", False))
-
-
-def _fast(text: str, source: str, red_fives: tuple[int, int, int]) -> Game:
-    # ``tsumo`` and ``dahai`` (nine events in ten) are read here; others by ``_event``. Lines are
-    # those of ``_read_checked``; a line must be one JSON object from its first to last character.
+def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes | None) -> Game:
+    # The compiled part reads draws, discards and riichi (nine lines in ten) into ``ops`` and the
+    # state array; ``_event`` reads the other lines, with an allocator on the same state. A hand's
+    # events stay compact (``CompactEvents``) until someone reads ``Hand.events``.
     game = Game(hands=[], format="mjai", source=source, red_fives=red_fives)
     state = _new_state()
-    state["alloc_type"] = _FastAlloc
+    st = np.zeros(ST_SIZE, dtype=np.int32)
+    st[ST_LAST_DRAW:ST_IN_HAND] = -1  # no draw, no kan, no discard: no hand yet
+    st[ST_LAST_TILE] = -1
+    allocs: dict[tuple, _ArrayAlloc] = {}
+    loaded = [None]  # the red fives whose tables ``st`` holds
+
+    def alloc_type(reds: tuple[int, int, int], fail) -> _ArrayAlloc:
+        """The allocator of a new hand (one for each red fives setting)."""
+        reds = tuple(reds)
+        alloc = allocs.get(reds)
+        if alloc is None:
+            alloc = allocs[reds] = _ArrayAlloc(st, reds)
+        if loaded[0] != reds:
+            st[ST_IDS:] = alloc.part
+            loaded[0] = reds
+        return alloc
+
+    state["alloc_type"] = alloc_type
+    state["last_discard"] = (-1, -1)
+    last_draw = st[ST_LAST_DRAW : ST_LAST_DRAW + 4]  # a view: ``_event`` writes through it
+    text = strip_bom(text)
+    data = text.encode("utf-8") if utf8 is None else utf8
+    plain = len(data) == len(text)  # ASCII: byte offsets are str offsets
+    buf = np.frombuffer(data, dtype=np.uint8)
+    lines, start_rows = lex_lines(buf)
+    ops = np.zeros((len(lines), 3), dtype=np.int32)  # the events' rows, at most one a line
+    mv, line_mv = memoryview(st), memoryview(lines)  # items as ints, faster than NumPy's
     scan = _SCAN
-    plays = _PLAYS
-    in_hand = False
-    events = hands = last_draw = names = free = held_names = None
-    # the seat whose replacement draw comes next (the last event but dora a kan or kita), -1
-    kan_seat = -1
-    last_discard = (-1, -1)  # ``state["last_discard"]``, kept here between other events
-    for line in strip_bom(text).splitlines():
-        play = plays.get(line)
-        if play is None:
-            if not line:
-                continue
+    hand = None
+    starts: list[int] = []  # the first row of each hand's events
+    built = set()  # hands whose events were built while reading (``infer_draw_kind``)
+    i = 0
+    while True:
+        i = run_plays(lines, i, st, ops)
+        if i < 0:
+            raise _BailError
+        if i == len(lines):
+            break
+        if line_mv[i, 2] == LINE_START:  # read by the compiled part too
+            ev, typ = start_rows[line_mv[i, 4]], "start_kyoku"
+            kind = None
+        else:
+            a, b = line_mv[i, 0], line_mv[i, 1]
+            line = text[a:b] if plain else data[a:b].decode("utf-8")
             ev, end = scan(line, 0)
             if end != len(line) or type(ev) is not dict:
                 raise _BailError
             typ = ev.get("type")
-            if typ == "tsumo" or typ == "dahai":
-                play = _play(ev, typ)
-                if len(plays) >= _MAX_PLAYS:
-                    plays.clear()
-                plays[line] = play
-            else:
-                if type(typ) is not str:
-                    raise _BailError
-                state["last_discard"] = last_discard
-                _event(ev, typ, game, state, _bail)
-                last_discard = state["last_discard"]
-                hand = state["hand"]
-                in_hand = hand is not None and not state["ended"]
-                if in_hand:
-                    if typ in _HAND_CHANGES:
-                        alloc, events, last_draw = state["alloc"], hand.events, state["last_draw"]
-                        hands, names, free = alloc.hands, alloc.names, alloc.free
-                        held_names = [[names[t] for t in held] for held in hands]
-                    prev = next((e for e in reversed(events) if e.type != "dora"), None)
-                    kan_seat = prev.seat if prev is not None and prev.type in _KANS else -1
-                continue
-        if not in_hand:  # a draw or discard outside a hand: an error
-            raise _BailError
-        draw, s, pai, tsumogiri = play
-        if draw:
-            tid = free[pai].pop(0)
-            hands[s].append(tid)
-            held_names[s].append(pai)
-            events.append(Event("draw", s, tid, (), -1, False, kan_seat == s))  # positional
-            kan_seat = -1
-            last_draw[s] = tid
+            if type(typ) is not str:
+                raise _BailError
+            kind = _PLAY_LINES.get(typ)
+        if kind is not None:  # written unusually: give it to the compiled part as a plain line
+            s = ev["actor"]
+            if type(s) is not int or not 0 <= s < 4:
+                raise _BailError
+            if kind == LINE_DAHAI and ev.get("tsumogiri", False):
+                kind = LINE_TSUMOGIRI
+            lines[i, 2:] = kind, s, _NAME_INDEX[ev["pai"]] if kind <= LINE_TSUMOGIRI else 0
+            continue
+        if (
+            typ == "ryukyoku"
+            and hand is not None
+            and not ev.get("reason")
+            and id(hand) not in built
+        ):
+            # ``infer_draw_kind`` reads the events: build them, and read the rest of this hand
+            # with the checked reader's rules (a later draw or discard leaves the fast path)
+            hand.events = CompactEvents(ops[starts[-1] : mv[ST_ROWS]], hand.events).events()
+            built.add(id(hand))
+        kan_seat, last_tile = mv[ST_KAN_SEAT], mv[ST_LAST_TILE]
+        state["last_discard"] = (mv[ST_DISCARD_SEAT], mv[ST_DISCARD_TILE])
+        state["win_tile"] = last_tile
+        events = hand.events if hand is not None else ()
+        n_events = len(events)
+        if type(ev) is dict:
+            _event(ev, typ, game, state, _bail)
         else:
-            # The tile just drawn, if the seat still holds it, is the last one it holds.
-            held = hands[s]
-            hn = held_names[s]
-            if tsumogiri:
-                drawn = last_draw[s]
-                if drawn < 0 or held[-1] != drawn or hn[-1] != pai:
-                    raise _BailError
-                tid = held.pop()
-                hn.pop()
-            else:  # the first tile of that name, which is the one just drawn only if it is alone
-                i = hn.index(pai)
-                tid = held.pop(i)
-                del hn[i]
-            last_draw[s] = -1
-            kan_seat = -1
-            events.append(Event("discard", s, tid, (), -1, tsumogiri))
-            last_discard = (s, tid)
-    state["last_discard"] = last_discard
+            _start_plain(ev, game, state)
+        if typ == "start_kyoku":
+            hand = state["hand"]
+            starts.append(mv[ST_ROWS])
+            state["last_draw"] = last_draw
+            last_draw[:] = -1
+            kan_seat = last_tile = -1
+        elif hand is not None and state["hand"] is hand and len(events) > n_events:
+            if len(events) != n_events + 1:
+                raise _BailError
+            e = events[-1]
+            t = e.type
+            if t in ("draw", "discard"):
+                raise _BailError
+            if t != "dora":
+                kan_seat = e.seat if t in _KANS else -1
+            last_tile = e.tile if t in ("kakan", "kita") else -1
+            row = mv[ST_ROWS]
+            ops[row, 0] = OP_EVENT
+            mv[ST_ROWS] = row + 1
+        mv[ST_KAN_SEAT], mv[ST_LAST_TILE] = kan_seat, last_tile
+        mv[ST_DISCARD_SEAT], mv[ST_DISCARD_TILE] = state["last_discard"]
+        mv[ST_IN_HAND] = int(hand is not None and not state["ended"] and id(hand) not in built)
+        i += 1
     _finish(game, state, _bail)
+    starts.append(mv[ST_ROWS])
+    others = 0
+    for h, lo, hi in zip(game.hands, starts, starts[1:], strict=False):
+        if id(h) not in built:
+            others += len(h.events)
+            set_compact_events(h, CompactEvents(ops[lo:hi], h.events))
+        else:  # its rows are not read: count its events as they are
+            others += int(np.count_nonzero(ops[lo:hi, 0] == OP_EVENT))
+    if int(np.count_nonzero(ops[: starts[-1], 0] == OP_EVENT)) != others:
+        raise _BailError
     return game
+
+
+def _start_plain(row: np.ndarray, game: Game, state: dict) -> None:
+    """``_event`` of a four-player ``start_kyoku`` written plainly, read by ``lex_lines`` (its
+    fields in ``row``): the checks of ``_event`` and ``_start_kyoku`` (any failing one leaves the
+    fast path), and the hand they start."""
+    bakaze, dora, kyoku, honba, kyotaku, oya, *scores = row[:10].tolist()
+    if state["ended_game"] or not state["started"]:
+        raise _BailError
+    if state["hand"] is not None and not state["ended"]:
+        raise _BailError
+    if not 0 <= oya < 4 or kyoku - 1 != oya or (game.hands and game.players != 4):
+        raise _BailError
+    game.players = 4
+    hand = Hand(
+        round_wind=bakaze,
+        kyoku=kyoku - 1,
+        honba=honba,
+        kyotaku=kyotaku,
+        scores=tuple(scores),
+        dora_indicators=[],
+        haipai=[],
+        players=4,
+    )
+    state.update(hand=hand, ended=False, pending_kan=False, last_discard=(-1, -1))
+    game.hands.append(hand)
+    alloc = state["alloc"] = state["alloc_type"](game.red_fives, _bail)
+    hand.haipai = alloc.deal_indices(row[10:])
+    hand.dora_indicators.append(alloc.new_index(dora))
 
 
 def _get(ev: dict, key: str, fail):
@@ -436,7 +579,7 @@ def _tile(name, fail) -> tuple[int, bool]:
 
 def _new_tile(alloc: TileAllocator, name, fail) -> int:
     """A fresh id for the mjai tile ``name`` (by name, without parsing it, on the fast path)."""
-    if type(alloc) is _FastAlloc:
+    if type(alloc) is _ArrayAlloc:
         return alloc.new_named(name)
     return alloc.new(*_tile(name, fail))
 
@@ -483,19 +626,20 @@ def _start_kyoku(ev: dict, game: Game, state: dict, fail) -> None:
     game.hands.append(hand)
     alloc = state["alloc_type"](game.red_fives, fail)
     state["alloc"] = alloc
-    fast = type(alloc) is _FastAlloc
+    fast = type(alloc) is _ArrayAlloc
     for s in range(4):
         size = 13 if s < players else 0
         tiles = tehais[s]
         if not isinstance(tiles, list) or len(tiles) != size:
             fail(f"tehais[{s}] must have 13 tiles")
-        if fast:  # by name (a name it does not know: KeyError, and the checked reader)
-            free = alloc.free
-            ids = [free[t].pop(0) for t in tiles]
+        if fast:
+            ids = []  # dealt below, every seat at once
         else:
             ids = [alloc.new(*_tile(t, fail)) for t in tiles]
-        alloc.hands[s] = list(ids)
+            alloc.hands[s] = list(ids)
         hand.haipai.append(ids)
+    if fast:
+        alloc.deal(tehais, hand.haipai)
     hand.dora_indicators.append(_new_tile(alloc, _get(ev, "dora_marker", fail), fail))
     state["last_draw"] = [-1] * 4
 
@@ -509,7 +653,7 @@ def _players(scores, tehais) -> int:
         return 3
     if not isinstance(tehais, list) or len(tehais) != 4:
         return 4
-    hidden = [isinstance(h, list) and all(t == "?" for t in h) for h in tehais]
+    hidden = [isinstance(h, list) and h.count("?") == len(h) for h in tehais]  # all "?"
     # a seat's own view of a four-player game hides every other hand, not only the fourth
     return 3 if hidden[3] and not any(hidden[:3]) else 4
 
@@ -612,7 +756,7 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
     elif typ == "hora":
         if hand.draw is not None:
             fail("hora after ryukyoku")
-        hand.wins.append(_hora(ev, hand, alloc, fail))
+        hand.wins.append(_hora(ev, hand, alloc, fail, state.get("win_tile")))
     elif typ == "ryukyoku":
         if hand.wins or hand.draw is not None:
             fail("second result in one hand")
@@ -644,16 +788,21 @@ def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
         fail(f"unknown event type {typ!r}")
 
 
-def _hora(ev: dict, hand: Hand, alloc: TileAllocator, fail) -> Win:
+def _hora(ev: dict, hand: Hand, alloc: TileAllocator, fail, win_tile: int | None = None) -> Win:
+    """A ``hora``; ``win_tile``: the tile of the hand's last event when a draw, discard, kakan
+    or kita (-1 otherwise; ``None``: found in ``hand.events``)."""
     s = _seat(ev, "actor", fail)
     target = _seat(ev, "target", fail)
     deltas = _four(ev.get("deltas"), hand.players)
     if not isinstance(deltas, list) or len(deltas) != 4:
         fail("hora needs deltas (four ints)")
     win = Win(seat=s, from_seat=target, deltas=tuple(int(x) for x in deltas))
-    last = hand.events[-1] if hand.events else None
-    if last is not None and last.type in ("draw", "discard", "kakan", "kita"):
-        win.win_tile = last.tile
+    if win_tile is not None:
+        win.win_tile = win_tile
+    else:
+        last = hand.events[-1] if hand.events else None
+        if last is not None and last.type in ("draw", "discard", "kakan", "kita"):
+            win.win_tile = last.tile
     ura = ev.get("ura_markers", ev.get("uradora_markers"))
     if isinstance(ura, list):
         if not hand.ura_indicators and ura:

@@ -200,6 +200,54 @@ class Event:
     rinshan: bool = False
 
 
+OP_DRAW, OP_RINSHAN, OP_DISCARD, OP_TSUMOGIRI, OP_RIICHI, OP_RIICHI_ACCEPTED, OP_EVENT = range(1, 8)
+"""Row codes of :attr:`CompactEvents.ops`: a draw, a replacement draw, a discard (``tsumogiri``
+or not), a riichi declaration, its accepted stick, and the next of :attr:`CompactEvents.others`."""
+
+
+class CompactEvents:
+    """A hand's events held compactly by a reader: one int row ``(code, seat, tile)`` an event
+    (codes ``OP_*``), the events other than draws, discards and riichi kept as :class:`Event`
+    objects in ``others``. :attr:`Hand.events` builds the list from it when first read; the
+    replay's packing (:func:`riichi_env.dataset.pack.pack_game`) reads it without building one.
+    """
+
+    __slots__ = ("ops", "others")
+
+    def __init__(self, ops, others: list[Event]):
+        self.ops = ops
+        """int32 (n, 3) array: ``(code, seat, tile)`` of each event in order."""
+        self.others = others
+        """The events of the ``OP_EVENT`` rows, in order."""
+
+    def __reduce__(self):
+        return (CompactEvents, (self.ops, self.others))
+
+    def events(self) -> list[Event]:
+        """The events as :class:`Event` objects, in order."""
+        out: list[Event] = []
+        add = out.append
+        others = iter(self.others)
+        for code, seat, tile in self.ops.tolist():
+            if code == OP_DISCARD:
+                add(Event("discard", seat, tile))
+            elif code == OP_DRAW:
+                add(Event("draw", seat, tile))
+            elif code == OP_TSUMOGIRI:
+                add(Event("discard", seat, tile, (), -1, True))
+            elif code == OP_EVENT:
+                add(next(others))
+            elif code == OP_RINSHAN:
+                add(Event("draw", seat, tile, (), -1, False, True))
+            elif code == OP_RIICHI:
+                add(Event("riichi", seat))
+            elif code == OP_RIICHI_ACCEPTED:
+                add(Event("riichi_accepted", seat))
+            else:
+                raise ValueError(f"unknown compact event code {code}")
+        return out
+
+
 @dataclass
 class Win:
     """One winner's result. Unknown details (formats that omit them) are ``None``."""
@@ -243,7 +291,11 @@ class Draw:
 
 @dataclass
 class Hand:
-    """One hand (kyoku): the deal, the events in order, and how it ended."""
+    """One hand (kyoku): the deal, the events in order, and how it ended.
+
+    A reader may hold the events compactly (:class:`CompactEvents`); ``events`` builds the list
+    the first time it is read, and from then on it is an ordinary list.
+    """
 
     round_wind: int
     kyoku: int
@@ -292,6 +344,44 @@ class Hand:
             for i in range(4):
                 total[i] += w.deltas[i]
         return tuple(total)
+
+
+def _hand_events(hand: Hand) -> list[Event]:
+    events = hand._events
+    if events is None:  # held compactly: built now, an ordinary list from here on
+        events = hand._events = hand._compact.events()
+        hand._compact = None
+    return events
+
+
+def _set_hand_events(hand: Hand, events: list[Event]) -> None:
+    hand._events = events
+    hand._compact = None
+
+
+def _set_hand_state(hand: Hand, state: dict) -> None:
+    if "events" in state:  # pickled before the events could be compact
+        state = {**state, "_events": state["events"], "_compact": None}
+        del state["events"]
+    hand.__dict__.update(state)
+
+
+Hand.events = property(  # the dataclass field ``events``, built on demand from a reader's form
+    _hand_events, _set_hand_events, doc="The events in order (see the module docstring)."
+)
+Hand.__setstate__ = _set_hand_state
+
+
+def compact_events(hand: Hand) -> CompactEvents | None:
+    """The hand's events in a reader's compact form, or ``None`` once :attr:`Hand.events` was read
+    or set (the list is then the events)."""
+    return hand.__dict__.get("_compact")
+
+
+def set_compact_events(hand: Hand, compact: CompactEvents) -> None:
+    """Hold the hand's events as ``compact`` (what a reader does instead of building the list)."""
+    hand._events = None
+    hand._compact = compact
 
 
 @dataclass

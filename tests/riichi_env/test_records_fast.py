@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import functools
 import json
+import pickle
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from riichi_env.batch.arena import arena
-from riichi_env.records import mjai
-from riichi_env.records.convert import detect_format, read_file
+from riichi_env.records import mjai, mjai_kernels, model
+from riichi_env.records.convert import detect_format, read_file, read_text
 from riichi_env.records.mjai import _read_checked, _read_fast, dumps_mjai, read_mjai
-from riichi_env.records.model import RecordError
+from riichi_env.records.mjai_kernels import LINE_TSUMOGIRI, lex_lines
+from riichi_env.records.model import RecordError, compact_events
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 SEATS = ["random", "greedy", "efficiency", "simple"]
@@ -191,9 +194,207 @@ def test_a_draw_after_another_seats_kan_is_no_replacement_draw():
     assert tried >= 5
 
 
-def test_the_line_memo_stays_bounded(monkeypatch):
-    monkeypatch.setattr(mjai, "_MAX_PLAYS", 3)
-    monkeypatch.setattr(mjai, "_PLAYS", {})
-    text = record_texts()[0]
-    assert _read_fast(text, "", (1, 1, 1)) == _read_checked(text, "", (1, 1, 1))
-    assert 0 < len(mjai._PLAYS) <= 3
+def test_unusual_spellings_stay_on_the_fast_path():
+    """Lines the compiled part does not read (spaces, other key orders, extra keys, CRLF, a
+    start_kyoku it does not recognise) are read by ``json`` and still give the checked reader's
+    Game without leaving the fast path."""
+    texts = [t for t in record_texts() if _read_fast(t, "x.mjson", (1, 1, 1)) is not None]
+    texts = sorted(texts, key=len)[:8] + [max(texts, key=len)]
+    spellings = [
+        lambda ev: json.dumps(ev),  # ", " and ": "
+        lambda ev: json.dumps(ev, sort_keys=True, separators=(",", ":")),  # RiichiEnv's order
+        lambda ev: json.dumps({**ev, "meta": 1}, separators=(",", ":")),  # an extra key
+        lambda ev: json.dumps(ev, separators=(" ,\t", " :  ")),  # blanks around separators
+    ]
+    for text in texts:
+        want = _checked(text)
+        for spell in spellings:
+            respelled = "\n".join(spell(json.loads(line)) for line in text.splitlines() if line)
+            game = _read_fast(respelled, "x.mjson", (1, 1, 1))
+            assert game is not None and game == want
+        crlf = text.replace("\n", "\r\n")
+        assert _read_fast(crlf, "x.mjson", (1, 1, 1)) == want
+
+
+def test_lines_are_those_of_str_splitlines():
+    rng = random.Random(3)
+    pieces = ["a", "é", "{}", '{"type":"reach","actor":1}', "\n", "\r", "\r\n", "\x0b", "\x0c"]
+    pieces += ["\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", " ", "南"]
+    texts = ["", "\n", "\n\n", "x", "x\n", "\r\n\r\n", "a\rb"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(12))) for _ in range(300)]
+    for text in texts:
+        data = text.encode()
+        lines, _ = lex_lines(np.frombuffer(data, dtype=np.uint8))
+        got = [data[a:b].decode() for a, b in lines[:, :2].tolist()]
+        assert got == text.splitlines(), repr(text)
+
+
+def test_plain_lines_are_recognised_exactly():
+    """The compiled part recognises a line only when ``json`` reads the same event from it."""
+    plain = [
+        ('{"type":"tsumo","actor":2,"pai":"5mr"}', mjai_kernels.LINE_TSUMO, 2, 34),
+        ('{"pai":"E","actor":0,"type":"tsumo"}', mjai_kernels.LINE_TSUMO, 0, 27),
+        ('{"type": "dahai", "actor": 3, "pai": "9s", "tsumogiri": true}', LINE_TSUMOGIRI, 3, 26),
+        ('{"type":"dahai","actor":1,"pai":"C","tsumogiri":false}', mjai_kernels.LINE_DAHAI, 1, 33),
+        ('{"type":"dahai","actor":1,"pai":"C"}', mjai_kernels.LINE_DAHAI, 1, 33),
+        ('{"type":"reach","actor":3}', mjai_kernels.LINE_REACH, 3, 0),
+        ('{"actor":0,"type":"reach_accepted"}', mjai_kernels.LINE_ACCEPTED, 0, 0),
+    ]
+    other = [
+        '{"type":"tsumo","actor":2,"pai":"5mr"} ',
+        ' {"type":"tsumo","actor":2,"pai":"5mr"}',
+        '{"type":"tsumo","actor":2,"pai":"5mr","pai":"5m"}',
+        '{"type":"tsumo","actor":4,"pai":"5m"}',
+        '{"type":"tsumo","actor":10,"pai":"5m"}',
+        '{"type":"tsumo","actor":1.0,"pai":"5m"}',
+        '{"type":"tsumo","actor":true,"pai":"5m"}',
+        '{"type":"tsumo","actor":1,"pai":"1mr"}',
+        '{"type":"tsumo","actor":1,"pai":"0m"}',
+        '{"type":"tsumo","actor":1,"pai":"?"}',
+        '{"type":"tsumo","actor":1,"pai":"\\u0045"}',
+        '{"type":"tsumo","actor":1}',
+        '{"type":"tsumo","actor":1,"pai":"E","tsumogiri":false}',
+        '{"type":"dahai","actor":1,"pai":"E","tsumogiri":1}',
+        '{"type":"dahai","actor":1,"pai":"E","tsumogiri":falsey}',
+        '{"type":"reach","actor":1,"pai":"E"}',
+        '{"type":"reach_accepted","actor":1,"deltas":[0,0,0,-1000]}',
+        '{"type":"reach","actor":1}}',
+        '{"type":"reach","actor":1',
+    ]
+    for line, kind, seat, name in plain:
+        rows, _ = lex_lines(np.frombuffer(line.encode(), dtype=np.uint8))
+        assert rows[0, 2:].tolist() == [kind, seat, name], line
+    for line in other:
+        rows, _ = lex_lines(np.frombuffer(line.encode(), dtype=np.uint8))
+        assert rows[0, 2] == mjai_kernels.LINE_OTHER, line
+
+
+def test_start_kyoku_lines_are_recognised_exactly():
+    line = record_texts()[0].splitlines()[1]
+    ev = json.loads(line)
+    assert ev["type"] == "start_kyoku" and len(ev["tehais"]) == 4
+
+    def kind(text: str) -> int:
+        rows, starts = lex_lines(np.frombuffer(text.encode(), dtype=np.uint8))
+        if rows[0, 2] == mjai_kernels.LINE_START:
+            fields = starts[rows[0, 4]].tolist()
+            assert fields[6:10] == list(map(int, json.loads(text)["scores"]))
+        return int(rows[0, 2])
+
+    assert kind(line) == kind(json.dumps(ev)) == mjai_kernels.LINE_START
+    assert kind(json.dumps(ev, sort_keys=True)) == mjai_kernels.LINE_START
+    assert kind(json.dumps({**ev, "scores": [-1200, 0, 10, 999999999]})) == mjai_kernels.LINE_START
+    for bad in (
+        {**ev, "scores": [25000.0, 25000, 25000, 25000]},
+        {**ev, "scores": [1e4, 25000, 25000, 25000]},
+        {**ev, "scores": [25000, 25000, 25000]},
+        {**ev, "scores": [1234567890, 0, 0, 0]},
+        {**ev, "honba": -0.5},
+        {**ev, "bakaze": "X"},
+        {**ev, "tehais": [*ev["tehais"][:3], ["?"] * 13]},
+        {**ev, "tehais": [*ev["tehais"][:3], ev["tehais"][3][:12]]},
+        {**ev, "extra": 1},
+        {k: v for k, v in ev.items() if k != "kyotaku"},
+    ):
+        assert kind(json.dumps(bad)) == mjai_kernels.LINE_OTHER, bad
+    assert kind(line.replace('"honba":0', '"honba":00')) == mjai_kernels.LINE_OTHER
+    assert kind(line.replace('"honba":0', '"honba":0,"honba":0')) == mjai_kernels.LINE_OTHER
+
+
+def test_three_player_arena_games_read_the_same(tmp_path):
+    arena(SEATS[:3], games=6, seed=5, rules="mahjongsoul-3p", log_dir=tmp_path, progress=False)
+    texts = [p.read_text(encoding="utf-8") for p in sorted(tmp_path.iterdir())]
+    assert len(texts) == 6
+    kinds = set()
+    for text in texts:
+        want = _checked(text)
+        assert want.players == 3
+        for dialect in mjai.SANMA_DIALECTS:
+            again = dumps_mjai(want, sanma_dialect=dialect)
+            game = _read_fast(again, "x.mjson", (1, 1, 1))
+            assert game is not None and game == _checked(again)
+        game = _read_fast(text, "x.mjson", (1, 1, 1))
+        assert game is not None and game == want
+        kinds |= {e.type for h in want.hands for e in h.events}
+    assert "kita" in kinds
+
+
+def test_records_cut_anywhere_read_as_the_checked_reader_reads_them(arena_texts):
+    rng = random.Random(7)
+    fast = 0
+    for text in [*sorted(record_texts(), key=len)[:6], arena_texts[0], arena_texts[-1]]:
+        lines = text.splitlines()
+        for _ in range(12):  # between lines: the fast path reads what the checked reader reads
+            cut = "\n".join(lines[: rng.randrange(len(lines))]) + rng.choice(["", "\n"])
+            got = outcome(lambda t: _read_fast(t, "x.mjson", (1, 1, 1)), cut)
+            if got != ("game", None):  # None: left to the checked reader (no hand at all)
+                assert got == outcome(_checked, cut)
+                fast += 1
+        for _ in range(6):  # inside a line
+            cut = text[: rng.randrange(len(text))]
+            assert outcome(lambda t: read_mjai(t, source="x.mjson"), cut) == outcome(_checked, cut)
+    assert fast >= 80
+
+
+def test_a_ryukyoku_without_a_reason_reads_the_same():
+    """Records without a ``reason`` (Mortal's): the draw kind comes from the hand's events."""
+    done = 0
+    for text in record_texts():
+        if '"ryukyoku"' not in text:
+            continue
+        lines = [json.loads(line) for line in text.splitlines()]
+        for ev in lines:
+            if ev["type"] == "ryukyoku":
+                ev.pop("reason", None)
+        plain = "\n".join(json.dumps(ev, separators=(",", ":")) for ev in lines)
+        game = _read_fast(plain, "x.mjson", (1, 1, 1))
+        assert game is not None and game == _checked(plain)
+        done += 1
+    assert done >= 5
+
+
+def test_hand_events_are_built_when_first_read(arena_texts):
+    game = _read_fast(arena_texts[0], "x.mjson", (1, 1, 1))
+    want = _checked(arena_texts[0])
+    hand = game.hands[0]
+    assert compact_events(hand) is not None
+    events = hand.events
+    assert compact_events(hand) is None and hand.events is events
+    assert events == want.hands[0].events
+    hand.events = []
+    assert hand.events == [] and compact_events(hand) is None
+    again = pickle.loads(pickle.dumps(game))
+    assert compact_events(again.hands[1]) is not None
+    assert again.hands[1].events == want.hands[1].events
+    old = want.hands[2].__reduce_ex__(2)  # a hand pickled when events was a plain attribute
+    state = {k: v for k, v in old[2].items() if k not in ("_events", "_compact")}
+    state["events"] = want.hands[2].events
+    hand = old[0](*old[1])
+    hand.__setstate__(state)
+    assert hand == want.hands[2] and compact_events(hand) is None
+
+
+def test_the_kernels_use_the_models_event_codes():
+    for name in ("OP_DRAW", "OP_RINSHAN", "OP_DISCARD", "OP_TSUMOGIRI", "OP_RIICHI", "OP_EVENT"):
+        assert getattr(mjai_kernels, name) == getattr(model, name)
+    assert model.OP_RIICHI_ACCEPTED == mjai_kernels.OP_RIICHI_ACCEPTED
+
+
+def test_a_file_reads_as_its_text(tmp_path, arena_texts):
+    """``read_file`` hands the mjai reader the file's bytes as well: with a byte-order mark,
+    CRLF line ends and names beyond ASCII, the Game (or the error) is the text's."""
+    lines = arena_texts[0].splitlines()
+    start = json.loads(lines[0])
+    path = tmp_path / "x.mjson"
+    for name in ("南家", "Zoë", "a\u2028b"):  # U+2028 breaks a line, inside a string too
+        lines[0] = json.dumps({**start, "names": [name, "b", "c", "d"]}, ensure_ascii=False)
+        for ending in ("\n", "\r\n"):
+            text = ending.join(lines) + ending
+            path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+            got = outcome(read_file, path)
+            if "\u2028" in name:
+                assert got[0] == "RecordError"
+            else:  # read on the fast path (comparing builds the events: checked first)
+                assert all(compact_events(h) is not None for h in got[1].hands)
+                assert got[1].names[0] == name
+            assert got == outcome(lambda t: read_text(t, source=str(path)), text)

@@ -1,0 +1,108 @@
+"""Compiled parts of :func:`riichi_env.dataset.pack.pack_game`: a hand's script from a reader's
+compact events, and a wall that fits what a record reveals."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._numba import njit
+from riichi_env.batch.record_seat import S_DISCARD, S_RIICHI
+from riichi_env.records.mjai_kernels import (
+    OP_DISCARD,
+    OP_DRAW,
+    OP_EVENT,
+    OP_RIICHI,
+    OP_RINSHAN,
+    OP_TSUMOGIRI,
+)
+
+WALL_OK, WALL_TOO_MANY_DRAWS, WALL_TILE_RANGE, WALL_TWICE = range(4)
+"""What :func:`engine_wall` returns first: no problem, more draws than a wall has, a tile id
+outside 0-135, a tile id twice."""
+
+
+@njit
+def compact_script(ops, event_rows, script, draws, rinshan):
+    """A hand's script rows (into ``script``), draws and replacement draws in order, from its
+    compact events ``ops`` (``CompactEvents.ops``); ``event_rows``: the script row of each
+    ``OP_EVENT`` row in turn (code -1: none). Returns the numbers of rows, draws and replacement
+    draws (those beyond the arrays' length counted, not written)."""
+    n = 0
+    n_draws = 0
+    n_rinshan = 0
+    e = 0
+    for j in range(ops.shape[0]):
+        code = ops[j, 0]
+        if code in (OP_DISCARD, OP_TSUMOGIRI, OP_RIICHI):
+            script[n, 0] = S_RIICHI if code == OP_RIICHI else S_DISCARD
+            script[n, 1] = ops[j, 1]
+            script[n, 2] = ops[j, 2]
+            script[n, 3] = -1
+            script[n, 4] = -1
+            script[n, 5] = 0
+            n += 1
+        elif code == OP_DRAW:
+            if n_draws < draws.shape[0]:
+                draws[n_draws] = ops[j, 2]
+            n_draws += 1
+        elif code == OP_RINSHAN:
+            if n_rinshan < rinshan.shape[0]:
+                rinshan[n_rinshan] = ops[j, 2]
+            n_rinshan += 1
+        elif code == OP_EVENT:
+            if event_rows[e, 0] >= 0:
+                script[n] = event_rows[e]
+                n += 1
+            e += 1
+    return n, n_draws, n_rinshan
+
+
+@njit
+def engine_wall(revealed, n_dora, dealer, draws, rinshan, wall, known):
+    """A wall in the engine's layout (into ``wall``, ``known`` 1 where the record reveals the
+    place) from what the record reveals: ``revealed`` the deal (13 tiles a seat, seat 0 first),
+    then ``n_dora`` dora indicators and the ura indicators (at most five each); ``draws`` and
+    ``rinshan`` the draws and replacement draws in order. The places nobody saw get the tiles
+    nobody saw, in id order; a negative id reveals nothing. Returns ``(WALL_*, a, b)``: ``a`` and
+    ``b`` the numbers of draws and replacement draws (``WALL_TOO_MANY_DRAWS``), or the tile id
+    and how many times it is placed (``WALL_TWICE``)."""
+    n_draws = draws.shape[0]
+    n_rinshan = rinshan.shape[0]
+    if n_draws > 70 or n_rinshan > 4:
+        return WALL_TOO_MANY_DRAWS, n_draws, n_rinshan
+    wall[:] = -1
+    for i in range(4):
+        seat = (dealer + i) % 4
+        for k in range(13):
+            wall[13 * i + k] = revealed[13 * seat + k]
+    for k in range(n_draws):
+        wall[52 + k] = draws[k]
+    for k in range(n_rinshan):
+        wall[122 + k] = rinshan[k]
+    for k in range(n_dora):
+        wall[126 + k] = revealed[52 + k]
+    for k in range(revealed.shape[0] - 52 - n_dora):
+        wall[131 + k] = revealed[52 + n_dora + k]
+    counts = np.zeros(136, dtype=np.int64)
+    for p in range(136):
+        t = wall[p]
+        known[p] = 1 if t >= 0 else 0
+        if t > 135:
+            return WALL_TILE_RANGE, t, 0
+    for p in range(136):
+        if wall[p] >= 0:
+            counts[wall[p]] += 1
+    most = 0
+    for t in range(136):
+        if counts[t] > counts[most]:
+            most = t
+    if counts[most] > 1:
+        return WALL_TWICE, most, counts[most]
+    t = 0
+    for p in range(136):
+        if wall[p] < 0:
+            while counts[t] > 0:
+                t += 1
+            wall[p] = t
+            t += 1
+    return WALL_OK, 0, 0
