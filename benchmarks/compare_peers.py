@@ -129,10 +129,10 @@ def main() -> None:
         # (row, unit of the ratio, reference row, target ratio)
         ("sp1", "game", "re_plain", 10.0),
         ("sp2", "game", "sp1", 1.8),
-        ("vec", "dec", "re_encode", 3.0),
-        ("vec8", "dec", "re_encode", 3.0),
+        ("vec", "dec", "re_encode", 10.0),
+        ("vec8", "dec", "re_encode", 10.0),
         ("raw", "dec", "re_encode", None),
-        ("wrapped", "dec", "re_encode", 1.3),
+        ("wrapped", "dec", "re_encode", 1.5),
         ("re_plain", "game", None, None),
         ("re_encode", "dec", None, None),
     ]

@@ -50,6 +50,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "agents": ("the compiled agents' self-play loop", "20 to 60 s on 2 cores"),
     "checked": ("the checked self-play loop (--check)", "40 to 100 s"),
     "dataset": ("the record replay that writes dataset rows (every encoder)", "40 to 90 s"),
+    "records": ("the record readers' kernels (mjai lines, walls)", "5 to 15 s"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile of the group takes from an
 empty cache (the groups share the engine's kernels, so the first one pays most; the notice
@@ -204,6 +205,33 @@ def _dataset_part() -> list[Entry]:
     return [("_run_replay", _run_replay, signature(*replay_example_arguments()))]
 
 
+def _records_part() -> list[Entry]:
+    """The compiled parts of reading records and packing them: the mjai reader's line kernels
+    (``riichi_env.records.mjai_kernels``) and the walls fitted to what a record reveals
+    (``riichi_env.dataset.pack_kernels``), for the types their callers pass."""
+    import numpy as np
+
+    from engine.compile_parts import signature
+    from riichi_env.dataset import pack_kernels
+    from riichi_env.records import mjai_kernels
+
+    text = np.frombuffer(b"{}", dtype=np.uint8)  # the reader's bytes: a read-only view
+    rows = np.zeros((1, 1), dtype=np.int32)
+    ints = np.zeros(1, dtype=np.int32)
+    i = np.int64(0)
+    return [
+        ("lex_lines", mjai_kernels.lex_lines, signature(text)),
+        ("run_plays", mjai_kernels.run_plays, signature(rows, i, ints, rows)),
+        ("deal", mjai_kernels.deal, signature(ints, ints, i)),
+        ("compact_script", pack_kernels.compact_script, signature(rows, rows, rows, ints, ints)),
+        (
+            "engine_wall",
+            pack_kernels.engine_wall,
+            signature(ints, i, i, ints, ints, ints, np.zeros(1, dtype=np.uint8)),
+        ),
+    ]
+
+
 STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "deal": (_engine_part("deal"), 7.0),
     "scoring": (_engine_part("scoring"), 16.0),
@@ -218,6 +246,7 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "score": (_score_part, 5.9),
     "dataset": (_dataset_part, 25.0),
     "encoders": (_encoders_part, 3.6),
+    "records": (_records_part, 6.0),
 }
 """Parts of the warm-ups: a function listing the part's kernels (``Entry``: imported when the part
 compiles, so a renamed kernel is an ImportError in ``tests/riichi_env/test_warmup.py``) and the CPU
@@ -251,7 +280,8 @@ KIND_STAGES: dict[str, tuple[str, ...]] = {
     "vector": (*CORE, "agents", "vector"),
     "agents": (*CORE, "agents", "agents_loop"),
     "checked": (*CORE, "agents", "checked"),
-    "dataset": (*CORE, "dataset"),
+    "dataset": (*CORE, "records", "dataset"),
+    "records": ("records",),
 }
 """The parts each warm-up compiles in one process. On two (``_on_two_cores``) the env's and
 self-play's also compile the self-play loop here and the agents on the helper."""

@@ -92,6 +92,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Convert every file; returns 1 if any could not be read."""
+    from riichi_env.compiling import ensure_compiled
+    from riichi_env.records.scan import sniff
+
     if args.url and args.to not in (None, "tenhou6"):
         raise ValueError(
             f"--url prints the tenhou.net/6 viewer address; it cannot be combined with "
@@ -104,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
         out_dir = Path(args.output)
         out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.files:
+        fmt = args.fmt if args.fmt != "auto" else sniff(name)[0]
+        if fmt == "mjai":  # its reader is compiled: say so before compiling
+            ensure_compiled("records")
         try:
             game = read_file(name, fmt=args.fmt, **read_limits(args))
         except RecordError as exc:

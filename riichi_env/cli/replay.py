@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from riichi_env.compiling import ensure_compiled
     from riichi_env.records.convert import read_file
     from riichi_env.records.replay import explain_rules, replay_game
+    from riichi_env.records.scan import sniff
 
     if args.walls is not None and not Path(args.walls).is_file():
         raise ValueError(f"--walls {args.walls}: no such file (expected a walls.jsonl)")
@@ -84,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
                 if path.suffix.lower() == ".xml"
                 else None
             )
+            if sniff(path)[0] == "mjai":  # its reader is compiled: say so before compiling
+                ensure_compiled("records")
             game = read_file(path, walls=walls, **limits)
             rules, which = explain_rules(game, args.rules)
         except NotARecordError as exc:
