@@ -25,6 +25,7 @@ from riichi_env.dataset.io import (
     record_files,
     write_shards,
 )
+from riichi_env.dataset.shards import iter_shard_batches
 
 __all__ = [
     "AUGMENTS",
@@ -42,6 +43,7 @@ __all__ = [
     "concat_rows",
     "grp_game",
     "iter_batches",
+    "iter_shard_batches",
     "iter_shards",
     "load_shards",
     "read_manifest",
