@@ -218,8 +218,10 @@ def test_sigterm_leaves_no_temporary_file(tmp_path):
     file and no manifest (the directory is incomplete and says so)."""
     many = tmp_path / "many"
     many.mkdir()
-    for i in range(300):
-        os.symlink(FOUR[5], many / f"g{i:03d}.jsonl")
+    # Enough files that the run is still writing seconds after its third shard (a few thousand
+    # hanchan a second would finish a few hundred before the signal arrives).
+    for i in range(4000):
+        os.symlink(FOUR[5], many / f"g{i:04d}.jsonl")
     out = tmp_path / "out"
     argv = python_argv("riichi_env", "dataset", str(many), "--out", str(out), "--shard-games", "2")
     proc = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
