@@ -153,7 +153,7 @@ def _refuse_reward_wrappers(obj: object) -> None:
             f"self-play, and {name} keeps one reward per table. Use "
             "riichi_env.learner_vector_env(num_tables, opponents=...) (one learning seat "
             "per table, rewards (num_tables,)), which works with Gymnasium's vector "
-            "wrappers; README, 'Which wrappers go with which env'"
+            "wrappers; docs/environment.md, 'Which env for which tools'"
         )
 
 
