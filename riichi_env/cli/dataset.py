@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=int_arg,
         default=1,
-        help="processes converting files (default 1); the shards are the same for any number",
+        help="processes converting files, this one included (default 1); the shards are the same for any number",
     )
     parser.add_argument(
         "--players", type=_names, default=None, metavar="A,B", help="only the seats of these names"

@@ -87,10 +87,10 @@ def iter_batches(
     index into the iterator's ``files``: ``paths`` with directories expanded by
     :func:`record_files`). Rows come in file order, then row order, unless ``shuffle_buffer=N``:
     then each row is drawn uniformly from a buffer of ``N`` rows (seeded with ``seed``). With
-    ``workers=K > 1`` the files are converted in ``K`` worker processes (at most ``2 K`` files in
-    flight); the rows and their order are the same for every ``K``. Only the last batch may be
-    shorter (``drop_last=True`` drops it). ``progress`` is called with the number of files
-    done after each one.
+    ``workers=K > 1`` the files are converted by ``K`` processes, this one and ``K - 1`` workers
+    (at most two files a worker in flight); the rows and their order are the same for every
+    ``K``. Only the last batch may be shorter (``drop_last=True`` drops it). ``progress`` is
+    called with the number of files done after each one.
 
     Returns a :class:`BatchIterator`: once iterated, its ``stats`` counts the files, games,
     decisions and skipped records. Worker processes start on the first batch and stop when the
@@ -249,19 +249,22 @@ class _Run:
             yield _convert_one(self._converter, path, reuse=True, mode=self.mode)
 
     def _convert_in_workers(self) -> Iterator[tuple]:
-        """The files converted in worker processes, their results in file order.
+        """The files converted by ``workers`` processes, this one included, their results in
+        file order.
 
-        Each worker has its own connection (a socket pair on POSIX) and ``_INFLIGHT_PER_WORKER``
-        slots, each a shared-memory block (:class:`_Blocks`): the parent sends it
-        ``(index, path, slot)``, it writes the rows into that slot's block (a new, larger one
-        when they do not fit) and answers with a small header; the parent reads the rows as
-        views of the block, copies them once into the batches, and only then sends that slot
-        out again. Files go to the worker with the most free slots, at most
-        ``_INFLIGHT_PER_WORKER * workers`` ahead of the consumer.
+        This process starts ``workers - 1`` worker processes and converts every file itself
+        until a worker says it is ready (its imports done and its kernels loaded); from then on
+        it converts every ``workers``-th file and the workers the others, at most
+        ``_INFLIGHT_PER_WORKER`` files each ahead of the consumer. Each worker has its own
+        connection (a socket pair on POSIX) and ``_INFLIGHT_PER_WORKER`` slots, each a
+        shared-memory block (:class:`_Blocks`): this process sends it ``(index, path, slot)``,
+        it writes the rows into that slot's block (a new, larger one when they do not fit) and
+        answers with a small header; this process reads the rows as views of the block, copies
+        them once into the batches, and only then gives that slot a file again.
         """
         ctx = _context()
         env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
-        count = min(self.workers, len(self.files) - 1)
+        count = min(self.workers - 1, len(self.files) - 1)
         prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
         blocks = _Blocks([f"{prefix}{i}_" for i in range(count)])
         conns, theirs, procs = [], [], []
@@ -280,52 +283,67 @@ class _Run:
         self._procs[:] = procs
         done: dict[int, tuple] = {}
         payload = None
+        n = len(self.files)
+        share = count + 1  # this process converts file k when k % share == 0 (workers ready)
+        window = _INFLIGHT_PER_WORKER * share
+        ready = [False] * count
+        free = [list(range(_INFLIGHT_PER_WORKER - 1, -1, -1)) for _ in procs]
+        inflight: list[deque[int]] = [deque() for _ in procs]
+        where: dict[int, tuple[int, int]] = {}
+
+        def take(results) -> None:
+            for w, (index, status, payload, name) in results:
+                if index < 0:  # a worker's start: ready, or an error raised here
+                    if status != "ready":
+                        raise payload
+                    ready[w] = True
+                    continue
+                inflight[w].remove(index)
+                if status == "ok":
+                    payload = blocks.rows(w, where[index][1], payload, name)
+                done[index] = (status, payload)
+
         try:
             for p, their in zip(procs, theirs, strict=True):
                 p.start()
                 their.close()  # only the worker holds its end now: its exit closes it
-            # The first file here while the workers start (importing, loading the kernels from
-            # the Numba cache: this process's Converter compiled any that were not there, and
-            # its first conversion loads them before any worker has a file to convert).
-            first = _convert_one(self._converter, self.files[0], reuse=True, mode=self.mode)
-            done[0] = ("ok", first)
-            first = None
-            limit = _INFLIGHT_PER_WORKER * count
-            sent = 1
-            free = [list(range(_INFLIGHT_PER_WORKER - 1, -1, -1)) for _ in procs]
-            inflight: list[deque[int]] = [deque() for _ in procs]
-            where: dict[int, tuple[int, int]] = {}
-            for want in range(len(self.files)):
-                while sent < len(self.files) and sent < want + limit:
-                    w = max(range(count), key=lambda i: len(free[i]))
-                    if not free[w]:
+            nxt = 1  # the next file to give a worker, unless this process's
+            for want in range(n):
+                take(self._receive(conns, procs, inflight, block=False))
+                nxt = max(nxt, want + 1)
+                while nxt < n and nxt <= want + window:
+                    if nxt % share == 0:  # this process's
+                        nxt += 1
+                        continue
+                    ok = [w for w in range(count) if ready[w] and free[w]]
+                    if not ok:
                         break
+                    w = max(ok, key=lambda i: len(free[i]))
                     slot = free[w].pop()
                     try:
-                        conns[w].send((sent, str(self.files[sent]), slot))
+                        conns[w].send((nxt, str(self.files[nxt]), slot))
                     except OSError:  # the worker is gone: _receive says so
                         self._receive(conns, procs, inflight)
                         raise
-                    inflight[w].append(sent)
-                    where[sent] = (w, slot)
-                    sent += 1
+                    inflight[w].append(nxt)
+                    where[nxt] = (w, slot)
+                    nxt += 1
+                if want not in where:  # no worker has it: converted here
+                    payload = _convert_one(
+                        self._converter, self.files[want], reuse=True, mode=self.mode
+                    )
+                    yield payload
+                    payload = None  # the converter's buffers are the next file's now
+                    continue
                 while want not in done:
-                    for w, (index, status, payload, name) in self._receive(conns, procs, inflight):
-                        if index < 0:  # a worker could not start
-                            raise payload
-                        inflight[w].remove(index)
-                        if status == "ok":
-                            payload = blocks.rows(w, where[index][1], payload, name)
-                        done[index] = (status, payload)
-                        payload = None
+                    take(self._receive(conns, procs, inflight))
                 status, payload = done.pop(want)
                 if status == "error":  # raised in file order, after the files before it
                     raise payload
                 yield payload
                 payload = None  # copied out: the slot is free again
-                if want in where:
-                    w, slot = where.pop(want)
-                    free[w].append(slot)
+                w, slot = where.pop(want)
+                free[w].append(slot)
             for c in conns:
                 c.send(None)
             for p in procs:
@@ -336,9 +354,10 @@ class _Run:
             _stop(procs, conns + theirs)
             blocks.close()
 
-    def _receive(self, conns, procs, inflight) -> list[tuple[int, tuple]]:
-        """The results ready (waits for one); a worker that ended is a ``RuntimeError``."""
-        ready = set(wait([*conns, *(p.sentinel for p in procs)]))
+    def _receive(self, conns, procs, inflight, block: bool = True) -> list[tuple[int, tuple]]:
+        """The results ready (waits for one unless not ``block``); a worker that ended is a
+        ``RuntimeError``."""
+        ready = set(wait([*conns, *(p.sentinel for p in procs)], None if block else 0))
         out = []
         for w, conn in enumerate(conns):
             if conn in ready or (procs[w].sentinel in ready and conn.poll()):
@@ -405,6 +424,7 @@ def _worker_main(options: dict, env: dict, conn, prefix: str, mode: str = "rows"
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
             conn.send((-1, "error", _portable_error(exc), None))
             return
+        conn.send((-1, "ready", None, None))
         while True:
             task = conn.recv()
             if task is None:
@@ -921,7 +941,7 @@ def write_shards(
     if report is None and (sys.stderr.isatty() if progress is None else progress):
         line = report = _ThrottledLine(len(batches.files))
     try:
-        with _terminate_as_exit():
+        with _terminate_as_exit(report) as report:
             if layout == ROWS:
                 manifest = _write_row_shards(batches, out, shard_rows, report)
             else:
@@ -950,21 +970,35 @@ def _write_row_shards(batches: BatchIterator, out: Path, shard_rows: int, report
 
 
 @contextlib.contextmanager
-def _terminate_as_exit() -> Iterator[None]:
-    """SIGTERM (``kill``, a job scheduler's stop) raises ``SystemExit(143)`` in this block, so
-    that its clean-ups run (workers stopped, no ``.tmp`` file left) before the process ends."""
+def _terminate_as_exit(report: Callable[[int], Any] | None) -> Iterator[Callable[[int], Any]]:
+    """SIGTERM (``kill``, a job scheduler's stop) ends this block with ``SystemExit(143)`` after
+    the file being converted, so that its clean-ups run (workers stopped, no ``.tmp`` file left)
+    before the process ends. Yields the progress callback to use: ``report`` (if any) after a
+    check for the signal. The handler only takes note (an exception raised at any bytecode could
+    be caught by code that handles a record's errors); a second SIGTERM raises at once."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield report if report is not None else (lambda done: None)
         return
+    came: list[int] = []
 
     def stop(signum, frame):
-        raise SystemExit(128 + signum)
+        came.append(signum)
+        if len(came) > 1:
+            raise SystemExit(128 + signum)
+
+    def checked(done: int) -> None:
+        if came:
+            raise SystemExit(128 + came[0])
+        if report is not None:
+            report(done)
 
     previous = signal.signal(signal.SIGTERM, stop)
     try:
-        yield
+        yield checked
+        if came:  # after the last file
+            raise SystemExit(128 + came[0])
     finally:
         signal.signal(signal.SIGTERM, previous)
 

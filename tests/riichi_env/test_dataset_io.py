@@ -211,8 +211,8 @@ def _our_children() -> list:
 
 def test_early_break_ends_the_worker_processes(files):
     done = []
-    for _ in iter_batches(files, 50, workers=2, progress=done.append):
-        if len(done) >= 2:  # file 1 came from a worker
+    for _ in iter_batches(files, 50, workers=3, progress=done.append):  # two worker processes
+        if len(done) >= 2:
             assert len(_our_children()) == 2
             break
     assert _our_children() == []
@@ -220,7 +220,7 @@ def test_early_break_ends_the_worker_processes(files):
 
 def test_close_and_an_error_in_the_loop_body_end_the_workers(files):
     done = []
-    it = iter_batches(files, 50, workers=2, progress=done.append)
+    it = iter_batches(files, 50, workers=3, progress=done.append)  # two worker processes
     for _ in it:
         if len(done) >= 2:
             break
@@ -522,7 +522,7 @@ def test_no_shared_memory_is_left_after_the_end_a_break_or_a_dead_worker(files):
         if len(done) >= 3:
             break
     assert _our_shm() == [] and _our_children() == []
-    it = iter_batches(files, 50, workers=2, progress=done.append)
+    it = iter_batches(files, 50, workers=3, progress=done.append)  # two worker processes
     done.clear()
     with pytest.raises(RuntimeError, match="ended unexpectedly"):
         for _ in it:
