@@ -10,6 +10,7 @@ from riichi_env.records.convert import FORMATS, WRITE_FORMATS, read_file, write_
 from riichi_env.records.files import MAX_LINE_BYTES, MAX_RECORD_BYTES, parse_size, size_text
 from riichi_env.records.mjai import SANMA_DIALECTS
 from riichi_env.records.model import RecordError
+from riichi_env.records.scan import RECORD_SUFFIXES
 from riichi_env.records.tenhou6 import viewer_url, write_tenhou6
 
 HELP = (
@@ -17,6 +18,19 @@ HELP = (
     "own records"
 )
 _SUFFIX = {"tenhou6": ".json", "mjai": ".jsonl", "mahjongsoul": ".json"}
+
+
+def output_stem(name: str) -> str:
+    """A converted record's name in the output folder, without its suffix: the input's name
+    without ``.gz`` and a record suffix (``game.json.gz`` -> ``game``, ``log.mjson`` -> ``log``,
+    ``g.txt`` -> ``g``)."""
+    stem = Path(name).name
+    if stem.lower().endswith(".gz"):
+        stem = stem[:-3]
+    base, dot, suffix = stem.rpartition(".")
+    if dot and base and f".{suffix.lower()}" in (*RECORD_SUFFIXES, ".txt"):
+        stem = base
+    return stem
 
 
 def size_arg(text: str) -> int:
@@ -102,9 +116,19 @@ def run(args: argparse.Namespace) -> int:
         )
     to = args.to or ("tenhou6" if args.url else "mjai")
     status = 0
-    out_dir = None
+    out_dir = targets = None
     if args.output and len(args.files) > 1:
         out_dir = Path(args.output)
+        suffix = ".url" if args.url else _SUFFIX[to]
+        targets = {name: out_dir / (output_stem(name) + suffix) for name in args.files}
+        seen: dict[Path, str] = {}
+        for name, target in targets.items():
+            if target in seen:
+                raise ValueError(
+                    f"{seen[target]} and {name} would both be written to {target}; convert "
+                    "them into different folders or rename one"
+                )
+            seen[target] = name
         out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.files:
         fmt = args.fmt if args.fmt != "auto" else sniff(name)[0]
@@ -130,8 +154,7 @@ def run(args: argparse.Namespace) -> int:
             else write_text(game, to, sanma_dialect=args.sanma_dialect)
         )
         if out_dir is not None:
-            target = out_dir / (Path(name).stem + (".url" if args.url else _SUFFIX[to]))
-            target.write_text(text, encoding="utf-8")
+            targets[name].write_text(text, encoding="utf-8")
         elif args.output:
             Path(args.output).write_text(text, encoding="utf-8")
         else:

@@ -221,3 +221,27 @@ def test_convert_url_only_with_tenhou6(capsys, tmp_path):
     assert (folder / "rinshan.url").read_text().startswith("https://tenhou.net/6/#json=")
     assert main(["convert", src]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["type"] == "start_game"
+
+
+def test_convert_into_a_folder_names_each_output_after_its_input(capsys, tmp_path):
+    """``game.json.gz`` becomes ``game.jsonl`` (not ``game.json.jsonl``); two inputs that would
+    write one output are refused before anything is written."""
+    from riichi_env.cli.convert import output_stem
+
+    assert [output_stem(n) for n in ("a/g.json.gz", "g.MJSON", "g.txt", "g.v2", ".json")] == [
+        "g",
+        "g",
+        "g",
+        "g.v2",
+        ".json",
+    ]
+    soul = LOGS.parent / "mahjongsoul" / "nagashi_4p.json.gz"
+    folder = tmp_path / "out"
+    assert main(["convert", "-o", str(folder), str(soul), str(MJLOG / "pao.xml")]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["nagashi_4p.jsonl", "pao.jsonl"]
+    twin = tmp_path / "pao.mjlog"
+    twin.write_bytes((MJLOG / "pao.xml").read_bytes())
+    assert main(["convert", "-o", str(tmp_path / "two"), str(MJLOG / "pao.xml"), str(twin)]) == 2
+    err = capsys.readouterr().err
+    assert "would both be written to" in err and "pao.jsonl" in err
+    assert not (tmp_path / "two").exists()
