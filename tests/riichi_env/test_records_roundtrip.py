@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_records_helpers import check_convlog_structure
 
-from engine.actions import N_ACTIONS
+from engine.actions import n_actions
 from engine.events import event_rows
 from engine.rules import MAHJONGSOUL, TENHOU
 from engine.selfplay import _play_game
@@ -29,7 +29,7 @@ N_GAMES = 200
 def _play(rules, seeds):
     tables = load_tables()
     st = new_state(1, rules, 16384)
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask = np.zeros(n_actions(rules.players), dtype=np.int8)  # 86 with three players (kita)
     detail = np.zeros(2, dtype=np.int64)
     for seed in seeds:
         _play_game(
