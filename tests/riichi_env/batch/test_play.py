@@ -169,7 +169,7 @@ def test_vector_selfplay_example_runs(capsys):
     import runpy
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "examples" / "vector_selfplay.py"
+    path = Path(__file__).resolve().parents[3] / "examples" / "vector_selfplay.py"
     runpy.run_path(str(path))["main"](4, 60)
     out = capsys.readouterr().out
     assert "vector env: 4 tables, 60 steps" in out

@@ -12,7 +12,7 @@ import pytest
 from riichi_env.cli.main import main
 from riichi_env.cli.score import format_result
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 CASES = ROOT / "tests" / "data" / "hand_score_cli_cases.jsonl"
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from riichi_env.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_demo_prints_hands_and_final_scores(capsys):

@@ -19,7 +19,7 @@ from riichi_env.cli.hand_score import (
     score_lines,
 )
 
-CASES = Path(__file__).parents[1] / "data" / "hand_score_cli_cases.jsonl"
+CASES = Path(__file__).parents[2] / "data" / "hand_score_cli_cases.jsonl"
 """A selection of the project's hand-score sample lines (``input`` + ``expected``)."""
 
 BASE = {

@@ -32,7 +32,7 @@ def test_row_table_covers_every_row_once(name):
 def test_docs_page_shows_the_tables():
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "environment.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "environment.md").read_text()
     starts = {
         "basic_v0": 0,
         "rich_v0": enc.N_BASIC,

@@ -47,7 +47,7 @@ def test_names_ids_and_the_four_player_encoders_unchanged():
 def test_docs_page_shows_the_tables():
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "environment.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "environment.md").read_text()
     for name, start in {
         "basic3_v0": 0,
         "rich3_v0": enc.N_BASIC3,

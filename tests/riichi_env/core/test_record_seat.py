@@ -22,7 +22,7 @@ from riichi_env.dataset.pack import pack_game
 from riichi_env.records.convert import read_file
 from riichi_env.records.replay import rules_for
 
-LOGS = sorted(glob.glob(str(Path(__file__).resolve().parents[1] / "data/logs/tenhou-mjlog/*.xml")))[
+LOGS = sorted(glob.glob(str(Path(__file__).resolve().parents[2] / "data/logs/tenhou-mjlog/*.xml")))[
     :3
 ]
 COLUMNS = ("obs", "mask", "action", "seat", "kind", "forced", "step")

@@ -53,7 +53,7 @@ from riichi_env.dataset.convert import (
 from riichi_env.records.convert import read_text
 from riichi_env.records.export import export_mjai, export_tenhou6, game_from_events
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "logs"  # whatever the working directory
+DATA = Path(__file__).resolve().parents[2] / "data" / "logs"  # whatever the working directory
 LOGS = sorted(f for f in glob.glob(f"{DATA}/*/*") if not f.endswith((".md", ".py", "walls.jsonl")))
 
 

@@ -21,7 +21,7 @@ from engine._numba import python_argv
 from riichi_env.cli.main import main
 from riichi_env.dataset.io import load_shards, read_manifest, record_files
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LOGS = ROOT / "tests" / "data" / "logs"
 
 

@@ -29,7 +29,7 @@ from riichi_env.dataset.io import (
     write_shards,
 )
 
-LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+LOGS = Path(__file__).resolve().parents[2] / "data" / "logs"
 KNOWN_SKIPS = {
     "mjsoul_seed202.jsonl",
     "chip.xml",

@@ -60,7 +60,7 @@ def test_compact_events_pack_as_their_events(texts, players):
 
 def _hand():
     """A game read from a stored record, and its first hand's events as a list."""
-    log = Path(__file__).resolve().parents[1] / "data" / "logs" / "tenhou6" / "ranked_game.json"
+    log = Path(__file__).resolve().parents[2] / "data" / "logs" / "tenhou6" / "ranked_game.json"
     game = read_file(log)
     return game, game.hands[0]
 

@@ -21,7 +21,7 @@ from riichi_env.dataset.convert import Converter, concat_rows
 from riichi_env.dataset.io import FILE_COLUMN, iter_shards, load_shards, read_manifest, write_shards
 from riichi_env.dataset.shards import GAMES, ROW_OPTIONS, iter_shard_batches, shard_bytes
 
-LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+LOGS = Path(__file__).resolve().parents[2] / "data" / "logs"
 FOUR = [
     LOGS / "tenhou6" / "ranked_game.json",
     LOGS / "tenhou-mjlog" / "pao.xml",

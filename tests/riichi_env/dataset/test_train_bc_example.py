@@ -12,7 +12,7 @@ pytest.importorskip("matplotlib")
 
 from riichi_env.cli.main import main  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "train_bc_from_records.py"
 LOGS = ROOT / "tests" / "data" / "logs"
 

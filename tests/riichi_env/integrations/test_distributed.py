@@ -102,7 +102,7 @@ def test_bot_errors_come_back_from_the_actors(pool):
 
     from riichi_env.mjai.seat import MjaiBot
 
-    app_bot = Path(__file__).resolve().parent.parent / "data" / "mjai_bots" / "app_bot.py"
+    app_bot = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots" / "app_bot.py"
     bot = MjaiBot([sys.executable, str(app_bot), "every3", "{seat}"], dialect="mjaiapp")
     seats = [bot, "random", "greedy", "random"]
     local = arena(seats, games=8, seed=5, workers=2, bot_errors="substitute")

@@ -12,7 +12,7 @@ pytest.importorskip("matplotlib")
 
 from riichi_env.cli.main import main  # noqa: E402
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "train_maskable_ppo.py"
 
 
 def test_example_trains_evaluates_and_saves(tmp_path, monkeypatch, capsys):

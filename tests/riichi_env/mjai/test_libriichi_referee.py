@@ -274,7 +274,7 @@ def test_the_referee_reports_a_wrong_mask():
 
 
 def test_every_rule_choice_is_documented():
-    text = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[3] / "docs" / "rules.md").read_text(encoding="utf-8")
     section = text.split("## Differences with libriichi", 1)
     assert len(section) == 2, 'docs/rules.md has no "Differences with libriichi" section'
     for key in RULE_CHOICES:

@@ -23,7 +23,7 @@ from riichi_env.mjai.bot import MjaiPlayer, WorldError
 from riichi_env.mjai.protocol import action_to_answer, answer_to_action, seat_events
 from riichi_env.mjai.seat import MjaiBot, MjaiBotError, game_events
 
-BOTS = Path(__file__).resolve().parent.parent / "data" / "mjai_bots"
+BOTS = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots"
 KITA_BOT = BOTS / "kita_bot.py"
 APP_BOT = BOTS / "app_bot.py"
 REFERENCE = "python -m riichi_env.mjai.bot"

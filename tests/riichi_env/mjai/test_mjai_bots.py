@@ -20,7 +20,7 @@ from riichi_env.mjai.bot import MjaiPlayer, WorldError
 from riichi_env.mjai.protocol import action_to_answer, answer_to_action, seat_events
 from riichi_env.mjai.seat import MjaiBot, MjaiBotError, game_events
 
-BAD_BOT = Path(__file__).resolve().parent.parent / "data" / "mjai_bots" / "bad_bot.py"
+BAD_BOT = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots" / "bad_bot.py"
 REFERENCE = "python -m riichi_env.mjai.bot"
 STARTUP = 900.0  # the reference bot may compile the engine's kernels on a cold cache
 

@@ -21,7 +21,7 @@ from riichi_env.mjai.seat import (
     MjaiBotError,
 )
 
-BOTS = Path(__file__).resolve().parent.parent / "data" / "mjai_bots"
+BOTS = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots"
 APP_BOT = BOTS / "app_bot.py"
 BAD_BOT = BOTS / "bad_bot.py"
 

@@ -24,7 +24,7 @@ from riichi_env.mjai.seat import (
     game_events,
 )
 
-BOTS = Path(__file__).resolve().parent.parent / "data" / "mjai_bots"
+BOTS = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots"
 APP_BOT = BOTS / "app_bot.py"
 DEEP = "[" * 200_000 + "]" * 200_000
 DIGITS = '{"type":"none","n":' + "9" * 5000 + "}"

@@ -14,7 +14,7 @@ from riichi_env.batch.arena import arena  # noqa: E402
 from riichi_env.cli.main import main  # noqa: E402
 from riichi_env.mjai.seat import MjaiBot, MjaiBotError  # noqa: E402
 
-BOTS = Path(__file__).resolve().parent.parent / "data" / "mjai_bots"
+BOTS = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots"
 PY = sys.executable
 
 

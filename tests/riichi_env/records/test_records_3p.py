@@ -27,7 +27,7 @@ from riichi_env.records.model import RecordError
 from riichi_env.records.replay import explain_rules, record_preset, replay_game
 from riichi_env.records.tenhou6 import write_tenhou6
 
-LOGS_3P = Path(__file__).resolve().parents[1] / "data" / "logs"
+LOGS_3P = Path(__file__).resolve().parents[2] / "data" / "logs"
 SANMA2 = LOGS_3P / "tenhou-mjlog" / "sanma2.xml"
 
 EAST = MAHJONGSOUL_3P.replace(game_length="tonpuusen")

@@ -25,7 +25,7 @@ from riichi_env.records.mjai import _read_checked, _read_fast, dumps_mjai, read_
 from riichi_env.records.mjai_kernels import LINE_TSUMOGIRI, lex_lines
 from riichi_env.records.model import RecordError, compact_events
 
-LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+LOGS = Path(__file__).resolve().parents[2] / "data" / "logs"
 SEATS = ["random", "greedy", "efficiency", "simple"]
 NAMES = ["1m", "5m", "5mr", "5p", "5pr", "9s", "E", "C", "0m", "1mr", "x", 5, None, ["5m"]]
 

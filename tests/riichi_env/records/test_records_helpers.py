@@ -9,7 +9,7 @@ from engine.tiles import red_ids
 from riichi_env.records.convert import read_file
 from riichi_env.records.mjlog import load_walls
 
-LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+LOGS = Path(__file__).resolve().parents[2] / "data" / "logs"
 WALLS = load_walls(LOGS / "tenhou-mjlog" / "walls.jsonl")
 
 

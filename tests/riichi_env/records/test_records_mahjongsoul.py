@@ -32,7 +32,7 @@ from riichi_env.records.mahjongsoul import (
 from riichi_env.records.replay import explain_rules, replay_game
 from riichi_env.records.wall import wall_slots
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 GAMES = sorted((DATA / "mahjongsoul").glob("*.json.gz"))
 FOUR = [p for p in GAMES if "_4p" in p.name]
 THREE = [p for p in GAMES if "_3p" in p.name]

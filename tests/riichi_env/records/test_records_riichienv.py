@@ -52,7 +52,7 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
 """File → {hand: (rule and reason, text the mismatch must contain)}."""
 
 ROWS = [r for r in index_rows() if r["file"].startswith("riichienv/")]
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "records.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "records.md"
 
 
 def _rules(row):

@@ -15,7 +15,7 @@ from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from riichi_env.records.convert import read_file
 from riichi_env.records.replay import replay_game
 
-FOLDER = Path(__file__).resolve().parents[1] / "data" / "logs" / "riichienv"
+FOLDER = Path(__file__).resolve().parents[2] / "data" / "logs" / "riichienv"
 RULES = {
     "tenhou3p_seed": TENHOU_3P,
     "mjsoul3p_seed": MAHJONGSOUL_3P,
@@ -127,6 +127,6 @@ def test_riichienv_kita_dialect():
 
 
 def test_docs_list_the_cross_check():
-    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
+    text = (Path(__file__).resolve().parents[3] / "docs" / "rules.md").read_text()
     assert re.search(r"RiichiEnv.*three-player.*cross-check", text, re.S)
     assert "test_records_riichienv_3p.py" in text
