@@ -1,10 +1,15 @@
-"""The single-learner vector env: the learner's games are selfplay's games, seats, rewards, errors."""
+"""The single-learner vector env: the learner's games are selfplay's games, seats, rewards, errors;
+four and three players (issue 26: seats 0-2, 86-entry masks)."""
 
 import numpy as np
 import pytest
 
+from engine.actions import KITA
 from riichi_env import learner_vector_env, selfplay
 from riichi_env.batch.learner import learner_seat_of
+
+# per player count: the width of the action mask
+ACTIONS = {4: 85, 3: 86}
 
 
 def first_legal(obs, mask, seat):
@@ -12,7 +17,7 @@ def first_legal(obs, mask, seat):
     return mask.argmax(axis=1)
 
 
-def play_out(venv, games, seed):
+def play_out(venv, games, seed, players=4):
     """Step the learner with ``first_legal`` until ``games`` games ended; their final infos."""
     obs, info = venv.reset(seed=seed)
     done = {}
@@ -20,10 +25,12 @@ def play_out(venv, games, seed):
     while len(done) < games:
         seats = info["seat"]
         assert (obs["action_mask"].sum(axis=1) > 0).all()
+        assert obs["action_mask"].shape[1] == ACTIONS[players] and (seats < players).all()
         actions = first_legal(obs["observation"], obs["action_mask"], seats)
         game_seeds = info["game_seed"].copy()
         obs, reward, term, trunc, info = venv.step(actions)
         assert not trunc.any()
+        assert reward.shape == (venv.num_envs,)
         for t in range(venv.num_envs):
             g = int(game_seeds[t])
             rewards[g] = rewards.get(g, 0.0) + float(reward[t])
@@ -31,23 +38,45 @@ def play_out(venv, games, seed):
             fi = info["final_info"]
             g = int(fi["game_seed"][t])
             assert info["_final_obs"][t] and info["final_obs"][t]["observation"].shape[1] == 34
+            assert info["final_obs"][t]["action_mask"].shape == (ACTIONS[players],)
             done[g] = (int(fi["seat"][t]), int(fi["rank"][t]), int(fi["points"][t]))
     return done, rewards
 
 
-@pytest.mark.parametrize("opponents", ["random", "efficiency", ["simple", "random", "greedy"]])
-def test_the_learner_plays_selfplays_games(opponents):
+# per player count: the rules (four players: the default), the games played, the observation's shape
+LEARNER_GAMES = {
+    4: ({}, 6, (157, 34)),
+    3: ({"rules": "mahjongsoul-3p"}, 5, (125, 34)),
+}
+
+
+@pytest.mark.parametrize(
+    ("players", "opponents"),
+    [
+        (4, "random"),
+        (4, "efficiency"),
+        (4, ["simple", "random", "greedy"]),
+        (3, "random"),
+        (3, "efficiency"),
+        (3, ["greedy", "simple"]),
+    ],
+)
+def test_the_learner_plays_selfplays_games(players, opponents):
     """A fixed learner seat: each game equals selfplay with the learner's policy in that seat."""
-    venv = learner_vector_env(num_tables=3, opponents=opponents, learner_seat=1)
-    done, _ = play_out(venv, 6, seed=20)
-    opp = opponents if isinstance(opponents, list) else [opponents] * 3
-    ref = selfplay([opp[2], first_legal, opp[0], opp[1]], games=6, seed=20)
+    rules, games, shape = LEARNER_GAMES[players]
+    venv = learner_vector_env(num_tables=3, opponents=opponents, learner_seat=1, **rules)
+    assert venv.single_action_space.n == ACTIONS[players]
+    assert venv.single_observation_space["observation"].shape == shape
+    done, _ = play_out(venv, games, seed=20, players=players)
+    opp = opponents if isinstance(opponents, list) else [opponents] * (players - 1)
+    # the opponents sit after the learner (seat 1): seats 2, 3 (four players) then seat 0
+    ref = selfplay([opp[-1], first_legal, *opp[:-1]], games=games, seed=20, **rules)
     for r in ref["results"]:
         if r["seed"] in done:
             seat, rank, points = done[r["seed"]]
             assert seat == 1
             assert (rank, points) == (r["ranks"][1], r["points"][1])
-    assert len(done) >= 6
+    assert len(done) >= games
 
 
 def test_random_seats_are_drawn_per_game_and_reproducible():
@@ -176,3 +205,34 @@ def test_gymnasium_reward_wrappers_work_on_the_learner_env():
             break
     assert len(episodes) >= 3 and min(episodes) > 10
     assert len(stats.return_queue) == len(episodes)
+
+
+def test_random_seats_and_rewards():
+    """Three players: the learner's seat drawn per game among 0-2, hand rewards of 1 per point."""
+    venv = learner_vector_env(
+        num_tables=4, opponents="random", rules="tenhou-3p", reward="hand", reward_scale=1.0
+    )
+    done, rewards = play_out(venv, 8, seed=3, players=3)
+    seats = {g: s for g, (s, _, _) in done.items()}
+    assert all(seats[g] == learner_seat_of(g, 3) for g in seats)
+    assert set(seats.values()) <= {0, 1, 2} and len(set(seats.values())) > 1
+    for g, (_s, _rank, points) in done.items():
+        assert rewards[g] == pytest.approx(points - 35000)
+    assert {learner_seat_of(g, 3) for g in range(200)} == {0, 1, 2}
+
+
+def test_expert_actions_and_bad_arguments():
+    """Three players: expert actions legal; two opponents, seats 0-2, a three-seat encoder."""
+    venv = learner_vector_env(num_tables=3, opponents="efficiency", rules="mahjongsoul-3p")
+    obs, _ = venv.reset(seed=5)
+    for _ in range(30):
+        a = venv.expert_actions("efficiency")
+        assert obs["action_mask"][np.arange(3), a].all()
+        obs, *_ = venv.step(a)
+    with pytest.raises(ValueError, match="a list of two"):
+        learner_vector_env(num_tables=1, opponents=["random"] * 3, rules="tenhou-3p")
+    with pytest.raises(ValueError, match="learner_seat"):
+        learner_vector_env(num_tables=1, learner_seat=3, rules="tenhou-3p")
+    with pytest.raises(ValueError, match="'basic_v0' is for four-player rules"):
+        learner_vector_env(num_tables=1, encoder="basic_v0", rules="tenhou-3p")
+    assert KITA == 85
