@@ -1,4 +1,6 @@
-"""The vector env: each table is the AEC env's game, autoreset, rewards, bytes, bad input."""
+"""The vector env: each table is the AEC env's game, autoreset, rewards, bytes, bad input; four and
+three players (issue 26: 86-entry masks, rewards and final info over three seats, the three-seat
+encoders' bytes)."""
 
 import gymnasium
 import numpy as np
@@ -6,12 +8,18 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import riichi_env
+from engine.actions import KITA
 from riichi_env.aec.encoders import bounds
 from riichi_env.batch.vector import RiichiVectorEnv
 
 
 def _random_actions(rng, mask):
-    return (rng.random(mask.shape) * mask).argmax(axis=1)
+    a = (rng.random(mask.shape) * mask).argmax(axis=1)
+    if mask.shape[1] > KITA:  # three players: kita more often than uniform play would
+        kita = mask[:, KITA] == 1
+        take = kita & (rng.random(mask.shape[0]) < 0.7)
+        a[take] = KITA
+    return a
 
 
 def _aec_trace(seed, actions_by_step, encoder, reward, skip_forced, **opts):
@@ -31,40 +39,66 @@ def _aec_trace(seed, actions_by_step, encoder, reward, skip_forced, **opts):
     return trace
 
 
+# per player count: the options besides the encoder (four players: the defaults), the step limit
+# and the width of the action mask
+TABLE_GAMES = {
+    4: ({}, 3000, 85),
+    3: ({"rank_points": (2, 0, -2)}, 4000, 86),
+}
+
+
 @pytest.mark.parametrize(
-    ("encoder", "reward", "skip_forced"),
-    [("basic_v0", "hand", False), ("rich_v0", "placement", True), ("basic_v1", "rank", False)],
+    ("players", "rules", "encoder", "reward", "skip_forced"),
+    [
+        (4, None, "basic_v0", "hand", False),
+        (4, None, "rich_v0", "placement", True),
+        (4, None, "basic_v1", "rank", False),
+        (3, "mahjongsoul-3p", "basic3_v0", "hand", False),
+        (3, "tenhou-3p", "rich3_v0", "placement", True),
+        (3, "mahjongsoul-3p", "oracle3_v0", "rank", False),
+    ],
 )
-def test_each_table_plays_the_aec_game(encoder, reward, skip_forced):
+def test_each_table_plays_the_aec_game(players, rules, encoder, reward, skip_forced):
     """Table i with game seed s: the observations, masks, seats and rewards of env.reset(seed=s)."""
     n = 3
+    opts, limit, width = TABLE_GAMES[players]
+    if rules is not None:
+        opts = {**opts, "rules": rules}
     venv = riichi_env.vector_env(
-        num_tables=n, encoder=encoder, reward=reward, skip_forced=skip_forced, seed=1
+        num_tables=n, encoder=encoder, reward=reward, skip_forced=skip_forced, seed=1, **opts
     )
     obs, info = venv.reset(seed=100)
     assert list(info["game_seed"]) == [100, 101, 102]
     rng = np.random.default_rng(5)
     steps = {i: [] for i in range(n)}  # table -> [(obs, mask, seat, action, reward, term)]
     seeds = info["game_seed"].copy()
-    for _ in range(3000):
+    for _ in range(limit):
         actions = _random_actions(rng, obs["action_mask"])
         before = (obs["observation"].copy(), obs["action_mask"].copy(), info["seat"].copy())
+        assert (info["seat"] < players).all()
         obs, rewards, terms, truncs, info = venv.step(actions)
         assert not truncs.any()
+        assert rewards.shape == (n, players)
         for i in range(n):
             if seeds[i] == 100 + i:  # only the first game of each table is compared
                 steps[i].append(
                     (before[0][i], before[1][i], before[2][i], actions[i], rewards[i], terms[i])
                 )
         if terms.any():
+            fi = info["final_info"]
+            for key in ("points", "final_score", "rank"):
+                assert fi[key].shape == (n, players)
             for i in np.flatnonzero(terms):
                 assert info["final_info"]["game_seed"][i] == seeds[i]
                 assert info["game_seed"][i] == seeds[i] + n  # the next game, same step
+                assert sorted(fi["rank"][i]) == list(range(players))
+                assert fi["final_score"][i].sum() == pytest.approx(0.0, abs=1e-9)
+                assert info["final_obs"][i]["action_mask"].shape == (width,)
             seeds = info["game_seed"].copy()
         if (seeds >= 100 + n).all():
             break
     for i in range(n):
-        trace = _aec_trace(100 + i, [s[3] for s in steps[i]], encoder, reward, skip_forced)
+        trace = _aec_trace(100 + i, [s[3] for s in steps[i]], encoder, reward, skip_forced, **opts)
         assert len(trace) == len(steps[i])
         assert steps[i][-1][5] and trace[-1][4]  # both games ended on the same action
         for (o, m, seat, _a, r, term), (o2, m2, seat2, r2, term2) in zip(
@@ -138,13 +172,17 @@ def test_same_seed_same_run_and_seed_lists():
     assert a["game_seed"].tolist() == b["game_seed"].tolist()
 
 
-def test_uint8_observations():
-    f = riichi_env.vector_env(num_tables=3, encoder="rich_v0")
-    q = riichi_env.vector_env(num_tables=3, encoder="rich_v0", obs_dtype=np.uint8)
+@pytest.mark.parametrize(
+    ("players", "rules", "encoder"),
+    [(4, {}, "rich_v0"), (3, {"rules": "mahjongsoul-3p"}, "rich3_v0")],
+)
+def test_uint8_observations(players, rules, encoder):
+    f = riichi_env.vector_env(num_tables=3, encoder=encoder, **rules)
+    q = riichi_env.vector_env(num_tables=3, encoder=encoder, obs_dtype=np.uint8, **rules)
     of, _ = f.reset(seed=2)
     oq, _ = q.reset(seed=2)
     rng = np.random.default_rng(3)
-    low, high = bounds("rich_v0")
+    low, high = bounds(encoder)
     for _ in range(300):
         assert oq["observation"].dtype == np.uint8
         np.testing.assert_array_equal(of["action_mask"], oq["action_mask"])
@@ -249,3 +287,35 @@ def test_gymnasium_per_table_reward_wrappers_are_refused_naming_the_learner_env(
     for _ in range(300):
         obs, rewards, *_ = clipped.step(_random_actions(rng, obs["action_mask"]))
         assert rewards.shape == (4, 4) and np.abs(rewards).max() <= 0.5
+
+
+def test_spaces_masks_and_kita():
+    venv = riichi_env.vector_env(num_tables=4, rules="tenhou-3p")
+    assert venv.players == 3 and venv.encoder == "basic3_v0"
+    assert venv.observation_space["observation"].shape == (4, 125, 34)
+    assert venv.observation_space["action_mask"].shape == (4, 86)
+    assert venv.single_action_space.n == 86
+    assert venv.rank_points == (1.0, 0.0, -1.0)
+    obs, info = venv.reset(seed=0)
+    assert venv.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    kitas = 0
+    for _ in range(600):
+        a = _random_actions(rng, obs["action_mask"])
+        kitas += int((a == KITA).sum())
+        obs, *_ = venv.step(a)
+    assert kitas > 0
+
+
+def test_bad_actions_and_options():
+    venv = riichi_env.vector_env(num_tables=2, rules="mahjongsoul-3p")
+    obs, _ = venv.reset(seed=1)
+    with pytest.raises(ValueError, match=r"action 86 is outside 0\.\.85"):
+        venv.step(np.array([86, 0]))
+    bad = obs["action_mask"].argmin(axis=1)
+    with pytest.raises(ValueError, match="illegal action"):
+        venv.step(bad)
+    with pytest.raises(ValueError, match="'basic_v0' is for four-player rules"):
+        riichi_env.vector_env(num_tables=2, rules="mahjongsoul-3p", encoder="basic_v0")
+    with pytest.raises(ValueError, match="rank_points must be a tuple of three numbers"):
+        riichi_env.vector_env(num_tables=2, rules="tenhou-3p", rank_points=(1, 0, 0, -1))
