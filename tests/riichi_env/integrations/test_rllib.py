@@ -1,4 +1,5 @@
-"""The RLlib adapter: turn-based observation dicts, action-masking keys, the AEC env's games."""
+"""The RLlib adapter: turn-based observation dicts, action-masking keys, the AEC env's games; four
+and three players (issue 26)."""
 
 import numpy as np
 import pytest
@@ -8,10 +9,27 @@ pytest.importorskip("ray.rllib")
 from riichi_env import raw_env  # noqa: E402
 from riichi_env.integrations.rllib import RiichiMultiAgentEnv  # noqa: E402
 
+# per player count: the options (four players: the default rules), the agents, the mask width, the
+# observation's rows (the default encoder)
+GAMES = {
+    4: ({"reward": "hand"}, ["player_0", "player_1", "player_2", "player_3"], 85, 157),
+    3: (
+        {"rules": "mahjongsoul-3p", "reward": "hand"},
+        ["player_0", "player_1", "player_2"],
+        86,
+        125,
+    ),
+}
 
-def test_only_the_acting_seat_observes_and_the_game_is_the_aec_env_game():
-    menv = RiichiMultiAgentEnv({"reward": "hand"})
-    aec = raw_env(reward="hand")
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_only_the_acting_seat_observes_and_the_game_is_the_aec_env_game(players):
+    opts, agents, actions, rows = GAMES[players]
+    menv = RiichiMultiAgentEnv(dict(opts))
+    assert menv.possible_agents == agents
+    assert menv.get_action_space("player_1").n == actions
+    assert menv.get_observation_space("player_1")["observations"].shape == (rows * 34,)
+    aec = raw_env(**opts)
     rng = np.random.default_rng(0)
     obs, infos = menv.reset(seed=9)
     aec.reset(seed=9)
