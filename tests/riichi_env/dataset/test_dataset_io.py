@@ -47,7 +47,7 @@ THREE_PLAYER_LOGS = sorted(
 """The real three-player records of ``tests/data/logs`` (``INDEX.md``, "Three-player games")."""
 THREE_PLAYER = frozenset(p.name for p in THREE_PLAYER_LOGS)
 """Their names: a converter with a four-player encoder skips them (``REASON_3P``);
-``test_dataset_3p.py`` converts them with a three-seat encoder."""
+``test_dataset.py`` converts them with a three-seat encoder."""
 REASON_3P = (
     "a 3-player record, but the encoder basic_v0 is for 4 players: convert 3-player records in a "
     "converter of their own, with a three-seat encoder (basic3_v0, rich3_v0, oracle3_v0)"
