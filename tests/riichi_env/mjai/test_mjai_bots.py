@@ -1,4 +1,12 @@
-"""External bots over mjai: the protocol's mapping, the reference bot, misbehaving bots, the CLI."""
+"""External bots over mjai: the protocol's mapping, the reference bot, misbehaving bots, the CLI;
+four and three players.
+
+Three players (issue 26): kita answers in both dialects (``nukidora``, ``kita``), the reference bot
+in three-player games, mjai seats in three-player self-play and the arena. Mortal's libriichi (the
+``mjai`` package) has no three-player events, so these games have no second referee: the reference
+bot's games are checked against the in-process agent's, and the invariants (points, kita, seat 3
+empty) against the engine's records.
+"""
 
 import io
 import json
@@ -9,9 +17,9 @@ import numpy as np
 import pytest
 
 from agents import EfficiencyAgent, RandomAgent
-from engine.actions import KAN, PASS, PON, PON_PLAIN, TSUMO, action_name
+from engine.actions import KAN, KITA, N_ACTIONS, PASS, PON, PON_PLAIN, TSUMO, action_name
 from engine.game import Game
-from engine.rules import MAHJONGSOUL
+from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU_3P, Rules
 from engine.scenario import play, start_hand
 from riichi_env import selfplay
 from riichi_env.batch.arena import arena
@@ -23,6 +31,8 @@ from riichi_env.mjai.seat import MjaiBot, MjaiBotError, game_events
 BAD_BOT = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots" / "bad_bot.py"
 REFERENCE = "python -m riichi_env.mjai.bot"
 STARTUP = 900.0  # the reference bot may compile the engine's kernels on a cold cache
+KITA_BOT = BAD_BOT.parent / "kita_bot.py"
+PRESETS = {"mahjongsoul-3p": MAHJONGSOUL_3P, "tenhou-3p": TENHOU_3P}
 
 
 def _logs(out):
@@ -32,23 +42,37 @@ def _logs(out):
 # ---------------------------------------------------------------------- the protocol
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_every_legal_action_round_trips_through_its_mjai_answer(seed):
-    """action -> answer -> action is the identity for every legal action of every decision."""
-    game = Game(seed=seed)
+# per player count: Game's rules (four players: its default), the width of the mask, the kita
+# dialects each answer is asked in (four players: the default), whether kita answers are seen
+ROUND_TRIPS = {4: ((), 85, (None,), False), 3: ((MAHJONGSOUL_3P,), 86, ("nukidora", "kita"), True)}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 0), (4, 1), (4, 2), (3, 0), (3, 1)])
+def test_every_legal_action_round_trips_through_its_mjai_answer(players, seed):
+    """action -> answer -> action is the identity for every legal action of every decision; with
+    three players kita included, its answer in the dialect asked for."""
+    rules, width, dialects, kita_seen = ROUND_TRIPS[players]
+    game = Game(*rules, seed=seed)
     agent = RandomAgent(seed=seed)
-    checked = 0
+    checked = kitas = 0
     while not game.done:
         mask = game.legal_mask().astype(np.int8)
+        assert mask.shape == (width,)
         seat = game.actor
         for a in np.flatnonzero(mask):
-            answer = action_to_answer(int(a), game.state, 0, seat)
-            json.dumps(answer)  # plain JSON
-            back = answer_to_action(answer, game.state, 0, seat, mask)
-            assert back == a, (action_name(int(a)), answer, action_name(back))
-            checked += 1
+            for dialect in dialects:
+                given = () if dialect is None else (dialect,)
+                answer = action_to_answer(int(a), game.state, 0, seat, *given)
+                json.dumps(answer)  # plain JSON
+                if a == KITA:
+                    assert answer == {"type": dialect, "actor": seat, "pai": "N"}
+                    kitas += 1
+                back = answer_to_action(answer, game.state, 0, seat, mask)
+                assert back == a, (action_name(int(a)), answer, action_name(back))
+                checked += 1
         game.step(agent.act(None, mask))
     assert checked > 500
+    assert (kitas > 0) == kita_seen
 
 
 def test_red_five_calls_answer_with_the_tiles_they_take():
@@ -236,25 +260,45 @@ def _strip_names(text: str) -> list[str]:
     return [json.dumps(first), *lines[1:]]
 
 
-def test_arena_with_an_mjai_seat_matches_the_in_process_agent(tmp_path, capsys):
-    """The same duplicate games with the reference bot over mjai and with efficiency-py."""
+# per player count: the seats beside the mjai one, the games (and record files), further options,
+# what every record shows of the game or None (three players: the log's own kita dialect)
+ARENA_SEATS = {
+    4: ("random,random,random", 4, [], None),
+    3: (
+        "efficiency,simple",
+        3,
+        ["--rules", "mahjongsoul-3p", "--sanma-dialect", "kita"],
+        '"type":"nukidora"',
+    ),
+}
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_arena_with_an_mjai_seat_matches_the_in_process_agent(tmp_path, capsys, players):
+    """The same duplicate games, stats and records with the reference bot over mjai and with
+    efficiency-py (``riichi-env arena [--rules mahjongsoul-3p] --seats "mjai:...",...``)."""
+    others, games, options, shown = ARENA_SEATS[players]
     runs = {}
     for label, spec in (("mjai", f"mjai:{REFERENCE}"), ("py", "efficiency-py")):
         log = tmp_path / label
-        argv = ["arena", "--seats", f"{spec},random,random,random", "--games", "4", "--seed", "7"]
-        argv += ["--json", "--log", str(log), "--bot-startup-timeout", str(STARTUP)]
+        argv = ["arena", "--seats", f"{spec},{others}", "--games", str(games), "--seed", "7"]
+        argv += ["--json", "--log", str(log), "--bot-startup-timeout", str(STARTUP), *options]
         assert main(argv) == 0
         doc = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         runs[label] = (doc, sorted(log.iterdir()))
     (doc_m, files_m), (doc_p, files_p) = runs["mjai"], runs["py"]
+    assert doc_m["games"] == games and len(doc_m["agents"][0]["rank_counts"]) == players
     for a, b in zip(doc_m["agents"], doc_p["agents"], strict=True):
         assert {k: v for k, v in a.items() if k not in ("name", "seat_spec")} == {
             k: v for k, v in b.items() if k not in ("name", "seat_spec")
         }
     assert doc_m["agents"][0]["name"] == f"mjai:{REFERENCE}"
-    assert [f.name for f in files_m] == [f.name for f in files_p] and len(files_m) == 4
+    assert doc_m["agents"][0]["bot_errors"] == 0
+    assert [f.name for f in files_m] == [f.name for f in files_p] and len(files_m) == games
     for fm, fp in zip(files_m, files_p, strict=True):
         assert _strip_names(fm.read_text()) == _strip_names(fp.read_text())
+    if shown is not None:
+        assert any(shown in f.read_text() for f in files_m)
 
 
 def test_arena_stops_cleanly_on_a_failing_bot(capsys):
@@ -556,3 +600,296 @@ def test_bot_errors_survive_pickled_copies_and_merged_chunks():
     local = arena(seats, games=8, seed=5, bot_errors="substitute")
     out = arena(seats, games=8, seed=5, bot_errors="substitute", runner=runner)
     assert out["agents"] == local["agents"] and local["agents"][0]["bot_errors"] > 0
+
+
+# ---------------------------------------------------------------------- three players only: the protocol
+
+
+def _kita_game(seed: int) -> Game:
+    """A three-player game played by random moves up to a decision where kita is legal."""
+    game = Game(MAHJONGSOUL_3P, seed=seed)
+    agent = RandomAgent(seed=seed)
+    while not game.done:
+        mask = game.legal_mask().astype(np.int8)
+        if mask[KITA]:
+            return game
+        a = agent.act(None, mask)
+        game.step(a if a != KITA else int(np.flatnonzero(mask)[0]))
+    raise AssertionError("no kita offered")
+
+
+def test_bad_kita_answers_say_what_is_wrong():
+    game = _kita_game(3)
+    seat, st = game.actor, game.state
+    mask = game.legal_mask().astype(np.int8)
+    assert answer_to_action({"type": "kita"}, st, 0, seat, mask) == KITA  # pai may be left out
+    with pytest.raises(ValueError, match='a nukidora sets a North aside: "pai" must be "N"'):
+        answer_to_action({"type": "nukidora", "pai": "E"}, st, 0, seat, mask)
+    with pytest.raises(ValueError, match="is not an mjai tile name"):
+        answer_to_action({"type": "kita", "pai": "9z"}, st, 0, seat, mask)
+    without = mask.copy()
+    without[KITA] = 0
+    with pytest.raises(ValueError, match="kita is illegal here; legal: "):
+        answer_to_action({"type": "nukidora", "pai": "N"}, st, 0, seat, without)
+    with pytest.raises(ValueError, match=r"one of .*kakan, ryukyoku, nukidora, kita"):
+        answer_to_action({"type": "fly"}, st, 0, seat, mask)
+    # a four-player game knows no kita answer: the message it always gave
+    four = Game(MAHJONGSOUL, seed=0)
+    m4 = four.legal_mask().astype(np.int8)
+    assert m4.shape == (N_ACTIONS,)
+    with pytest.raises(ValueError, match="unknown answer type 'nukidora'; expected none or one"):
+        answer_to_action({"type": "nukidora", "pai": "N"}, four.state, 0, four.actor, m4)
+    with pytest.raises(ValueError, match="sanma_dialect"):
+        action_to_answer(KITA, st, 0, seat, "kitadora")
+
+
+@pytest.mark.parametrize("dialect", ["nukidora", "kita"])
+def test_a_seat_sees_three_player_games_in_its_dialect(dialect):
+    out = selfplay("efficiency", games=1, seed=2, records="events", rules="tenhou-3p")
+    events = game_events(out["records"][0], TENHOU_3P, sanma_dialect=dialect)
+    n = 4 if dialect == "nukidora" else 3
+    kitas = [ev for ev in events if ev["type"] in ("nukidora", "kita")]
+    assert kitas and all(ev["type"] == dialect and ev["pai"] == "N" for ev in kitas)
+    for seat in range(3):
+        seen = seat_events(events, seat)
+        assert seen[0]["id"] == seat
+        for i, ev in enumerate(seen):
+            if ev["type"] == "start_kyoku":
+                assert len(ev["scores"]) == len(ev["tehais"]) == n
+                for s, hand in enumerate(ev["tehais"]):
+                    assert (hand == ["?"] * 13) == (s != seat)
+                if n == 4:
+                    assert ev["scores"][3] == 0
+            if ev["type"] == "tsumo":
+                assert (ev["pai"] == "?") == (ev["actor"] != seat)
+            if ev["type"] == dialect:  # the replacement draw follows
+                assert seen[i + 1]["type"] in ("tsumo", "hora")
+
+
+# ---------------------------------------------------------------------- the reference bot, 3 players
+
+
+@pytest.mark.parametrize("preset", ["mahjongsoul-3p", "tenhou-3p"])
+@pytest.mark.parametrize("dialect", ["nukidora", "kita"])
+@pytest.mark.parametrize("given", [False, True])
+def test_reference_bot_answers_each_move_the_agent_made(preset, dialect, given):
+    """Fed each seat's events of the agent's own three-player games (with ``--rules`` or told
+    from the events), every answer is the move the seat then made, kita in the dialect sent."""
+    rules = PRESETS[preset]
+    out = selfplay(EfficiencyAgent(), games=1, seed=11, rules=rules, records="events")
+    events = game_events(out["records"][0], rules, sanma_dialect=dialect)
+    kitas = 0
+    for seat in range(3):
+        seen = seat_events(events, seat)
+        player = MjaiPlayer(rules=preset if given else None)
+        checked = 0
+        for i, ev in enumerate(seen):
+            answer = player.react(ev)
+            if answer is None or answer["type"] == "none":
+                continue
+            ends = ("hora", "ryukyoku")
+            made = next(e for e in seen[i + 1 :] if e.get("actor") == seat or e["type"] in ends)
+            if made["type"] == "hora" and made["actor"] != seat:
+                continue  # another seat's ron came first
+            assert made["type"] == answer["type"] and made.get("pai") == answer.get("pai")
+            checked += 1
+            kitas += answer["type"] == dialect
+        assert checked > 30
+        assert player.players == 3 and player.sanma_dialect == dialect
+        assert player.rules.players == 3
+    assert kitas > 0
+
+
+def _first_hand(preset: str, dialect: str, seat: int = 0) -> list[dict]:
+    rules = PRESETS[preset]
+    out = selfplay("efficiency", games=1, seed=11, rules=rules, records="events")
+    return seat_events(game_events(out["records"][0], rules, sanma_dialect=dialect), seat)
+
+
+def test_reference_bot_refuses_what_contradicts_its_rules():
+    three = _first_hand("mahjongsoul-3p", "kita")
+    player = MjaiPlayer(rules="tenhou")
+    player.react(three[0])
+    with pytest.raises(WorldError, match="a three-player game, but the bot plays the rules 'ten"):
+        player.react(three[1])
+    four = seat_events(
+        game_events(
+            selfplay("random", games=1, seed=1, records="events")["records"][0], MAHJONGSOUL
+        ),
+        0,
+    )
+    player = MjaiPlayer(rules="tenhou-3p")
+    player.react(four[0])
+    with pytest.raises(
+        WorldError, match="a four-player game, but the bot plays the rules 'tenhou-3p'"
+    ):
+        player.react(four[1])
+    auto = MjaiPlayer()
+    auto.react(four[0])
+    auto.react(four[1])
+    assert auto.players == 4 and auto.rules is MAHJONGSOUL
+    # a kita in a four-player game, a kita of another tile, seat 3 acting with three players
+    with pytest.raises(WorldError, match=r"a kita \(kita\) in a four-player game"):
+        auto.react({"type": "kita", "actor": 0, "pai": "N"})
+    nuki = _first_hand("mahjongsoul-3p", "nukidora")
+    cases = [
+        ({"type": "nukidora", "actor": 0, "pai": "E"}, 'sets a North aside: "pai" must be "N"'),
+        ({"type": "tsumo", "actor": 3, "pai": "?"}, '"actor" is 3, the empty seat'),
+    ]
+    for bad, message in cases:
+        player = MjaiPlayer()
+        for ev in nuki[:3]:
+            player.react(ev)
+        with pytest.raises(WorldError, match=message):
+            player.react(bad)
+    player = MjaiPlayer()
+    player.react({**nuki[0], "id": 3})
+    with pytest.raises(WorldError, match="the bot's seat .* is 3"):
+        player.react(nuki[1])
+    with pytest.raises(WorldError, match="2m is not in a three-player wall"):
+        player = MjaiPlayer()
+        player.react(nuki[0])
+        player.react(nuki[1])
+        player.react({**nuki[2], "pai": "2m"})
+
+
+def test_reference_bot_cli_plays_three_players_in_both_dialects(monkeypatch, capsys):
+    """The bot's command line: three-player events in one line each, answered; ``--rules``
+    of four players refuses them in one stderr line."""
+    import io
+
+    from riichi_env.mjai import bot as mjai_bot
+
+    for dialect in ("nukidora", "kita"):
+        events = _first_hand("tenhou-3p", dialect)[:3]
+        text = "".join(json.dumps(ev) + "\n" for ev in events)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        capsys.readouterr()
+        assert mjai_bot.main(["--rules", "tenhou-3p"]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert len(out) == 1 and json.loads(out[0])["type"] in ("dahai", dialect, "hora")
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        assert mjai_bot.main(["--rules", "mahjongsoul"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "three-player game, but the bot plays the rules" in err
+
+
+# ---------------------------------------------------------------------- seated over mjai, 3 players
+
+
+@pytest.mark.parametrize("preset", ["mahjongsoul-3p", "tenhou-3p"])
+@pytest.mark.parametrize("sanma_dialect", ["nukidora", "kita"])
+@pytest.mark.parametrize("dialect", ["mjai", "mjaiapp"])
+def test_reference_bot_seated_three_times_plays_the_in_process_games(
+    preset, sanma_dialect, dialect
+):
+    """The reference bot in all three seats (both presets, both kita dialects, both seat
+    dialects; with ``--rules`` or telling three players from the events): the event logs are
+    the in-process agent's, row for row; the games finish, points are conserved and kita are
+    declared."""
+    rules = PRESETS[preset]
+    given = (sanma_dialect == "nukidora") != (dialect == "mjai")
+    bot_rules = f" --rules {preset}" if given else ""
+    ref = selfplay(EfficiencyAgent(), games=2, seed=60, records="events", rules=rules)
+    bot = MjaiBot(
+        REFERENCE + bot_rules,
+        dialect=dialect,
+        sanma_dialect=sanma_dialect,
+        startup_timeout=STARTUP,
+    )
+    out = selfplay(bot, games=2, seed=60, records="events", rules=rules)
+    assert out["results"] == ref["results"]
+    for a, b in zip(_logs(ref), _logs(out), strict=True):
+        np.testing.assert_array_equal(a, b)
+    kitas = 0
+    for res, rows in zip(out["results"], _logs(out), strict=True):
+        assert len(res["final_scores"]) == 3 and sorted(res["ranks"]) == [0, 1, 2]
+        assert sum(res["points"]) == 3 * rules.start_points  # no sticks left after the game
+        assert res["bot_errors"] == [0, 0, 0]
+        events = game_events(rows, rules, sanma_dialect=sanma_dialect)
+        kitas += sum(ev["type"] == sanma_dialect for ev in events)
+        assert events[-1]["type"] == "end_game"
+    assert kitas > 0
+    assert not bot._procs
+
+
+def _own_draws_3p(rows, rules: Rules, seat: int, without_north: bool) -> int:
+    n, north = 0, False
+    for ev in seat_events(game_events(rows, rules), seat):
+        if ev["type"] == "start_kyoku":
+            north = "N" in ev["tehais"][seat]
+        elif ev["type"] == "tsumo" and ev["actor"] == seat:
+            n += not (without_north and (north or ev["pai"] == "N"))
+    return n
+
+
+@pytest.mark.parametrize("dialect", ["mjai", "mjaiapp"])
+@pytest.mark.parametrize(
+    "mode, message",
+    [
+        ("illegal", "answered with an illegal move: kita is illegal here; legal: "),
+        ("wrongpai", 'answered with an illegal move: a kita sets a North aside: "pai" must be'),
+    ],
+)
+def test_a_bad_kita_answer_names_the_bot_seat_and_answer(dialect, mode, message):
+    argv = [sys.executable, str(KITA_BOT), mode, "{seat}", "kita", dialect]
+    bot = MjaiBot(argv, name="kb", dialect=dialect, sanma_dialect="kita", timeout=5.0)
+    with pytest.raises(MjaiBotError) as info:
+        selfplay([bot, "efficiency", "efficiency"], games=1, seed=1, rules="mahjongsoul-3p")
+    text = str(info.value)
+    assert text.startswith("mjai bot 'kb' (seat 0, table 0): "), text
+    assert message in text and 'its answer: {"type": "kita", "actor": 0, "pai": ' in text
+    assert not bot._procs
+
+
+@pytest.mark.parametrize("mode", ["illegal", "wrongpai"])
+def test_bad_kita_answers_are_substituted_and_counted(mode):
+    """With ``substitute`` each bad kita becomes tsumogiri, what app_bot ``ok`` plays: the same
+    games, and one error per such draw at the bot's seat."""
+    seats = ["efficiency", None, "greedy"]
+    ok_bot = MjaiBot([sys.executable, str(APP_BOT), "ok", "{seat}"], dialect="mjaiapp")
+    ok = selfplay(
+        [ok_bot if s is None else s for s in seats],
+        games=2,
+        seed=5,
+        records="events",
+        rules="tenhou-3p",
+    )
+    argv = [sys.executable, str(KITA_BOT), mode, "{seat}", "nukidora", "mjaiapp"]
+    bad = MjaiBot(argv, dialect="mjaiapp", timeout=5.0)
+    out = selfplay(
+        [bad if s is None else s for s in seats],
+        games=2,
+        seed=5,
+        records="events",
+        rules="tenhou-3p",
+        bot_errors="substitute",
+    )
+    for a, b in zip(_logs(ok), _logs(out), strict=True):
+        np.testing.assert_array_equal(a, b)
+    for res, rows in zip(out["results"], _logs(out), strict=True):
+        want = _own_draws_3p(rows, TENHOU_3P, 1, without_north=mode == "illegal")
+        assert want > 0 and res["bot_errors"] == [0, want, 0]
+
+
+def test_sanma_dialect_option_is_checked():
+    with pytest.raises(ValueError, match="sanma_dialect must be 'nukidora'"):
+        MjaiBot("x", sanma_dialect="mortal")
+    bot = MjaiBot("x", sanma_dialect="kita")
+    assert "sanma_dialect='kita'" in repr(bot)
+    import copy
+    import pickle
+
+    assert copy.deepcopy(bot).sanma_dialect == "kita"
+    assert pickle.loads(pickle.dumps(bot)).sanma_dialect == "kita"
+    assert repr(MjaiBot("x")) == "MjaiBot('x', dialect='mjai')"
+
+
+# ---------------------------------------------------------------------- the arena, 3 players
+
+
+def test_arena_cli_checks_the_sanma_dialect(capsys):
+    argv = ["arena", "--rules", "tenhou-3p", "--seats", "random,random,random"]
+    with pytest.raises(SystemExit):
+        main([*argv, "--sanma-dialect", "mortal"])
+    assert "--sanma-dialect: invalid choice: 'mortal'" in capsys.readouterr().err
