@@ -180,7 +180,7 @@ def test_replay_whole_folder_glob(capsys):
         if name in rows:
             assert rows[name]["required_text"] != "yes", path
         else:  # three-player: test_records_3p.py gives its rules or lists the hand; RiichiEnv's
-            # games need the rules of test_records_riichienv_3p.py, which they do not name
+            # games need the rules of test_records_riichienv.py, which they do not name
             assert name in three or name.startswith("riichienv/"), path
 
 

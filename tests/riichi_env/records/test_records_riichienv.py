@@ -1,7 +1,9 @@
 """Full games written by another engine, RiichiEnv 0.4.11 (``tests/data/logs/riichienv/``), replay
 in ours with zero mismatches, except the hands where the two engines' rules differ on purpose; each
-such hand is listed below with the rule and the reason. Also: the ryukyoku spellings other tools
-write are read, and the documented list of them is the one the reader accepts."""
+such hand is listed below with the rule and the reason; four-player games and three-player ones
+(``*3p*``, ``game_mode="3p-red-half"`` and ``"3p-red-east"``: docs/rules.md, "Three-player riichi":
+the cross-check). Also: the ryukyoku spellings other tools write are read, and the documented list
+of them is the one the reader accepts."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_records_helpers import LOGS, index_rows
 
-from engine.rules import MAHJONGSOUL, TENHOU, TENHOU_2009
+from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU, TENHOU_3P, TENHOU_2009
 from engine.shanten import waits
 from engine.tiles import tile136_to_str
 from riichi_env.records.convert import read_file, read_text
@@ -20,10 +22,18 @@ from riichi_env.records.mjai import REASON_SPELLINGS, REASONS
 from riichi_env.records.model import DRAW_KINDS, RecordError
 from riichi_env.records.replay import replay_game
 
-RIICHIENV_RULES = {"tenhou_seed": TENHOU, "mjsoul_seed": MAHJONGSOUL}
+RIICHIENV_RULES = {
+    "tenhou_seed": TENHOU,
+    "mjsoul_seed": MAHJONGSOUL,
+    "tenhou3p_seed": TENHOU_3P,
+    "mjsoul3p_seed": MAHJONGSOUL_3P,
+    "tenhou3pE_seed": TENHOU_3P.replace(game_length="tonpuusen"),
+    "mjsoul3pE_seed": MAHJONGSOUL_3P.replace(game_length="tonpuusen"),
+}
 """File name prefix → the rules its game is replayed with: the plain presets
 (``GameRule.default_tenhou()`` is the Tenhou preset, tenpai-yame included;
-``GameRule.default_mjsoul()`` the Mahjong Soul preset: double yakuman, no sanchahou)."""
+``GameRule.default_mjsoul()`` the Mahjong Soul preset: double yakuman, no sanchahou; ``3p``: the
+three-player presets, ``3pE``: RiichiEnv's three-player East games, tonpuusen)."""
 
 KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
     "riichienv/mjsoul_seed202.jsonl": {
@@ -48,15 +58,58 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[str, str]]] = {
             "the engine ended the game before this hand",
         ),
     },
+    "riichienv/mjsoul3p_seed15.jsonl": {
+        "S1-0": (
+            "kan dora: seat 0 adds a kan and wins by tsumo on the replacement tile (rinshan "
+            "kaihou); the Mahjong Soul presets reveal the added kan's indicator before a rinshan "
+            "tsumo and count it (docs/rules.md, Kan dora; rinshan_kan_dora), RiichiEnv reveals "
+            "none, as with four players (docs/records.md)",
+            "dora indicators: record 1, engine 2",
+        ),
+    },
+    "riichienv/mjsoul3pE_seed10.jsonl": {
+        "S2-3": (
+            "extension ending: S2-2 ends in a draw with the dealer (seat 1) tenpai and seat 0 at "
+            "40,700; RiichiEnv lets the dealer's renchan go on, the Mahjong Soul preset ends the "
+            "extension as soon as someone has the 40,000 target (docs/rules.md, End of the game; "
+            "extension_renchan is Tenhou's rule), as with four players (docs/records.md)",
+            "the engine ended the game before this hand",
+        ),
+    },
 }
 """File → {hand: (rule and reason, text the mismatch must contain)}."""
 
-ROWS = [r for r in index_rows() if r["file"].startswith("riichienv/")]
+ROWS = [{**r, "players": 4} for r in index_rows() if r["file"].startswith("riichienv/")]
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "records.md"
 
 
+def _rows_3p() -> list[dict]:
+    """The three-player ``riichienv/`` rows of ``tests/data/logs/INDEX.md``."""
+    rows = []
+    text = (LOGS / "INDEX.md").read_text()
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0].startswith("riichienv/"):
+            rows.append(
+                {
+                    "file": cells[0],
+                    "path": LOGS / cells[0],
+                    "hands": int(cells[1]),
+                    "wins": int(cells[2]),
+                    "draws": int(cells[3]),
+                    "kita": int(cells[4]),
+                    "players": 3,
+                }
+            )
+    return rows
+
+
+ROWS_3P = _rows_3p()
+
+
 def _rules(row):
-    return next(r for prefix, r in RIICHIENV_RULES.items() if row["path"].name.startswith(prefix))
+    (rules,) = [r for prefix, r in RIICHIENV_RULES.items() if row["path"].name.startswith(prefix)]
+    return rules
 
 
 def test_the_games_are_there():
@@ -64,13 +117,27 @@ def test_the_games_are_there():
     assert len(ROWS) >= 4
     assert any(n.startswith("riichienv/tenhou_") for n in names)
     assert any(n.startswith("riichienv/mjsoul_") for n in names)
-    assert set(KNOWN_DIFFERENCES) <= names
+    assert {k for k in KNOWN_DIFFERENCES if "3p" not in k} <= names
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[r["file"] for r in ROWS])
+def test_the_three_player_games_are_there():
+    names = {r["file"] for r in ROWS_3P}
+    assert names == {f"riichienv/{p.name}" for p in (LOGS / "riichienv").glob("*3p*.jsonl")}
+    assert len(names) >= 6
+    assert any(n.startswith("riichienv/tenhou3p_") for n in names)
+    assert any(n.startswith("riichienv/mjsoul3p_") for n in names)
+    assert {k for k in KNOWN_DIFFERENCES if "3p" in k} <= names
+
+
+@pytest.mark.parametrize("row", ROWS + ROWS_3P, ids=[r["file"] for r in ROWS + ROWS_3P])
 def test_riichienv_game_replays(row):
     game = read_file(row["path"])
+    assert game.players == row["players"]
     assert game.complete and game.final_scores is None  # end_game without scores
+    assert len(game.hands) == row["hands"]
+    assert sum(len(h.wins) for h in game.hands) == row["wins"]
+    assert sum(h.draw is not None for h in game.hands) == row["draws"]
+    assert sum(e.type == "kita" for h in game.hands for e in h.events) == row.get("kita", 0)
     result = replay_game(game, _rules(row))
     assert result.hands == row["hands"]
     known = KNOWN_DIFFERENCES.get(row["file"], {})
@@ -222,3 +289,40 @@ def test_docs_list_every_accepted_spelling():
     listed = set(re.findall(r"`([a-z0-9_]+)`", section))
     missing = {s for s, _ in SPELLINGS} - listed
     assert not missing, f"docs/records.md does not list {sorted(missing)}"
+
+
+# Three players
+
+
+def test_the_differences_are_rinshan_kan_dora_and_extension_renchan():
+    """mjsoul3p_seed15 matches once the Mahjong Soul preset's rinshan kan dora is off, and
+    mjsoul3pE_seed10 with Tenhou's extension renchan."""
+    game = read_file(LOGS / "riichienv" / "mjsoul3p_seed15.jsonl")
+    assert replay_game(game, MAHJONGSOUL_3P.replace(rinshan_kan_dora=False)).ok
+    game = read_file(LOGS / "riichienv" / "mjsoul3pE_seed10.jsonl")
+    east = MAHJONGSOUL_3P.replace(game_length="tonpuusen")
+    assert replay_game(game, east.replace(extension_renchan=True)).ok
+
+
+def test_riichienv_kita_dialect():
+    """RiichiEnv writes ``kita`` with three-seat lists; ron on a kita and rinshan after one read."""
+    lines = [
+        json.loads(x)
+        for x in (LOGS / "riichienv" / "tenhou3p_seed109.jsonl").read_text().splitlines()
+    ]
+    start = next(e for e in lines if e["type"] == "start_kyoku")
+    assert len(start["scores"]) == len(start["tehais"]) == 3
+    kita = next(e for e in lines if e["type"] == "kita")
+    assert set(kita) == {"type", "actor", "pai"} and kita["pai"] == "N"
+    game = read_file(LOGS / "riichienv" / "tenhou3p_seed109.jsonl")
+    hand = next(h for h in game.hands if h.label == "E3-0")
+    (win,) = hand.wins
+    last = [e for e in hand.events if e.type != "dora"][-1]
+    assert last.type == "kita" and not win.tsumo and win.from_seat == last.seat
+    assert win.win_tile == last.tile
+
+
+def test_docs_list_the_cross_check():
+    text = (Path(__file__).resolve().parents[3] / "docs" / "rules.md").read_text()
+    assert re.search(r"RiichiEnv.*three-player.*cross-check", text, re.S)
+    assert "test_records_riichienv.py" in text
