@@ -8,7 +8,7 @@ reads the ``{"observations", "action_mask"}`` dicts of ``riichi_env.integrations
 Rewards are each hand's point change / 1000. Prints, per iteration, the sampled environment
 steps, the mean episode return (all seats: near 0 in self-play) and the policy's mean entropy,
 which falls as it learns. ``--address`` runs it on an existing Ray cluster. Needs torch, so CI
-does not run it (the adapter is tested without torch in ``tests/riichi_env/test_rllib.py``).
+does not run it (the adapter is tested without torch in ``tests/riichi_env/integrations/test_rllib.py``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Why this and not a bootstrap over deal sets: it is deterministic (the same games
 interval, so a published table can be checked), it costs nothing (``--target-ci`` recomputes it
 after every batch), and with few deal sets the t quantile keeps the coverage near the nominal
 level where a percentile bootstrap falls short (it behaves as a normal interval with ``K``
-rather than ``K - 1`` in the variance). ``tests/riichi_env/test_arena_stats.py`` shows the
+rather than ``K - 1`` in the variance). ``tests/riichi_env/batch/test_arena_stats.py`` shows the
 coverage on simulated and on real duplicate games.
 
 When every deal set gives the same value at the edge of a figure's range (a spec first in every

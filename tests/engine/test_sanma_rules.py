@@ -187,7 +187,7 @@ def test_payment_with_three_players():
 
 def test_the_envs_refuse_three_players_until_they_play_them():
     """The AEC env, the vector env and self-play play three players now (``four_only=None``,
-    tests/riichi_env/test_env_3p.py); a caller that plays four only still refuses them."""
+    tests/riichi_env/aec/test_env.py); a caller that plays four only still refuses them."""
     from riichi_env.aec.options import _make_rules
 
     with pytest.raises(ValueError, match="three players: this tool plays four players only yet"):
@@ -208,7 +208,7 @@ def test_the_four_player_tools_refuse_three_players():
 
     # the batch runner plays three players now, with the 86-action table (kita)
     assert Batch(1, MAHJONGSOUL_3P, None, 0, np.float32).masks.shape == (1, 86)
-    # the mjai bot plays three players now (tests/riichi_env/test_mjai_3p.py)
+    # the mjai bot plays three players now (tests/riichi_env/mjai/test_mjai_bots.py)
     assert MjaiPlayer("random", "tenhou-3p").rules.players == 3
     from riichi_env.dataset.convert import Converter
 

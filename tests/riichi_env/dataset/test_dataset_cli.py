@@ -1,0 +1,318 @@
+"""``riichi-env dataset``: records to shards from the command line; its JSON report, errors
+(one line, status 2), ``--strict`` and Ctrl-C (one line, status 130, no process left)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_dataset_io import KNOWN_SKIPS, REASON_3P, THREE_PLAYER, three_player
+
+from engine._numba import python_argv
+from riichi_env.cli.main import main
+from riichi_env.dataset.io import load_shards, read_manifest, record_files
+
+ROOT = Path(__file__).resolve().parents[3]
+LOGS = ROOT / "tests" / "data" / "logs"
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory) -> Path:
+    """A 3-player record (skipped with its reason)."""
+    return three_player(tmp_path_factory.mktemp("three"))
+
+
+@pytest.fixture(scope="module")
+def some(three) -> list[str]:
+    return [
+        str(LOGS / "tenhou6" / "double_ron.json"),
+        str(three),
+        str(LOGS / "tenhou6" / "rinshan.json"),
+    ]
+
+
+KEYS = {
+    "files",
+    "games",
+    "hands",
+    "decisions",
+    "rows",
+    "seconds",
+    "decisions_per_s",
+    "illegal",
+    "skipped",
+    "truncated",
+    "ignored",
+    "shards",
+}
+
+
+def _run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(["dataset", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_json_report_over_all_of_tests_data_logs(three, tmp_path, capsys):
+    """Every real record: no illegal move, only the hands the replay knows to differ are
+    skipped; a 3-player record is skipped with its reason (the encoder, basic_v0, is a
+    four-player one), so are the real three-player records there. (``sanma.xml``, despite its name, is
+    a 4-player game of a special lobby: it gives rows.)"""
+    out_dir = tmp_path / "out"
+    args = [str(LOGS), str(three), "--out", str(out_dir)]
+    status, out, err = _run(capsys, *args, "--layout", "rows", "--shard-rows", "5000", "--json")
+    assert status == 0, err
+    assert "dataset: " not in err  # no progress line: stderr is not a terminal
+    assert out.count("\n") == 1
+    doc = json.loads(out)
+    assert set(doc) == KEYS
+    files = [*record_files([LOGS]), three]
+    assert doc["files"] == len(files) > 40
+    assert doc["illegal"] == 0
+    assert doc["games"] == doc["files"] - 1 - len(THREE_PLAYER)
+    assert doc["skipped"][-1] == {"file": str(three), "reason": REASON_3P}
+    skipped = {Path(s["file"]).name: s["reason"] for s in doc["skipped"][:-1]}
+    assert set(skipped) <= KNOWN_SKIPS | THREE_PLAYER  # the real three-player records
+    assert all(skipped[name] == REASON_3P for name in THREE_PLAYER)  # (basic_v0 is four-player)
+    assert doc["rows"] == doc["decisions"] > 10_000 and doc["hands"] > 200
+    assert doc["decisions_per_s"] == pytest.approx(doc["decisions"] / doc["seconds"], rel=0.01)
+    manifest = read_manifest(out_dir)
+    assert doc["shards"] == len(manifest["shards"]) == -(-doc["rows"] // 5000)
+    assert manifest["files"] == [str(p) for p in files]
+    rows = load_shards(out_dir)
+    assert len(rows["action"]) == doc["rows"]
+    sanma = files.index(LOGS / "tenhou-mjlog" / "sanma.xml")
+    with_rows = set(np.unique(rows["file"]).tolist())
+    assert len(files) - 1 not in with_rows  # the 3-player record
+    assert {files[i].name for i in set(range(len(files) - 1)) - with_rows} <= (
+        KNOWN_SKIPS | THREE_PLAYER
+    )
+    assert (rows["file"] == sanma).sum() > 50
+
+
+def test_options_reach_the_converter_and_the_manifest(some, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    status, out, err = _run(
+        capsys,
+        *some,
+        "--out",
+        str(out_dir),
+        "--encoder",
+        "rich_v0",
+        "--rules",
+        "tenhou",
+        "--seats",
+        "0,2",
+        "--kinds",
+        "discard,riichi",
+        "--dtype",
+        "uint8",
+        "--skip-forced",
+        "--json",
+    )
+    assert status == 0, err
+    options = read_manifest(out_dir)["options"]
+    assert options["encoder"] == "rich_v0" and options["rules"] == "tenhou"
+    assert options["seats"] == [0, 2] and options["kinds"] == ["discard", "riichi"]
+    assert options["dtype"] == "uint8" and options["skip_forced"] is True
+    rows = load_shards(out_dir)
+    assert rows["obs"].dtype == np.uint8
+    assert set(np.unique(rows["seat"])) <= {0, 2}
+    assert set(np.unique(rows["kind"])) <= {0, 1}
+    assert not rows["forced"].any()
+
+
+def test_human_summary(some, tmp_path, capsys):
+    status, out, err = _run(capsys, *some, "--out", str(tmp_path / "o"), "--no-progress")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "files      3 (1 skipped)"
+    assert lines[1] == "games      2"
+    assert any(x.startswith("rows ") and "in 1 shard in" in x for x in lines)
+    assert lines[-1].startswith(f"skipped    {some[1]}: ") and "3-player" in lines[-1]
+    assert "dataset: " not in err
+
+
+def test_a_run_that_writes_no_row_fails_with_the_reason(some, three, tmp_path, capsys):
+    """Every record skipped, or filters no decision passes: status 1 and one line on stderr
+    saying why, after the summary (or the JSON) that lists what was skipped."""
+    status, out, err = _run(capsys, str(three), "--out", str(tmp_path / "a"), "--no-progress")
+    assert status == 1
+    assert out.splitlines()[0] == "files      1 (1 skipped)"
+    assert f"skipped    {three}: " in out
+    assert err == (
+        "riichi-env dataset: no rows written: every record was skipped (1 of 1 file; the skipped "
+        "lines say why)\n"
+    )
+    status, out, err = _run(
+        capsys, *some, "--out", str(tmp_path / "b"), "--players", "nobody", "--json"
+    )
+    assert status == 1 and json.loads(out)["rows"] == 0
+    assert err.startswith(
+        "riichi-env dataset: no rows written: no decision of the 2 games read passed --players "
+        "nobody (player names must be the records' own, exactly"
+    )
+    status, _, err = _run(
+        capsys, some[0], "--out", str(tmp_path / "c"), "--seats", "1", "--kinds", "kita"
+    )
+    assert status == 1
+    assert "no decision of the 1 game read passed --seats 1 --kinds kita\n" in err
+
+
+def test_the_summary_counts_records_and_hands_skipped(tmp_path, capsys):
+    chip = LOGS / "tenhou-mjlog" / "chip.xml"  # a special lobby: some hands score differently
+    status, out, err = _run(capsys, str(chip), "--out", str(tmp_path / "o"), "--no-progress")
+    assert status == 0, err
+    lines = out.splitlines()
+    hands = [line for line in lines if line.startswith(f"skipped    {chip}: hand ")]
+    assert lines[0] == "files      1" and hands
+    assert lines[2].startswith("hands      ") and lines[2].endswith(f" ({len(hands)} skipped)")
+
+
+def test_progress_line_on_request(some, tmp_path, capsys):
+    status, _, err = _run(capsys, *some, "--out", str(tmp_path / "o"), "--progress", "--json")
+    assert status == 0
+    assert err.startswith("\rdataset: ") and err.endswith("\n")
+    assert "3/3 games" in err.split("\r")[-1]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--workers", "0"], "--workers must be >= 1, got 0"),
+        (["--shard-rows", "0"], "--shard-rows must be >= 1, got 0"),
+        (["--kinds", "discard,bogus"], "bogus"),
+        (["--players", ","], None),
+        (["--seats", "4"], None),
+        (["--encoder", "nope"], None),
+        (["--dtype", "float16"], None),
+    ],
+)
+def test_bad_options_give_one_line_and_status_2(some, args, message, tmp_path, capsys):
+    out_dir = tmp_path / "o"
+    try:
+        status = main(["dataset", *some, "--out", str(out_dir), *args])
+    except SystemExit as exc:  # refused by argparse
+        status = exc.code
+    _, err = capsys.readouterr()
+    assert status == 2
+    if message is not None:
+        assert err.count("\n") == 1 and err.startswith("riichi-env dataset: error: "), err
+        assert message in err
+    assert not out_dir.exists()
+
+
+def test_missing_file_and_non_empty_out(some, tmp_path, capsys):
+    status, _, err = _run(capsys, str(tmp_path / "none.xml"), "--out", str(tmp_path / "o"))
+    assert (
+        status == 2
+        and err
+        == f"riichi-env dataset: error: {tmp_path / 'none.xml'}: no such file or directory\n"
+    )
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "x").write_text("x")
+    status, _, err = _run(capsys, *some, "--out", str(tmp_path / "o"))
+    assert status == 2 and "not empty" in err and err.count("\n") == 1
+    status, _, err = _run(capsys, *some, "--out", str(tmp_path / "o"), "--overwrite", "--json")
+    assert status == 0, err
+
+
+def test_strict_stops_at_the_3_player_game_with_status_1(some, tmp_path, capsys):
+    status, out, err = _run(capsys, *some, "--out", str(tmp_path / "o"), "--strict", "--json")
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "sanma3.xml" in err and "3-player" in err
+    assert not (tmp_path / "o" / "manifest.json").exists()
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """Processes still in process group ``pgid`` (Linux /proc)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+class Command:
+    """``riichi-env dataset`` over minutes of work with 2 workers, in its own process group (so
+    that its workers are counted in it); whatever of the group is left at the end is killed."""
+
+    def __init__(self, out: Path):
+        self.proc = subprocess.Popen(
+            python_argv("riichi_env", "dataset", *[str(LOGS)] * 200, "--out", str(out))
+            + ["--workers", "2", "--progress"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self.err = b""
+        os.set_blocking(self.proc.stderr.fileno(), False)
+
+    def __enter__(self) -> Command:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for pid in _group_alive(self.proc.pid):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        self.proc.wait()
+        self.proc.stderr.close()
+
+    def wait_for_files(self, n: int) -> None:
+        """Until the progress line says ``n`` files are done (the workers are converting)."""
+        deadline = time.monotonic() + 120
+        while max(map(int, re.findall(rb"dataset: (\d+)/", self.err)), default=0) < n:
+            assert self.proc.poll() is None, self.err
+            assert time.monotonic() < deadline, self.err
+            time.sleep(0.1)
+            self.err += self.proc.stderr.read() or b""
+
+    def wait_group_gone(self, seconds: float) -> list[int]:
+        deadline = time.monotonic() + seconds
+        while _group_alive(self.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return _group_alive(self.proc.pid)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_ends_with_one_line_status_130_and_no_process_left(tmp_path):
+    with Command(tmp_path / "o") as command:
+        command.wait_for_files(3)
+        assert len(_group_alive(command.proc.pid)) >= 3  # the command and its two workers
+        os.killpg(command.proc.pid, signal.SIGINT)  # as a terminal does: the whole group
+        command.proc.wait(timeout=30)
+        os.set_blocking(command.proc.stderr.fileno(), True)
+        text = (command.err + command.proc.stderr.read()).decode()
+        assert command.proc.returncode == 130, text
+        assert "Traceback" not in text
+        lines = [x.split("\r")[-1] for x in text.split("\n") if x.split("\r")[-1].strip()]
+        assert lines[-1] == "riichi-env dataset: interrupted", text
+        assert command.wait_group_gone(10) == []
+    assert not (tmp_path / "o" / "manifest.json").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_of_a_killed_command_exit(tmp_path):
+    """SIGKILL leaves the command no chance to stop its workers: they see it is gone and exit."""
+    with Command(tmp_path / "o") as command:
+        command.wait_for_files(3)
+        assert len(_group_alive(command.proc.pid)) >= 3
+        command.proc.kill()
+        command.proc.wait()
+        assert command.wait_group_gone(15) == []

@@ -1,0 +1,151 @@
+"""Shared helpers of the record tests (no tests here): the copied logs and their index."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from engine.tiles import red_ids
+from riichi_env.records.convert import read_file
+from riichi_env.records.mjlog import load_walls
+
+LOGS = Path(__file__).resolve().parents[2] / "data" / "logs"
+WALLS = load_walls(LOGS / "tenhou-mjlog" / "walls.jsonl")
+
+
+def index_rows() -> list[dict]:
+    """Rows of ``INDEX.md``'s table for the files copied into ``tests/data/logs``."""
+    rows = []
+    for line in (LOGS / "INDEX.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 7 or not re.match(r"^[\w-]+/", cells[0]):
+            continue
+        path = LOGS / cells[0]
+        if not path.exists():  # a row must not outlive its file (it once hid sanma2.xml)
+            raise FileNotFoundError(f"INDEX.md lists {cells[0]}, which is not in {LOGS}")
+        rows.append(
+            {
+                "file": cells[0],
+                "path": path,
+                "hands": int(cells[1]),
+                "wins": int(cells[2]),
+                "draws": int(cells[3]),
+                "rules": cells[5],
+                "required": cells[6].startswith("yes"),
+                "required_text": cells[6],
+            }
+        )
+    return rows
+
+
+def load(path: Path):
+    """Read one copied log (mjlog files with their walls)."""
+    walls = None
+    if path.suffix == ".xml":
+        walls = {k: v for (name, k), v in WALLS.items() if name == path.name}
+    return read_file(path, walls=walls)
+
+
+def normalized(game) -> list:
+    """A game's hands with tiles as (kind, red) and kan dora events left out (their place in the
+    stream is a format convention), for comparing records across formats."""
+    red = frozenset(red_ids(game.red_fives))
+    out = []
+    for h in game.hands:
+        reds = red - h.plain_reds
+
+        def t(x, reds=reds):
+            return (x // 4, x in reds) if x >= 0 else None
+
+        out.append(
+            (
+                h.label,
+                h.kyotaku,
+                h.scores,
+                [t(x) for x in h.dora_indicators],
+                [t(x) for x in h.ura_indicators],
+                [sorted(t(x) for x in hp) for hp in h.haipai],
+                [
+                    (
+                        e.type,
+                        e.seat,
+                        t(e.tile),
+                        sorted(t(x) for x in e.consumed),
+                        e.from_seat,
+                        e.tsumogiri,
+                        e.rinshan,
+                    )
+                    for e in h.events
+                    if e.type != "dora"
+                ],
+                [(w.seat, w.from_seat, w.deltas, w.pao_seat) for w in h.wins],
+                (h.draw.kind, h.draw.deltas) if h.draw else None,
+            )
+        )
+    return out
+
+
+_RESULTS = (
+    "流局",
+    "全員聴牌",
+    "全員不聴",
+    "流し満貫",
+    "九種九牌",
+    "四家立直",
+    "四風連打",
+    "四槓散了",
+    "三家和了",
+)
+
+
+def _tile_ok(x) -> bool:
+    return isinstance(x, int) and (
+        11 <= x <= 19 or 21 <= x <= 29 or 31 <= x <= 39 or 41 <= x <= 47 or x in (51, 52, 53)
+    )
+
+
+def check_convlog_structure(obj: dict) -> None:
+    """Assert the tenhou.net/6 layout that mjai-reviewer's converter (convlog) reads: four names,
+    17-entry hands, 13-tile haipai, call strings of its lengths and letter places, results."""
+    assert isinstance(obj["name"], list) and len(obj["name"]) == 4
+    assert isinstance(obj["rule"], dict) and isinstance(obj["rule"].get("disp", ""), str)
+    for kyoku in obj["log"]:
+        assert len(kyoku) == 17
+        assert len(kyoku[0]) == 3 and all(isinstance(x, int) and x >= 0 for x in kyoku[0])
+        assert len(kyoku[1]) == 4 and all(isinstance(x, int) for x in kyoku[1])
+        assert 1 <= len(kyoku[2]) <= 5 and all(_tile_ok(x) for x in kyoku[2])
+        assert len(kyoku[3]) <= 5 and all(_tile_ok(x) for x in kyoku[3])
+        for s in range(4):
+            haipai, takes, discards = kyoku[4 + 3 * s], kyoku[5 + 3 * s], kyoku[6 + 3 * s]
+            assert len(haipai) == 13 and all(_tile_ok(x) for x in haipai)
+            for x in takes:
+                if isinstance(x, str):
+                    letter = next(c for c in x if c.isalpha())
+                    i = x.index(letter)
+                    assert (letter, len(x)) in (("c", 7), ("p", 7), ("m", 9)), x
+                    assert i in {"c": (0,), "p": (0, 2, 4), "m": (0, 2, 6)}[letter], x
+                else:
+                    assert _tile_ok(x), x
+            for x in discards:
+                if isinstance(x, str):
+                    letter = next(c for c in x if c.isalpha())
+                    i = x.index(letter)
+                    if letter == "r":
+                        assert len(x) == 3 and i == 0 and (x[1:] == "60" or _tile_ok(int(x[1:]))), x
+                    else:
+                        assert (letter, len(x)) in (("k", 9), ("a", 9)), x
+                        assert i in {"k": (0, 2, 4), "a": (6,)}[letter], x
+                else:
+                    assert x in (0, 60) or _tile_ok(x), x
+        result = kyoku[16]
+        if result[0] == "和了":
+            assert len(result) >= 3 and len(result) % 2 == 1
+            for deltas, detail in zip(result[1::2], result[2::2], strict=True):
+                assert len(deltas) == 4 and all(isinstance(x, int) for x in deltas)
+                assert len(detail) >= 3 and all(
+                    isinstance(x, int) and 0 <= x < 4 for x in detail[:3]
+                )
+                assert all(isinstance(x, str) for x in detail[3:])
+        else:
+            assert result[0] in _RESULTS
+            assert len(result) == 1 or (len(result) == 2 and len(result[1]) == 4)
