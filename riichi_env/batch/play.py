@@ -77,11 +77,11 @@ from engine.validation import (
     is_int,
 )
 from engine.visibility import seat_view
-from riichi_env.aec.encoders import ENCODER_IDS, check_encoder, encoder_for
-from riichi_env.aec.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.batch.policy import METHODS, PolicyLike, is_python_policy
 from riichi_env.batch.tables import FINISHED, PYTHON_SEAT, Batch
-from riichi_env.compiling import ensure_compiled
+from riichi_env.core.compiling import ensure_compiled
+from riichi_env.core.encoders import ENCODER_IDS, check_encoder, encoder_for
+from riichi_env.core.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.mjai.seat import LogDecision, MjaiBot, check_bot_errors, is_log_policy
 
 POLICY_NAMES = ("random", "greedy", "simple", "efficiency")

@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play and report; exit status 1 if a checked game broke an invariant."""
     from engine.rules import PRESETS, PRESETS_3P, Rules
-    from riichi_env.compiling import ensure_compiled
+    from riichi_env.core.compiling import ensure_compiled
 
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, got {args.games}")

@@ -372,7 +372,7 @@ class GameRows:
 
 
 def _encoders_for(players: int) -> tuple[str, ...]:
-    from riichi_env.aec.encoders import ENCODERS, ENCODERS_3P
+    from riichi_env.core.encoders import ENCODERS, ENCODERS_3P
 
     return ENCODERS_3P if players == 3 else ENCODERS
 

@@ -117,7 +117,7 @@ class _Actor:
 
 def _players(kwargs: dict[str, Any]) -> int:
     """Seats of the rules ``selfplay``'s ``kwargs`` give (``rules`` and rule options): 4 or 3."""
-    from riichi_env.aec.options import _make_rules
+    from riichi_env.core.options import _make_rules
 
     rule_names = {f.name for f in dataclasses.fields(Rules)} - {"name"}
     overrides = {k: v for k, v in kwargs.items() if k in rule_names}

@@ -40,7 +40,7 @@ from engine.state import (
     CLAIM_BIT_RON,
     PHASE_CLAIM,
 )
-from riichi_env.aec.encoders import ENCODERS
+from riichi_env.core.encoders import ENCODERS
 from riichi_env.dataset.convert import (
     COLUMNS,
     KIND_IDS,
@@ -197,8 +197,8 @@ def test_rows_are_the_envs_observation_mask_and_action(preset, encoder, policy, 
 
 def test_uint8_rows_are_the_vector_envs_bytes():
     """dtype uint8 quantizes exactly as vector_env(dtype=np.uint8): same bounds, same rounding."""
-    from riichi_env.aec.encoders import bounds
-    from riichi_env.batch.runner import _quantize
+    from riichi_env.core.encoders import bounds
+    from riichi_env.core.runner import _quantize
 
     rules = Rules.preset("mahjongsoul")
     decisions, env = play("mahjongsoul", "rich_v0", "random", 5)
@@ -301,7 +301,7 @@ def test_augmented_records_replay_to_the_permuted_arrays(augment):
         # column k of a tile row of the permuted obs is column cols[k] of the recorded one (the
         # scalar rows repeat one value, so permuting them changes nothing); the rows whose
         # columns are slots, not tiles (river flags, kyoku, seat, decision), stay as they are
-        from riichi_env.aec.encoders import DECISION, KYOKU, RIVER_FLAGS, RIVER_KINDS, SEAT
+        from riichi_env.core.encoders import DECISION, KYOKU, RIVER_FLAGS, RIVER_KINDS, SEAT
 
         slots = [*range(RIVER_FLAGS, RIVER_KINDS), KYOKU, SEAT, DECISION]
         tiles = [r for r in range(base["obs"].shape[1]) if r not in slots]
@@ -531,7 +531,7 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
     signature (no second compile)."""
     from engine._numba import jit_disabled
     from engine.compile_parts import signature
-    from riichi_env.batch.runner import _run_replay, replay_example_arguments
+    from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
         pytest.skip("nothing is compiled without JIT")

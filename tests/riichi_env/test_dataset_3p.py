@@ -22,7 +22,7 @@ from engine.actions import KITA, N_ACTIONS, N_ACTIONS_3P, PASS, RON
 from engine.rules import Rules
 from engine.scenario import play as play_moves
 from engine.scenario import start_hand
-from riichi_env.aec.encoders import ENCODERS_3P, N_ROWS, OFFERED3
+from riichi_env.core.encoders import ENCODERS_3P, N_ROWS, OFFERED3
 from riichi_env.dataset.convert import (
     KIND_IDS,
     KINDS,
@@ -100,8 +100,8 @@ def test_rows_are_the_three_player_envs_observation_mask_and_action(preset, enco
 def test_uint8_and_oracle_columns_with_three_players():
     """uint8 rows are the float rows quantized; ``oracle=True`` adds ``oracle3_v0`` rows, the
     whole wall's from the engine's log, the revealed places' from mjai."""
-    from riichi_env.aec.encoders import WALL_KINDS3, bounds
-    from riichi_env.batch.runner import _quantize
+    from riichi_env.core.encoders import WALL_KINDS3, bounds
+    from riichi_env.core.runner import _quantize
 
     rules = Rules.preset("mahjongsoul-3p")
     _, env = play("mahjongsoul-3p", "basic3_v0", "efficiency", 21)
@@ -317,7 +317,7 @@ def test_the_three_player_replay_uses_the_dataset_groups_signature():
     the ``dataset`` compile group covers it (no second signature, no compile on first use)."""
     from engine._numba import jit_disabled
     from engine.compile_parts import signature
-    from riichi_env.batch.runner import _run_replay, replay_example_arguments
+    from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
         pytest.skip("nothing is compiled without JIT")

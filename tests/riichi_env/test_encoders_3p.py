@@ -7,7 +7,7 @@ import copy
 import numpy as np
 import pytest
 
-import riichi_env.aec.encoders as enc
+import riichi_env.core.encoders as enc
 from engine.actions import KITA
 from engine.rules import MAHJONGSOUL_3P
 from engine.scenario import start_hand

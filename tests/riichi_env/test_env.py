@@ -228,7 +228,7 @@ def test_wrapped_env_enforces_order_and_bounds():
 @pytest.mark.nojit
 def test_short_game_prefix_with_every_encoder():
     """Also run without JIT (tests/test_nojit.py): the kernels work as plain Python."""
-    from riichi_env.aec.encoders import ENCODERS
+    from riichi_env.core.encoders import ENCODERS
 
     for name in ENCODERS:
         e = raw_env(encoder=name)

@@ -11,8 +11,8 @@ from pettingzoo.test import api_test, seed_test
 from engine.actions import KITA, N_ACTIONS, N_ACTIONS_3P
 from engine.game import Game
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
-from riichi_env.aec.encoders import N_ROWS
 from riichi_env.aec.raw_env import env, raw_env
+from riichi_env.core.encoders import N_ROWS
 
 PRESETS_3P = ["mahjongsoul-3p", "tenhou-3p"]
 AGENTS_3P = ["player_0", "player_1", "player_2"]
@@ -219,7 +219,7 @@ def test_render_shows_three_seats_and_kita(capsys):
 
 
 def test_make_rules_refuses_three_players_unless_asked():
-    from riichi_env.aec.options import _make_rules
+    from riichi_env.core.options import _make_rules
 
     with pytest.raises(ValueError, match="this tool plays four players only yet"):
         _make_rules("tenhou-3p", {})

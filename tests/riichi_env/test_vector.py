@@ -6,8 +6,8 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import riichi_env
-from riichi_env.aec.encoders import bounds
 from riichi_env.batch.vector import RiichiVectorEnv
+from riichi_env.core.encoders import bounds
 
 
 def _random_actions(rng, mask):

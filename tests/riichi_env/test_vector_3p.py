@@ -6,7 +6,7 @@ import pytest
 
 import riichi_env
 from engine.actions import KITA
-from riichi_env.aec.encoders import bounds
+from riichi_env.core.encoders import bounds
 
 
 def _random_actions(rng, mask):
