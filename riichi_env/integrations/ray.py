@@ -42,6 +42,7 @@ from typing import Any
 
 from engine.rules import Rules
 from engine.validation import check_int, check_seed_run, describe
+from riichi_env.progress import ProgressLine
 
 DEFAULT_CHUNKS_PER_ACTOR = 4
 """The guided schedule's chunk: the games left / (this x actors), so chunks shrink as the run ends
@@ -274,8 +275,6 @@ class RayPool:
         lost: list[int] = []
         running: dict = {}  # task -> (actor index, chunk index)
         done = 0
-        from riichi_env.batch.play import ProgressLine
-
         report = progress if callable(progress) else None
         line = None
         if report is None and (sys.stderr.isatty() if progress is None else bool(progress)):
