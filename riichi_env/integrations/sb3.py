@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from riichi_env.integrations.extras import missing_extra, require
+from riichi_env.extras import missing_extra, require
 
 try:
     import torch
