@@ -36,6 +36,7 @@ from typing import Any
 
 from engine.validation import SEED_MAX, describe
 from riichi_env.batch.arena import _SHOWN, challenge, jsonable
+from riichi_env.batch.play import _name
 from riichi_env.extras import MissingExtraError
 
 DEFAULT_SEED_KEY = "riichi-env-ladder-1"
@@ -161,8 +162,6 @@ def ladder(
 
 
 def _label(policy: Any) -> str:
-    from riichi_env.batch.play import _name
-
     return _name(policy)
 
 

@@ -33,6 +33,7 @@ from engine.actions import n_actions
 from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
+from riichi_env.core.compiling import ensure_compiled
 from riichi_env.core.encoders import ALL_ENCODERS, ENCODER_IDS, ENCODERS, ENCODERS_3P, N_ROWS
 from riichi_env.core.fields import (
     NO_ENCODER,
@@ -295,8 +296,6 @@ class Converter:
         self.strict = bool(strict)
         self.walls = walls
         self.stats = Stats()
-        from riichi_env.core.compiling import ensure_compiled
-
         ensure_compiled("dataset")  # a cold cache says so on stderr, then compiles
         self._tables = load_tables()
         self._tables_tuple = tuple(self._tables)

@@ -42,6 +42,7 @@ from typing import Any
 
 from engine.rules import Rules
 from engine.validation import check_int, check_seed_run, describe
+from riichi_env.core.options import _make_rules
 from riichi_env.progress import ProgressLine
 
 DEFAULT_CHUNKS_PER_ACTOR = 4
@@ -118,8 +119,6 @@ class _Actor:
 
 def _players(kwargs: dict[str, Any]) -> int:
     """Seats of the rules ``selfplay``'s ``kwargs`` give (``rules`` and rule options): 4 or 3."""
-    from riichi_env.core.options import _make_rules
-
     rule_names = {f.name for f in dataclasses.fields(Rules)} - {"name"}
     overrides = {k: v for k, v in kwargs.items() if k in rule_names}
     return _make_rules(kwargs.get("rules", "mahjongsoul"), overrides, None, None).players
