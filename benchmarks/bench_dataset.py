@@ -20,7 +20,7 @@ passes over all files by CPU time (``time.process_time``: user + system time of 
 the ``iter_batches`` rows by wall time. A second table splits one core's CPU time per hanchan into
 reading, packing, the compiled replay (with the masks), encoding and the copy out.
 
-Three players (issue 26): ``--games-3p`` three-player hanchan (``riichi-env arena --rules
+Three players: ``--games-3p`` three-player hanchan (``riichi-env arena --rules
 mahjongsoul-3p --seats efficiency,simple,efficiency --games 100 --seed 0 --format mjai --log DIR``,
 generated once into a directory of their own, or ``--records-3p DIR``) converted with
 ``basic3_v0`` (also uint8); RiichiEnv's column stays empty for them (its path above is

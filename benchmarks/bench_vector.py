@@ -58,7 +58,7 @@ def main() -> None:
     for dtype, copy in ((np.float32, False),):
         rate = vector_rate(b, args.steps, dtype, copy, "rich_v0")
         print(f"| {b} | rich_v0 {np.dtype(dtype)} | {copy} | {rate:,.0f} |")
-    for rules in ("mahjongsoul-3p", "tenhou-3p"):  # three players (issue 26): 86 actions
+    for rules in ("mahjongsoul-3p", "tenhou-3p"):  # three players: 86 actions
         rate = vector_rate(b, args.steps, np.float32, False, "basic3_v0", rules)
         print(f"| {b} | basic3_v0 float32, {rules} | False | {rate:,.0f} |")
 

@@ -284,13 +284,13 @@ class Rules:
 def check_four_players(rules: Rules, what: str) -> None:
     """Raise ``ValueError`` for three-player rules where only four players are handled yet.
 
-    The engine plays and scores three players (issue 26); a tool that handles four only refuses
+    The engine plays and scores three players; a tool that handles four only refuses
     such rules with this instead of using four seats or an 85-action mask on them.
     """
     if rules.players != 4:
         raise ValueError(
             f"{what}: three-player rules ({rules.name!r}, players=3) are not handled here yet "
-            "(issue 26, docs/sanma-status.md)"
+            "(docs/sanma-status.md)"
         )
 
 
@@ -360,6 +360,5 @@ PRESETS = {"mahjongsoul": MAHJONGSOUL, "tenhou": TENHOU, "tenhou-2009": TENHOU_2
 """The four-player presets: every tool plays them (the CLIs' choices, the messages that list
 presets)."""
 PRESETS_3P = {"mahjongsoul-3p": MAHJONGSOUL_3P, "tenhou-3p": TENHOU_3P}
-"""The three-player presets (issue 26): ``Rules.preset`` knows them; the engine plays them, the
-envs, bots, records and hand scoring do not yet (docs/sanma-status.md), so the lists of presets
-tools show do not offer them."""
+"""The three-player presets: ``Rules.preset`` knows them, and the tools that play three players
+(the envs, self-play, the arena, records, the dataset, hand scoring) list them beside ``PRESETS``."""

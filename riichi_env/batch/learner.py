@@ -8,8 +8,8 @@ obs, info = venv.reset()                 # obs: the learner's view at every tabl
 obs, reward, terminated, truncated, info = venv.step(actions)  # reward float32 (B,)
 ```
 
-A Gymnasium ``VectorEnv`` for RL loops that train one policy (CleanRL-style, and the SB3 adapter of
-issue 13): every observation is the learner's, every reward is the learner's, and a step plays
+A Gymnasium ``VectorEnv`` for RL loops that train one policy (CleanRL-style, and the SB3 adapter in
+riichi_env.integrations.sb3): every observation is the learner's, every reward is the learner's, and a step plays
 the learner's action and then the opponents until the learner must decide again.
 
 | | |
@@ -28,7 +28,7 @@ of tables where it must act. ``learner_seat`` is a seat 0-3 or ``"random"``: dra
 from its game seed, so a run is reproducible. Seeds follow ``riichi_env.vector_env``: table ``i``
 plays ``S + i``, then ``S + i + B``, ...
 
-**Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26): ``opponents`` is one
+**Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``): ``opponents`` is one
 policy or a list of two, ``learner_seat`` 0-2 or ``"random"`` (``learner_seat_of(seed, 3)``),
 masks ``(B, 86)`` (85: kita), the three-seat encoders (``basic3_v0`` default), ``rank_points``
 of three places.

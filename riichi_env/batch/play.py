@@ -21,7 +21,7 @@ seat) -> actions`` on a batch: the acting seats of the tables it owns, observed 
 from a random stream keyed by that seed. So with compiled policies, and with Python policies that
 are functions of their inputs, the results are the same for any ``num_tables`` and ``workers``.
 
-With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) ``policy`` is one
+With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``) ``policy`` is one
 policy or a list of three, masks have 86 entries (85: kita), Python policies observe with the
 three-seat encoders (``basic3_v0`` default), and each result's ``points``, ``final_scores``,
 ``ranks`` and ``bot_errors`` have three entries; ``records=True`` gives three-player records

@@ -47,7 +47,7 @@ large batches). An illegal action raises ``ValueError`` naming the table, the se
 (nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
 ``step`` raise ``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
 
-**Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26): masks ``int8 (B, 86)``
+**Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``): masks ``int8 (B, 86)``
 (85: kita), ``Discrete(86)``, the three-seat encoders (``basic3_v0`` default), rewards ``float32
 (B, 3)`` and ``final_info`` arrays ``(B, 3)``; ``info["seat"]`` is 0-2.
 
@@ -153,7 +153,7 @@ def _refuse_reward_wrappers(obj: object) -> None:
             f"self-play, and {name} keeps one reward per table. Use "
             "riichi_env.learner_vector_env(num_tables, opponents=...) (one learning seat "
             "per table, rewards (num_tables,)), which works with Gymnasium's vector "
-            "wrappers; README, 'Which wrappers go with which env'"
+            "wrappers; docs/environment.md, 'Which env for which tools'"
         )
 
 

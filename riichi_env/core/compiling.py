@@ -35,7 +35,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from engine._numba import cache_roots, compile_kernel, jit_disabled, python_argv
+from engine._numba import cache_roots, compile_kernel, jit_disabled, python_argv, source_digest
 from engine.compile_parts import PARTS, PIECES, compile_part, game_arguments, signature
 from engine.score_kernel import _score_hand
 from engine.selfplay import _play_games
@@ -279,12 +279,14 @@ def _progress(stream, label: str, doing: str = "still compiling") -> Iterator[No
 
 @functools.cache
 def _sources_digest() -> str:
-    """Hash of numba's version and every project source (read once per process)."""
+    """What the markers are keyed by: Numba's version, the sources the kernels' cache folder is
+    keyed by (``engine._numba.source_digest``: engine and every module that uses Numba, the kernel
+    modules that add their groups' signatures included, ``add_group``) and this module (the
+    signatures of the core's warm-ups). Editing any other module (a docstring in the
+    CLI) leaves the kernels cached and compiled, and the markers valid."""
     digest = hashlib.sha256(numba.__version__.encode())
-    for package in ("engine", "riichi_env", "agents"):
-        for path in sorted((_ROOT / package).rglob("*.py")):
-            digest.update(path.relative_to(_ROOT).as_posix().encode())
-            digest.update(path.read_bytes())
+    digest.update(source_digest().encode())
+    digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -16,7 +16,7 @@ All values lie in ``[0, 1]`` except the score rows (``[-2, 2]``).
 | ``rich3_v0`` (three players) | 131 | ``basic3_v0`` + ``rich_v0``'s six rows |
 | ``oracle3_v0`` (three players) | 148 | ``rich3_v0`` + the two other hands, live wall, next draws, ura |
 
-**Three players** (issue 26) have encoders of their own, named ``*3_v0`` (``ENCODERS_3P``), rather
+**Three players** have encoders of their own, named ``*3_v0`` (``ENCODERS_3P``), rather
 than the four-player names with a players-dependent shape: a name always means one layout. The
 four-player encoders are unchanged and refused with three-player rules, and the other way round
 (``check_encoder(name, players)``; ``encoder_for(None, 3)`` is ``basic3_v0``). Their seats are

@@ -73,11 +73,11 @@ def _make_rules(
 
 def _players_ok(rules: Rules, four_only: str | None) -> Rules:
     """``rules``, unless they are for three players and ``four_only`` names a caller that plays
-    four only (issue 26: ``ValueError``)."""
+    four only (``ValueError``)."""
     if four_only is not None and rules.players != 4:
         raise ValueError(
             f"rules {rules.name!r} are for three players: {four_only} plays four players only yet "
-            "(issue 26: the envs, self-play and the arena play three, docs/sanma-status.md)"
+            "(the envs, self-play and the arena play three, docs/sanma-status.md)"
         )
     return rules
 

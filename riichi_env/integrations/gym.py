@@ -9,7 +9,7 @@ obs, info = env.reset(seed=0)
 obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
 ```
 
-With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) the learner plays
+With three-player rules (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``) the learner plays
 against two opponents, its seat is 0-2, and the action space is ``Discrete(86)`` (85: kita).
 
 The observation and action spaces are the PettingZoo env's (``Dict(observation, action_mask)`` and

@@ -9,7 +9,7 @@ config = PPOConfig().environment(RiichiMultiAgentEnv, env_config={"encoder": "ba
 
 ``RiichiMultiAgentEnv(config)`` wraps ``riichi_env.raw_env(**config)`` (any env option: encoder,
 rules, reward, ...). Agents are ``player_0`` … ``player_3`` (seat 0 is the first dealer; ``player_0``
-… ``player_2`` with three-player rules, issue 26). Each observation dict holds only the seat to
+… ``player_2`` with three-player rules). Each observation dict holds only the seat to
 act, as ``{"observations": float32 (rows * 34,), "action_mask": float32 (85,)}`` (86 with three
 players: 85 is kita): the keys of RLlib's action-masking module
 (``ray.rllib.examples.rl_modules.classes.action_masking_rlm.ActionMaskingTorchRLModule``), the

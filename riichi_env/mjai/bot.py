@@ -14,7 +14,7 @@ seat's hand in time. Its own legal moves, furiten and ``SeatView`` then come fro
 code as in-process play, so the agent chooses exactly what it chooses in-process: a game with it
 seated over mjai has the same record as with the agent itself.
 
-Three players (issue 26): it plays them in both kita dialects of the records
+Three players: it plays them in both kita dialects of the records
 (``riichi_env.records.mjai``) and answers a kita in the dialect it is sent. A game is
 three-player when its ``start_kyoku`` lists three ``scores`` or ``tehais`` (the ``kita``
 dialect), or four with seat 3's hand empty, or (``nukidora``) seat 3's hand hidden, its points 0

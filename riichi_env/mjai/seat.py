@@ -21,7 +21,7 @@ at each decision of the seat and after ``start_game``, each ``end_kyoku`` and ``
 (``riichi_env.mjai.protocol.app_lines``), and the bot answers *every* line with one JSON object:
 its move at a decision, ``{"type":"none"}`` on the other lines.
 
-Three-player games (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``, issue 26) are sent in one of
+Three-player games (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``) are sent in one of
 the two kita dialects of the records (``sanma_dialect``, ``riichi_env.records.mjai``):
 ``"nukidora"`` (the default, the Mortal-3p forks: four-entry ``scores`` / ``tehais`` / ``deltas``
 with seat 3 empty, kita as ``{"type":"nukidora","actor":0,"pai":"N"}``) or ``"kita"``

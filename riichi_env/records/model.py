@@ -120,7 +120,7 @@ YAKU_KEYS = (
     "ura_dora",
     "aka_dora",
 )
-"""Yaku keys (``shared/formats/hand-score.md``) in Tenhou's yaku id order (id = index)."""
+"""Yaku keys (``docs/hand-score.md``, "Yaku keys") in Tenhou's yaku id order (id = index)."""
 YAKUMAN_KEYS = frozenset(YAKU_KEYS[36:52]) - {"renhou"}
 NUKI_DORA = "nuki_dora"
 """Key of the kita dora when a record names it apart (Mahjong Soul's 抜きドラ, RiichiEnv's

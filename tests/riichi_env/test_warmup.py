@@ -57,6 +57,27 @@ def test_an_edited_source_compiles_again(fresh, monkeypatch):
     assert not warmup.is_compiled("selfplay")
 
 
+def test_the_markers_follow_the_kernels_cache_not_every_source(monkeypatch):
+    """A marker is keyed by what Numba's cache folder is keyed by (engine and the modules that
+    use Numba) plus the warm-up signatures in compiling.py: editing another module (a CLI
+    docstring) keeps the markers valid, editing a kernel's module does not."""
+    from pathlib import Path
+
+    warmup.source_digest()  # read once per process (at the kernels' decoration)
+    read = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or real(self))
+    warmup._sources_digest.cache_clear()
+    try:
+        before = warmup._sources_digest()
+        assert read == ["compiling.py"]
+        warmup._sources_digest.cache_clear()
+        monkeypatch.setattr(warmup, "source_digest", lambda: "a kernel module edited")
+        assert warmup._sources_digest() != before
+    finally:
+        warmup._sources_digest.cache_clear()
+
+
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown kernel group 'gpu'"):
         warmup.is_compiled("gpu")
