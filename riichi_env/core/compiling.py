@@ -203,8 +203,9 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "encoders": (_encoders_part, 3.6),
 }
 """Parts of the warm-ups: a function listing the part's kernels (``Entry``; a renamed kernel fails
-in ``tests/riichi_env/test_warmup.py``) and the CPU seconds of its cold compile with the parts before it cached (``python
-benchmarks/bench_compile_stages.py``; ``score`` alone, which the game's compile includes).
+in ``tests/riichi_env/core/test_warmup.py``) and the CPU seconds of its cold compile with the
+parts before it cached (``python benchmarks/bench_compile_stages.py``; ``score`` alone, which the
+game's compile includes).
 Measured on the project's idle 2-core VM (CPU seconds, which a busy machine inflates far less
 than wall seconds; ``selfplay``, 0.0, is given 0.5 s). On two processes ``estimate`` adds the
 parts as one process would compile them, so it overstates a cold env's compile (about 39 s

@@ -189,7 +189,7 @@ def replay_example_arguments() -> tuple:
     """Arguments of a ``_run_replay`` call over a record of no hands, of the types
     ``riichi_env.dataset.convert.Converter`` passes (every option gives the same types: the
     unused float or byte buffers have no rows): what ``riichi_env.compile("dataset")`` compiles
-    it for, running nothing. ``tests/riichi_env/test_dataset.py`` checks that a conversion finds
+    it for, running nothing. ``tests/riichi_env/dataset/test_dataset.py`` checks that a conversion finds
     exactly this signature compiled."""
     i32, u8, f32 = np.int32, np.uint8, np.float32
     rows = max(N_ROWS.values())
