@@ -39,25 +39,10 @@ from engine._numba import cache_roots, compile_kernel, jit_disabled, python_argv
 from engine.compile_parts import PARTS, PIECES, compile_part, game_arguments, signature
 from engine.score_kernel import _score_hand
 from engine.selfplay import _play_games
-from riichi_env.core.encoders import (
-    ALL_ENCODERS,
-    DEFAULT_ENCODER,
-    ENCODE_KERNELS,
-    ENCODER_IDS,
-    KERNELS,
-    N_ROWS,
-    _encode,
-)
-from riichi_env.core.runner import (
-    N_ACTIONS,
-    _queue_actions,
-    _run,
-    _run_random,
-    _run_replay,
-    example_arguments,
-    new_tables,
-    replay_example_arguments,
-)
+
+# The runner and the encoders are imported by the parts that compile them, not here: the record
+# readers and the dataset import this module to add their groups (``add_group``) and need neither
+# (their kernels' decoration is about 60 ms of every such import).
 
 KINDS: dict[str, tuple[str, str]] = {
     "env": (
@@ -99,6 +84,8 @@ def _runner_part() -> list[Entry]:
     """The runner without the compiled agents and the encoders
     (``riichi_env.core.runner._run_random``: the AEC env's step, random self-play), for the
     types its callers pass (``example_arguments``)."""
+    from riichi_env.core.runner import _run_random, example_arguments
+
     return [("_run_random", _run_random, signature(*example_arguments()))]
 
 
@@ -106,6 +93,8 @@ def _agents_runner_part() -> list[Entry]:
     """The runner with every compiled policy, the teacher mode and the encoders
     (``riichi_env.core.runner._run``: the arena, self-play of the agents, the learner env, the
     vector env)."""
+    from riichi_env.core.runner import _run, example_arguments
+
     return [("_run", _run, signature(*example_arguments()))]
 
 
@@ -113,6 +102,8 @@ def _vector_part() -> list[Entry]:
     """Both runners: the vector env plays in ``_run`` (it writes observations, whatever its
     seats), and ``_run_random`` comes along so that random self-play finds it cached; and the
     check that queues a batch of Python actions (``_queue_actions``)."""
+    from riichi_env.core.runner import N_ACTIONS, _queue_actions, new_tables
+
     ti, _ = new_tables(1)
     masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
     idx = np.zeros(1, dtype=np.int64)
@@ -123,6 +114,8 @@ def _vector_part() -> list[Entry]:
 def _observe_entries() -> list[Entry]:
     """The default encoder's kernel, with the types ``raw_env`` passes: the env observes through
     it (the runner the env steps with writes no observation)."""
+    from riichi_env.core.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
+
     st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
     encode = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
@@ -133,6 +126,8 @@ def _observe_entries() -> list[Entry]:
 def _encode_entries() -> list[Entry]:
     """``_encode`` (every encoder, by id: what ``_run`` and the replay call), with the types the
     runner passes."""
+    from riichi_env.core.encoders import DEFAULT_ENCODER, N_ROWS, _encode
+
     st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
     suit, honor = tables.shanten_suit, tables.shanten_honor
@@ -148,6 +143,8 @@ def _step_part() -> list[Entry]:
 def _encoders_part() -> list[Entry]:
     """Every encoder's own kernel but the default one (an env observing with another), the
     three-seat encoders included (a three-player env observes with one of them)."""
+    from riichi_env.core.encoders import ALL_ENCODERS, DEFAULT_ENCODER, KERNELS, N_ROWS
+
     st, _, tables, i, _ = game_arguments()
     suit, honor = tables.shanten_suit, tables.shanten_honor
     return [
@@ -184,6 +181,8 @@ def _score_part() -> list[Entry]:
 def _dataset_part() -> list[Entry]:
     """The runner's replay kernel that writes dataset rows (``riichi_env.core.runner._run_replay``),
     for the types the converter passes (``replay_example_arguments``)."""
+    from riichi_env.core.runner import _run_replay, replay_example_arguments
+
     return [("_run_replay", _run_replay, signature(*replay_example_arguments()))]
 
 
