@@ -1,4 +1,4 @@
-"""Compile cost of each part of the warm-ups (``riichi_env.compiling.STAGES``), from an empty cache.
+"""Compile cost of each part of the warm-ups (``riichi_env.core.compiling.STAGES``), from an empty cache.
 
 Run: ``python benchmarks/bench_compile_stages.py [--cache DIR]``. Each part is compiled by a fresh
 process (one job, ``RIICHI_ENV_COMPILE_JOBS=1``) on one cache, in the order a new user meets them
@@ -24,10 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from riichi_env.compiling import STAGES  # noqa: E402
+from riichi_env.core.compiling import STAGES  # noqa: E402
 
-PART = "from riichi_env.compiling import compile_stage; compile_stage({!r})"
-WARM = "from riichi_env.compiling import ensure_compiled; ensure_compiled({!r})"
+PART = "from riichi_env.core.compiling import compile_stage; compile_stage({!r})"
+WARM = "from riichi_env.core.compiling import ensure_compiled; ensure_compiled({!r})"
 STEPS = {
     "deal": PART.format("deal"),
     "scoring": PART.format("scoring"),
@@ -41,8 +41,8 @@ STEPS = {
     "checked": WARM.format("checked"),
     "encoders": WARM.format("encoders"),
 }
-IMPORTS = "import engine.compile_parts, riichi_env.aec.raw_env, riichi_env.batch.vector, riichi_env.compiling"
-LEFT = "from riichi_env.compiling import _part_cached; print(_part_cached({!r}))"
+IMPORTS = "import engine.compile_parts, riichi_env.aec.raw_env, riichi_env.batch.vector, riichi_env.core.compiling"
+LEFT = "from riichi_env.core.compiling import _part_cached; print(_part_cached({!r}))"
 
 
 def run(code: str, cache: str) -> tuple[float, float, str]:

@@ -5,7 +5,7 @@ scoring side of the game (``_score_win`` and the scorer below it, ``_can_win``, 
 the settling of a passed discard (``_discard_passes``) share almost nothing with the deal
 (``_reset``), so a second process can compile them into the shared on-disk cache while the first
 compiles the deal; the first then loads them from the cache when ``_legal_mask`` and ``_apply``
-call them (``riichi_env/compiling.py`` runs the two processes).
+call them (``riichi_env/core/compiling.py`` runs the two processes).
 
 Each entry is ``(name, kernel, signature)``: the Numba argument types the game's own call sites
 pass (integers as int64: docs/internals.md, "One signature per kernel"), so the cached machine
@@ -181,7 +181,7 @@ PIECES = {
     "random": random_part,
 }
 """Kernels inside the parts above that a compile on two cores hands to the other process, so
-that neither waits long for the other (``riichi_env/compiling.py``, ``_on_two_cores``)."""
+that neither waits long for the other (``riichi_env/core/compiling.py``, ``_on_two_cores``)."""
 
 
 def main(argv: list[str], parts: dict | None = None) -> int:

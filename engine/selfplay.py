@@ -6,7 +6,7 @@ on threads or order. With ``check`` it validates the state after every step (the
 the rule facts derived from the tiles, ``engine/validate.py``), makes sure a random action outside
 the mask is refused and (``check >= 2``) that every masked action is accepted, on a scratch copy
 of the table. Without checks (``check=0``) it is plain compiled self-play: ``selfplay`` and
-``play_one`` below; ``riichi_env``'s runner (``riichi_env/batch/runner.py``) plays the same game
+``play_one`` below; ``riichi_env``'s runner (``riichi_env/core/runner.py``) plays the same game
 for the same seed and policy."""
 
 from __future__ import annotations

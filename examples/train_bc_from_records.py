@@ -51,7 +51,7 @@ try:  # the train extra: sb3-contrib (with Stable-Baselines3 and torch) and matp
     import sb3_contrib  # noqa: F401 (MaskablePPO, below)
     import torch
 except ModuleNotFoundError as exc:
-    from riichi_env.integrations.extras import missing_extra
+    from riichi_env.extras import missing_extra
 
     raise SystemExit(f"error: {missing_extra(exc, 'examples/train_bc_from_records.py')}") from None
 
@@ -87,7 +87,7 @@ class Observations:
     """Float observation tensors from a batch: uint8 bytes dequantized with the encoder's bounds."""
 
     def __init__(self, encoder: str):
-        from riichi_env.aec.encoders import bounds
+        from riichi_env.core.encoders import bounds
 
         low, high = bounds(encoder)
         self.low = torch.as_tensor(low)
@@ -288,7 +288,7 @@ def main() -> None:
     if args.then_ppo < 0 or args.critic_warmup < 0:
         parser.error("--then-ppo and --critic-warmup must be at least 0")
 
-    from riichi_env.aec.encoders import check_encoder
+    from riichi_env.core.encoders import check_encoder
     from riichi_env.dataset.io import iter_batches
     from riichi_env.integrations.sb3 import (
         RiichiSB3VecEnv,

@@ -46,7 +46,7 @@ try:  # the train extra: sb3-contrib (with Stable-Baselines3 and torch) and matp
     import sb3_contrib  # noqa: F401 (MaskablePPO, below)
     import torch
 except ModuleNotFoundError as exc:
-    from riichi_env.integrations.extras import missing_extra
+    from riichi_env.extras import missing_extra
 
     raise SystemExit(f"error: {missing_extra(exc, 'examples/train_maskable_ppo.py')}") from None
 

@@ -33,7 +33,7 @@ def main() -> None:
             ActionMaskingTorchRLModule,
         )
     except ModuleNotFoundError as exc:
-        from riichi_env.integrations.extras import missing_extra
+        from riichi_env.extras import missing_extra
 
         if exc.name == "torch" or (exc.name or "").startswith("torch."):
             raise SystemExit(

@@ -39,9 +39,13 @@ _EXPORTS = {
     "iter_batches": "riichi_env.dataset",
     "write_shards": "riichi_env.dataset",
     "load_shards": "riichi_env.dataset",
-    "compile": "riichi_env.compiling",
+    "compile": "riichi_env.core.compiling",
 }
 """Each public name and the module that defines it."""
+
+_GROUP_MODULES = ("riichi_env.records.mjai_kernels", "riichi_env.dataset.pack_kernels")
+"""The modules that add their kernel groups to the compile layer (``riichi_env.core.compiling``,
+``add_group``: ``"records"``, ``"dataset"``): imported with ``compile`` so that it knows them."""
 
 __all__ = sorted(["__version__", *_EXPORTS])
 
@@ -49,6 +53,9 @@ __all__ = sorted(["__version__", *_EXPORTS])
 def __getattr__(name: str):
     if name not in _EXPORTS:
         raise AttributeError(f"module 'riichi_env' has no attribute {name!r}")
+    if name == "compile":
+        for module in _GROUP_MODULES:
+            importlib.import_module(module)
     value = getattr(importlib.import_module(_EXPORTS[name]), name)
     globals()[name] = value
     return value

@@ -33,7 +33,7 @@ North set aside as nuki dora), masks of 86, the three-seat encoders (``basic3_v0
 ``rich3_v0``, ``oracle3_v0``), rewards to the three agents (``rank_points`` of three places,
 default ``(1.0, 0.0, -1.0)``). ``docs/environment.md``, "Three players".
 
-**Observations**: ``encoder=`` picks a versioned encoder of ``riichi_env.aec.encoders`` (``basic_v0``
+**Observations**: ``encoder=`` picks a versioned encoder of ``riichi_env.core.encoders`` (``basic_v0``
 default (``None``), ``rich_v0``, ``basic_v1`` and ``rich_v1`` (which also show open riichi hands), ``oracle_v0``
 with hidden information); their row tables are in
 ``docs/environment.md``. An observation is a fresh array (safe to keep).
@@ -113,16 +113,17 @@ from engine.validation import (
     is_int,
 )
 from engine.visibility import SeatView, seat_view
-from riichi_env.aec.encoders import (
+from riichi_env.aec.render import render_text
+from riichi_env.core.compiling import ensure_compiled
+from riichi_env.core.encoders import (
     DEFAULT_ENCODER,
     KERNELS,
     N_ROWS,
     bounds,
     encoder_for,
 )
-from riichi_env.aec.options import REWARDS, _make_rules, _rank_points, default_rank_points
-from riichi_env.aec.render import render_text
-from riichi_env.batch.runner import (
+from riichi_env.core.options import REWARDS, _make_rules, _rank_points, default_rank_points
+from riichi_env.core.runner import (
     GAME_OVER,
     O_HI,
     O_SKIP_FORCED,
@@ -137,7 +138,6 @@ from riichi_env.batch.runner import (
     _run_random,
     new_tables,
 )
-from riichi_env.compiling import ensure_compiled
 
 ENV_NAME = "riichi_v0"
 AGENTS = ("player_0", "player_1", "player_2", "player_3")

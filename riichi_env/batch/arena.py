@@ -64,10 +64,11 @@ from engine.events import (
 )
 from engine.melds import MELD_ANKAN
 from engine.validation import check_bool, check_int, describe
-from riichi_env.batch.play import ProgressLine, _name, _policies, selfplay
+from riichi_env.batch.play import _name, _policies, selfplay
 from riichi_env.batch.policy import PolicyLike
 from riichi_env.batch.stats import Estimate, deal_sets_for, ratio_difference, ratio_estimate
 from riichi_env.mjai.seat import check_bot_errors, is_log_policy
+from riichi_env.progress import ProgressLine
 
 LOG_FORMATS = {"mjai": ".mjson", "tenhou6": ".json"}
 """Formats ``log_dir`` writes, with their file suffixes."""

@@ -36,6 +36,8 @@ from typing import Any
 
 from engine.validation import SEED_MAX, describe
 from riichi_env.batch.arena import _SHOWN, challenge, jsonable
+from riichi_env.batch.play import _name
+from riichi_env.extras import MissingExtraError
 
 DEFAULT_SEED_KEY = "riichi-env-ladder-1"
 """The published seed key of the ladder: anyone's ladder on it plays the same walls."""
@@ -160,8 +162,6 @@ def ladder(
 
 
 def _label(policy: Any) -> str:
-    from riichi_env.batch.play import _name
-
     return _name(policy)
 
 
@@ -314,8 +314,6 @@ def plot_ladder(result: dict[str, Any], path: Any, anchors: Sequence[str] = ANCH
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ModuleNotFoundError as exc:
-        from riichi_env.integrations.extras import MissingExtraError
-
         raise MissingExtraError(
             "riichi-env ladder --plot needs matplotlib: install the plot extra: "
             "pip install -e '.[plot]'",

@@ -54,12 +54,13 @@ from gymnasium.vector.utils import batch_space
 from engine.actions import n_actions
 from engine.selfplay import POLICY_SIMPLE
 from engine.validation import check_bool, check_int, check_seed, describe
-from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, _encode, bounds, encoder_for
-from riichi_env.aec.options import _make_rules, default_rank_points
 from riichi_env.batch.play import COMPILED_POLICIES, _ask, _name, _policies
-from riichi_env.batch.runner import FINISHED, NO_TEACHER, PYTHON_SEAT
+from riichi_env.batch.tables import Batch
 from riichi_env.batch.vector import GAMES_FOREVER, _check_open, reward_spec
-from riichi_env.compiling import ensure_compiled
+from riichi_env.core.compiling import ensure_compiled
+from riichi_env.core.encoders import ENCODER_IDS, N_ROWS, _encode, bounds, encoder_for
+from riichi_env.core.options import _make_rules, default_rank_points
+from riichi_env.core.runner import FINISHED, NO_TEACHER, PYTHON_SEAT
 
 SEAT_STREAM = 0x5EA7
 """Stream key of the learner-seat draw (``numpy.random.default_rng([game_seed, SEAT_STREAM])``)."""
@@ -95,8 +96,6 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         info_seed: bool = True,
         **rule_options: Any,
     ):
-        from riichi_env.batch.tables import Batch
-
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
         self.info_seed = check_bool("info_seed", info_seed)
         if encoder is not None and not (isinstance(encoder, str) and encoder in N_ROWS):

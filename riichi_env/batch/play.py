@@ -77,12 +77,13 @@ from engine.validation import (
     is_int,
 )
 from engine.visibility import seat_view
-from riichi_env.aec.encoders import ENCODER_IDS, check_encoder, encoder_for
-from riichi_env.aec.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.batch.policy import METHODS, PolicyLike, is_python_policy
 from riichi_env.batch.tables import FINISHED, PYTHON_SEAT, Batch
-from riichi_env.compiling import ensure_compiled
+from riichi_env.core.compiling import ensure_compiled
+from riichi_env.core.encoders import ENCODER_IDS, check_encoder, encoder_for
+from riichi_env.core.options import _make_rules, check_obs_dtype, reward_spec
 from riichi_env.mjai.seat import LogDecision, MjaiBot, check_bot_errors, is_log_policy
+from riichi_env.progress import ProgressLine
 
 POLICY_NAMES = ("random", "greedy", "simple", "efficiency")
 """The compiled policies' names: ``"random"`` (uniform over legal actions, the stream of
@@ -537,57 +538,4 @@ TICK = 0.5
 """Seconds between progress reports."""
 
 
-class ProgressLine:
-    """One live progress line on stderr, ``label: done/total games, s, games/s``: each call with
-    the games finished redraws it in place (``\r``), :meth:`close` ends it with one newline.
-    With ``errors`` (a run with an external bot) the line also shows the bot errors substituted
-    so far, as :meth:`bot_errors` sets them.
-
-    Thread-safe; a command draws one for its whole run (the arena over its four rotations).
-    """
-
-    def __init__(self, label: str, total: int, stream: Any = None, errors: bool = False) -> None:
-        self.label = label
-        self.total = total
-        self.stream = sys.stderr if stream is None else stream
-        self.start = time.perf_counter()
-        self.done = 0
-        self.errors = 0 if errors else None
-        self._width = 0
-        self._closed = False
-        self._lock = threading.Lock()
-
-    def bot_errors(self, n: int) -> None:
-        """Set the bot errors shown (shown from the next redraw; only with ``errors``)."""
-        with self._lock:
-            if self.errors is not None:
-                self.errors = int(n)
-
-    def __call__(self, done: int) -> None:
-        """Redraw the line with ``done`` games finished."""
-        with self._lock:
-            if not self._closed:
-                self.done = done
-                elapsed = time.perf_counter() - self.start
-                self._draw(f"{elapsed:.0f} s, {done / max(elapsed, 1e-9):.1f} games/s", "")
-
-    def close(self) -> None:
-        """Draw the final figures and end the line (once; later calls do nothing)."""
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                elapsed = time.perf_counter() - self.start
-                self._draw(f"{elapsed:.1f} s", "\n")
-
-    def _draw(self, figures: str, end: str) -> None:
-        text = f"{self.label}: {self.done}/{self.total} games, "
-        if self.errors is not None:
-            text += f"{self.errors} bot error{'' if self.errors == 1 else 's'}, "
-        text += figures
-        pad = " " * max(self._width - len(text), 0)  # over the end of a longer line before
-        self._width = len(text)
-        self.stream.write(f"\r{text}{pad}{end}")
-        self.stream.flush()
-
-
-__all__ = ["COMPILED_POLICIES", "POLICY_ALIASES", "POLICY_NAMES", "ProgressLine", "selfplay"]
+__all__ = ["COMPILED_POLICIES", "POLICY_ALIASES", "POLICY_NAMES", "selfplay"]

@@ -1,4 +1,4 @@
-"""The buffers of a batch of tables and the calls into the runner (``riichi_env.batch.runner``),
+"""The buffers of a batch of tables and the calls into the runner (``riichi_env.core.runner``),
 shared by the vector env, the learner env and ``riichi_env.selfplay``.
 
 A batch owns one engine ``State`` of ``B`` tables and the runner's records and buffers: the
@@ -17,8 +17,8 @@ from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.validation import SEED_MAX, describe
-from riichi_env.aec.encoders import N_ROWS
-from riichi_env.batch.runner import (
+from riichi_env.core.encoders import N_ROWS
+from riichi_env.core.runner import (
     F_FINAL_SCORES,
     FINAL_RESULT,
     FINISHED,

@@ -40,7 +40,7 @@ A game seed determines the game's every wall (and, through ``S + i + B``, the ne
 sees only observations and ``info`` cannot rebuild the walls (``docs/environment.md``).
 
 ``obs_dtype=np.uint8`` writes each feature as a byte, ``round(255 * (x - low) / (high - low))`` with
-the encoder's bounds (``riichi_env.aec.encoders.bounds``): 0/1 rows are exactly 0/255, counts of four
+the encoder's bounds (``riichi_env.core.encoders.bounds``): 0/1 rows are exactly 0/255, counts of four
 within 1/510. ``dequantize(obs)`` maps bytes back to floats. By default a step returns fresh
 arrays; ``copy=False`` returns the env's own buffers, overwritten by the next step (faster for
 large batches). An illegal action raises ``ValueError`` naming the table, the seat and the action
@@ -71,12 +71,12 @@ from gymnasium.vector.utils import batch_space
 from engine.actions import n_actions
 from engine.rules import Rules
 from engine.validation import check_bool, check_int, check_seed, describe
-from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, bounds, encoder_for
-from riichi_env.aec.options import _make_rules, check_obs_dtype, default_rank_points, reward_spec
 from riichi_env.aec.raw_env import ENV_NAME
-from riichi_env.batch.runner import PYTHON_SEAT
 from riichi_env.batch.tables import Batch
-from riichi_env.compiling import ensure_compiled
+from riichi_env.core.compiling import ensure_compiled
+from riichi_env.core.encoders import ENCODER_IDS, N_ROWS, bounds, encoder_for
+from riichi_env.core.options import _make_rules, check_obs_dtype, default_rank_points, reward_spec
+from riichi_env.core.runner import PYTHON_SEAT
 
 GAMES_FOREVER = 2**62
 """``games_end`` of a vector env: tables never run out of games."""

@@ -106,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Convert every file; returns 1 if any could not be read."""
-    from riichi_env.compiling import ensure_compiled
+    from riichi_env.core.compiling import ensure_compiled
     from riichi_env.records.scan import sniff
 
     if args.url and args.to not in (None, "tenhou6"):

@@ -36,7 +36,7 @@ def _seats(text: str) -> list[int]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""
     from engine.rules import PRESETS_3P
-    from riichi_env.aec.encoders import ALL_ENCODERS
+    from riichi_env.core.encoders import ALL_ENCODERS
 
     parser.add_argument(
         "files",

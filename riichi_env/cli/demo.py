@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         )
     from engine.events import EV_HAND_START
     from riichi_env.aec.raw_env import raw_env
-    from riichi_env.compiling import ensure_compiled
+    from riichi_env.core.compiling import ensure_compiled
 
     compile_seconds = ensure_compiled("env")  # a cold cache says so on stderr, then compiles
     t0 = time.perf_counter()

@@ -16,6 +16,7 @@ from riichi_env.cli.arena import (
     resolver,
 )
 from riichi_env.cli.main import add_backend_arguments, int_arg
+from riichi_env.extras import MissingExtraError
 
 HELP = (
     "rank seat specs (and the anchors random, simple, efficiency) by duplicate games against "
@@ -140,8 +141,6 @@ def run(args: argparse.Namespace) -> int:
         try:
             import matplotlib  # noqa: F401
         except ModuleNotFoundError as exc:
-            from riichi_env.integrations.extras import MissingExtraError
-
             raise MissingExtraError(
                 "riichi-env ladder --plot needs matplotlib: install the plot extra: "
                 "pip install -e '.[plot]'",

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     are not game records (a ``walls.jsonl``, a README) are skipped with a line saying so. A
     run that exits 1 ends with a line on stderr saying why (:func:`why_failed`).
     """
-    from riichi_env.compiling import ensure_compiled
+    from riichi_env.core.compiling import ensure_compiled
     from riichi_env.records.convert import read_file
     from riichi_env.records.replay import explain_rules, replay_game
     from riichi_env.records.scan import sniff

@@ -12,7 +12,7 @@ from engine.rules import PRESETS, PRESETS_3P, Rules
 from engine.tiles import _parse_groups, hand34_to_str
 from riichi_env.cli.hand_score import WINDS, score_input, score_lines
 from riichi_env.cli.main import int_arg
-from riichi_env.compiling import ensure_compiled
+from riichi_env.core.compiling import ensure_compiled
 
 HELP = "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl"
 

@@ -8,6 +8,7 @@ import json
 from engine.validation import SEED_RANGE
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
+from riichi_env.progress import ProgressLine
 
 HELP = "play N games with a compiled policy entirely in compiled code and print rates"
 
@@ -66,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play and report; exit status 1 if a checked game broke an invariant."""
     from engine.rules import PRESETS, PRESETS_3P, Rules
-    from riichi_env.compiling import ensure_compiled
+    from riichi_env.core.compiling import ensure_compiled
 
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, got {args.games}")
@@ -144,7 +145,6 @@ def _checked(
     import sys
 
     from engine.selfplay import selfplay as checked_selfplay
-    from riichi_env.batch.play import ProgressLine
 
     out = {"games": 0, "hands": 0, "decisions": 0, "seconds": 0.0, "results": [], "errors": []}
     show = sys.stderr.isatty() if progress is None else progress

@@ -2,7 +2,7 @@
 
 A record (mjlog XML, tenhou.net/6 JSON or mjai events; ``riichi-env`` reads them all) is replayed
 by the engine in one compiled call per game (the runner's replay kernel, ``_run_replay``:
-``riichi_env.batch.record_seat``). At each decision of a chosen
+``riichi_env.core.record_seat``). At each decision of a chosen
 seat the row holds the encoder's observation and the legal-action mask, computed by the same
 kernels as the env's, and the recorded move as the env's action id. ``docs/dataset.md`` documents
 the columns, the kinds, when a pass is a row, the rank-predictor features and the file formats.
@@ -33,8 +33,9 @@ from engine.actions import n_actions
 from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
-from riichi_env.aec.encoders import ALL_ENCODERS, ENCODER_IDS, ENCODERS, ENCODERS_3P, N_ROWS
-from riichi_env.batch.fields import (
+from riichi_env.core.compiling import ensure_compiled
+from riichi_env.core.encoders import ALL_ENCODERS, ENCODER_IDS, ENCODERS, ENCODERS_3P, N_ROWS
+from riichi_env.core.fields import (
     NO_ENCODER,
     O_ENCODER,
     O_HI,
@@ -50,7 +51,7 @@ from riichi_env.batch.fields import (
     T_START,
     new_tables,
 )
-from riichi_env.batch.record_seat import (
+from riichi_env.core.record_seat import (
     HAND_DESYNC,
     HAND_ILLEGAL,
     HAND_OK,
@@ -60,7 +61,7 @@ from riichi_env.batch.record_seat import (
     KINDS,
     SCRIPT_CODES,
 )
-from riichi_env.batch.runner import _run_replay
+from riichi_env.core.runner import _run_replay
 from riichi_env.dataset.pack import (
     SUIT_PERMUTATIONS,
     PackedGame,
@@ -204,7 +205,7 @@ class Converter:
 
     Args:
         encoder: Observation encoder, as the env's ``encoder``: a four-player one
-            (``riichi_env.aec.encoders.ENCODERS``) converts four-player records, a three-seat one
+            (``riichi_env.core.encoders.ENCODERS``) converts four-player records, a three-seat one
             (``ENCODERS_3P``) three-player records; a record of the other count is skipped.
         rules: ``"auto"`` (from the record, as ``riichi-env replay``), a preset name or a
             ``engine.Rules`` of the encoder's players; game length, red fives and uma come from
@@ -295,8 +296,6 @@ class Converter:
         self.strict = bool(strict)
         self.walls = walls
         self.stats = Stats()
-        from riichi_env.compiling import ensure_compiled
-
         ensure_compiled("dataset")  # a cold cache says so on stderr, then compiles
         self._tables = load_tables()
         self._tables_tuple = tuple(self._tables)

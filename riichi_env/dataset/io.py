@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from engine.validation import check_bool, check_int, check_seed, describe
+from riichi_env.progress import ProgressLine
 from riichi_env.records.scan import RECORD_SUFFIXES, is_record_name, scan_paths
 
 FILE_COLUMN = "file"
@@ -1014,12 +1015,10 @@ def _remove_partials(out: Path) -> None:
 
 
 class _ThrottledLine:
-    """The project's progress line (``riichi_env.batch.play.ProgressLine``, counting files as games)
+    """The project's progress line (``riichi_env.progress.ProgressLine``, counting files as games)
     redrawn at most every ``_REDRAW_SECONDS``; ``close`` draws the last count."""
 
     def __init__(self, total: int) -> None:
-        from riichi_env.batch.play import ProgressLine
-
         self.line = ProgressLine("dataset", total)
         self.done = 0
         self.drawn = -math.inf

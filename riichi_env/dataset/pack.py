@@ -16,7 +16,7 @@ import numpy as np
 from engine.rules import GAME_LENGTHS, Rules
 from engine.state import SANMA_UNUSED_SLOTS
 from engine.tiles import red_ids
-from riichi_env.batch.record_seat import (
+from riichi_env.core.record_seat import (
     S_CHI,
     S_DISCARD,
     SCRIPT_CODES,
@@ -50,7 +50,7 @@ class PackedGame:
             players: its three-player layout, 2m-8m in the unused places).
         known: uint8 (H, 136), 1 where the record reveals that wall place (all 1 with a full wall).
         starts: int32 (H, 7), kyoku code, honba, riichi sticks, the four scores at hand start.
-        script: int32 (S, 6), the recorded moves (``riichi_env.batch.record_seat.SCRIPT_WIDTH`` columns).
+        script: int32 (S, 6), the recorded moves (``riichi_env.core.record_seat.SCRIPT_WIDTH`` columns).
         script_lo: int32 (H + 1,), hand ``h``'s rows are ``script_lo[h] : script_lo[h + 1]``.
         ends: int32 (H, 4), tsumo seat (-1), kyuushu kyuuhai (0/1), ron seats (bits), sanchahou.
         rec_deltas: int32 (H, 4), the record's point changes of each hand.

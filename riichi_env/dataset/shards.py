@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from engine.validation import check_bool, check_int, check_seed, describe
+from riichi_env.core.encoders import ENCODERS, ENCODERS_3P
 
 GAMES = "games"
 ROWS = "rows"
@@ -372,8 +373,6 @@ class GameRows:
 
 
 def _encoders_for(players: int) -> tuple[str, ...]:
-    from riichi_env.aec.encoders import ENCODERS, ENCODERS_3P
-
     return ENCODERS_3P if players == 3 else ENCODERS
 
 

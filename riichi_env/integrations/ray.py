@@ -42,6 +42,8 @@ from typing import Any
 
 from engine.rules import Rules
 from engine.validation import check_int, check_seed_run, describe
+from riichi_env.core.options import _make_rules
+from riichi_env.progress import ProgressLine
 
 DEFAULT_CHUNKS_PER_ACTOR = 4
 """The guided schedule's chunk: the games left / (this x actors), so chunks shrink as the run ends
@@ -117,8 +119,6 @@ class _Actor:
 
 def _players(kwargs: dict[str, Any]) -> int:
     """Seats of the rules ``selfplay``'s ``kwargs`` give (``rules`` and rule options): 4 or 3."""
-    from riichi_env.aec.options import _make_rules
-
     rule_names = {f.name for f in dataclasses.fields(Rules)} - {"name"}
     overrides = {k: v for k, v in kwargs.items() if k in rule_names}
     return _make_rules(kwargs.get("rules", "mahjongsoul"), overrides, None, None).players
@@ -274,8 +274,6 @@ class RayPool:
         lost: list[int] = []
         running: dict = {}  # task -> (actor index, chunk index)
         done = 0
-        from riichi_env.batch.play import ProgressLine
-
         report = progress if callable(progress) else None
         line = None
         if report is None and (sys.stderr.isatty() if progress is None else bool(progress)):

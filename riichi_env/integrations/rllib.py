@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from riichi_env.integrations.extras import missing_extra
+from riichi_env.extras import missing_extra
 
 try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv

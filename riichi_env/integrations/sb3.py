@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from riichi_env.integrations.extras import missing_extra, require
+from riichi_env.extras import missing_extra, require
 
 try:
     import torch
@@ -44,8 +44,8 @@ except ModuleNotFoundError as exc:
         exc, "riichi_env.integrations.sb3 (the ppo: seats, RiichiSB3VecEnv)"
     ) from exc
 
-from riichi_env.aec.encoders import ALL_ENCODERS, N_ROWS
 from riichi_env.batch.learner import LearnerVectorEnv
+from riichi_env.core.encoders import ALL_ENCODERS, N_ROWS
 
 
 class RiichiSB3VecEnv(VecEnv):

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
+from engine.compile_parts import signature
+from riichi_env.core.compiling import Entry, add_group
 
 N_NAMES = 37
 """mjai tile names by index: tile34 0-33 (``1m`` … ``C``), then red ``5mr``, ``5pr``, ``5sr``."""
@@ -560,3 +562,25 @@ def deal(st, names, players):
             st[ST_HELD + 136 * seat + tile] = 1
         ids[j] = tile
     return ids
+
+
+def _compile_entries() -> list[Entry]:
+    """The line kernels, for the types the reader passes (the ``"records"`` compile group)."""
+    text = np.frombuffer(b"{}", dtype=np.uint8)  # the reader's bytes: a read-only view
+    rows = np.zeros((1, 1), dtype=np.int32)
+    ints = np.zeros(1, dtype=np.int32)
+    i = np.int64(0)
+    return [
+        ("lex_lines", lex_lines, signature(text)),
+        ("run_plays", run_plays, signature(rows, i, ints, rows)),
+        ("deal", deal, signature(ints, ints, i)),
+    ]
+
+
+add_group(
+    "records",
+    "the record readers' kernels (mjai lines)",
+    "5 to 15 s",
+    ("records",),
+    {"records": (_compile_entries, 4.5)},  # CPU s, as STAGES (with "pack": 6.0 s)
+)

@@ -108,7 +108,7 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(
 
     import riichi_env
     from engine._numba import cache_roots, source_digest
-    from riichi_env.batch import runner
+    from riichi_env.core import runner
 
     if os.environ.get("NUMBA_CACHE_DIR"):
         pytest.skip("the project's cache layout is used only without NUMBA_CACHE_DIR")
@@ -130,5 +130,5 @@ def test_a_truncated_entry_of_the_vector_env_is_compiled_again(
     damaged = [line for line in out.stderr.splitlines() if "dropped a damaged" in line]
     assert damaged == [
         f"riichi_env: dropped a damaged Numba cache file {entry} (UnpicklingError: pickle data "
-        "was truncated); compiling riichi_env.batch.runner._run_random again"
+        "was truncated); compiling riichi_env.core.runner._run_random again"
     ], out.stderr

@@ -188,7 +188,7 @@ def test_payment_with_three_players():
 def test_the_envs_refuse_three_players_until_they_play_them():
     """The AEC env, the vector env and self-play play three players now (``four_only=None``,
     tests/riichi_env/aec/test_env.py); a caller that plays four only still refuses them."""
-    from riichi_env.aec.options import _make_rules
+    from riichi_env.core.options import _make_rules
 
     with pytest.raises(ValueError, match="three players: this tool plays four players only yet"):
         _make_rules("mahjongsoul-3p", {})

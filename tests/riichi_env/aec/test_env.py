@@ -14,8 +14,8 @@ from engine.actions import KITA, N_ACTIONS, N_ACTIONS_3P
 from engine.game import Game
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from engine.state import PHASE_RIICHI_DISCARD, PHASE_TURN
-from riichi_env.aec.encoders import N_ROWS
 from riichi_env.aec.raw_env import ENV_NAME, env, raw_env
+from riichi_env.core.encoders import N_ROWS
 
 # the four-player tests also run at the Numba lower bound (.ci/run); the three-player ones do not
 QUICK = pytest.mark.quick
@@ -285,7 +285,7 @@ def test_wrapped_env_enforces_order_and_bounds():
 @pytest.mark.nojit
 def test_short_game_prefix_with_every_encoder():
     """Also run without JIT (tests/test_nojit.py): the kernels work as plain Python."""
-    from riichi_env.aec.encoders import ENCODERS
+    from riichi_env.core.encoders import ENCODERS
 
     for name in ENCODERS:
         e = raw_env(encoder=name)
@@ -505,7 +505,7 @@ def test_render_shows_three_seats_and_kita(capsys):
 
 
 def test_make_rules_refuses_three_players_unless_asked():
-    from riichi_env.aec.options import _make_rules
+    from riichi_env.core.options import _make_rules
 
     with pytest.raises(ValueError, match="this tool plays four players only yet"):
         _make_rules("tenhou-3p", {})

@@ -210,7 +210,7 @@ def test_arena_rows_use_the_deal_set_interval():
 
 def _progress_lines(err: str) -> list[str]:
     """stderr cut after each newline (a line redrawn in place with ``\\r`` stays one line), without
-    the first-run compile notices of ``riichi_env.compiling``."""
+    the first-run compile notices of ``riichi_env.core.compiling``."""
     lines = err.split("\n")
     lines = [x + "\n" for x in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
     return [x for x in lines if not x.startswith("riichi_env:")]

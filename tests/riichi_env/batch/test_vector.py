@@ -9,8 +9,8 @@ from gymnasium.vector import AutoresetMode
 
 import riichi_env
 from engine.actions import KITA
-from riichi_env.aec.encoders import bounds
 from riichi_env.batch.vector import RiichiVectorEnv
+from riichi_env.core.encoders import bounds
 
 
 def _random_actions(rng, mask):

@@ -8,7 +8,7 @@ import hashlib
 import numpy as np
 import pytest
 
-import riichi_env.aec.encoders as enc
+import riichi_env.core.encoders as enc
 from engine.state import (
     DORA_START,
     LIVE_END,

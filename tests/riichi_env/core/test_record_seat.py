@@ -13,10 +13,10 @@ from engine.actions import N_ACTIONS
 from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
-from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS
-from riichi_env.batch import fields as fl
-from riichi_env.batch import record_seat as rs
-from riichi_env.batch import runner as rn
+from riichi_env.core import fields as fl
+from riichi_env.core import record_seat as rs
+from riichi_env.core import runner as rn
+from riichi_env.core.encoders import ENCODER_IDS, N_ROWS
 from riichi_env.dataset.convert import Converter
 from riichi_env.dataset.pack import pack_game
 from riichi_env.records.convert import read_file

@@ -1,4 +1,4 @@
-"""The one compiled runner (``riichi_env.batch.runner``): the games it plays, its records."""
+"""The one compiled runner (``riichi_env.core.runner``): the games it plays, its records."""
 
 import numpy as np
 import pytest
@@ -9,9 +9,9 @@ from engine.rules import MAHJONGSOUL
 from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
 from engine.state import new_state
 from engine.tables import load_tables
-from riichi_env.aec.encoders import ENCODER_IDS, N_ROWS, bounds
-from riichi_env.batch import fields as fl
-from riichi_env.batch import runner as rn
+from riichi_env.core import fields as fl
+from riichi_env.core import runner as rn
+from riichi_env.core.encoders import ENCODER_IDS, N_ROWS, bounds
 
 
 class Tables:
@@ -319,7 +319,7 @@ def test_a_second_process_loads_the_runners_kernels_from_the_cache(
     from pathlib import Path
 
     from engine._numba import cache_roots, jit_disabled, source_digest
-    from riichi_env.batch import runner
+    from riichi_env.core import runner
 
     if jit_disabled() or os.environ.get("NUMBA_CACHE_DIR"):
         pytest.skip("the project's cache layout, with JIT")

@@ -11,7 +11,8 @@ import time
 import pytest
 
 import riichi_env.cli.main as cli
-import riichi_env.compiling as warmup
+import riichi_env.core.compiling as warmup
+import riichi_env.dataset.pack_kernels  # noqa: F401 (adds the records and dataset groups)
 
 
 @pytest.fixture
@@ -114,7 +115,7 @@ def test_a_three_player_env_compiles_the_encoders_group(fresh, monkeypatch):
     not compile: it asks for "encoders", whose part lists every encoder's kernel but basic_v0."""
     import importlib
 
-    from riichi_env.aec.encoders import ALL_ENCODERS, ENCODERS_3P
+    from riichi_env.core.encoders import ALL_ENCODERS, ENCODERS_3P
 
     module = importlib.import_module("riichi_env.aec.raw_env")
     asked = []
@@ -143,7 +144,7 @@ def test_compile_jobs_default_and_override(monkeypatch):
 def test_the_helper_knows_every_part_it_is_started_with():
     """A name the helper does not know ends it at once (usage, exit 2), and this process then
     compiles everything alone, only slower: no other test would notice."""
-    from riichi_env.compile_helper import HELPER_PARTS
+    from riichi_env.core.compile_helper import HELPER_PARTS
 
     assert set(warmup.HELPER_ORDER) <= set(HELPER_PARTS), set(warmup.HELPER_ORDER) - set(
         HELPER_PARTS
@@ -186,7 +187,7 @@ def test_the_helper_imports_the_project_from_this_process_s_path(monkeypatch):
     monkeypatch.setattr(warmup.subprocess, "Popen", popen)
     helper = warmup._Helper()
     assert helper.ended
-    assert started == [python_argv("riichi_env.compile_helper", *warmup.HELPER_ORDER)]
+    assert started == [python_argv("riichi_env.core.compile_helper", *warmup.HELPER_ORDER)]
 
 
 def test_a_helper_that_hangs_is_waited_for_at_most_the_timeout(monkeypatch, tmp_path):
@@ -291,7 +292,7 @@ def test_the_lock_is_reentrant_and_released(fresh):
 
 TWO_PROCESSES = """
 import sys, time
-import riichi_env.compiling as warmup
+import riichi_env.core.compiling as warmup
 
 def slow():
     with open(sys.argv[1], "a") as log:
@@ -423,7 +424,7 @@ def test_compile_is_public_and_checks_its_groups(fresh, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "room", ["compiling", "aec", "batch", "cli", "dataset", "integrations", "mjai", "records"]
+    "room", ["core.compiling", "aec", "batch", "cli", "dataset", "integrations", "mjai", "records"]
 )
 def test_each_room_imports_alone(room):
     """No import cycle: each sub-package (and the compile layer) imports in a fresh process."""

@@ -48,7 +48,7 @@ from engine.state import (
     CLAIM_BIT_RON,
     PHASE_CLAIM,
 )
-from riichi_env.aec.encoders import ENCODERS, ENCODERS_3P, N_ROWS, OFFERED3
+from riichi_env.core.encoders import ENCODERS, ENCODERS_3P, N_ROWS, OFFERED3
 from riichi_env.dataset.convert import (
     COLUMNS,
     KIND_IDS,
@@ -260,8 +260,8 @@ def test_rows_are_the_envs_observation_mask_and_action(preset, encoder, policy, 
 
 def test_uint8_rows_are_the_vector_envs_bytes():
     """dtype uint8 quantizes exactly as vector_env(dtype=np.uint8): same bounds, same rounding."""
-    from riichi_env.aec.encoders import bounds
-    from riichi_env.batch.runner import _quantize
+    from riichi_env.core.encoders import bounds
+    from riichi_env.core.runner import _quantize
 
     rules = Rules.preset("mahjongsoul")
     decisions, env = play("mahjongsoul", "rich_v0", "random", 5)
@@ -364,7 +364,7 @@ def test_augmented_records_replay_to_the_permuted_arrays(augment):
         # column k of a tile row of the permuted obs is column cols[k] of the recorded one (the
         # scalar rows repeat one value, so permuting them changes nothing); the rows whose
         # columns are slots, not tiles (river flags, kyoku, seat, decision), stay as they are
-        from riichi_env.aec.encoders import DECISION, KYOKU, RIVER_FLAGS, RIVER_KINDS, SEAT
+        from riichi_env.core.encoders import DECISION, KYOKU, RIVER_FLAGS, RIVER_KINDS, SEAT
 
         slots = [*range(RIVER_FLAGS, RIVER_KINDS), KYOKU, SEAT, DECISION]
         tiles = [r for r in range(base["obs"].shape[1]) if r not in slots]
@@ -594,7 +594,7 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
     signature (no second compile)."""
     from engine._numba import jit_disabled
     from engine.compile_parts import signature
-    from riichi_env.batch.runner import _run_replay, replay_example_arguments
+    from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
         pytest.skip("nothing is compiled without JIT")
@@ -611,8 +611,8 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
 def test_uint8_and_oracle_columns_with_three_players():
     """uint8 rows are the float rows quantized; ``oracle=True`` adds ``oracle3_v0`` rows, the
     whole wall's from the engine's log, the revealed places' from mjai."""
-    from riichi_env.aec.encoders import WALL_KINDS3, bounds
-    from riichi_env.batch.runner import _quantize
+    from riichi_env.core.encoders import WALL_KINDS3, bounds
+    from riichi_env.core.runner import _quantize
 
     rules = Rules.preset("mahjongsoul-3p")
     _, env = play("mahjongsoul-3p", "basic3_v0", "efficiency", 21)
@@ -828,7 +828,7 @@ def test_the_three_player_replay_uses_the_dataset_groups_signature():
     the ``dataset`` compile group covers it (no second signature, no compile on first use)."""
     from engine._numba import jit_disabled
     from engine.compile_parts import signature
-    from riichi_env.batch.runner import _run_replay, replay_example_arguments
+    from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
         pytest.skip("nothing is compiled without JIT")

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from test_records_helpers import LOGS
 
-from riichi_env.aec.encoders import ENCODERS
+from riichi_env.core.encoders import ENCODERS
 from riichi_env.dataset.convert import COLUMNS, Converter
 from riichi_env.records.convert import read_file
 

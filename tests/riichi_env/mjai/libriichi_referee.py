@@ -90,7 +90,7 @@ from engine.tiles import hand34_to_str, red_ids, tile34_to_str
 from engine.turn import _apply
 from engine.visibility import SeatView, _furiten, _visible34, seat_view
 from engine.wall import _rng_seed
-from riichi_env.aec.encoders import FURITEN, N_RICH, SEEN, SHANTEN, WAITS, _encode_rich
+from riichi_env.core.encoders import FURITEN, N_RICH, SEEN, SHANTEN, WAITS, _encode_rich
 from riichi_env.mjai.protocol import action_to_answer, seat_events
 from riichi_env.mjai.seat import game_events
 from riichi_env.records.notation import from_mjai_name

@@ -11,8 +11,10 @@ one of ``KINDS``: ``"env"`` (reset, mask, step, the default encoder), ``"encoder
 encoders, for an env that observes with one), ``"selfplay"`` (compiled self-play,
 ``riichi_env.selfplay``), ``"vector"`` (the vector env), ``"checked"`` (self-play that validates
 every step), ``"agents"`` (self-play of the compiled agents, the arena), ``"score"`` (hand
-scoring), ``"replay"`` (the ``Game`` facade that records replay through), ``"dataset"`` (the
-record replay of ``riichi_env.dataset``).
+scoring), ``"replay"`` (the ``Game`` facade that records replay through); and the groups the
+packages above add with their kernels (``add_group``): ``"records"`` (the mjai reader's lines,
+``riichi_env.records.mjai_kernels``) and ``"dataset"`` (the record replay of
+``riichi_env.dataset``, with its packing kernels). The core imports nothing above it.
 """
 
 from __future__ import annotations
@@ -31,8 +33,16 @@ from pathlib import Path
 from typing import Any
 
 import numba
+import numpy as np
 
 from engine._numba import cache_roots, compile_kernel, jit_disabled, python_argv, source_digest
+from engine.compile_parts import PARTS, PIECES, compile_part, game_arguments, signature
+from engine.score_kernel import _score_hand
+from engine.selfplay import _play_games
+
+# The runner and the encoders are imported by the parts that compile them, not here: the record
+# readers and the dataset import this module to add their groups (``add_group``) and need neither
+# (their kernels' decoration is about 60 ms of every such import).
 
 KINDS: dict[str, tuple[str, str]] = {
     "env": (
@@ -49,8 +59,6 @@ KINDS: dict[str, tuple[str, str]] = {
     "vector": ("the vector env's kernels", "40 to 90 s"),
     "agents": ("the compiled agents' self-play loop", "20 to 60 s on 2 cores"),
     "checked": ("the checked self-play loop (--check)", "40 to 100 s"),
-    "dataset": ("the record replay that writes dataset rows (every encoder)", "40 to 90 s"),
-    "records": ("the record readers' kernels (mjai lines, walls)", "5 to 15 s"),
 }
 """Kernel groups: what the notice calls them and how long a cold compile of the group takes from an
 empty cache (the groups share the engine's kernels, so the first one pays most; the notice
@@ -66,9 +74,7 @@ def _engine_part(name: str) -> Callable[[], list[Entry]]:
     same entries)."""
 
     def entries() -> list[Entry]:
-        from engine import compile_parts
-
-        return compile_parts.PARTS[name]()
+        return PARTS[name]()
 
     entries.__name__ = f"{name}_part"
     return entries
@@ -76,20 +82,18 @@ def _engine_part(name: str) -> Callable[[], list[Entry]]:
 
 def _runner_part() -> list[Entry]:
     """The runner without the compiled agents and the encoders
-    (``riichi_env.batch.runner._run_random``: the AEC env's step, random self-play), for the
+    (``riichi_env.core.runner._run_random``: the AEC env's step, random self-play), for the
     types its callers pass (``example_arguments``)."""
-    from engine.compile_parts import signature
-    from riichi_env.batch.runner import _run_random, example_arguments
+    from riichi_env.core.runner import _run_random, example_arguments
 
     return [("_run_random", _run_random, signature(*example_arguments()))]
 
 
 def _agents_runner_part() -> list[Entry]:
     """The runner with every compiled policy, the teacher mode and the encoders
-    (``riichi_env.batch.runner._run``: the arena, self-play of the agents, the learner env, the
+    (``riichi_env.core.runner._run``: the arena, self-play of the agents, the learner env, the
     vector env)."""
-    from engine.compile_parts import signature
-    from riichi_env.batch.runner import _run, example_arguments
+    from riichi_env.core.runner import _run, example_arguments
 
     return [("_run", _run, signature(*example_arguments()))]
 
@@ -98,10 +102,7 @@ def _vector_part() -> list[Entry]:
     """Both runners: the vector env plays in ``_run`` (it writes observations, whatever its
     seats), and ``_run_random`` comes along so that random self-play finds it cached; and the
     check that queues a batch of Python actions (``_queue_actions``)."""
-    import numpy as np
-
-    from engine.compile_parts import signature
-    from riichi_env.batch.runner import N_ACTIONS, _queue_actions, new_tables
+    from riichi_env.core.runner import N_ACTIONS, _queue_actions, new_tables
 
     ti, _ = new_tables(1)
     masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
@@ -113,10 +114,7 @@ def _vector_part() -> list[Entry]:
 def _observe_entries() -> list[Entry]:
     """The default encoder's kernel, with the types ``raw_env`` passes: the env observes through
     it (the runner the env steps with writes no observation)."""
-    import numpy as np
-
-    from engine.compile_parts import game_arguments, signature
-    from riichi_env.aec.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
+    from riichi_env.core.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
 
     st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
@@ -128,10 +126,7 @@ def _observe_entries() -> list[Entry]:
 def _encode_entries() -> list[Entry]:
     """``_encode`` (every encoder, by id: what ``_run`` and the replay call), with the types the
     runner passes."""
-    import numpy as np
-
-    from engine.compile_parts import game_arguments, signature
-    from riichi_env.aec.encoders import DEFAULT_ENCODER, N_ROWS, _encode
+    from riichi_env.core.encoders import DEFAULT_ENCODER, N_ROWS, _encode
 
     st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
@@ -148,10 +143,7 @@ def _step_part() -> list[Entry]:
 def _encoders_part() -> list[Entry]:
     """Every encoder's own kernel but the default one (an env observing with another), the
     three-seat encoders included (a three-player env observes with one of them)."""
-    import numpy as np
-
-    from engine.compile_parts import game_arguments, signature
-    from riichi_env.aec.encoders import ALL_ENCODERS, DEFAULT_ENCODER, KERNELS, N_ROWS
+    from riichi_env.core.encoders import ALL_ENCODERS, DEFAULT_ENCODER, KERNELS, N_ROWS
 
     st, _, tables, i, _ = game_arguments()
     suit, honor = tables.shanten_suit, tables.shanten_honor
@@ -168,11 +160,6 @@ def _encoders_part() -> list[Entry]:
 
 def _checked_part() -> list[Entry]:
     """Self-play that validates every step (``riichi-env selfplay --check``)."""
-    import numpy as np
-
-    from engine.compile_parts import game_arguments, signature
-    from engine.selfplay import _play_games
-
     st, ev, tables, i, _ = game_arguments()
     i64 = np.zeros(1, dtype=np.int64)
     i32 = np.zeros(1, dtype=np.int32)
@@ -184,11 +171,6 @@ def _checked_part() -> list[Entry]:
 
 def _score_part() -> list[Entry]:
     """Hand scoring (``score_hand``, ``riichi-env score``)."""
-    import numpy as np
-
-    from engine.compile_parts import signature
-    from engine.score_kernel import _score_hand
-
     a = np.zeros(1, dtype=np.int32)
     closed = np.zeros(34, dtype=np.uint8)
     melds = np.zeros((4, 2), dtype=np.int32)
@@ -197,39 +179,11 @@ def _score_part() -> list[Entry]:
 
 
 def _dataset_part() -> list[Entry]:
-    """The runner's replay kernel that writes dataset rows (``riichi_env.batch.runner._run_replay``),
+    """The runner's replay kernel that writes dataset rows (``riichi_env.core.runner._run_replay``),
     for the types the converter passes (``replay_example_arguments``)."""
-    from engine.compile_parts import signature
-    from riichi_env.batch.runner import _run_replay, replay_example_arguments
+    from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     return [("_run_replay", _run_replay, signature(*replay_example_arguments()))]
-
-
-def _records_part() -> list[Entry]:
-    """The compiled parts of reading records and packing them: the mjai reader's line kernels
-    (``riichi_env.records.mjai_kernels``) and the walls fitted to what a record reveals
-    (``riichi_env.dataset.pack_kernels``), for the types their callers pass."""
-    import numpy as np
-
-    from engine.compile_parts import signature
-    from riichi_env.dataset import pack_kernels
-    from riichi_env.records import mjai_kernels
-
-    text = np.frombuffer(b"{}", dtype=np.uint8)  # the reader's bytes: a read-only view
-    rows = np.zeros((1, 1), dtype=np.int32)
-    ints = np.zeros(1, dtype=np.int32)
-    i = np.int64(0)
-    return [
-        ("lex_lines", mjai_kernels.lex_lines, signature(text)),
-        ("run_plays", mjai_kernels.run_plays, signature(rows, i, ints, rows)),
-        ("deal", mjai_kernels.deal, signature(ints, ints, i)),
-        ("compact_script", pack_kernels.compact_script, signature(rows, rows, rows, ints, ints)),
-        (
-            "engine_wall",
-            pack_kernels.engine_wall,
-            signature(ints, i, i, ints, ints, ints, np.zeros(1, dtype=np.uint8)),
-        ),
-    ]
 
 
 STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
@@ -246,19 +200,20 @@ STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {
     "score": (_score_part, 5.9),
     "dataset": (_dataset_part, 25.0),
     "encoders": (_encoders_part, 3.6),
-    "records": (_records_part, 6.0),
 }
-"""Parts of the warm-ups: a function listing the part's kernels (``Entry``: imported when the part
-compiles, so a renamed kernel is an ImportError in ``tests/riichi_env/test_warmup.py``) and the CPU
-seconds of its cold compile with the parts before it cached (``python
-benchmarks/bench_compile_stages.py``; ``score`` alone, which the game's compile includes).
+"""Parts of the warm-ups: a function listing the part's kernels (``Entry``; a renamed kernel fails
+in ``tests/riichi_env/core/test_warmup.py``) and the CPU seconds of its cold compile with the
+parts before it cached (``python benchmarks/bench_compile_stages.py``; ``score`` alone, which the
+game's compile includes).
 Measured on the project's idle 2-core VM (CPU seconds, which a busy machine inflates far less
 than wall seconds; ``selfplay``, 0.0, is given 0.5 s). On two processes ``estimate`` adds the
 parts as one process would compile them, so it overstates a cold env's compile (about 39 s
 estimated, 25-27 s measured with ``bench_cold_start.py``): the two processes split finer than
 the parts (``_on_two_cores``). A part is left to compile until its marker
 (``<cache root>/compiled/part-<name>-<hash of the sources>``) exists. A new kernel of a game
-path is one more ``(name, kernel, signature(*example arguments))`` entry in its part."""
+path is one more ``(name, kernel, signature(*example arguments))`` entry in its part. These are
+the core's parts (``"dataset"``: the runner's replay); the packages above add their own
+(``add_group``)."""
 
 IMPLIES = {
     "scoring": ("score",),
@@ -280,8 +235,6 @@ KIND_STAGES: dict[str, tuple[str, ...]] = {
     "vector": (*CORE, "agents", "vector"),
     "agents": (*CORE, "agents", "agents_loop"),
     "checked": (*CORE, "agents", "checked"),
-    "dataset": (*CORE, "records", "dataset"),
-    "records": ("records",),
 }
 """The parts each warm-up compiles in one process. On two (``_on_two_cores``) the env's and
 self-play's also compile the self-play loop here and the agents on the helper."""
@@ -292,7 +245,7 @@ PROCESS_SECONDS = 2.0
 PROGRESS_EVERY = 10.0
 """Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)."""
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]
 _done: set[str] = set()
 
 
@@ -327,8 +280,9 @@ def _progress(stream, label: str, doing: str = "still compiling") -> Iterator[No
 @functools.cache
 def _sources_digest() -> str:
     """What the markers are keyed by: Numba's version, the sources the kernels' cache folder is
-    keyed by (``engine._numba.source_digest``: engine and every module that uses Numba) and this
-    module (the signatures each warm-up compiles). Editing any other module (a docstring in the
+    keyed by (``engine._numba.source_digest``: engine and every module that uses Numba, the kernel
+    modules that add their groups' signatures included, ``add_group``) and this module (the
+    signatures of the core's warm-ups). Editing any other module (a docstring in the
     CLI) leaves the kernels cached and compiled, and the markers valid."""
     digest = hashlib.sha256(numba.__version__.encode())
     digest.update(source_digest().encode())
@@ -689,12 +643,12 @@ def compile_jobs() -> int:
 
 
 HELPER_ORDER = ("scoring", "wins", "kita", "random", "observe", "agents")
-"""The parts the helper compiles, in order (``riichi_env.compile_helper.HELPER_PARTS``): what
+"""The parts the helper compiles, in order (``riichi_env.core.compile_helper.HELPER_PARTS``): what
 this process waits for first comes first (``_on_two_cores``)."""
 
 
 class _Helper:
-    """A second process (``riichi_env.compile_helper``) compiling parts of the game into the
+    """A second process (``riichi_env.core.compile_helper``) compiling parts of the game into the
     shared cache: the scoring part, the encoders, the agents, then each part ``ask`` names.
 
     It prints each kernel's name once that kernel is cached; ``wait(name)`` blocks until then, or
@@ -708,7 +662,7 @@ class _Helper:
         self.ended = False
         try:
             self._proc = subprocess.Popen(
-                python_argv("riichi_env.compile_helper", *HELPER_ORDER),
+                python_argv("riichi_env.core.compile_helper", *HELPER_ORDER),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 stdin=subprocess.PIPE,
@@ -786,8 +740,6 @@ def _on_two_cores(finish: Callable[[_Helper], None]) -> bool:
     start = time.perf_counter()
     helper = _Helper()
     try:
-        from engine.compile_parts import PIECES, compile_part
-
         compile_stage("deal")
         compile_part(PIECES["draw"]())
         helper.wait("_can_win")
@@ -862,7 +814,6 @@ def _warm_agents() -> None:
     (``_encode``: the agents' loop writes observations) here while the helper compiles the
     agents, then the agents' loop. The random self-play loop is left to its first use (the
     arena plays in the agents' loop alone)."""
-    from engine.compile_parts import compile_part
 
     def finish(helper: _Helper) -> None:
         compile_part(_encode_entries())
@@ -880,3 +831,31 @@ _WARM_UPS: dict[str, Callable[[], None]] = {
     "selfplay": _warm_selfplay,
     "agents": _warm_agents,
 }
+
+_CORE_GROUPS = frozenset(KINDS)
+_CORE_PARTS = frozenset(STAGES)
+
+
+def add_group(
+    kind: str,
+    what: str,
+    how_long: str,
+    stages: tuple[str, ...],
+    parts: dict[str, tuple[Callable[[], list[Entry]], float]],
+) -> None:
+    """Add kernel group ``kind`` of a package above the core, whose kernels the core does not
+    import: ``what`` and ``how_long`` for the notice (``KINDS``), the parts it compiles in order
+    (``KIND_STAGES``: the core's parts and its own) and its own parts (``STAGES``: the entries
+    and the CPU seconds of a cold compile). The package calls it when its kernel module is
+    imported (``riichi_env.records.mjai_kernels``: ``"records"``;
+    ``riichi_env.dataset.pack_kernels``: ``"dataset"``); ``riichi_env.compile`` imports those
+    modules, so that it knows every group."""
+    if kind in _CORE_GROUPS or _CORE_PARTS.intersection(parts):
+        raise ValueError(f"group {kind!r} would replace the core's group or parts")
+    missing = [s for s in stages if s not in STAGES and s not in parts]
+    if missing:
+        raise ValueError(f"group {kind!r} names unknown parts {missing}")
+    STAGES.update(parts)
+    KINDS[kind] = (what, how_long)
+    KIND_STAGES[kind] = stages
+    _WARM_UPS[kind] = functools.partial(_compile_stages, kind)

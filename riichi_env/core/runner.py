@@ -4,7 +4,7 @@ Every game path calls it: the AEC env (one table, one call per ``env.step``), th
 learner env, ``riichi_env.selfplay``, the arena and the dataset's replay of game records (``B``
 tables). A seat is a *Python seat* (``PYTHON_SEAT``: its action comes from the caller), a
 compiled policy (``engine.selfplay``'s ``POLICY_*``, the compiled agents included) or, in the
-replay, the record's seat (``riichi_env.batch.record_seat``). The one body is compiled as three
+replay, the record's seat (``riichi_env.core.record_seat``). The one body is compiled as three
 kernels (``_runner``), each only with the branches its callers need: ``_run`` plays every policy
 and the teacher mode and writes observations; ``_run_random`` only Python seats and the random
 policies, writing no observation, a smaller compile (no agents, no encoders) for the AEC env
@@ -12,7 +12,7 @@ policies, writing no observation, a smaller compile (no agents, no encoders) for
 seat, writing rows. ``runner_for(seat_policy, encodes)`` picks between the first two.
 
 ``run(st, ev, tables, ti, tf, masks, obs, obs_u8)``: the engine ``State``'s records and event
-log, ``tuple(load_tables())``, then two declared records (``riichi_env.batch.fields``) and the
+log, ``tuple(load_tables())``, then two declared records (``riichi_env.core.fields``) and the
 output buffers (``BUFFERS``; a buffer with no rows is not written); ``_run_replay`` takes one
 more, the record and its row buffers (``record_seat.REPLAY``):
 
@@ -26,7 +26,7 @@ more, the record and its row buffers (``record_seat.REPLAY``):
   call adds to. (In the tables' arrays rather than two more: each array argument costs a call
   from Python about 0.1 us, which the AEC env pays per step.)
 
-Each record is declared field by field (``riichi_env.batch.fields``), as ``engine/state.py``'s
+Each record is declared field by field (``riichi_env.core.fields``), as ``engine/state.py``'s
 ``FIELDS`` (name, width, meaning); ``columns(fields)`` gives the views Python reads and writes
 (``ti[:, T_SEAT]``, ``tf[:, F_REWARDS:F_REWARDS + 4]``). Plain arrays and not NumPy structured
 arrays: Numba types a structured array from Python through a slow path (about 0.25 us per
@@ -69,9 +69,8 @@ from engine.kernels import ACTION_STREAM, _apply, _choose, _legal_mask, _reset, 
 from engine.selfplay import POLICY_SIMPLE, _choose_random
 from engine.tables import Tables
 from engine.validation import SEED_MAX
-from riichi_env.aec.encoders import N_ROWS, _encode, _known_wall_rows
-from riichi_env.aec.options import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
-from riichi_env.batch.fields import (
+from riichi_env.core.encoders import N_ROWS, _encode, _known_wall_rows
+from riichi_env.core.fields import (
     BUFFERS,
     F_FINAL_SCORES,
     F_REWARDS,
@@ -138,7 +137,8 @@ from riichi_env.batch.fields import (
     fields,
     new_tables,
 )
-from riichi_env.batch.record_seat import (
+from riichi_env.core.options import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
+from riichi_env.core.record_seat import (
     R_ACTION,
     R_ERR,
     R_FORCED,
@@ -189,7 +189,7 @@ def replay_example_arguments() -> tuple:
     """Arguments of a ``_run_replay`` call over a record of no hands, of the types
     ``riichi_env.dataset.convert.Converter`` passes (every option gives the same types: the
     unused float or byte buffers have no rows): what ``riichi_env.compile("dataset")`` compiles
-    it for, running nothing. ``tests/riichi_env/test_dataset.py`` checks that a conversion finds
+    it for, running nothing. ``tests/riichi_env/dataset/test_dataset.py`` checks that a conversion finds
     exactly this signature compiled."""
     i32, u8, f32 = np.int32, np.uint8, np.float32
     rows = max(N_ROWS.values())

@@ -48,7 +48,7 @@ from engine.state import (
     CLAIM_BIT_RON,
     PHASE_CLAIM,
 )
-from riichi_env.batch.fields import (
+from riichi_env.core.fields import (
     FINISHED,
     O_ROWS,
     O_ROWS_FULL,

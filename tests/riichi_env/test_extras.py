@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from riichi_env.cli.main import main
-from riichi_env.integrations.extras import MissingExtraError, missing_extra, require
+from riichi_env.extras import MissingExtraError, missing_extra, require
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 TRAIN = "install the train extra: pip install -e '.[train]'"

@@ -19,7 +19,7 @@ from engine.rules import Rules, as_rules
 from engine.validation import check_number, describe
 
 REWARD_HAND = 0
-"""Reward mode of the runner (``riichi_env.batch.runner``): each hand's point change times the
+"""Reward mode of the runner (``riichi_env.core.runner``): each hand's point change times the
 scale."""
 REWARD_PLACEMENT = 1
 """Reward mode: at game end only, the final score."""
@@ -100,7 +100,7 @@ def default_rank_points(players: int) -> tuple[float, ...]:
 def reward_spec(
     reward: str, reward_scale: float, rank_points, players: int = 4
 ) -> tuple[int, np.ndarray]:
-    """``(mode, params)`` of the runner (``riichi_env.batch.runner``): params are the scale, then
+    """``(mode, params)`` of the runner (``riichi_env.core.runner``): params are the scale, then
     the four rank points. With three players ``rank_points`` has three, and the absent seat 3
     (ranked fourth by the engine) gets 0."""
     if not isinstance(reward, str) or reward not in REWARDS:

@@ -1,18 +1,18 @@
 """The runner's declared records: each table's row and the call's options, field by field.
 
-``riichi_env.batch.runner`` reads and writes them; the batch classes (``tables.py``), the learner
+``riichi_env.core.runner`` reads and writes them; the batch classes (``tables.py``), the learner
 and the dataset's converter set them. Each record is declared as ``engine/state.py``'s ``FIELDS``
 (name, width, meaning); a field is a column (or ``width`` columns) at the index its ``T_*`` /
 ``F_*`` / ``O_*`` / ``P_*`` constant names, and ``columns(fields)`` gives the views Python reads
 and writes (``ti[:, T_SEAT]``, ``tf[:, F_REWARDS:F_REWARDS + 4]``). The ``rec_*`` fields and the
-replay options are the record's seat's (``_run_replay``: ``riichi_env.batch.record_seat``).
+replay options are the record's seat's (``_run_replay``: ``riichi_env.core.record_seat``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from riichi_env.aec.encoders import ALL_ENCODERS, N_ROWS, bounds
+from riichi_env.core.encoders import ALL_ENCODERS, N_ROWS, bounds
 
 PYTHON_SEAT = -1
 """``seat_policy`` entry of a seat whose actions come from the caller."""
@@ -38,7 +38,7 @@ OBS_FINAL = 1
 """``obs[OBS_FINAL, t]``: the last view of a finished game."""
 
 if max(N_ROWS.values()) > MAX_ROWS:
-    raise ImportError(f"riichi_env.batch.runner.MAX_ROWS = {MAX_ROWS} is below an encoder's rows")
+    raise ImportError(f"riichi_env.core.runner.MAX_ROWS = {MAX_ROWS} is below an encoder's rows")
 
 # (name, width in columns, meaning); bools are 0 / 1
 TABLE_INTS: tuple[tuple[str, int, str], ...] = (
@@ -102,7 +102,7 @@ OPTION_INTS: tuple[tuple[str, int, str], ...] = (
     ("stop_at_game_end", 1, "a finished game waits (``need_reset``) instead of the autoreset"),
     ("stride", 1, "game index step of the autoreset (the tables of a batch)"),
     ("games_end", 1, "game indices from here on are not played (``FINISHED``)"),
-    ("encoder", 1, "``riichi_env.aec.encoders`` id of the observations, ``NO_ENCODER``"),
+    ("encoder", 1, "``riichi_env.core.encoders`` id of the observations, ``NO_ENCODER``"),
     ("teacher", 1, "``POLICY_*`` of the teacher mode, or ``NO_TEACHER`` (play)"),
     ("games_done", 1, "games finished, added to by every call (progress)"),
     ("played", 1, "actions played, added to by every call"),
