@@ -17,7 +17,7 @@ import pytest
 from riichi_env.cli.main import main
 from riichi_env.extras import MissingExtraError, missing_extra, require
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TRAIN = "install the train extra: pip install -e '.[train]'"
 NEEDS = r"needs (torch|stable_baselines3|sb3_contrib|matplotlib): " + re.escape(TRAIN)
 """The first train module missing is named (the venv may lack the others as well)."""
