@@ -114,11 +114,11 @@ def _vector_part() -> list[Entry]:
 def _observe_entries() -> list[Entry]:
     """The default encoder's kernel, with the types ``raw_env`` passes: the env observes through
     it (the runner the env steps with writes no observation)."""
-    from riichi_env.core.encoders import DEFAULT_ENCODER, ENCODE_KERNELS, ENCODER_IDS, N_ROWS
+    from riichi_env.core.encoders import DEFAULT_ENCODER, KERNELS, N_ROWS
 
     st, _, tables, i, _ = game_arguments()
     obs = np.zeros((N_ROWS[DEFAULT_ENCODER], 34), dtype=np.float32)
-    encode = ENCODE_KERNELS[ENCODER_IDS[DEFAULT_ENCODER]]
+    encode = KERNELS[DEFAULT_ENCODER]
     suit, honor = tables.shanten_suit, tables.shanten_honor
     return [("_encode_" + DEFAULT_ENCODER, encode, signature(st, i, i, suit, honor, obs))]
 

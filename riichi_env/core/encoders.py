@@ -26,6 +26,14 @@ an indicator 1m; tiles left are out of 55 live draws; the ukeire row counts 2m-8
 shanten rows use the four-player shanten tables (1m may count toward a run with 2m/3m, tiles that
 a three-player wall lacks). They do not show open riichi hands (as the v0 encoders).
 
+``TABLE`` declares every encoder (name, id, players, feature families); everything else derives
+from it: the names, ids, row counts, ``ROWS``, ``bounds`` and the dispatch of ``_encode``. The
+kernels are one per feature family, each taking the player count: the public rows
+(``_public_rows``), the rich rows (``_encode_rich_at``), the hidden rows (``_oracle_rows``) and
+the open-riichi rows (``_encode_open``). Adding an encoder: a ``TABLE`` entry (the next free id;
+ids are never reused nor renumbered) and its own kernel ``_encode_<name>`` (the families it lists,
+what the env calls), its table in ``docs/environment.md`` and its tests.
+
 ``ROWS[name]`` lists ``(first row, number of rows, meaning)``; ``docs/environment.md`` prints the
 same table. An encoder never changes once released: a new layout gets a new version suffix.
 Only ``oracle_v0`` reads hidden information (other seats' concealed tiles, the wall). With the
@@ -35,6 +43,8 @@ discard on, without the tile its owner just drew), the v0 encoders never do.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from engine._numba import njit
@@ -43,7 +53,6 @@ from engine.rules import RULE_PLAYERS
 from engine.shanten import _shanten, _ukeire, _waits
 from engine.state import (
     DORA_START,
-    LIVE_END,
     PHASE_CLAIM,
     PHASE_RIICHI_DISCARD,
     PHASE_TURN,
@@ -56,46 +65,89 @@ from engine.tiles import _dora_from_indicator
 from engine.visibility import _open_hand, _open_hand_shown, _seen34
 from engine.wall import _live_left
 
+
+class Encoder(NamedTuple):
+    """One encoder: its feature families, in row order public, rich, oracle, open."""
+
+    name: str
+    id: int
+    """What the runner's options hold (``O_ENCODER``): fixed once given, never reused."""
+    players: int
+    rich: bool = False
+    """The six derived rows of the own hand (shanten, waits, furiten, discards, seen tiles)."""
+    oracle: bool = False
+    """The hidden rows: the other hands, the live wall, the next draws, the ura indicators."""
+    open_hands: bool = False
+    """The open-riichi rows (four players); open hands then count as seen in the rich rows."""
+
+
+TABLE = (
+    Encoder("basic_v0", 0, 4),
+    Encoder("rich_v0", 1, 4, rich=True),
+    Encoder("oracle_v0", 2, 4, rich=True, oracle=True),
+    Encoder("basic_v1", 3, 4, open_hands=True),
+    Encoder("rich_v1", 4, 4, rich=True, open_hands=True),
+    Encoder("basic3_v0", 5, 3),
+    Encoder("rich3_v0", 6, 3, rich=True),
+    Encoder("oracle3_v0", 7, 3, rich=True, oracle=True),
+)
+"""Every encoder. The env takes the names; the runner's options and ``_encode`` take the ids."""
+
 RIVER_SLOTS = 24
 """Discards kept in order per seat; later ones appear only in the river-kinds rows."""
+LIVE_DRAWS4 = 70
+"""Live-wall draws of a four-player hand (``TILES_LEFT``'s scale)."""
+LIVE_DRAWS3 = 55
+"""Live-wall draws of a three-player hand (``TILES_LEFT3``'s scale)."""
 
-# basic_v0
-HAND = 0
-HAND_RED = 4
-DRAWN = 5
-OFFERED = 6
-MELDS = 7
-ANKAN = 23
-RIVER = 27
-RIVER_FLAGS = 123
-RIVER_KINDS = 135
-DORA_INDICATORS = 139
-DORA = 140
-ROUND_WIND = 141
-SEAT_WIND = 142
-SCORES = 143
-KYOTAKU = 147
-HONBA = 148
-TILES_LEFT = 149
-RIICHI = 150
-KYOKU = 154
-SEAT = 155
-DECISION = 156
-N_BASIC = 157
-# rich_v0
-SHANTEN = 157
-WAITS = 158
-FURITEN = 159
-DISCARD_SHANTEN = 160
-DISCARD_UKEIRE = 161
-SEEN = 162
-N_RICH = 163
-# oracle_v0
-HIDDEN_HANDS = 163
-WALL_KINDS = 175
-NEXT_DRAWS = 179
-URA_INDICATORS = 183
-N_ORACLE = 184
+
+def _public_layout(players: int) -> tuple[int, ...]:
+    """First row of each public block for ``players`` seats (``_PUBLIC_BLOCKS`` order), then
+    the number of public rows. Seat blocks have one entry per seat; only three players have kita
+    rows."""
+    n = players
+    counts = (4, 1, 1, 1, 4 * n, n, RIVER_SLOTS * n, 3 * n, n, 1, 1, 1, 1, n, 1, 1, 1, n)
+    counts += (n if n == 3 else 0, 1, 1, 1)
+    firsts = []
+    at = 0
+    for c in counts:
+        firsts.append(at)
+        at += c
+    return (*firsts, at)
+
+
+# basic_v0 (seats r = 0..3) and basic3_v0 (r = 0..2), same blocks (kita rows: three players only)
+_PUBLIC4 = _public_layout(4)
+_PUBLIC3 = _public_layout(3)
+(HAND, HAND_RED, DRAWN, OFFERED, MELDS, ANKAN, RIVER, RIVER_FLAGS, RIVER_KINDS, DORA_INDICATORS,
+ DORA, ROUND_WIND, SEAT_WIND, SCORES, KYOTAKU, HONBA, TILES_LEFT, RIICHI, _NO_KITA, KYOKU, SEAT,
+ DECISION, N_BASIC) = _PUBLIC4  # fmt: skip
+(HAND3, HAND_RED3, DRAWN3, OFFERED3, MELDS3, ANKAN3, RIVER3, RIVER_FLAGS3, RIVER_KINDS3,
+ DORA_INDICATORS3, DORA3, ROUND_WIND3, SEAT_WIND3, SCORES3, KYOTAKU3, HONBA3, TILES_LEFT3, RIICHI3,
+ KITA3, KYOKU3, SEAT3, DECISION3, N_BASIC3) = _PUBLIC3  # fmt: skip
+# the rich block, named by its rows in rich_v0 (from N_BASIC); other encoders shift it
+N_RICH_ROWS = 6
+SHANTEN, WAITS, FURITEN, DISCARD_SHANTEN, DISCARD_UKEIRE, SEEN = range(N_BASIC, N_BASIC + 6)
+N_RICH = N_BASIC + N_RICH_ROWS
+N_RICH3 = N_BASIC3 + N_RICH_ROWS
+
+
+def _oracle_count(players: int) -> int:
+    """Hidden rows: 4 per other seat, the wall's kinds (4), the next draws (4), the ura row."""
+    return 4 * (players - 1) + 9
+
+
+# the oracle block of oracle_v0 (from N_RICH) and oracle3_v0 (from N_RICH3)
+HIDDEN_HANDS = N_RICH
+WALL_KINDS = HIDDEN_HANDS + 12
+NEXT_DRAWS = WALL_KINDS + 4
+URA_INDICATORS = NEXT_DRAWS + 4
+N_ORACLE = N_RICH + _oracle_count(4)
+HIDDEN_HANDS3 = N_RICH3
+WALL_KINDS3 = HIDDEN_HANDS3 + 8
+NEXT_DRAWS3 = WALL_KINDS3 + 4
+URA_INDICATORS3 = NEXT_DRAWS3 + 4
+N_ORACLE3 = N_RICH3 + _oracle_count(3)
 # the open-riichi block of basic_v1 (rows from N_BASIC) and rich_v1 (rows from N_RICH)
 OPEN_HANDS = 0
 """Offset of 12 rows: 4(r-1)+k, r=1..3: seat r's open riichi hand, count >= k+1."""
@@ -104,149 +156,153 @@ OPEN_RIICHI = 12
 N_OPEN = 16
 N_BASIC_V1 = N_BASIC + N_OPEN
 N_RICH_V1 = N_RICH + N_OPEN
-# basic3_v0: three seats, r = 0 self, 1 shimocha, 2 kamicha (seat 3 absent: no rows for it)
-HAND3 = 0
-HAND_RED3 = 4
-DRAWN3 = 5
-OFFERED3 = 6
-MELDS3 = 7
-ANKAN3 = 19
-RIVER3 = 22
-RIVER_FLAGS3 = 94
-RIVER_KINDS3 = 103
-DORA_INDICATORS3 = 106
-DORA3 = 107
-ROUND_WIND3 = 108
-SEAT_WIND3 = 109
-SCORES3 = 110
-KYOTAKU3 = 113
-HONBA3 = 114
-TILES_LEFT3 = 115
-RIICHI3 = 116
-KITA3 = 119
-KYOKU3 = 122
-SEAT3 = 123
-DECISION3 = 124
-N_BASIC3 = 125
-# rich3_v0: the six rich rows (rich_v0's meanings) from N_BASIC3
-N_RICH3 = N_BASIC3 + N_RICH - N_BASIC
-# oracle3_v0
-HIDDEN_HANDS3 = N_RICH3
-WALL_KINDS3 = HIDDEN_HANDS3 + 8
-NEXT_DRAWS3 = WALL_KINDS3 + 4
-URA_INDICATORS3 = NEXT_DRAWS3 + 4
-N_ORACLE3 = URA_INDICATORS3 + 1
-LIVE_DRAWS3 = 55
-"""Live-wall draws of a three-player hand (``TILES_LEFT3``'s scale)."""
-
-_BASIC_ROWS = [
-    (HAND, 4, "own concealed tiles (drawn tile included): row k = 1 where the count is >= k+1"),
-    (HAND_RED, 1, "own red fives: at 5m/5p/5s, red copies held / 4"),
-    (DRAWN, 1, "the tile just drawn by self (one-hot), on own turn"),
-    (OFFERED, 1, "the tile self is asked to claim (discard or kan tile), one-hot"),
-    (MELDS, 16, "row 7+4r+k: seat r's called tiles (all melds), count >= k+1"),
-    (ANKAN, 4, "row 23+r: kinds seat r has as a closed kan"),
-    (RIVER, 96, "row 27+24r+i: seat r's i-th discard (one-hot), i < 24"),
-    (
-        RIVER_FLAGS,
-        12,
-        "row 123+3r+f, column i: flag f of seat r's i-th discard "
-        "(f=0 tsumogiri, f=1 riichi declaration, f=2 called by another seat)",
-    ),
-    (RIVER_KINDS, 4, "row 135+r: seat r's discards per kind, count / 4 (called ones included)"),
-    (DORA_INDICATORS, 1, "revealed dora indicators per kind, count / 4"),
-    (DORA, 1, "dora per kind (indicators pointing at it) / 4"),
-    (ROUND_WIND, 1, "round wind, one-hot at E/S/W/N"),
-    (SEAT_WIND, 1, "own seat wind, one-hot at E/S/W/N"),
-    (SCORES, 4, "row 143+r, scalar: seat r's points / 100,000, clipped to [-2, 2]"),
-    (KYOTAKU, 1, "scalar: riichi sticks on the table / 10, clipped to 1"),
-    (HONBA, 1, "scalar: honba / 10, clipped to 1"),
-    (TILES_LEFT, 1, "scalar: live-wall tiles left / 70"),
-    (RIICHI, 4, "row 150+r, scalar: 1 if seat r has declared riichi"),
-    (KYOKU, 1, "one-hot at column 4 x wind + hand (E1 = 0 ... S4 = 7, W1 = 8 ...)"),
-    (SEAT, 1, "own absolute seat (0 = starting dealer), one-hot at columns 0-3"),
-    (
-        DECISION,
-        1,
-        "own pending decision, one-hot at column 0 turn, 1 riichi discard, 2 claim",
-    ),
-]
-_RICH_ROWS = [
-    (SHANTEN, 1, "scalar: (shanten + 1) / 7 of the own concealed part, clipped (0 = complete)"),
-    (WAITS, 1, "kinds that complete the own 3n+1 hand (tenpai waits)"),
-    (FURITEN, 1, "scalar: 1 if the own 3n+1 hand is tenpai and furiten (any kind)"),
-    (
-        DISCARD_SHANTEN,
-        1,
-        "3n+2 hands: at each held kind, (shanten after discarding it + 1) / 7, clipped",
-    ),
-    (
-        DISCARD_UKEIRE,
-        1,
-        "3n+2 hands: at each held kind whose discard keeps the lowest shanten, ukeire after "
-        "discarding it / 80, clipped (0 at the other kinds)",
-    ),
-    (SEEN, 1, "tiles the seat can see per kind (own hand, rivers, melds, indicators) / 4"),
-]
-_ORACLE_ROWS = [
-    (HIDDEN_HANDS, 12, "row 163+4(r-1)+k, r=1..3: seat r's concealed tiles, count >= k+1"),
-    (WALL_KINDS, 4, "row 175+k: tiles left in the live wall per kind, count >= k+1"),
-    (NEXT_DRAWS, 4, "row 179+k: the k-th next live-wall draw (one-hot)"),
-    (URA_INDICATORS, 1, "ura indicators under the revealed dora indicators, count / 4"),
-]
 
 
-_BASIC3_ROWS = [
-    (HAND3, 4, "own concealed tiles (drawn tile included): row k = 1 where the count is >= k+1"),
-    (HAND_RED3, 1, "own red fives: at 5p/5s, red copies held / 4"),
-    (DRAWN3, 1, "the tile just drawn by self (one-hot), on own turn"),
-    (OFFERED3, 1, "the tile self is asked to claim (discard, kan or kita tile), one-hot"),
-    (MELDS3, 12, "row 7+4r+k: seat r's called tiles (all melds), count >= k+1"),
-    (ANKAN3, 3, "row 19+r: kinds seat r has as a closed kan"),
-    (RIVER3, 72, "row 22+24r+i: seat r's i-th discard (one-hot), i < 24"),
-    (
-        RIVER_FLAGS3,
-        9,
-        "row 94+3r+f, column i: flag f of seat r's i-th discard "
-        "(f=0 tsumogiri, f=1 riichi declaration, f=2 called by another seat)",
-    ),
-    (RIVER_KINDS3, 3, "row 103+r: seat r's discards per kind, count / 4 (called ones included)"),
-    (DORA_INDICATORS3, 1, "revealed dora indicators per kind, count / 4"),
-    (DORA3, 1, "dora per kind (indicators pointing at it; 1m indicates 9m) / 4"),
-    (ROUND_WIND3, 1, "round wind, one-hot at E/S/W/N"),
-    (SEAT_WIND3, 1, "own seat wind, one-hot at E/S/W"),
-    (SCORES3, 3, "row 110+r, scalar: seat r's points / 100,000, clipped to [-2, 2]"),
-    (KYOTAKU3, 1, "scalar: riichi sticks on the table / 10, clipped to 1"),
-    (HONBA3, 1, "scalar: honba / 10, clipped to 1"),
-    (TILES_LEFT3, 1, "scalar: live-wall tiles left / 55"),
-    (RIICHI3, 3, "row 116+r, scalar: 1 if seat r has declared riichi"),
-    (KITA3, 3, "row 119+r, scalar: Norths seat r has set aside (kita, nuki dora) / 4"),
-    (KYOKU3, 1, "one-hot at column 4 x wind + hand (E1 = 0, E2 = 1, E3 = 2, S1 = 4 ...)"),
-    (SEAT3, 1, "own absolute seat (0 = starting dealer), one-hot at columns 0-2"),
-    (
-        DECISION3,
-        1,
-        "own pending decision, one-hot at column 0 turn, 1 riichi discard, 2 claim",
-    ),
-]
-_ORACLE3_ROWS = [
-    (
-        HIDDEN_HANDS3,
-        8,
-        f"row {HIDDEN_HANDS3}+4(r-1)+k, r=1..2: seat r's concealed tiles, count >= k+1",
-    ),
-    (WALL_KINDS3, 4, f"row {WALL_KINDS3}+k: tiles left in the live wall per kind, count >= k+1"),
-    (NEXT_DRAWS3, 4, f"row {NEXT_DRAWS3}+k: the k-th next live-wall draw (one-hot)"),
-    (URA_INDICATORS3, 1, "ura indicators under the revealed dora indicators, count / 4"),
-]
+def _blocks(spec: Encoder) -> tuple[int, int, int, int]:
+    """First row of ``spec``'s rich, oracle and open blocks (-1: none), then its rows."""
+    at = _PUBLIC3[-1] if spec.players == 3 else _PUBLIC4[-1]
+    rich = oracle = opened = -1
+    if spec.rich:
+        rich, at = at, at + N_RICH_ROWS
+    if spec.oracle:
+        oracle, at = at, at + _oracle_count(spec.players)
+    if spec.open_hands:
+        opened, at = at, at + N_OPEN
+    return rich, oracle, opened, at
 
 
-def _rich_rows_at(base: int) -> list[tuple[int, int, str]]:
-    """``rich_v0``'s six rows moved to start at row ``base``."""
-    return [(first - N_BASIC + base, count, text) for first, count, text in _RICH_ROWS]
+def _check_table() -> None:
+    ids = sorted(spec.id for spec in TABLE)
+    if ids != list(range(len(TABLE))) or len({spec.name for spec in TABLE}) != len(TABLE):
+        raise ImportError("encoder ids must be 0..n-1 and names unique")
+    for spec in TABLE:
+        if spec.players not in (3, 4) or (spec.open_hands and spec.players != 4):
+            raise ImportError(f"encoder {spec.name}: open riichi rows exist with four players only")
 
 
-def _open_rows(base: int) -> list[tuple[int, int, str]]:
+_check_table()
+_BY_ID = tuple(sorted(TABLE, key=lambda spec: spec.id))
+ALL_ENCODERS = tuple(spec.name for spec in _BY_ID)
+"""Every encoder, in id order (``ENCODER_IDS``)."""
+ENCODERS = tuple(spec.name for spec in _BY_ID if spec.players == 4)
+"""Four-player encoder names; ``riichi_env.env(encoder=...)`` takes one of them."""
+ENCODERS_3P = tuple(spec.name for spec in _BY_ID if spec.players == 3)
+"""Three-player encoder names (seats 0-2; the kita rows): the envs take them with three-player
+rules."""
+DEFAULT_ENCODER = "basic_v0"
+DEFAULT_ENCODER_3P = "basic3_v0"
+ENCODER_IDS = {spec.name: spec.id for spec in TABLE}
+SPECS = {spec.name: spec for spec in TABLE}
+"""Encoder name → its ``TABLE`` entry."""
+N_ROWS = {spec.name: _blocks(spec)[3] for spec in TABLE}
+HIDDEN_INFORMATION = {spec.name: spec.oracle for spec in TABLE}
+OPEN_HAND_ENCODERS = tuple(spec.name for spec in _BY_ID if spec.open_hands)
+"""Encoders that show open riichi hands (public under the ``open_riichi`` rule)."""
+_PLAN = np.array(
+    [(spec.players, *_blocks(spec)[:3], spec.open_hands) for spec in _BY_ID], dtype=np.int64
+)
+"""Per id: players, first row of the rich, oracle and open blocks (-1: none), open hands seen:
+what ``_encode`` and ``_known_wall_rows`` read."""
+
+
+def _public_table(players: int) -> list[tuple[int, int, str]]:
+    three = players == 3
+    (hand, hand_red, drawn, offered, melds, ankan, river, flags, kinds, dora_ind, dora, round_wind,
+     seat_wind, scores, kyotaku, honba, left, riichi, kita, kyoku, seat, decision, _) = (
+        _public_layout(players)
+    )  # fmt: skip
+    n = players
+    rows = [
+        (hand, 4, "own concealed tiles (drawn tile included): row k = 1 where the count is >= k+1"),
+        (hand_red, 1, f"own red fives: at {'5p/5s' if three else '5m/5p/5s'}, red copies held / 4"),
+        (drawn, 1, "the tile just drawn by self (one-hot), on own turn"),
+        (
+            offered,
+            1,
+            "the tile self is asked to claim "
+            f"({'discard, kan or kita tile' if three else 'discard or kan tile'}), one-hot",
+        ),
+        (melds, 4 * n, f"row {melds}+4r+k: seat r's called tiles (all melds), count >= k+1"),
+        (ankan, n, f"row {ankan}+r: kinds seat r has as a closed kan"),
+        (river, RIVER_SLOTS * n, f"row {river}+24r+i: seat r's i-th discard (one-hot), i < 24"),
+        (
+            flags,
+            3 * n,
+            f"row {flags}+3r+f, column i: flag f of seat r's i-th discard "
+            "(f=0 tsumogiri, f=1 riichi declaration, f=2 called by another seat)",
+        ),
+        (kinds, n, f"row {kinds}+r: seat r's discards per kind, count / 4 (called ones included)"),
+        (dora_ind, 1, "revealed dora indicators per kind, count / 4"),
+        (
+            dora,
+            1,
+            f"dora per kind (indicators pointing at it{'; 1m indicates 9m' if three else ''}) / 4",
+        ),
+        (round_wind, 1, "round wind, one-hot at E/S/W/N"),
+        (seat_wind, 1, f"own seat wind, one-hot at {'E/S/W' if three else 'E/S/W/N'}"),
+        (scores, n, f"row {scores}+r, scalar: seat r's points / 100,000, clipped to [-2, 2]"),
+        (kyotaku, 1, "scalar: riichi sticks on the table / 10, clipped to 1"),
+        (honba, 1, "scalar: honba / 10, clipped to 1"),
+        (left, 1, f"scalar: live-wall tiles left / {LIVE_DRAWS3 if three else LIVE_DRAWS4}"),
+        (riichi, n, f"row {riichi}+r, scalar: 1 if seat r has declared riichi"),
+    ]
+    if three:
+        rows.append(
+            (kita, n, f"row {kita}+r, scalar: Norths seat r has set aside (kita, nuki dora) / 4")
+        )
+    hands = "E1 = 0, E2 = 1, E3 = 2, S1 = 4 ..." if three else "E1 = 0 ... S4 = 7, W1 = 8 ..."
+    rows += [
+        (kyoku, 1, f"one-hot at column 4 x wind + hand ({hands})"),
+        (seat, 1, f"own absolute seat (0 = starting dealer), one-hot at columns 0-{n - 1}"),
+        (
+            decision,
+            1,
+            "own pending decision, one-hot at column 0 turn, 1 riichi discard, 2 claim",
+        ),
+    ]
+    return rows
+
+
+def _rich_table(base: int, open_seen: bool) -> list[tuple[int, int, str]]:
+    seen = " (open riichi hands count as seen)" if open_seen else ""
+    return [
+        (base, 1, "scalar: (shanten + 1) / 7 of the own concealed part, clipped (0 = complete)"),
+        (base + 1, 1, "kinds that complete the own 3n+1 hand (tenpai waits)"),
+        (base + 2, 1, "scalar: 1 if the own 3n+1 hand is tenpai and furiten (any kind)"),
+        (
+            base + 3,
+            1,
+            "3n+2 hands: at each held kind, (shanten after discarding it + 1) / 7, clipped",
+        ),
+        (
+            base + 4,
+            1,
+            "3n+2 hands: at each held kind whose discard keeps the lowest shanten, ukeire after "
+            "discarding it / 80, clipped (0 at the other kinds)" + seen,
+        ),
+        (
+            base + 5,
+            1,
+            "tiles the seat can see per kind (own hand, rivers, melds, indicators) / 4" + seen,
+        ),
+    ]
+
+
+def _oracle_table(base: int, players: int) -> list[tuple[int, int, str]]:
+    wall = base + 4 * (players - 1)
+    return [
+        (
+            base,
+            4 * (players - 1),
+            f"row {base}+4(r-1)+k, r=1..{players - 1}: seat r's concealed tiles, count >= k+1",
+        ),
+        (wall, 4, f"row {wall}+k: tiles left in the live wall per kind, count >= k+1"),
+        (wall + 4, 4, f"row {wall + 4}+k: the k-th next live-wall draw (one-hot)"),
+        (wall + 8, 1, "ura indicators under the revealed dora indicators, count / 4"),
+    ]
+
+
+def _open_table(base: int) -> list[tuple[int, int, str]]:
     return [
         (
             base + OPEN_HANDS,
@@ -262,48 +318,20 @@ def _open_rows(base: int) -> list[tuple[int, int, str]]:
     ]
 
 
-_RICH_V1_ROWS = [
-    row
-    if row[0] < DISCARD_UKEIRE
-    else (row[0], row[1], row[2] + " (open riichi hands count as seen)")
-    for row in _RICH_ROWS
-]
+def _row_table(spec: Encoder) -> list[tuple[int, int, str]]:
+    rich, oracle, opened, _ = _blocks(spec)
+    rows = _public_table(spec.players)
+    if rich >= 0:
+        rows += _rich_table(rich, spec.open_hands)
+    if oracle >= 0:
+        rows += _oracle_table(oracle, spec.players)
+    if opened >= 0:
+        rows += _open_table(opened)
+    return rows
 
-ENCODERS = ("basic_v0", "rich_v0", "oracle_v0", "basic_v1", "rich_v1")
-"""Four-player encoder names; ``riichi_env.env(encoder=...)`` takes one of them."""
-ENCODERS_3P = ("basic3_v0", "rich3_v0", "oracle3_v0")
-"""Three-player encoder names (seats 0-2; the kita rows): the envs take them with three-player
-rules."""
-ALL_ENCODERS = ENCODERS + ENCODERS_3P
-"""Every encoder, in id order (``ENCODER_IDS``)."""
-DEFAULT_ENCODER = "basic_v0"
-DEFAULT_ENCODER_3P = "basic3_v0"
-ENCODER_IDS = {name: i for i, name in enumerate(ALL_ENCODERS)}
-_ORACLE_V0, _ORACLE3_V0 = ENCODER_IDS["oracle_v0"], ENCODER_IDS["oracle3_v0"]
-N_ROWS = {
-    "basic_v0": N_BASIC,
-    "rich_v0": N_RICH,
-    "oracle_v0": N_ORACLE,
-    "basic_v1": N_BASIC_V1,
-    "rich_v1": N_RICH_V1,
-    "basic3_v0": N_BASIC3,
-    "rich3_v0": N_RICH3,
-    "oracle3_v0": N_ORACLE3,
-}
-ROWS = {
-    "basic_v0": _BASIC_ROWS,
-    "rich_v0": _BASIC_ROWS + _RICH_ROWS,
-    "oracle_v0": _BASIC_ROWS + _RICH_ROWS + _ORACLE_ROWS,
-    "basic_v1": _BASIC_ROWS + _open_rows(N_BASIC),
-    "rich_v1": _BASIC_ROWS + _RICH_V1_ROWS + _open_rows(N_RICH),
-    "basic3_v0": _BASIC3_ROWS,
-    "rich3_v0": _BASIC3_ROWS + _rich_rows_at(N_BASIC3),
-    "oracle3_v0": _BASIC3_ROWS + _rich_rows_at(N_BASIC3) + _ORACLE3_ROWS,
-}
+
+ROWS = {spec.name: _row_table(spec) for spec in TABLE}
 """Encoder name → ``(first row, rows, meaning)`` of each block, in order."""
-HIDDEN_INFORMATION = {name: name.startswith("oracle") for name in ALL_ENCODERS}
-OPEN_HAND_ENCODERS = ("basic_v1", "rich_v1")
-"""Encoders that show open riichi hands (public under the ``open_riichi`` rule)."""
 
 
 def check_encoder(name: object, players: int = 4) -> str:
@@ -338,7 +366,8 @@ def bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
         check_encoder(name)
     low = np.zeros((N_ROWS[name], 34), dtype=np.float32)
     high = np.ones((N_ROWS[name], 34), dtype=np.float32)
-    scores, n = (SCORES3, 3) if name in ENCODERS_3P else (SCORES, 4)
+    n = SPECS[name].players
+    scores = SCORES3 if n == 3 else SCORES
     low[scores : scores + n] = -2.0
     high[scores : scores + n] = 2.0
     return low, high
@@ -371,10 +400,16 @@ def _clip(x, lo, hi):
 
 
 @njit
-def _encode_basic(st, t, seat, out):
-    """Rows 0..156 (``basic_v0``): only what ``seat`` may see."""
+def _public_rows(st, t, seat, players, out):
+    """The public rows and the own hand (``basic_v0`` with four players, ``basic3_v0`` with
+    three): only what ``seat`` may see; seats ``r`` relative to it, ``players`` of them."""
+    (HAND, HAND_RED, DRAWN, OFFERED, MELDS, ANKAN, RIVER, RIVER_FLAGS, RIVER_KINDS,
+     DORA_INDICATORS, DORA, ROUND_WIND, SEAT_WIND, SCORES, KYOTAKU, HONBA, TILES_LEFT, RIICHI, KITA,
+     KYOKU, SEAT, DECISION, N_PUBLIC) = _PUBLIC3 if players == 3 else _PUBLIC4  # fmt: skip
+    three = players == 3
+    live_draws = float(LIVE_DRAWS3) if three else float(LIVE_DRAWS4)
     rec = st[t]
-    out[:N_BASIC, :] = 0.0
+    out[:N_PUBLIC, :] = 0.0
     rules = rec.rules[:]
     hand = rec.closed34[seat]
     for k in range(34):
@@ -396,8 +431,8 @@ def _encode_basic(st, t, seat, out):
         out[DRAWN, rec.drawn // 4] = 1.0
     if my_decision and phase == PHASE_CLAIM and rec.claim_tile >= 0:
         out[OFFERED, rec.claim_tile // 4] = 1.0
-    for r in range(4):
-        s = (seat + r) % 4
+    for r in range(players):
+        s = (seat + r) % players
         melds = MELDS + 4 * r
         for m in range(rec.n_melds[s]):
             for j in range(4):
@@ -426,18 +461,22 @@ def _encode_basic(st, t, seat, out):
         _fill(out, SCORES + r, _clip(rec.points[s] / 100000.0, -2.0, 2.0))
         if rec.riichi[s] > 0:
             _fill(out, RIICHI + r, 1.0)
+        if three:
+            _fill(out, KITA + r, _clip(rec.n_kita[s] / 4.0, 0.0, 1.0))
     for d in range(rec.n_dora):
         ind = rec.wall[DORA_START + d] // 4
         out[DORA_INDICATORS, ind] += 0.25
-        out[DORA, _dora_from_indicator(ind)] += 0.25
+        if three and ind == 0:
+            out[DORA, 8] += 0.25  # 1m indicates 9m
+        else:
+            out[DORA, _dora_from_indicator(ind)] += 0.25
     kyoku = rec.kyoku
     dealer = kyoku % 4
     out[ROUND_WIND, 27 + (kyoku // 4) % 4] = 1.0
-    out[SEAT_WIND, 27 + (seat - dealer) % 4] = 1.0
+    out[SEAT_WIND, 27 + (seat - dealer) % players] = 1.0
     _fill(out, KYOTAKU, _clip(rec.kyotaku / 10.0, 0.0, 1.0))
     _fill(out, HONBA, _clip(rec.honba / 10.0, 0.0, 1.0))
-    left = LIVE_END - rec.n_kans - rec.wall_pos
-    _fill(out, TILES_LEFT, _clip(left / 70.0, 0.0, 1.0))
+    _fill(out, TILES_LEFT, _clip(_live_left(st, t) / live_draws, 0.0, 1.0))
     out[KYOKU, min(kyoku, 33)] = 1.0
     out[SEAT, seat] = 1.0
     if my_decision:
@@ -483,10 +522,10 @@ def _encode_rich_at(st, t, seat, suit_table, honor_table, open_seen, base, out):
     features of the own hand.
 
     With ``open_seen`` (``rich_v1``) the open riichi hands of the other seats count as seen. With
-    three players the kinds 2m-8m (not in the wall) count as seen for the ukeire.
+    three players (the rules') the kinds 2m-8m (not in the wall) count as seen for the ukeire.
     """
     rec = st[t]
-    out[base : base + N_RICH - N_BASIC, :] = 0.0
+    out[base : base + N_RICH_ROWS, :] = 0.0
     shift = base - N_BASIC  # the rows below are named by their rich_v0 index
     three = rec.rules[RULE_PLAYERS] == 3
     hand = rec.closed34[seat].copy()
@@ -541,144 +580,30 @@ def _encode_rich_at(st, t, seat, suit_table, honor_table, open_seen, base, out):
 
 
 @njit
-def _encode_oracle(st, t, seat, out):
-    """Rows 163..183 (``oracle_v0``): the hidden information."""
+def _oracle_rows(st, t, seat, players, base, out):
+    """The hidden rows from row ``base`` (163 in ``oracle_v0``, 131 in ``oracle3_v0``): the
+    other seats' concealed tiles, then the wall rows (``_oracle_wall_rows``)."""
     rec = st[t]
-    out[HIDDEN_HANDS:WALL_KINDS, :] = 0.0
-    for r in range(1, 4):
-        s = (seat + r) % 4
+    wall = base + 4 * (players - 1)
+    out[base:wall, :] = 0.0
+    for r in range(1, players):
+        s = (seat + r) % players
         for k in range(34):
             c = rec.closed34[s, k]
             for j in range(4):
                 if c > j:
-                    out[HIDDEN_HANDS + 4 * (r - 1) + j, k] = 1.0
-    _oracle_wall_rows(st, t, np.zeros(0, dtype=np.uint8), out)
+                    out[base + 4 * (r - 1) + j, k] = 1.0
+    _oracle_wall_rows(st, t, wall, np.zeros(0, dtype=np.uint8), out)
 
 
 @njit
-def _oracle_wall_rows(st, t, known, out):
-    """Rows 175..183 of ``oracle_v0``: the live wall's kinds, the next four draws and the ura
-    indicators. ``known`` (uint8, one entry per wall place) limits them to the places it marks,
-    as a game record reveals them (``riichi_env.dataset``); empty, the whole wall counts."""
+def _oracle_wall_rows(st, t, base, known, out):
+    """The nine wall rows from row ``base`` (175 in ``oracle_v0``, 139 in ``oracle3_v0``): the
+    live wall's kinds, the next four draws and the ura indicators. ``known`` (uint8, one entry
+    per wall place) limits them to the places it marks, as a game record reveals them
+    (``riichi_env.dataset``); empty, the whole wall counts."""
     rec = st[t]
-    out[WALL_KINDS:N_ORACLE, :] = 0.0
-    whole = known.shape[0] == 0
-    end = LIVE_END - rec.n_kans
-    cnt = np.zeros(34, dtype=np.int32)
-    for i in range(rec.wall_pos, end):
-        if whole or known[i]:
-            cnt[rec.wall[i] // 4] += 1
-    for k in range(34):
-        for j in range(4):
-            if cnt[k] > j:
-                out[WALL_KINDS + j, k] = 1.0
-    for j in range(4):
-        i = rec.wall_pos + j
-        if i < end and (whole or known[i]):
-            out[NEXT_DRAWS + j, rec.wall[i] // 4] = 1.0
-    for d in range(rec.n_dora):
-        if whole or known[URA_START + d]:
-            out[URA_INDICATORS, rec.wall[URA_START + d] // 4] += 0.25
-
-
-@njit
-def _encode_basic3(st, t, seat, out):
-    """Rows 0..124 (``basic3_v0``): only what ``seat`` may see, three seats (seat 3 absent)."""
-    rec = st[t]
-    out[:N_BASIC3, :] = 0.0
-    rules = rec.rules[:]
-    hand = rec.closed34[seat]
-    for k in range(34):
-        c = hand[k]
-        for j in range(4):
-            if c > j:
-                out[HAND3 + j, k] = 1.0
-    for suit in range(3):
-        five = 9 * suit + 4
-        held = 0
-        for j in range(rules[suit]):
-            held += rec.closed[seat, five * 4 + j]
-        out[HAND_RED3, five] = held / 4.0
-    phase = rec.phase
-    my_decision = rec.actor == seat
-    own_turn = phase <= PHASE_RIICHI_DISCARD and rec.turn == seat
-    if own_turn and rec.drawn >= 0:
-        out[DRAWN3, rec.drawn // 4] = 1.0
-    if my_decision and phase == PHASE_CLAIM and rec.claim_tile >= 0:
-        out[OFFERED3, rec.claim_tile // 4] = 1.0
-    for r in range(3):
-        s = (seat + r) % 3
-        melds = MELDS3 + 4 * r
-        for m in range(rec.n_melds[s]):
-            for j in range(4):
-                tile = rec.meld_tiles[s, m, j]
-                if tile >= 0:
-                    k = tile // 4
-                    c = 0
-                    while c < 3 and out[melds + c, k] != 0.0:
-                        c += 1
-                    out[melds + c, k] = 1.0
-            if rec.meld_type[s, m] == MELD_ANKAN:
-                out[ANKAN3 + r, rec.meld_tile34[s, m]] = 1.0
-        for i in range(rec.n_river[s]):
-            k = rec.river[s, i] // 4
-            out[RIVER_KINDS3 + r, k] += 0.25
-            if i < RIVER_SLOTS:
-                out[RIVER3 + RIVER_SLOTS * r + i, k] = 1.0
-                flags = rec.river_flags[s, i]
-                if flags & RIVER_TSUMOGIRI:
-                    out[RIVER_FLAGS3 + 3 * r, i] = 1.0
-                if flags & RIVER_RIICHI:
-                    out[RIVER_FLAGS3 + 3 * r + 1, i] = 1.0
-                if flags & RIVER_CALLED:
-                    out[RIVER_FLAGS3 + 3 * r + 2, i] = 1.0
-        _fill(out, SCORES3 + r, _clip(rec.points[s] / 100000.0, -2.0, 2.0))
-        if rec.riichi[s] > 0:
-            _fill(out, RIICHI3 + r, 1.0)
-        _fill(out, KITA3 + r, _clip(rec.n_kita[s] / 4.0, 0.0, 1.0))
-    for d in range(rec.n_dora):
-        ind = rec.wall[DORA_START + d] // 4
-        out[DORA_INDICATORS3, ind] += 0.25
-        out[DORA3, 8 if ind == 0 else _dora_from_indicator(ind)] += 0.25  # 1m indicates 9m
-    kyoku = rec.kyoku
-    dealer = kyoku % 4
-    out[ROUND_WIND3, 27 + (kyoku // 4) % 4] = 1.0
-    out[SEAT_WIND3, 27 + (seat - dealer) % 3] = 1.0
-    _fill(out, KYOTAKU3, _clip(rec.kyotaku / 10.0, 0.0, 1.0))
-    _fill(out, HONBA3, _clip(rec.honba / 10.0, 0.0, 1.0))
-    _fill(out, TILES_LEFT3, _clip(_live_left(st, t) / float(LIVE_DRAWS3), 0.0, 1.0))
-    out[KYOKU3, min(kyoku, 33)] = 1.0
-    out[SEAT3, seat] = 1.0
-    if my_decision:
-        if phase == PHASE_TURN:
-            out[DECISION3, 0] = 1.0
-        elif phase == PHASE_RIICHI_DISCARD:
-            out[DECISION3, 1] = 1.0
-        elif phase == PHASE_CLAIM:
-            out[DECISION3, 2] = 1.0
-
-
-@njit
-def _encode_oracle3(st, t, seat, out):
-    """Rows 131..147 (``oracle3_v0``): the other two hands, the live wall, the ura indicators."""
-    rec = st[t]
-    out[HIDDEN_HANDS3:N_ORACLE3, :] = 0.0
-    for r in range(1, 3):
-        s = (seat + r) % 3
-        for k in range(34):
-            c = rec.closed34[s, k]
-            for j in range(4):
-                if c > j:
-                    out[HIDDEN_HANDS3 + 4 * (r - 1) + j, k] = 1.0
-    _oracle3_wall_rows(st, t, np.zeros(0, dtype=np.uint8), out)
-
-
-@njit
-def _oracle3_wall_rows(st, t, known, out):
-    """Rows 139..147 of ``oracle3_v0``: the live wall's kinds, the next four draws and the ura
-    indicators; ``known`` as in :func:`_oracle_wall_rows` (empty: the whole wall)."""
-    rec = st[t]
-    out[WALL_KINDS3:N_ORACLE3, :] = 0.0
+    out[base : base + 9, :] = 0.0
     whole = known.shape[0] == 0
     end = rec.wall_pos + _live_left(st, t)
     cnt = np.zeros(34, dtype=np.int32)
@@ -688,115 +613,101 @@ def _oracle3_wall_rows(st, t, known, out):
     for k in range(34):
         for j in range(4):
             if cnt[k] > j:
-                out[WALL_KINDS3 + j, k] = 1.0
+                out[base + j, k] = 1.0
     for j in range(4):
         i = rec.wall_pos + j
         if i < end and (whole or known[i]):
-            out[NEXT_DRAWS3 + j, rec.wall[i] // 4] = 1.0
+            out[base + 4 + j, rec.wall[i] // 4] = 1.0
     for d in range(rec.n_dora):
         if whole or known[URA_START + d]:
-            out[URA_INDICATORS3, rec.wall[URA_START + d] // 4] += 0.25
+            out[base + 8, rec.wall[URA_START + d] // 4] += 0.25
 
 
 @njit(inline="always")
 def _known_wall_rows(st, t, encoder, known, out):
-    """The wall rows of oracle encoder ``encoder`` (``oracle_v0`` or ``oracle3_v0``; any other
-    id: nothing) limited to the wall places ``known`` marks (a record's revealed tiles)."""
-    if encoder == _ORACLE_V0:
-        _oracle_wall_rows(st, t, known, out)
-    elif encoder == _ORACLE3_V0:
-        _oracle3_wall_rows(st, t, known, out)
-
-
-@njit(inline="always")
-def _encode_basic_v0(st, t, seat, suit_table, honor_table, out):
-    """``basic_v0``: the public table and the own hand."""
-    _encode_basic(st, t, seat, out)
-
-
-@njit(inline="always")
-def _encode_rich_v0(st, t, seat, suit_table, honor_table, out):
-    """``rich_v0``: ``basic_v0`` and the shanten, wait and seen-tile rows."""
-    _encode_basic(st, t, seat, out)
-    _encode_rich(st, t, seat, suit_table, honor_table, np.bool_(False), out)
-
-
-@njit(inline="always")
-def _encode_oracle_v0(st, t, seat, suit_table, honor_table, out):
-    """``oracle_v0``: ``rich_v0`` and the hidden rows (other hands, the wall)."""
-    _encode_basic(st, t, seat, out)
-    _encode_rich(st, t, seat, suit_table, honor_table, np.bool_(False), out)
-    _encode_oracle(st, t, seat, out)
-
-
-@njit(inline="always")
-def _encode_basic_v1(st, t, seat, suit_table, honor_table, out):
-    """``basic_v1``: ``basic_v0`` and the open riichi hands."""
-    _encode_basic(st, t, seat, out)
-    _encode_open(st, t, seat, np.int64(N_BASIC), out)
-
-
-@njit(inline="always")
-def _encode_rich_v1(st, t, seat, suit_table, honor_table, out):
-    """``rich_v1``: ``rich_v0`` (open hands count as seen) and the open riichi hands."""
-    _encode_basic(st, t, seat, out)
-    _encode_rich(st, t, seat, suit_table, honor_table, np.bool_(True), out)
-    _encode_open(st, t, seat, np.int64(N_RICH), out)
-
-
-@njit(inline="always")
-def _encode_basic3_v0(st, t, seat, suit_table, honor_table, out):
-    """``basic3_v0``: the public three-player table and the own hand."""
-    _encode_basic3(st, t, seat, out)
-
-
-@njit(inline="always")
-def _encode_rich3_v0(st, t, seat, suit_table, honor_table, out):
-    """``rich3_v0``: ``basic3_v0`` and the shanten, wait and seen-tile rows."""
-    _encode_basic3(st, t, seat, out)
-    _encode_rich_at(st, t, seat, suit_table, honor_table, np.bool_(False), np.int64(N_BASIC3), out)
-
-
-@njit(inline="always")
-def _encode_oracle3_v0(st, t, seat, suit_table, honor_table, out):
-    """``oracle3_v0``: ``rich3_v0`` and the hidden rows (the other hands, the wall)."""
-    _encode_basic3(st, t, seat, out)
-    _encode_rich_at(st, t, seat, suit_table, honor_table, np.bool_(False), np.int64(N_BASIC3), out)
-    _encode_oracle3(st, t, seat, out)
-
-
-ENCODE_KERNELS = (
-    _encode_basic_v0,
-    _encode_rich_v0,
-    _encode_oracle_v0,
-    _encode_basic_v1,
-    _encode_rich_v1,
-)
-"""One kernel per four-player encoder, in ``ENCODERS`` order, all called as ``(st, t, seat,
-suit_table, honor_table, out)``. The env calls its own encoder's kernel, so it compiles that
-encoder alone; ``_encode`` (the vector env, the learner view) inlines them all and picks one by id."""
-ENCODE_KERNELS_3P = (_encode_basic3_v0, _encode_rich3_v0, _encode_oracle3_v0)
-"""The same for ``ENCODERS_3P``."""
-KERNELS = dict(zip(ALL_ENCODERS, ENCODE_KERNELS + ENCODE_KERNELS_3P, strict=True))
-"""Encoder name → its kernel."""
+    """The wall rows of oracle encoder ``encoder`` (``oracle_v0`` or ``oracle3_v0``; any id
+    without the oracle rows: nothing) limited to the wall places ``known`` marks (a record's
+    revealed tiles)."""
+    if 0 <= encoder < _PLAN.shape[0] and _PLAN[encoder, 2] >= 0:
+        players = _PLAN[encoder, 0]
+        _oracle_wall_rows(st, t, _PLAN[encoder, 2] + 4 * (players - 1), known, out)
 
 
 @njit
 def _encode(st, t, seat, encoder, suit_table, honor_table, out):
-    """Encoder ``ALL_ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32[rows, 34])."""
-    if encoder == 0:
-        _encode_basic_v0(st, t, seat, suit_table, honor_table, out)
-    elif encoder == 1:
-        _encode_rich_v0(st, t, seat, suit_table, honor_table, out)
-    elif encoder == 2:
-        _encode_oracle_v0(st, t, seat, suit_table, honor_table, out)
-    elif encoder == 3:
-        _encode_basic_v1(st, t, seat, suit_table, honor_table, out)
-    elif encoder == 4:
-        _encode_rich_v1(st, t, seat, suit_table, honor_table, out)
-    elif encoder == 5:
-        _encode_basic3_v0(st, t, seat, suit_table, honor_table, out)
-    elif encoder == 6:
-        _encode_rich3_v0(st, t, seat, suit_table, honor_table, out)
-    else:
-        _encode_oracle3_v0(st, t, seat, suit_table, honor_table, out)
+    """Encoder ``ALL_ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32[rows,
+    34]): the families ``TABLE`` lists for that id, each called once (any other id: nothing)."""
+    if encoder < 0 or encoder >= _PLAN.shape[0]:
+        return
+    players = _PLAN[encoder, 0]
+    _public_rows(st, t, seat, players, out)
+    if _PLAN[encoder, 1] >= 0:
+        open_seen = _PLAN[encoder, 4] != 0
+        _encode_rich_at(st, t, seat, suit_table, honor_table, open_seen, _PLAN[encoder, 1], out)
+    if _PLAN[encoder, 2] >= 0:
+        _oracle_rows(st, t, seat, players, _PLAN[encoder, 2], out)
+    if _PLAN[encoder, 3] >= 0:
+        _encode_open(st, t, seat, _PLAN[encoder, 3], out)
+
+
+# Each encoder's own kernel, called as ``(st, t, seat, suit_table, honor_table, out)``: the env
+# observes through it and so compiles the families of its encoder alone (``_encode`` compiles all).
+# Each calls the families its ``TABLE`` entry lists, with the same argument types as ``_encode``.
+_FOUR, _THREE, _NO, _YES = np.int64(4), np.int64(3), np.bool_(False), np.bool_(True)
+
+
+@njit
+def _encode_basic_v0(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _FOUR, out)
+
+
+@njit
+def _encode_rich_v0(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _FOUR, out)
+    _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC), out)
+
+
+@njit
+def _encode_oracle_v0(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _FOUR, out)
+    _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC), out)
+    _oracle_rows(st, t, seat, _FOUR, np.int64(N_RICH), out)
+
+
+@njit
+def _encode_basic_v1(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _FOUR, out)
+    _encode_open(st, t, seat, np.int64(N_BASIC), out)
+
+
+@njit
+def _encode_rich_v1(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _FOUR, out)
+    _encode_rich_at(st, t, seat, suit_table, honor_table, _YES, np.int64(N_BASIC), out)
+    _encode_open(st, t, seat, np.int64(N_RICH), out)
+
+
+@njit
+def _encode_basic3_v0(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _THREE, out)
+
+
+@njit
+def _encode_rich3_v0(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _THREE, out)
+    _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC3), out)
+
+
+@njit
+def _encode_oracle3_v0(st, t, seat, suit_table, honor_table, out):
+    _public_rows(st, t, seat, _THREE, out)
+    _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC3), out)
+    _oracle_rows(st, t, seat, _THREE, np.int64(N_RICH3), out)
+
+
+KERNELS = {spec.name: globals()["_encode_" + spec.name] for spec in _BY_ID}
+"""Encoder name → its own kernel (``_encode_<name>``; a ``TABLE`` entry without one fails here)."""
+ENCODE_KERNELS = tuple(KERNELS[name] for name in ENCODERS)
+"""The four-player encoders' kernels, in ``ENCODERS`` order (their ids)."""
+ENCODE_KERNELS_3P = tuple(KERNELS[name] for name in ENCODERS_3P)
+"""The same for ``ENCODERS_3P``."""

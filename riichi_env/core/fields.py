@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riichi_env.core.encoders import ALL_ENCODERS, N_ROWS, bounds
+from riichi_env.core.encoders import ALL_ENCODERS, ENCODER_IDS, N_ROWS, bounds
 
 PYTHON_SEAT = -1
 """``seat_policy`` entry of a seat whose actions come from the caller."""
@@ -172,7 +172,8 @@ def _byte_bounds() -> tuple[np.ndarray, np.ndarray]:
     what ``obs_u8`` quantizes with (constants of the compiled runner)."""
     lo = np.zeros((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
     inv = np.ones((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
-    for i, name in enumerate(ALL_ENCODERS):  # the three-seat encoders too (ids 5-7)
+    for name in ALL_ENCODERS:  # the three-seat encoders too, each at its id
+        i = ENCODER_IDS[name]
         low, high = bounds(name)
         lo[i, : low.shape[0]] = low[:, 0]
         inv[i, : low.shape[0]] = 255.0 / (high[:, 0] - low[:, 0])
