@@ -250,8 +250,9 @@ def _group_alive(pgid: int) -> list[int]:
 
 
 class Command:
-    """``riichi-env dataset`` over minutes of work with 2 workers, in its own process group (so
-    that its workers are counted in it); whatever of the group is left at the end is killed."""
+    """``riichi-env dataset`` over minutes of work with ``--workers 2`` (the command converts and
+    so does one worker process, started by the forkserver), in its own process group (so that
+    they are counted in it); whatever of the group is left at the end is killed."""
 
     def __init__(self, out: Path):
         self.proc = subprocess.Popen(
@@ -294,7 +295,7 @@ class Command:
 def test_ctrl_c_ends_with_one_line_status_130_and_no_process_left(tmp_path):
     with Command(tmp_path / "o") as command:
         command.wait_for_files(3)
-        assert len(_group_alive(command.proc.pid)) >= 3  # the command and its two workers
+        assert len(_group_alive(command.proc.pid)) >= 3  # the command, the forkserver, a worker
         os.killpg(command.proc.pid, signal.SIGINT)  # as a terminal does: the whole group
         command.proc.wait(timeout=30)
         os.set_blocking(command.proc.stderr.fileno(), True)
