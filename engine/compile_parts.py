@@ -25,12 +25,12 @@ from engine.actions import N_ACTIONS
 from engine.claims import _discard_passes
 from engine.deal import _reset
 from engine.hand_end import _end_hand
-from engine.hand_tiles import _is_tenpai
 from engine.kans import _kita, _own_kan
 from engine.legality import _legal_mask
 from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
 from engine.score_layout import N_RES
+from engine.seats import _is_tenpai
 from engine.selfplay import _choose, _choose_random, _play_games
 from engine.settlement import _can_win, _exhaustive_draw, _pay_win, _ron, _score_win, _win
 from engine.state import new_state

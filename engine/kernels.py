@@ -9,6 +9,7 @@ to ``engine`` and may change without notice.
 from __future__ import annotations
 
 from engine.deal import _continue_at, _reset, _start_game_at
+from engine.invariants import _validate, _validate_rules
 from engine.legality import _legal_mask
 from engine.selfplay import (
     ACTION_STREAM,
@@ -18,7 +19,6 @@ from engine.selfplay import (
 )
 from engine.shanten import _shanten, _ukeire, _waits
 from engine.turn import _apply, _step
-from engine.validate import _validate, _validate_rules
 from engine.visibility import (
     _dora_kinds,
     _furiten,

@@ -10,6 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.arguments import (
+    InputError,
+    InputTypeError,
+    describe,
+    is_int,
+)
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON, MELD_TYPES
 from engine.payment import (
     _ceil100,
@@ -79,12 +85,6 @@ from engine.score_layout import (
     STATUS_OK,
 )
 from engine.tiles import FIVES, N_KINDS, _parse_groups, tile34_to_str
-from engine.validation import (
-    InputError,
-    InputTypeError,
-    describe,
-    is_int,
-)
 from engine.yaku import (
     N_YAKU,
     Y_DORA,
@@ -517,7 +517,7 @@ def check_hand_input(
     ``players=3`` named a four-player one) and ``players`` is its number of players.
 
     Raises:
-        engine.validation.InputError: a ``ValueError`` (``InputTypeError``, also a ``TypeError``,
+        engine.arguments.InputError: a ``ValueError`` (``InputTypeError``, also a ``TypeError``,
             for a value of the wrong type) whose ``field`` names the argument; the message starts
             with it.
     """
@@ -633,7 +633,7 @@ def score_hand(
         A ``HandResult`` (``valid=False`` with ``error`` ``"not_agari"`` or ``"no_yaku"``).
 
     Raises:
-        ValueError, TypeError: malformed input (``engine.validation.InputError``); the message
+        ValueError, TypeError: malformed input (``engine.arguments.InputError``); the message
             starts with the field's name. The checks are ``check_hand_input``'s.
     """
     flags = dict(

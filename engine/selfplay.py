@@ -3,7 +3,7 @@
 ``_play_games`` plays whole games on one table with uniformly random legal actions; the action
 stream of a game is keyed by its seed, so a game's result depends only on (seed, rules) and not
 on threads or order. With ``check`` it validates the state after every step (the bookkeeping and
-the rule facts derived from the tiles, ``engine/validate.py``), makes sure a random action outside
+the rule facts derived from the tiles, ``engine/invariants.py``), makes sure a random action outside
 the mask is refused and (``check >= 2``) that every masked action is accepted, on a scratch copy
 of the table. Without checks (``check=0``) it is plain compiled self-play: ``selfplay`` and
 ``play_one`` below; ``riichi_env``'s runner (``riichi_env/core/runner.py``) plays the same game
@@ -27,21 +27,21 @@ from engine.actions import (
     RON,
     TSUMO,
 )
+from engine.arguments import check_int, check_max_events, check_seed_run
 from engine.deal import _reset
-from engine.legality import _legal_mask
-from engine.policies import _efficiency_action, _simple_action
-from engine.rules import MAHJONGSOUL, RULE_PLAYERS, Rules, as_rules
-from engine.shanten import _shanten
-from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
-from engine.turn import ERR_ILLEGAL, OK, _apply, _step
-from engine.validate import (
+from engine.invariants import (
     VAL_MASKED_REFUSED,
     VAL_OK,
     VAL_UNMASKED_ACCEPTED,
     _validate,
     _validate_rules,
 )
-from engine.validation import check_int, check_max_events, check_seed_run
+from engine.legality import _legal_mask
+from engine.policies import _efficiency_action, _simple_action
+from engine.rules import MAHJONGSOUL, RULE_PLAYERS, Rules, as_rules
+from engine.shanten import _shanten
+from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
+from engine.turn import ERR_ILLEGAL, OK, _apply, _step
 from engine.wall import _rand_below, _rng_seed
 
 POLICY_UNIFORM = 0
@@ -129,7 +129,7 @@ def _greedy_action(st, t, tables, mask, rng_state):
 
 @njit
 def _check(st, t, ev, tables, detail):
-    """Bookkeeping, then the rule facts derived from the tiles (``engine/validate.py``)."""
+    """Bookkeeping, then the rule facts derived from the tiles (``engine/invariants.py``)."""
     code = _validate(st, t, detail)
     if code != VAL_OK:
         return code
@@ -336,7 +336,7 @@ def selfplay(
 
 
 def _message(code: int) -> str:
-    from engine.validate import MESSAGES
+    from engine.invariants import MESSAGES
 
     return "not played (an earlier game failed)" if code < 0 else MESSAGES[code]
 

@@ -11,7 +11,7 @@ from engine._numba import njit
 from engine.actions import (
     RON,
 )
-from engine.eventlog import (
+from engine.event_writers import (
     _log_delta,
     _log_ryuukyoku,
     _log_win,
@@ -21,7 +21,6 @@ from engine.events import (
     DRAW_NAGASHI,
 )
 from engine.hand_end import _settled
-from engine.hand_tiles import _dealer, _is_red, _is_tenpai, _n_players
 from engine.payment import _limit_base, _payments_3p
 from engine.rules import (
     RULE_AGARI_YAME,
@@ -63,6 +62,7 @@ from engine.score_layout import (
     RES_YAKUMAN,
     STATUS_OK,
 )
+from engine.seats import _dealer, _is_red, _is_tenpai, _n_players
 from engine.state import (
     CLAIM_ANKAN,
     CLAIM_CHANKAN,

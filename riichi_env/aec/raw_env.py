@@ -97,11 +97,7 @@ from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
 from engine.actions import action_name, n_actions
-from engine.legality import explain_illegal
-from engine.rules import Rules
-from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
-from engine.tables import load_tables
-from engine.validation import (
+from engine.arguments import (
     check_action,
     check_bool,
     check_choice,
@@ -112,6 +108,10 @@ from engine.validation import (
     describe,
     is_int,
 )
+from engine.legality import explain_illegal
+from engine.rules import Rules
+from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
+from engine.tables import load_tables
 from engine.visibility import SeatView, seat_view
 from riichi_env.aec.render import render_text
 from riichi_env.core.compiling import ensure_compiled

@@ -66,16 +66,16 @@ from typing import Any
 
 import numpy as np
 
-from engine.rules import Rules
-from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
-from engine.state import DEFAULT_MAX_EVENTS
-from engine.validation import (
+from engine.arguments import (
     check_bool,
     check_int,
     check_seed_run,
     describe,
     is_int,
 )
+from engine.rules import Rules
+from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
+from engine.state import DEFAULT_MAX_EVENTS
 from engine.visibility import seat_view
 from riichi_env.batch.policy import METHODS, PolicyLike, is_python_policy
 from riichi_env.batch.tables import FINISHED, PYTHON_SEAT, Batch

@@ -14,9 +14,9 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from engine.arguments import InputError
 from engine.rules import PRESETS, PRESETS_3P, Rules
 from engine.scoring import SITUATIONAL_FLAGS, check_hand_input
-from engine.validation import InputError
 
 WINDS = ("E", "S", "W", "N")
 """Wind letters of the format, seat order."""

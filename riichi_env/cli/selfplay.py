@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.validation import SEED_RANGE
+from engine.arguments import SEED_RANGE
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
 from riichi_env.progress import ProgressLine

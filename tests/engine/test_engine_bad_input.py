@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine.actions import N_ACTIONS
+from engine.arguments import SEED_MAX, InputError, check_seed
 from engine.game import Game, explain_illegal, legal_mask, reset, step
 from engine.rules import MAHJONGSOUL, TENHOU, Rules, as_rules
 from engine.scoring import check_hand_input, score_hand
@@ -28,7 +29,6 @@ from engine.tiles import (
     tile136_to_str,
     tiles136_to_str,
 )
-from engine.validation import SEED_MAX, InputError, check_seed
 
 # -- seeds: 0 <= seed <= 2**63 - 1, int or NumPy integer, everywhere -------------------------------
 

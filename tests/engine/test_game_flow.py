@@ -20,6 +20,7 @@ from engine.events import (
     wall_from_events,
 )
 from engine.game import Game
+from engine.invariants import validate
 from engine.rules import MAHJONGSOUL
 from engine.scenario import build_wall, play, start_hand
 from engine.state import (
@@ -29,7 +30,6 @@ from engine.state import (
     copy_state,
 )
 from engine.tiles import tiles136_to_str
-from engine.validate import validate
 
 pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
 

@@ -12,10 +12,10 @@ from engine.events import (
     EV_YAKU,
     event_rows,
 )
+from engine.invariants import validate
 from engine.scenario import describe, play, start_hand
 from engine.state import LIVE_END
 from engine.tiles import tile136_to_str
-from engine.validate import validate
 from engine.yaku import YAKU_ID
 
 

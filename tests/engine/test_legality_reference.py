@@ -222,7 +222,7 @@ def _engine_modules() -> list:
     """The engine's game modules (a kernel is looked up in the globals of the module calling it)."""
     import importlib
 
-    names = ("claims", "deal", "hand_end", "hand_tiles", "kans", "legality", "settlement", "turn")
+    names = ("claims", "deal", "hand_end", "seats", "kans", "legality", "settlement", "turn")
     return [importlib.import_module(f"engine.{n}") for n in names] + [
         importlib.import_module("engine.visibility")
     ]

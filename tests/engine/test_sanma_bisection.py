@@ -27,11 +27,11 @@ from scenario_helpers import (
 )
 
 from engine.events import DRAW_NAGASHI
+from engine.invariants import validate
 from engine.payment import payment
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P, Rules
 from engine.scenario import start_hand
 from engine.scoring import score_hand
-from engine.validate import validate
 
 MS3B = MAHJONGSOUL_3P.replace(tsumo_loss=False, name="mahjongsoul-3p-bisection")
 T3B = TENHOU_3P.replace(tsumo_loss=False, name="tenhou-3p-bisection")

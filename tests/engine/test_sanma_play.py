@@ -28,10 +28,10 @@ from scenario_helpers import (
 
 from engine.events import DRAW_EXHAUSTIVE, DRAW_KYUUSHU, DRAW_NAGASHI, EV_DRAW
 from engine.game import Game
+from engine.invariants import validate
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from engine.scenario import build_wall, start_hand
 from engine.state import LIVE_END_3P, LIVE_START, SANMA_REMOVED, SANMA_UNUSED_SLOTS
-from engine.validate import validate
 from engine.visibility import seat_view
 
 MS3 = MAHJONGSOUL_3P.replace(kita=False, name="mahjongsoul-3p-nokita")

@@ -17,12 +17,12 @@ from engine import payment as payment_fn
 from engine.deal import deal_hand
 from engine.events import EV_HAND_START
 from engine.game import Game, legal_mask, reset, step
+from engine.invariants import validate
 from engine.payment import base_points, hand_value, limit_name, tsumo_shares
 from engine.rules import MAHJONGSOUL, TENHOU
 from engine.scenario import build_wall, play, start_hand
 from engine.state import STATE_DTYPE, State, copy_state, new_state
 from engine.tiles import parse_hand34
-from engine.validate import validate
 from engine.visibility import seat_view
 
 NOTEN = ["159m159p159s1234z", "268m268p268s5677z", "3447m347p37s5566z", "48m48p48s1234567z"]

@@ -300,8 +300,8 @@ def test_kyotaku_has_one_default_everywhere(monkeypatch, capsys):
 
 
 def test_fifth_copy_by_indicators_refused_on_every_path(monkeypatch, capsys):
+    from engine.arguments import InputError
     from engine.scoring import score_hand
-    from engine.validation import InputError
 
     hand = {"closed": "123m456p789s11222z", "win_tile": "2z", "win_type": "tsumo"}
     hand |= {"seat_wind": "E", "round_wind": "E", "dora_indicators": ["2z", "2z"]}

@@ -26,9 +26,9 @@ from engine.events import (
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
 )
-from engine.hand_tiles import _is_tenpai, _n_players
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NONE, MELD_PON
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
+from engine.seats import _is_tenpai, _n_players
 from engine.shanten import _shanten, _waits
 from engine.state import (
     CLAIM_ANKAN,
