@@ -188,7 +188,7 @@ def bench_scoring(quick: bool = False) -> list[Row]:
     """
     from engine import scoring as sc
     from engine.rules import MAHJONGSOUL
-    from engine.yaku import N_YAKU
+    from engine.scoring.yaku import N_YAKU
     from riichi_env.cli.hand_score import parse_input
 
     n_cases = 2_000 if quick else 20_000

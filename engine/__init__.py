@@ -6,7 +6,7 @@ from engine.game import Game
 from engine.invariants import validate
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, PRESETS, TENHOU, TENHOU_3P, TENHOU_2009, Rules
 from engine.scenario import start_hand
-from engine.scoring import HandResult, payment, score_hand
+from engine.scoring.hand_score import HandResult, payment, score_hand
 from engine.selfplay import selfplay
 from engine.shanten import shanten, ukeire, waits
 from engine.state import State, copy_state, new_state

@@ -29,14 +29,14 @@ from engine.kans import _kita, _own_kan
 from engine.legality import _legal_mask
 from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
-from engine.score_layout import N_RES
+from engine.scoring.layout import N_RES
+from engine.scoring.yaku import N_YAKU
 from engine.seats import _is_tenpai
 from engine.selfplay import _choose, _choose_random, _play_games
 from engine.settlement import _can_win, _exhaustive_draw, _pay_win, _ron, _score_win, _win
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.turn import _apply
-from engine.yaku import N_YAKU
 
 
 def signature(*args) -> tuple:

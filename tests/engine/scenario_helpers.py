@@ -22,9 +22,9 @@ from engine.events import (
     EV_YAKU,
 )
 from engine.scenario import start_hand
+from engine.scoring.yaku import YAKU_KEYS
 from engine.state import LIVE_END
 from engine.tiles import _parse_groups, tile136_to_str
-from engine.yaku import YAKU_KEYS
 
 __all__ = [
     "A",

@@ -16,7 +16,7 @@ from engine.actions import N_ACTIONS
 from engine.arguments import SEED_MAX, InputError, check_seed
 from engine.game import Game, explain_illegal, legal_mask, reset, step
 from engine.rules import MAHJONGSOUL, TENHOU, Rules, as_rules
-from engine.scoring import check_hand_input, score_hand
+from engine.scoring.hand_score import check_hand_input, score_hand
 from engine.selfplay import play_one, selfplay
 from engine.state import new_state
 from engine.tiles import (

@@ -14,9 +14,9 @@ from engine.events import (
 )
 from engine.invariants import validate
 from engine.scenario import describe, play, start_hand
+from engine.scoring.yaku import YAKU_ID
 from engine.state import LIVE_END
 from engine.tiles import tile136_to_str
-from engine.yaku import YAKU_ID
 
 
 def _rows(g):

@@ -28,10 +28,10 @@ from scenario_helpers import (
 
 from engine.events import DRAW_NAGASHI
 from engine.invariants import validate
-from engine.payment import payment
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P, Rules
 from engine.scenario import start_hand
-from engine.scoring import score_hand
+from engine.scoring.hand_score import score_hand
+from engine.scoring.payment import payment
 
 MS3B = MAHJONGSOUL_3P.replace(tsumo_loss=False, name="mahjongsoul-3p-bisection")
 T3B = TENHOU_3P.replace(tsumo_loss=False, name="tenhou-3p-bisection")
@@ -108,7 +108,7 @@ def test_a_ron_is_unchanged(rules):
 
 
 def test_payment_function():
-    """``engine.payment.payment`` gives the same shares (the scoring reference tables)."""
+    """``engine.scoring.payment.payment`` gives the same shares (the scoring reference tables)."""
     r = payment(1, 30, dealer=False, tsumo=True, rules=MS3B)
     assert r["payments"] == {"tsumo_dealer": 700, "tsumo_nondealer": 500} and r["total"] == 1200
     r = payment(1, 30, dealer=True, tsumo=True, honba=1, rules=T3B)

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU, TENHOU_3P
-from engine.scoring import check_hand_input, score_hand
+from engine.scoring.hand_score import check_hand_input, score_hand
 
 BOTH = pytest.mark.parametrize("rules", ["mahjongsoul-3p", "tenhou-3p"])
 
@@ -544,8 +544,8 @@ def _win_input(g, s: int, tsumo: bool) -> dict:
 def _rescore(g, pending: dict) -> tuple[int, list[str]]:
     """Score every win of the hand just ended with ``score_hand``; (wins, differences)."""
     from engine.events import EV_DELTA, EV_DORA, EV_HAND_START, EV_URA, EV_WIN, EV_YAKU
+    from engine.scoring.yaku import YAKU_KEYS
     from engine.tiles import tile136_to_str
-    from engine.yaku import YAKU_KEYS
 
     reds = g.rules.red_fives
     rows = g.events()

@@ -2,7 +2,7 @@
 
 Issue 9: one structured array per batch (``engine/state.py``), the validated hand start shared by
 scenarios and the replayer (``engine/deal.py``), one module for what a seat sees
-(``engine/visibility.py``) and the limits and payments written once (``engine/payment.py``).
+(``engine/visibility.py``) and the limits and payments written once (``engine/scoring/payment.py``).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from engine.deal import deal_hand
 from engine.events import EV_HAND_START
 from engine.game import Game, legal_mask, reset, step
 from engine.invariants import validate
-from engine.payment import base_points, hand_value, limit_name, tsumo_shares
 from engine.rules import MAHJONGSOUL, TENHOU
 from engine.scenario import build_wall, play, start_hand
+from engine.scoring.payment import base_points, hand_value, limit_name, tsumo_shares
 from engine.state import STATE_DTYPE, State, copy_state, new_state
 from engine.tiles import parse_hand34
 from engine.visibility import seat_view

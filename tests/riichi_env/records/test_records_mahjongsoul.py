@@ -245,7 +245,7 @@ def test_detect_format():
 
 def test_fan_table_maps_to_yaku_keys():
     """Every fan id in the table names one of our yaku (docs/records.md lists it)."""
-    from engine.yaku import YAKU_KEYS
+    from engine.scoring.yaku import YAKU_KEYS
     from riichi_env.records.model import NUKI_DORA
 
     keys = set(YAKU_KEYS) | {NUKI_DORA, "renhou", "seat_wind", "round_wind"}

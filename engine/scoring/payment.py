@@ -18,7 +18,7 @@ from engine.rules import (
     Rules,
     as_rules,
 )
-from engine.score_layout import (
+from engine.scoring.layout import (
     LIMIT_BAIMAN,
     LIMIT_HANEMAN,
     LIMIT_KAZOE,

@@ -1,6 +1,6 @@
 """Scoring a hand from Python: ``score_hand`` (the hand-score format, validated input) and
-``HandResult``. The kernel is ``engine/score_kernel.py``; limits and payments are
-``engine/payment.py``.
+``HandResult``. The kernel is ``engine/scoring/kernel.py``; limits and payments are
+``engine/scoring/payment.py``.
 """
 
 from __future__ import annotations
@@ -17,15 +17,6 @@ from engine.arguments import (
     is_int,
 )
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON, MELD_TYPES
-from engine.payment import (
-    _ceil100,
-    _limit_base,
-    _limit_name,
-    _payments,
-    _payments_3p,
-    _payments_dict,
-    payment,
-)
 from engine.rules import (
     MAHJONGSOUL,
     PRESETS,
@@ -33,13 +24,13 @@ from engine.rules import (
     Rules,
     as_rules,
 )
-from engine.score_kernel import (
+from engine.scoring.kernel import (
     N_WORK,
     _score_hand,
     _score_hands_batch,
     new_work,
 )
-from engine.score_layout import (
+from engine.scoring.layout import (
     CTX_CHANKAN,
     CTX_CHIIHOU,
     CTX_HAITEI,
@@ -84,14 +75,23 @@ from engine.score_layout import (
     STATUS_NOT_AGARI,
     STATUS_OK,
 )
-from engine.tiles import FIVES, N_KINDS, _parse_groups, tile34_to_str
-from engine.yaku import (
+from engine.scoring.payment import (
+    _ceil100,
+    _limit_base,
+    _limit_name,
+    _payments,
+    _payments_3p,
+    _payments_dict,
+    payment,
+)
+from engine.scoring.yaku import (
     N_YAKU,
     Y_DORA,
     Y_URA_DORA,
     YAKU_KEYS,
     YAKU_YAKUMAN,
 )
+from engine.tiles import FIVES, N_KINDS, _parse_groups, tile34_to_str
 
 # ---------------------------------------------------------------------------------------------
 # Public API
