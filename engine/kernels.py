@@ -9,14 +9,14 @@ to ``engine`` and may change without notice.
 from __future__ import annotations
 
 from engine.deal import _continue_at, _reset, _start_game_at
-from engine.invariants import _validate, _validate_rules
-from engine.legality import _legal_mask
-from engine.selfplay import (
+from engine.harness.invariants import _validate, _validate_rules
+from engine.harness.selfplay import (
     ACTION_STREAM,
     _choose,
     _play_game,
     _play_games,
 )
+from engine.legality import _legal_mask
 from engine.shanten import _shanten, _ukeire, _waits
 from engine.turn import _apply, _step
 from engine.visibility import (

@@ -144,7 +144,7 @@ def _checked(
     by its seed, merged; ``progress`` as ``riichi_env.selfplay``'s."""
     import sys
 
-    from engine.selfplay import selfplay as checked_selfplay
+    from engine.harness.selfplay import selfplay as checked_selfplay
 
     out = {"games": 0, "hands": 0, "decisions": 0, "seconds": 0.0, "results": [], "errors": []}
     show = sys.stderr.isatty() if progress is None else progress

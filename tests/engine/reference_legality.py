@@ -822,17 +822,17 @@ def play_and_compare(
     stop_after: int = 20,
 ) -> Report:
     """Play ``game`` (an ``engine.game.Game``), comparing the engine with the reference at every
-    decision: first the scripted ``moves`` (``engine.scenario.action_id`` text, or
+    decision: first the scripted ``moves`` (``engine.harness.scenario.action_id`` text, or
     ``"tsumogiri"``), then ``choose`` to the end of the game.
 
-    Every decision also runs ``engine.invariants.validate`` (bookkeeping and rule facts); a broken
+    Every decision also runs ``engine.harness.invariants.validate`` (bookkeeping and rule facts); a broken
     invariant counts as a difference. Follows the engine's mask when the two disagree, so one
     difference does not end the game. Stops early after ``stop_after`` differences or
     ``max_decisions`` decisions.
     """
     from engine.game import legal_mask, step
-    from engine.invariants import validate
-    from engine.scenario import action_id
+    from engine.harness.invariants import validate
+    from engine.harness.scenario import action_id
 
     report = Report(games=1)
     st = game.state

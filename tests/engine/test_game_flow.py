@@ -20,9 +20,9 @@ from engine.events import (
     wall_from_events,
 )
 from engine.game import Game
-from engine.invariants import validate
+from engine.harness.invariants import validate
+from engine.harness.scenario import build_wall, play, start_hand
 from engine.rules import MAHJONGSOUL
-from engine.scenario import build_wall, play, start_hand
 from engine.state import (
     DORA_START,
     LIVE_END,

@@ -33,8 +33,8 @@ import reference_legality as ref
 from scenario_helpers import PINLESS, QUIET
 
 from engine.game import Game
+from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL, TENHOU, Rules
-from engine.scenario import start_hand
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent

@@ -27,9 +27,9 @@ from scenario_helpers import (
 )
 
 from engine.events import DRAW_NAGASHI
-from engine.invariants import validate
+from engine.harness.invariants import validate
+from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P, Rules
-from engine.scenario import start_hand
 from engine.scoring.hand_score import score_hand
 from engine.scoring.payment import payment
 
@@ -241,7 +241,7 @@ def test_checked_self_play_with_bisection(rules, policy):
     """Self-play with bisection (``check=2``: every state valid, every masked action accepted):
     points plus sticks conserved, seat 3 at 0, final scores summing to 0; some tsumo was paid
     more than with tsumo loss (the same seeds' games differ)."""
-    from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, selfplay
+    from engine.harness.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, selfplay
 
     pol = POLICY_GREEDY if policy == "greedy" else POLICY_EFFICIENCY
     out = selfplay(20, seed=4_000, rules=rules, check=2, policy=pol)

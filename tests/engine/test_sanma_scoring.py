@@ -208,7 +208,7 @@ def test_score_hand_agrees_with_the_game_on_a_kita_win(rules):
 
     from engine import actions as A  # noqa: N812
     from engine.actions import KITA
-    from engine.scenario import start_hand
+    from engine.harness.scenario import start_hand
 
     g = start_hand(hands=["45p789p123s99s555z", "19m147p258s12367z", "19m369p147s12367z", ""],
                    draws="9m 1s 9s 1p 1s 9s 4z", rinshan="3p", dora="1z", ura="3z",

@@ -17,9 +17,9 @@ from engine import payment as payment_fn
 from engine.deal import deal_hand
 from engine.events import EV_HAND_START
 from engine.game import Game, legal_mask, reset, step
-from engine.invariants import validate
+from engine.harness.invariants import validate
+from engine.harness.scenario import build_wall, play, start_hand
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scenario import build_wall, play, start_hand
 from engine.scoring.payment import base_points, hand_value, limit_name, tsumo_shares
 from engine.state import STATE_DTYPE, State, copy_state, new_state
 from engine.tiles import parse_hand34

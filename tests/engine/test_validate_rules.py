@@ -23,7 +23,7 @@ from scenario_helpers import (
 )
 
 from engine.game import Game
-from engine.invariants import validate
+from engine.harness.invariants import validate
 from engine.rules import RULE_KARATEN_MELDS
 from engine.shanten import shanten
 from engine.state import CLAIM_BIT_CHI_MID, CLAIM_BIT_PON, CLAIM_BIT_RON, LIVE_END

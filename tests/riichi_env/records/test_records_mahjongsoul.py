@@ -14,8 +14,8 @@ import pytest
 from test_records_roundtrip import _full, _in_common_order
 
 from engine.events import event_rows
+from engine.harness.selfplay import play_one
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU, TENHOU_3P, Rules
-from engine.selfplay import play_one
 from engine.tiles import red_ids
 from riichi_env.cli.main import main
 from riichi_env.records.convert import detect_format, read_file, read_text, write_text

@@ -9,7 +9,7 @@ derived from the tiles (docs/rules.md): a riichi hand is tenpai (karaten is not)
 hand; the discarded-kinds table agrees with the river; the temporary and riichi furiten flags
 agree with the tiles passed this hand (replayed from the event log); the claim masks agree with
 the hands (no bit a hand cannot make, every pon, daiminkan and chi a hand can make, the asked seats
-in turn order). ``validate`` runs both; ``engine.selfplay``'s checks call ``_validate``.
+in turn order). ``validate`` runs both; ``engine.harness.selfplay``'s checks call ``_validate``.
 """
 
 from __future__ import annotations
