@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.actions import DISCARD, DISCARD_RED, KITA, PASS, RIICHI, RON, TSUMO
-from engine.harness.policies import _best_discard, _tie_rank  # noqa: F401 (re-exported for agents)
+from engine.kernels import _best_discard, _tie_rank  # noqa: F401 (re-exported for agents)
 from engine.tables import load_tables
 
 

@@ -16,7 +16,8 @@ from typing import NamedTuple
 import numpy as np
 
 from engine._numba import njit
-from engine.shanten import _shanten, _shanten_batch, _ukeire, _waits, shanten
+from engine.kernels import _shanten, _shanten_batch, _ukeire, _waits
+from engine.shanten import shanten
 from engine.tables import build_tables, load_tables
 
 
