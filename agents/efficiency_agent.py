@@ -37,9 +37,8 @@ from engine.actions import (
     RON,
     TSUMO,
 )
+from engine.kernels import _discard_table, _shanten
 from engine.melds import MELD_ANKAN, MELD_CHI
-from engine.policies import _discard_table
-from engine.shanten import _shanten
 from engine.tables import load_tables
 
 DRAGONS = (31, 32, 33)

@@ -4,7 +4,7 @@ for speed (the first ``EfficiencyAgent``, kept for comparison).
 Discard choice: the legal discard that leaves the lowest shanten, then the most ukeire (unseen tiles
 that lower shanten, counting what the seat can see), then honors before terminals before the rest,
 then the lowest kind. Claims are passed; kans and kyuushu kyuuhai are declined. The same agent
-runs inside the kernels as the compiled policy ``"simple"`` (``engine.policies``).
+runs inside the kernels as the compiled policy ``"simple"`` (``engine.harness.policies``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.actions import DISCARD, DISCARD_RED, KITA, PASS, RIICHI, RON, TSUMO
-from engine.policies import _best_discard, _tie_rank  # noqa: F401 (re-exported for agents)
+from engine.kernels import _best_discard, _tie_rank  # noqa: F401 (re-exported for agents)
 from engine.tables import load_tables
 
 

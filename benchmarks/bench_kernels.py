@@ -16,7 +16,8 @@ from typing import NamedTuple
 import numpy as np
 
 from engine._numba import njit
-from engine.shanten import _shanten, _shanten_batch, _ukeire, _waits, shanten
+from engine.kernels import _shanten, _shanten_batch, _ukeire, _waits
+from engine.shanten import shanten
 from engine.tables import build_tables, load_tables
 
 
@@ -188,7 +189,7 @@ def bench_scoring(quick: bool = False) -> list[Row]:
     """
     from engine import scoring as sc
     from engine.rules import MAHJONGSOUL
-    from engine.yaku import N_YAKU
+    from engine.scoring.yaku import N_YAKU
     from riichi_env.cli.hand_score import parse_input
 
     n_cases = 2_000 if quick else 20_000

@@ -13,8 +13,8 @@ import os
 import resource
 import time
 
+from engine.harness.selfplay import selfplay
 from engine.rules import Rules
-from engine.selfplay import selfplay
 from engine.state import new_state
 
 

@@ -3,10 +3,11 @@
 from engine.actions import N_ACTIONS, action_name
 from engine.deal import deal_hand
 from engine.game import Game
+from engine.harness.invariants import validate
+from engine.harness.scenario import start_hand
+from engine.harness.selfplay import selfplay
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, PRESETS, TENHOU, TENHOU_3P, TENHOU_2009, Rules
-from engine.scenario import start_hand
-from engine.scoring import HandResult, payment, score_hand
-from engine.selfplay import selfplay
+from engine.scoring.hand_score import HandResult, payment, score_hand
 from engine.shanten import shanten, ukeire, waits
 from engine.state import State, copy_state, new_state
 from engine.tables import Tables, load_tables
@@ -22,7 +23,6 @@ from engine.tiles import (
     tile136_to_str,
     tiles136_to_str,
 )
-from engine.validate import validate
 from engine.visibility import SeatView, seat_view
 
 __all__ = [

@@ -21,7 +21,7 @@ from engine.actions import (
     RON,
 )
 from engine.deal import _draw
-from engine.eventlog import (
+from engine.event_writers import (
     _log_meld,
     _log_riichi_accepted,
 )
@@ -31,15 +31,6 @@ from engine.events import (
     DRAW_SUUFON,
     DRAW_SUUKAIKAN,
 )
-from engine.hand_tiles import (
-    _add_meld,
-    _mark_passed_furiten,
-    _n_players,
-    _next_seat,
-    _remove_tile,
-    _seat_after,
-    _take_for_call,
-)
 from engine.kans import _complete_kan, _complete_kita
 from engine.legality import _chi_forbid, _kuikae_leaves_discard
 from engine.melds import MELD_CHI, MELD_DAIMINKAN, MELD_PON
@@ -48,6 +39,15 @@ from engine.rules import (
     RULE_ABORTIVE_DRAWS,
     RULE_PAO,
     RULE_SANCHAHOU,
+)
+from engine.seats import (
+    _add_meld,
+    _mark_passed_furiten,
+    _n_players,
+    _next_seat,
+    _remove_tile,
+    _seat_after,
+    _take_for_call,
 )
 from engine.settlement import _abort, _can_win, _exhaustive_draw, _ron
 from engine.state import (

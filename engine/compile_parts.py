@@ -25,18 +25,18 @@ from engine.actions import N_ACTIONS
 from engine.claims import _discard_passes
 from engine.deal import _reset
 from engine.hand_end import _end_hand
-from engine.hand_tiles import _is_tenpai
+from engine.harness.policies import _efficiency_action, _simple_action
+from engine.harness.selfplay import _choose, _choose_random, _play_games
 from engine.kans import _kita, _own_kan
 from engine.legality import _legal_mask
-from engine.policies import _efficiency_action, _simple_action
 from engine.rules import MAHJONGSOUL
-from engine.score_layout import N_RES
-from engine.selfplay import _choose, _choose_random, _play_games
+from engine.scoring.layout import N_RES
+from engine.scoring.yaku import N_YAKU
+from engine.seats import _is_tenpai
 from engine.settlement import _can_win, _exhaustive_draw, _pay_win, _ron, _score_win, _win
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.turn import _apply
-from engine.yaku import N_YAKU
 
 
 def signature(*args) -> tuple:
@@ -122,7 +122,7 @@ def apply_part() -> list[tuple[str, object, tuple]]:
 
 
 def selfplay_part() -> list[tuple[str, object, tuple]]:
-    """``engine.selfplay``'s loop (``_play_games``, with its checks): it calls ``_reset``,
+    """``engine.harness.selfplay``'s loop (``_play_games``, with its checks): it calls ``_reset``,
     ``_legal_mask``, ``_apply`` and every policy, so it compiles after them."""
     st, ev, tables, i, _ = game_arguments()
     i64 = np.zeros(1, dtype=np.int64)

@@ -9,14 +9,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine._numba import njit
-from engine.eventlog import (
+from engine.event_writers import (
     _log_draw,
     _log_game_start,
     _log_hand_start,
 )
-from engine.hand_tiles import _add_tile, _dealer, _n_players, _update_waits
 from engine.melds import MELD_NONE
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_PLAYERS, RULE_START_POINTS
+from engine.seats import _add_tile, _dealer, _n_players, _update_waits
 from engine.state import (
     CLAIM_DISCARD,
     DEAL_SIZE,
@@ -225,8 +225,8 @@ def deal_hand(
     first. Raises ``TypeError``/``ValueError`` naming the
     bad argument.
     """
+    from engine.arguments import check_bool, check_int, check_seed
     from engine.tables import load_tables
-    from engine.validation import check_bool, check_int, check_seed
 
     t = check_table(state, t)
     rules = state.rules[t]

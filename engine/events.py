@@ -172,8 +172,8 @@ def wall_from_events(rows: np.ndarray, hand: int = 0) -> np.ndarray:
 
 def render(rows: np.ndarray, red_fives: Sequence[int] = (1, 1, 1)) -> list[str]:
     """Readable lines for a log (``event_rows`` output), tiles in mpsz."""
+    from engine.scoring.yaku import YAKU_KEYS
     from engine.tiles import tile136_to_str, tiles136_to_str
-    from engine.yaku import YAKU_KEYS
 
     def tile(x: int) -> str:
         return tile136_to_str(int(x), red_fives)

@@ -35,7 +35,7 @@ from engine.turn import ERR_ILLEGAL, ERR_NAMES, _apply
 
 def reset(state: State, seed: int, t: int = 0) -> None:
     """Start a new game on table ``t`` from ``seed`` (an int, ``0 <= seed <= 2**63 - 1``)."""
-    from engine.validation import check_seed
+    from engine.arguments import check_seed
 
     t = check_table(state, t)
     seed = check_seed(seed)
@@ -58,7 +58,7 @@ def legal_mask(state: State, t: int = 0) -> np.ndarray:
 
 def step(state: State, action: int, t: int = 0) -> None:
     """Apply ``action`` for the seat to act on table ``t``; raises ``ValueError`` if illegal."""
-    from engine.validation import check_action
+    from engine.arguments import check_action
 
     t = check_table(state, t)
     n = _n_actions(state, t)
@@ -80,14 +80,14 @@ class Game:
             ``engine.rules.Rules``.
         seed: Game seed, an int with ``0 <= seed <= 2**63 - 1``; ``None`` leaves the table
             unstarted (for scenarios).
-        max_events: Event log capacity in rows (1 to ``engine.validation.MAX_EVENTS_LIMIT``).
+        max_events: Event log capacity in rows (1 to ``engine.arguments.MAX_EVENTS_LIMIT``).
     """
 
     def __init__(
         self, rules: Rules | str = MAHJONGSOUL, seed: int | None = 0, max_events: int = 8192
     ):
+        from engine.arguments import check_max_events, check_seed
         from engine.rules import as_rules
-        from engine.validation import check_max_events, check_seed
 
         rules = as_rules(rules)
         max_events = check_max_events(max_events)
@@ -151,7 +151,7 @@ class Game:
 
     def hand(self, seat: int) -> str:
         """Concealed tiles of ``seat`` (0-3, absolute; 0 is the starting dealer) in mpsz."""
-        from engine.validation import check_seat
+        from engine.arguments import check_seat
 
         return _hand_str(self.state, 0, check_seat(seat))
 

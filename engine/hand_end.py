@@ -8,11 +8,10 @@ import numpy as np
 
 from engine._numba import njit
 from engine.deal import _new_hand
-from engine.eventlog import (
+from engine.event_writers import (
     _log_game_end,
     _log_hand_end,
 )
-from engine.hand_tiles import _dealer, _n_players
 from engine.rules import (
     RULE_BUSTING,
     RULE_EXTENSION,
@@ -25,6 +24,7 @@ from engine.rules import (
     RULE_TARGET_POINTS,
     RULE_UMA_1,
 )
+from engine.seats import _dealer, _n_players
 from engine.state import (
     PHASE_GAME_OVER,
 )

@@ -9,12 +9,17 @@ import numpy as np
 
 from engine._numba import njit
 from engine.deal import _draw
-from engine.eventlog import (
+from engine.event_writers import (
     _log_dora,
     _log_kita,
     _log_meld,
 )
-from engine.hand_tiles import (
+from engine.melds import MELD_ANKAN, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON
+from engine.offers import _add_claimer, _ask_claimers, _open_offer
+from engine.rules import (
+    RULE_KAN_DORA_ON_DECLARE,
+)
+from engine.seats import (
     NORTH,
     _add_meld,
     _find_tile,
@@ -22,11 +27,6 @@ from engine.hand_tiles import (
     _n_players,
     _remove_tile,
     _seat_after,
-)
-from engine.melds import MELD_ANKAN, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON
-from engine.offers import _add_claimer, _ask_claimers, _open_offer
-from engine.rules import (
-    RULE_KAN_DORA_ON_DECLARE,
 )
 from engine.settlement import _can_win
 from engine.state import (

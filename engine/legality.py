@@ -27,7 +27,6 @@ from engine.actions import (
     action_name,
     n_actions,
 )
-from engine.hand_tiles import NORTH, _is_red, _is_tenpai, _n_open, _n_players, _plain_choice
 from engine.melds import MELD_PON
 from engine.rules import (
     RULE_ABORTIVE_DRAWS,
@@ -37,6 +36,7 @@ from engine.rules import (
     RULE_RED_M,
     RULE_RINSHAN_KAN_DORA,
 )
+from engine.seats import NORTH, _is_red, _is_tenpai, _n_open, _n_players, _plain_choice
 from engine.settlement import _can_win
 from engine.shanten import _is_agari, _shanten, _waits
 from engine.state import (
@@ -328,8 +328,8 @@ def _legal_mask(st, t, tables, out):
 
 def explain_illegal(state: State, action: int, t: int = 0) -> str:
     """Why ``action`` is illegal for the seat to act ("" if it is legal)."""
+    from engine.arguments import check_action
     from engine.tiles import tile34_to_str, tile136_to_str
-    from engine.validation import check_action
 
     t = check_table(state, t)
     n = n_actions(int(state.rules[t, RULE_PLAYERS]))

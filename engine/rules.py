@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.validation import check_bool, check_choice, check_int, describe, is_int
+from engine.arguments import check_bool, check_choice, check_int, describe, is_int
 
 GAME_LENGTHS = {"tonpuusen": 1, "hanchan": 2}
 """Game length name → number of wind rounds played before any extension."""

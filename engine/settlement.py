@@ -11,7 +11,7 @@ from engine._numba import njit
 from engine.actions import (
     RON,
 )
-from engine.eventlog import (
+from engine.event_writers import (
     _log_delta,
     _log_ryuukyoku,
     _log_win,
@@ -21,8 +21,6 @@ from engine.events import (
     DRAW_NAGASHI,
 )
 from engine.hand_end import _settled
-from engine.hand_tiles import _dealer, _is_red, _is_tenpai, _n_players
-from engine.payment import _limit_base, _payments_3p
 from engine.rules import (
     RULE_AGARI_YAME,
     RULE_NAGASHI,
@@ -30,8 +28,8 @@ from engine.rules import (
     RULE_TENPAI_YAME,
     RULE_TSUMO_LOSS,
 )
-from engine.score_kernel import N_WORK, _score_hand
-from engine.score_layout import (
+from engine.scoring.kernel import N_WORK, _score_hand
+from engine.scoring.layout import (
     CTX_CHANKAN,
     CTX_CHIIHOU,
     CTX_HAITEI,
@@ -63,6 +61,9 @@ from engine.score_layout import (
     RES_YAKUMAN,
     STATUS_OK,
 )
+from engine.scoring.payment import _limit_base, _payments_3p
+from engine.scoring.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII, Y_DORA, Y_URA_DORA
+from engine.seats import _dealer, _is_red, _is_tenpai, _n_players
 from engine.state import (
     CLAIM_ANKAN,
     CLAIM_CHANKAN,
@@ -73,7 +74,6 @@ from engine.state import (
     WALL_SIZE,
 )
 from engine.wall import _live_left
-from engine.yaku import N_YAKU, Y_DAISANGEN, Y_DAISUUSHII, Y_DORA, Y_URA_DORA
 
 
 @njit

@@ -289,7 +289,7 @@ def n_tables(state: State) -> int:
 
 def check_table(state: State, t) -> int:
     """``t`` as a valid table index of ``state``; ``TypeError``/``ValueError`` otherwise."""
-    from engine.validation import check_int
+    from engine.arguments import check_int
 
     if not isinstance(state, State):
         raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine._numba import njit
-from engine.validation import ascii_digit_error, check_int, describe
+from engine.arguments import ascii_digit_error, check_int, describe
 
 N_KINDS = 34
 """Tile kinds."""

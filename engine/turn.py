@@ -19,7 +19,7 @@ from engine.actions import (
     TSUMO,
 )
 from engine.claims import _offer_discard, _resolve_claims
-from engine.eventlog import (
+from engine.event_writers import (
     _log_discard,
     _log_riichi,
 )
@@ -27,13 +27,13 @@ from engine.events import (
     DRAW_KYUUSHU,
 )
 from engine.hand_end import _finish_hand
-from engine.hand_tiles import _find_tile, _remove_tile, _update_waits
 from engine.kans import _kita, _own_kan, _reveal_dora
 from engine.legality import _legal_mask
 from engine.rules import (
     RULE_PLAYERS,
     RULE_RINSHAN_KAN_DORA,
 )
+from engine.seats import _find_tile, _remove_tile, _update_waits
 from engine.settlement import _abort, _win
 from engine.state import (
     PHASE_CLAIM,

@@ -147,7 +147,7 @@ def _furiten(st, t, s):
 
 def seat_view(state: State, seat: int, t: int = 0, open_seen: bool = False) -> SeatView:
     """The ``SeatView`` of ``seat`` (0-3, absolute) at table ``t``."""
-    from engine.validation import check_bool, check_seat
+    from engine.arguments import check_bool, check_seat
 
     t = check_table(state, t)
     seat = check_seat(seat)

@@ -78,7 +78,7 @@ only for a terminated agent); a ``bool``, float or string raises ``TypeError`` i
 empty), raise ``ResetNeededError``. Seeds are ints with ``0 <= seed <= 2**63 - 1``, and every
 option is checked (type and range), never converted. ``view(agent)`` returns the seat's
 ``SeatView`` (what the baseline agents read); ``load_state(state)`` starts from any engine ``State``
-(for instance a hand built with ``engine.scenario.start_hand``).
+(for instance a hand built with ``engine.harness.scenario.start_hand``).
 
 **Version history**: ``riichi_v0`` (riichi_env 0.1.0): first release (before release the action
 space grew from 81 to 85 ids: the plain-five chi/pon ids 81-84).
@@ -97,11 +97,7 @@ from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
 from engine.actions import action_name, n_actions
-from engine.legality import explain_illegal
-from engine.rules import Rules
-from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
-from engine.tables import load_tables
-from engine.validation import (
+from engine.arguments import (
     check_action,
     check_bool,
     check_choice,
@@ -112,6 +108,10 @@ from engine.validation import (
     describe,
     is_int,
 )
+from engine.legality import explain_illegal
+from engine.rules import Rules
+from engine.state import DEFAULT_MAX_EVENTS, State, copy_state, new_state
+from engine.tables import load_tables
 from engine.visibility import SeatView, seat_view
 from riichi_env.aec.render import render_text
 from riichi_env.core.compiling import ensure_compiled
@@ -499,7 +499,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._start_episode(actor)
 
     def load_state(self, state: State, t: int = 0) -> None:
-        """Continue from table ``t`` of an engine ``State`` (e.g. ``engine.scenario.start_hand(...)
+        """Continue from table ``t`` of an engine ``State`` (e.g. ``engine.harness.scenario.start_hand(...)
         .state``) as a new episode at that state's decision; the rules must be this env's."""
         if not isinstance(state, State):
             raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.arguments import check_bool, check_int, describe
 from engine.events import (
     DRAW_EXHAUSTIVE,
     DRAW_NAGASHI,
@@ -63,7 +64,6 @@ from engine.events import (
     EV_WIN,
 )
 from engine.melds import MELD_ANKAN
-from engine.validation import check_bool, check_int, describe
 from riichi_env.batch.play import _name, _policies, selfplay
 from riichi_env.batch.policy import PolicyLike
 from riichi_env.batch.stats import Estimate, deal_sets_for, ratio_difference, ratio_estimate
@@ -598,7 +598,7 @@ def _setup(
     lineups_n,
     external,
 ):
-    from engine.validation import check_seed_run
+    from engine.arguments import check_seed_run
 
     games = check_int("games", games, 1)
     bot_errors = check_bot_errors(bot_errors)

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.validation import SEED_MAX, describe
+from engine.arguments import SEED_MAX, describe
 from riichi_env.batch.arena import _SHOWN, challenge, jsonable
 from riichi_env.batch.play import _name
 from riichi_env.extras import MissingExtraError

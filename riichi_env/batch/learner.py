@@ -52,8 +52,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from engine.actions import n_actions
-from engine.selfplay import POLICY_SIMPLE
-from engine.validation import check_bool, check_int, check_seed, describe
+from engine.arguments import check_bool, check_int, check_seed, describe
+from engine.harness.selfplay import POLICY_SIMPLE
 from riichi_env.batch.play import COMPILED_POLICIES, _ask, _name, _policies
 from riichi_env.batch.tables import Batch
 from riichi_env.batch.vector import GAMES_FOREVER, _check_open, reward_spec

@@ -66,16 +66,16 @@ from typing import Any
 
 import numpy as np
 
-from engine.rules import Rules
-from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
-from engine.state import DEFAULT_MAX_EVENTS
-from engine.validation import (
+from engine.arguments import (
     check_bool,
     check_int,
     check_seed_run,
     describe,
     is_int,
 )
+from engine.harness.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
+from engine.rules import Rules
+from engine.state import DEFAULT_MAX_EVENTS
 from engine.visibility import seat_view
 from riichi_env.batch.policy import METHODS, PolicyLike, is_python_policy
 from riichi_env.batch.tables import FINISHED, PYTHON_SEAT, Batch
@@ -87,7 +87,7 @@ from riichi_env.progress import ProgressLine
 
 POLICY_NAMES = ("random", "greedy", "simple", "efficiency")
 """The compiled policies' names: ``"random"`` (uniform over legal actions, the stream of
-``engine.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
+``engine.harness.selfplay``), ``"greedy"`` (wins, riichi, mostly shanten-keeping discards), ``"simple"``
 and ``"efficiency"`` (``agents.SimpleEfficiencyAgent`` and ``agents.EfficiencyAgent``, the same
 choices as the Python agents)."""
 POLICY_ALIASES = {"uniform": "random"}
@@ -101,7 +101,7 @@ COMPILED_POLICIES = {
     "uniform": POLICY_UNIFORM,
 }
 """Policies played inside the kernels, by name (``POLICY_NAMES``, then ``POLICY_ALIASES``): the
-``engine.selfplay`` policy each plays."""
+``engine.harness.selfplay`` policy each plays."""
 MAX_PYTHON_TABLES = 256
 """Default ``num_tables`` with a Python policy: batches large enough for a network call."""
 

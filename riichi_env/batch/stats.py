@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.validation import describe
+from engine.arguments import describe
 
 LEVEL = 0.95
 """Confidence level of every interval."""

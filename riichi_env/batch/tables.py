@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from engine.actions import action_name, n_actions
+from engine.arguments import SEED_MAX, describe
 from engine.legality import explain_illegal
 from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
-from engine.validation import SEED_MAX, describe
 from riichi_env.core.encoders import N_ROWS
 from riichi_env.core.runner import (
     F_FINAL_SCORES,

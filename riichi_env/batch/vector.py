@@ -69,8 +69,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from engine.actions import n_actions
+from engine.arguments import check_bool, check_int, check_seed, describe
 from engine.rules import Rules
-from engine.validation import check_bool, check_int, check_seed, describe
 from riichi_env.aec.raw_env import ENV_NAME
 from riichi_env.batch.tables import Batch
 from riichi_env.core.compiling import ensure_compiled

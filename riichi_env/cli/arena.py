@@ -8,7 +8,7 @@ import json
 import math
 import sys
 
-from engine.validation import SEED_RANGE
+from engine.arguments import SEED_RANGE
 from riichi_env.batch.arena import FIGURE_NAMES
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg

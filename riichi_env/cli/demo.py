@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from engine.validation import SEED_MAX, SEED_RANGE
+from engine.arguments import SEED_MAX, SEED_RANGE
 from riichi_env.cli.main import int_arg, seed_arg
 
 HELP = "self-play demo through the PettingZoo env: prints each hand's result and the final scores"

@@ -14,9 +14,9 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from engine.arguments import InputError
 from engine.rules import PRESETS, PRESETS_3P, Rules
-from engine.scoring import SITUATIONAL_FLAGS, check_hand_input
-from engine.validation import InputError
+from engine.scoring.hand_score import SITUATIONAL_FLAGS, check_hand_input
 
 WINDS = ("E", "S", "W", "N")
 """Wind letters of the format, seat order."""
@@ -132,7 +132,7 @@ def score_input(obj: Any) -> dict[str, Any]:
         kwargs = parse_input(obj)
     except InputError as exc:
         return invalid_input(str(exc))
-    from engine.scoring import score_hand
+    from engine.scoring.hand_score import score_hand
 
     closed = kwargs.pop("closed")
     win_tile = kwargs.pop("win_tile")

@@ -13,7 +13,7 @@ import re
 import signal
 import sys
 
-from engine.validation import SEED_RANGE, check_seed
+from engine.arguments import SEED_RANGE, check_seed
 
 SUBCOMMANDS = ("arena", "ladder", "demo", "score", "selfplay", "replay", "convert", "dataset")
 """Subcommand names in help order; ``riichi_env.cli.<name>`` implements each."""

@@ -7,9 +7,10 @@ import json
 import sys
 from typing import Any
 
+from engine.kernels import _parse_groups
 from engine.melds import MELD_TYPES
 from engine.rules import PRESETS, PRESETS_3P, Rules
-from engine.tiles import _parse_groups, hand34_to_str
+from engine.tiles import hand34_to_str
 from riichi_env.cli.hand_score import WINDS, score_input, score_lines
 from riichi_env.cli.main import int_arg
 from riichi_env.core.compiling import ensure_compiled

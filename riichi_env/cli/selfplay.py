@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.validation import SEED_RANGE
+from engine.arguments import SEED_RANGE
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
 from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
 from riichi_env.progress import ProgressLine
@@ -144,7 +144,7 @@ def _checked(
     by its seed, merged; ``progress`` as ``riichi_env.selfplay``'s."""
     import sys
 
-    from engine.selfplay import selfplay as checked_selfplay
+    from engine.harness.selfplay import selfplay as checked_selfplay
 
     out = {"games": 0, "hands": 0, "decisions": 0, "seconds": 0.0, "results": [], "errors": []}
     show = sys.stderr.isatty() if progress is None else progress

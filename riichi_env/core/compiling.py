@@ -37,8 +37,7 @@ import numpy as np
 
 from engine._numba import cache_roots, compile_kernel, jit_disabled, python_argv, source_digest
 from engine.compile_parts import PARTS, PIECES, compile_part, game_arguments, signature
-from engine.score_kernel import _score_hand
-from engine.selfplay import _play_games
+from engine.kernels import _play_games, _score_hand
 
 # The runner and the encoders are imported by the parts that compile them, not here: the record
 # readers and the dataset import this module to add their groups (``add_group``) and need neither

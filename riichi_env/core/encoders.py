@@ -48,9 +48,18 @@ from typing import NamedTuple
 import numpy as np
 
 from engine._numba import njit
+from engine.kernels import (
+    _dora_from_indicator,
+    _live_left,
+    _open_hand,
+    _open_hand_shown,
+    _seen34,
+    _shanten,
+    _ukeire,
+    _waits,
+)
 from engine.melds import MELD_ANKAN
 from engine.rules import RULE_PLAYERS
-from engine.shanten import _shanten, _ukeire, _waits
 from engine.state import (
     DORA_START,
     PHASE_CLAIM,
@@ -61,9 +70,6 @@ from engine.state import (
     RIVER_TSUMOGIRI,
     URA_START,
 )
-from engine.tiles import _dora_from_indicator
-from engine.visibility import _open_hand, _open_hand_shown, _seen34
-from engine.wall import _live_left
 
 
 class Encoder(NamedTuple):

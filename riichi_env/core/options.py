@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.arguments import check_number, describe
 from engine.rules import Rules, as_rules
-from engine.validation import check_number, describe
 
 REWARD_HAND = 0
 """Reward mode of the runner (``riichi_env.core.runner``): each hand's point change times the

@@ -65,10 +65,18 @@ import numpy as np
 
 from engine._numba import njit
 from engine.actions import N_ACTIONS
-from engine.kernels import ACTION_STREAM, _apply, _choose, _legal_mask, _reset, _rng_seed
-from engine.selfplay import POLICY_SIMPLE, _choose_random
+from engine.arguments import SEED_MAX
+from engine.harness.selfplay import POLICY_SIMPLE
+from engine.kernels import (
+    ACTION_STREAM,
+    _apply,
+    _choose,
+    _choose_random,
+    _legal_mask,
+    _reset,
+    _rng_seed,
+)
 from engine.tables import Tables
-from engine.validation import SEED_MAX
 from riichi_env.core.encoders import N_ROWS, _encode, _known_wall_rows
 from riichi_env.core.fields import (
     BUFFERS,

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.validation import check_bool, check_int, check_seed, describe
+from engine.arguments import check_bool, check_int, check_seed, describe
 from riichi_env.progress import ProgressLine
 from riichi_env.records.scan import RECORD_SUFFIXES, is_record_name, scan_paths
 

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.validation import check_bool, check_int, check_seed, describe
+from engine.arguments import check_bool, check_int, check_seed, describe
 from riichi_env.core.encoders import ENCODERS, ENCODERS_3P
 
 GAMES = "games"

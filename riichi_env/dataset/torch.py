@@ -27,7 +27,7 @@ except ImportError as exc:  # pragma: no cover - exercised with torch hidden
         'pip install "riichi-env[train]" (or pip install torch)'
     ) from exc
 
-from engine.validation import check_bool, check_int, check_seed
+from engine.arguments import check_bool, check_int, check_seed
 from riichi_env.dataset.io import FILE_COLUMN, BatchIterator, read_manifest, record_files
 from riichi_env.dataset.shards import ShardBatches, iter_shard_batches
 

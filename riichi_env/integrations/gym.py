@@ -30,7 +30,7 @@ import gymnasium
 import numpy as np
 
 from agents.random_agent import RandomAgent
-from engine.validation import (
+from engine.arguments import (
     check_action,
     check_choice,
     check_number,

@@ -40,8 +40,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.arguments import check_int, check_seed_run, describe
 from engine.rules import Rules
-from engine.validation import check_int, check_seed_run, describe
 from riichi_env.core.options import _make_rules
 from riichi_env.progress import ProgressLine
 

@@ -73,9 +73,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from engine.actions import action_name
+from engine.arguments import describe
 from engine.rules import Rules
 from engine.state import State
-from engine.validation import describe
 from riichi_env.mjai.protocol import (
     answer_to_action,
     app_lines,

@@ -37,10 +37,10 @@ from engine.events import (
     unpack_tiles,
 )
 from engine.melds import MELD_NAMES
-from engine.payment import hand_value as _hand_value
-from engine.payment import limit_name as _limit_name
 from engine.rules import MAHJONGSOUL, Rules
-from engine.yaku import YAKU_KEYS as ENGINE_YAKU_KEYS
+from engine.scoring.payment import hand_value as _hand_value
+from engine.scoring.payment import limit_name as _limit_name
+from engine.scoring.yaku import YAKU_KEYS as ENGINE_YAKU_KEYS
 from riichi_env.records.mjai import dumps_mjai
 from riichi_env.records.model import Draw, Event, Game, Hand, Win
 from riichi_env.records.tenhou6 import base_points, viewer_url, write_tenhou6

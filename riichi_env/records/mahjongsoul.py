@@ -1217,7 +1217,7 @@ class _HandReader:
 def _limit(win: Win, yakuman: int, dealer: bool, players: int) -> str:
     """The limit a win reaches (Mahjong Soul: no kiriage mangan); without fu (a record converted
     from one that leaves it out) a hand under 5 han is a mangan when its points are."""
-    from engine.payment import hand_value
+    from engine.scoring.payment import hand_value
     from riichi_env.records.export import limit_name
 
     if win.fu or yakuman or (win.han or 0) >= 5:
@@ -1510,7 +1510,7 @@ def _hule(w: Win, hand: Hand, n: int, red, concealed, melds, riichi_seats, shown
         "point_sum": w.points or 0,
     }
     if w.tsumo:
-        from engine.payment import tsumo_shares
+        from engine.scoring.payment import tsumo_shares
         from riichi_env.records.tenhou6 import base_points
 
         base = base_points(w.han, w.fu or 0, w.limit or "", yakuman)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.score_layout import (
+from engine.scoring.layout import (
     LIMIT_BAIMAN,
     LIMIT_HANEMAN,
     LIMIT_MANGAN,

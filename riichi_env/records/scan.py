@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.validation import describe
+from engine.arguments import describe
 
 RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
 """Names of the record files taken from a folder without reading them (also with ``.gz`` after

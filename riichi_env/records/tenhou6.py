@@ -20,16 +20,16 @@ from __future__ import annotations
 import json
 import re
 
-from engine.payment import (
+from engine.rules import TENHOU
+from engine.scoring.payment import (
     base_points as _base_points,
 )
-from engine.payment import (
+from engine.scoring.payment import (
     hand_value as _hand_value,
 )
-from engine.payment import (
+from engine.scoring.payment import (
     tsumo_shares as _tsumo_shares,
 )
-from engine.rules import TENHOU
 from riichi_env.records.model import (
     DORA_KEYS,
     NUKI_DORA,
@@ -171,7 +171,7 @@ class _MismatchError(Exception):
 
 
 def base_points(han: int, fu: int, limit: str, yakuman: int = 0) -> int:
-    """Base points of a recorded win (Tenhou: no kiriage mangan), from ``engine.payment``."""
+    """Base points of a recorded win (Tenhou: no kiriage mangan), from ``engine.scoring.payment``."""
     return _base_points(han, fu, yakuman, TENHOU, limit=limit)
 
 

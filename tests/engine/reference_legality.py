@@ -7,7 +7,7 @@ module lists the legal actions of a state again, from the rule text: the rule de
 action table of ``engine/actions.py`` and ``docs/environment.md``. It never calls ``_legal_mask``
 or any of its helpers (nothing of ``engine.game``); it reads the state arrays and the event log of
 the hand, and uses only public functions: ``engine.shanten.shanten`` / ``waits`` for tenpai and
-waits, ``engine.agari.is_agari`` / ``decompose`` for complete hands and their readings, and
+waits, ``engine.scoring.agari.is_agari`` / ``decompose`` for complete hands and their readings, and
 ``engine.scoring.score_hand`` to know whether a win has a yaku.
 
 What it derives itself rather than reading from the engine's bookkeeping: the waits of every hand,
@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import actions as A  # noqa: N812
-from engine.agari import decompose, is_agari
 from engine.events import (
     EV_CALL,
     EV_DISCARD,
@@ -40,7 +39,8 @@ from engine.events import (
 )
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NAMES, MELD_PON
 from engine.rules import Rules
-from engine.scoring import score_hand
+from engine.scoring.agari import decompose, is_agari
+from engine.scoring.hand_score import score_hand
 from engine.shanten import shanten, waits
 from engine.state import (
     LIVE_END,
@@ -822,17 +822,17 @@ def play_and_compare(
     stop_after: int = 20,
 ) -> Report:
     """Play ``game`` (an ``engine.game.Game``), comparing the engine with the reference at every
-    decision: first the scripted ``moves`` (``engine.scenario.action_id`` text, or
+    decision: first the scripted ``moves`` (``engine.harness.scenario.action_id`` text, or
     ``"tsumogiri"``), then ``choose`` to the end of the game.
 
-    Every decision also runs ``engine.validate.validate`` (bookkeeping and rule facts); a broken
+    Every decision also runs ``engine.harness.invariants.validate`` (bookkeeping and rule facts); a broken
     invariant counts as a difference. Follows the engine's mask when the two disagree, so one
     difference does not end the game. Stops early after ``stop_after`` differences or
     ``max_decisions`` decisions.
     """
     from engine.game import legal_mask, step
-    from engine.scenario import action_id
-    from engine.validate import validate
+    from engine.harness.invariants import validate
+    from engine.harness.scenario import action_id
 
     report = Report(games=1)
     st = game.state

@@ -1,6 +1,6 @@
 """Helpers for the engine's rule scenario tests (``tests/engine/test_scenario_*.py``).
 
-Scenarios start a hand with ``engine.scenario.start_hand`` on a constructed wall and drive it one
+Scenarios start a hand with ``engine.harness.scenario.start_hand`` on a constructed wall and drive it one
 decision at a time. Every helper that steps checks whose decision it is and fails with a message
 that reads like the table: each seat's concealed hand and river in mpsz, the phase, the legal
 actions and the tail of the event log.
@@ -21,10 +21,10 @@ from engine.events import (
     EV_WIN,
     EV_YAKU,
 )
-from engine.scenario import start_hand
+from engine.harness.scenario import start_hand
+from engine.scoring.yaku import YAKU_KEYS
 from engine.state import LIVE_END
 from engine.tiles import _parse_groups, tile136_to_str
-from engine.yaku import YAKU_KEYS
 
 __all__ = [
     "A",

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.agari import MAX_READINGS, decompose, is_agari
+from engine.scoring.agari import MAX_READINGS, decompose, is_agari
 
 pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine import compile_parts
 from engine._numba import jit_disabled, python_argv
-from engine.selfplay import play_one
+from engine.harness.selfplay import play_one
 
 ROOT = Path(__file__).resolve().parents[2]
 

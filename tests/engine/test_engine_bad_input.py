@@ -13,10 +13,11 @@ import pytest
 
 import engine
 from engine.actions import N_ACTIONS
+from engine.arguments import SEED_MAX, InputError, check_seed
 from engine.game import Game, explain_illegal, legal_mask, reset, step
+from engine.harness.selfplay import play_one, selfplay
 from engine.rules import MAHJONGSOUL, TENHOU, Rules, as_rules
-from engine.scoring import check_hand_input, score_hand
-from engine.selfplay import play_one, selfplay
+from engine.scoring.hand_score import check_hand_input, score_hand
 from engine.state import new_state
 from engine.tiles import (
     dora_from_indicator,
@@ -28,7 +29,6 @@ from engine.tiles import (
     tile136_to_str,
     tiles136_to_str,
 )
-from engine.validation import SEED_MAX, InputError, check_seed
 
 # -- seeds: 0 <= seed <= 2**63 - 1, int or NumPy integer, everywhere -------------------------------
 
@@ -362,7 +362,7 @@ def test_tile_helpers_check_their_arguments():
 
 
 def test_scenario_takes_a_preset_name_like_every_rules_argument():
-    from engine.scenario import start_hand
+    from engine.harness.scenario import start_hand
 
     hands = ["123m456p789s1122z", "147m258p369s1234z", "258m369p147s1567z", "369m147p258s2347z"]
     g = start_hand(hands=hands, rules="tenhou")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.fu import (
+from engine.scoring.fu import (
     WAIT_KANCHAN,
     WAIT_PENCHAN,
     WAIT_RYANMEN,
@@ -11,7 +11,7 @@ from engine.fu import (
     _seq_wait,
     _set_fu,
 )
-from engine.scoring import score_hand
+from engine.scoring.hand_score import score_hand
 from engine.tiles import CHUN, EAST, M1, M2, M5, M7, M9, SOUTH, WEST
 
 pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)

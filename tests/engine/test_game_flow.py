@@ -20,8 +20,9 @@ from engine.events import (
     wall_from_events,
 )
 from engine.game import Game
+from engine.harness.invariants import validate
+from engine.harness.scenario import build_wall, play, start_hand
 from engine.rules import MAHJONGSOUL
-from engine.scenario import build_wall, play, start_hand
 from engine.state import (
     DORA_START,
     LIVE_END,
@@ -29,7 +30,6 @@ from engine.state import (
     copy_state,
 )
 from engine.tiles import tiles136_to_str
-from engine.validate import validate
 
 pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
 

@@ -12,11 +12,11 @@ from engine.events import (
     EV_YAKU,
     event_rows,
 )
-from engine.scenario import describe, play, start_hand
+from engine.harness.invariants import validate
+from engine.harness.scenario import describe, play, start_hand
+from engine.scoring.yaku import YAKU_ID
 from engine.state import LIVE_END
 from engine.tiles import tile136_to_str
-from engine.validate import validate
-from engine.yaku import YAKU_ID
 
 
 def _rows(g):

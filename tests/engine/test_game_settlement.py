@@ -6,9 +6,9 @@ import pytest
 from engine.actions import PASS, RON
 from engine.events import EV_GAME_END, EV_RYUUKYOKU, EV_WIN, event_rows
 from engine.hand_end import _end_game
+from engine.harness.invariants import validate
+from engine.harness.scenario import describe, play, start_hand
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scenario import describe, play, start_hand
-from engine.validate import validate
 
 NOTEN = ["159m159p159s1234z", "268m268p268s5677z", "3447m347p37s5566z", "48m48p48s1234567z"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scoring import score_hand
+from engine.scoring.hand_score import score_hand
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "hand-score-sample.jsonl"
 

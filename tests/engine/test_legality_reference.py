@@ -33,8 +33,8 @@ import reference_legality as ref
 from scenario_helpers import PINLESS, QUIET
 
 from engine.game import Game
+from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL, TENHOU, Rules
-from engine.scenario import start_hand
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -222,7 +222,7 @@ def _engine_modules() -> list:
     """The engine's game modules (a kernel is looked up in the globals of the module calling it)."""
     import importlib
 
-    names = ("claims", "deal", "hand_end", "hand_tiles", "kans", "legality", "settlement", "turn")
+    names = ("claims", "deal", "hand_end", "seats", "kans", "legality", "settlement", "turn")
     return [importlib.import_module(f"engine.{n}") for n in names] + [
         importlib.import_module("engine.visibility")
     ]

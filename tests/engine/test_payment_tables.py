@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scoring import MAX_COUNTER, payment, score_hand
+from engine.scoring.hand_score import MAX_COUNTER, payment, score_hand
 
 KIRIAGE = MAHJONGSOUL.replace(kiriage_mangan=True)
 NO_KAZOE = MAHJONGSOUL.replace(kazoe_yakuman=False)

@@ -57,7 +57,7 @@ def test_policy_kernels_decide_like_the_agents_decision_by_decision(seed):
     """Each decision of a game: the compiled policies' action equals the Python agents' (also
     with ``NUMBA_DISABLE_JIT=1``, where the kernels are plain Python)."""
     from engine.game import Game, legal_mask
-    from engine.policies import _efficiency_action, _simple_action
+    from engine.harness.policies import _efficiency_action, _simple_action
     from engine.tables import load_tables
     from engine.visibility import seat_view
 

@@ -27,11 +27,11 @@ from scenario_helpers import (
 )
 
 from engine.events import DRAW_NAGASHI
-from engine.payment import payment
+from engine.harness.invariants import validate
+from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P, Rules
-from engine.scenario import start_hand
-from engine.scoring import score_hand
-from engine.validate import validate
+from engine.scoring.hand_score import score_hand
+from engine.scoring.payment import payment
 
 MS3B = MAHJONGSOUL_3P.replace(tsumo_loss=False, name="mahjongsoul-3p-bisection")
 T3B = TENHOU_3P.replace(tsumo_loss=False, name="tenhou-3p-bisection")
@@ -108,7 +108,7 @@ def test_a_ron_is_unchanged(rules):
 
 
 def test_payment_function():
-    """``engine.payment.payment`` gives the same shares (the scoring reference tables)."""
+    """``engine.scoring.payment.payment`` gives the same shares (the scoring reference tables)."""
     r = payment(1, 30, dealer=False, tsumo=True, rules=MS3B)
     assert r["payments"] == {"tsumo_dealer": 700, "tsumo_nondealer": 500} and r["total"] == 1200
     r = payment(1, 30, dealer=True, tsumo=True, honba=1, rules=T3B)
@@ -241,7 +241,7 @@ def test_checked_self_play_with_bisection(rules, policy):
     """Self-play with bisection (``check=2``: every state valid, every masked action accepted):
     points plus sticks conserved, seat 3 at 0, final scores summing to 0; some tsumo was paid
     more than with tsumo loss (the same seeds' games differ)."""
-    from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, selfplay
+    from engine.harness.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, selfplay
 
     pol = POLICY_GREEDY if policy == "greedy" else POLICY_EFFICIENCY
     out = selfplay(20, seed=4_000, rules=rules, check=2, policy=pol)

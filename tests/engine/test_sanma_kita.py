@@ -24,10 +24,10 @@ from scenario_helpers import (
 from engine.actions import KITA, N_ACTIONS, N_ACTIONS_3P, action_name
 from engine.events import DRAW_EXHAUSTIVE, EV_DRAW, EV_KITA
 from engine.game import Game
+from engine.harness.invariants import validate
+from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU_3P
-from engine.scenario import start_hand
 from engine.state import LIVE_END_3P
-from engine.validate import validate
 
 K3 = MAHJONGSOUL_3P
 BOTH = pytest.mark.parametrize("rules", [K3, TENHOU_3P], ids=lambda r: r.name)

@@ -28,10 +28,10 @@ from scenario_helpers import (
 
 from engine.events import DRAW_EXHAUSTIVE, DRAW_KYUUSHU, DRAW_NAGASHI, EV_DRAW
 from engine.game import Game
+from engine.harness.invariants import validate
+from engine.harness.scenario import build_wall, start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
-from engine.scenario import build_wall, start_hand
 from engine.state import LIVE_END_3P, LIVE_START, SANMA_REMOVED, SANMA_UNUSED_SLOTS
-from engine.validate import validate
 from engine.visibility import seat_view
 
 MS3 = MAHJONGSOUL_3P.replace(kita=False, name="mahjongsoul-3p-nokita")
@@ -390,7 +390,7 @@ def test_nagashi_mangan_with_tsumo_loss(rules):
 def test_checked_self_play(preset, policy):
     """Self-play invariants for three seats (issue 26): every state valid and every masked action
     accepted (``check=2``), points plus sticks conserved, seat 3 at 0, final scores summing to 0."""
-    from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, selfplay
+    from engine.harness.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, selfplay
 
     rules = {"mahjongsoul-3p": MAHJONGSOUL_3P, "tenhou-3p": TENHOU_3P}[preset]
     pol = POLICY_GREEDY if policy == "greedy" else POLICY_EFFICIENCY

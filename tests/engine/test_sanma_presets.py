@@ -34,10 +34,10 @@ from engine.events import (
     EV_DRAW,
     EV_GAME_END,
 )
+from engine.harness.invariants import validate
+from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
-from engine.scenario import start_hand
 from engine.state import LIVE_END_3P
-from engine.validate import validate
 
 pytestmark = pytest.mark.nojit
 

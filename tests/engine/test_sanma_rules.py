@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.payment import base_points, limit_name, payment
 from engine.rules import (
     MAHJONGSOUL,
     MAHJONGSOUL_3P,
@@ -29,7 +28,8 @@ from engine.rules import (
     Rules,
     as_rules,
 )
-from engine.scoring import score_hand
+from engine.scoring.hand_score import score_hand
+from engine.scoring.payment import base_points, limit_name, payment
 from engine.state import new_state
 
 pytestmark = pytest.mark.nojit

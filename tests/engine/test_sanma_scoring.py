@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU, TENHOU_3P
-from engine.scoring import check_hand_input, score_hand
+from engine.scoring.hand_score import check_hand_input, score_hand
 
 BOTH = pytest.mark.parametrize("rules", ["mahjongsoul-3p", "tenhou-3p"])
 
@@ -208,7 +208,7 @@ def test_score_hand_agrees_with_the_game_on_a_kita_win(rules):
 
     from engine import actions as A  # noqa: N812
     from engine.actions import KITA
-    from engine.scenario import start_hand
+    from engine.harness.scenario import start_hand
 
     g = start_hand(hands=["45p789p123s99s555z", "19m147p258s12367z", "19m369p147s12367z", ""],
                    draws="9m 1s 9s 1p 1s 9s 4z", rinshan="3p", dora="1z", ura="3z",
@@ -544,8 +544,8 @@ def _win_input(g, s: int, tsumo: bool) -> dict:
 def _rescore(g, pending: dict) -> tuple[int, list[str]]:
     """Score every win of the hand just ended with ``score_hand``; (wins, differences)."""
     from engine.events import EV_DELTA, EV_DORA, EV_HAND_START, EV_URA, EV_WIN, EV_YAKU
+    from engine.scoring.yaku import YAKU_KEYS
     from engine.tiles import tile136_to_str
-    from engine.yaku import YAKU_KEYS
 
     reds = g.rules.red_fives
     rows = g.events()

@@ -4,7 +4,7 @@ Rule (docs/rules.md, Draws, "Tenpai at an exhaustive draw"): tenpai at an exhaus
 formal, except a hand whose every wait is a kind of which all four copies are among the seat's own
 *concealed* tiles (123456789m5555p waits only on a fifth 5p: noten). Copies in the seat's own
 melds (pon, daiminkan, kakan, ankan) do not make a wait dead: 789m123p8s with pons of 999s and
-888s is tenpai on 8s. Riichi uses the same definition (``engine.hand_tiles._is_tenpai``). The rule
+888s is tenpai on 8s. Riichi uses the same definition (``engine.seats._is_tenpai``). The rule
 option ``karaten_melds`` (off in both presets) counts the melds' copies too.
 
 In the meld cases S1 ends the hand waiting only on 8s while its own melds and concealed tiles hold

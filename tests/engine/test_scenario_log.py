@@ -32,7 +32,7 @@ from engine.events import (
     EV_YAKU,
     wall_from_events,
 )
-from engine.scenario import build_wall
+from engine.harness.scenario import build_wall
 
 RIICHI_HAND = "123m33456p789s5s9m"
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scoring import (
+from engine.scoring.hand_score import (
     CTX_N_AKA,
     CTX_ROUND_WIND,
     CTX_SEAT_WIND,
@@ -35,8 +35,8 @@ from engine.scoring import (
     new_work,
     score_hand,
 )
+from engine.scoring.yaku import N_YAKU, Y_PINFU, Y_TANYAO
 from engine.tiles import parse_hand34, parse_tile, tile34_to_str
-from engine.yaku import N_YAKU, Y_PINFU, Y_TANYAO
 
 pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
 
@@ -333,7 +333,7 @@ def test_open_kan_types_score_the_same_fu():
 
 
 def test_result_from_arrays_round_trips_a_kernel_result():
-    from engine.scoring import result_from_arrays
+    from engine.scoring.hand_score import result_from_arrays
 
     out = np.zeros(N_RES, dtype=np.int32)
     yaku = np.zeros(N_YAKU, dtype=np.int32)

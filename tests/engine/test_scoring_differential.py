@@ -850,7 +850,7 @@ def _payments_from_cost(cost: dict, inp: dict) -> dict:
 
 def our_score(case: Case) -> dict:
     """Our result object: through the hand-score I/O, or with ``VARIANT`` rules for variants."""
-    from engine.scoring import score_hand
+    from engine.scoring.hand_score import score_hand
     from riichi_env.cli.hand_score import score_input
 
     if not case.variant:
@@ -1097,8 +1097,8 @@ def test_package_reading_predicate():
 
 def test_batch_kernel_matches_score_hand():
     """``_score_hands_batch`` (what the benchmark times) gives score_hand's result on every hand."""
-    from engine.scoring import N_RES, _score_hands_batch, new_work, result_from_arrays
-    from engine.yaku import N_YAKU
+    from engine.scoring.hand_score import N_RES, _score_hands_batch, new_work, result_from_arrays
+    from engine.scoring.yaku import N_YAKU
 
     for preset in PRESETS:
         cases = generate_cases(99, 500, preset)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from engine.events import EV_GAME_END, event_rows
+from engine.harness.selfplay import POLICY_GREEDY, POLICY_UNIFORM, play_one, selfplay
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.selfplay import POLICY_GREEDY, POLICY_UNIFORM, play_one, selfplay
 
 pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
 
@@ -52,7 +52,7 @@ def test_same_seed_same_event_log_in_one_process():
 
 def test_same_seed_same_event_log_across_processes():
     code = (
-        "import hashlib; from engine.events import event_rows; from engine.selfplay import play_one;"
+        "import hashlib; from engine.events import event_rows; from engine.harness.selfplay import play_one;"
         "print(hashlib.sha256(event_rows(play_one(123), 0).tobytes()).hexdigest())"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)

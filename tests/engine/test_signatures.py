@@ -82,7 +82,7 @@ def test_the_env_and_random_self_play_compile_neither_the_agents_nor_every_encod
     env's first step and a random self-play game (docs/internals.md, "One runner")."""
     never = {line.split()[1] for line in cold_run.splitlines() if line.startswith("NONE ")}
     assert "riichi_env.core.encoders._encode" in never
-    assert "engine.selfplay._choose" in never
-    assert "engine.policies._efficiency_action" in never
+    assert "engine.harness.selfplay._choose" in never
+    assert "engine.harness.policies._efficiency_action" in never
     assert "riichi_env.core.runner._run" in never
     assert "riichi_env.core.runner._run_random" not in never

@@ -2,7 +2,7 @@
 
 Issue 9: one structured array per batch (``engine/state.py``), the validated hand start shared by
 scenarios and the replayer (``engine/deal.py``), one module for what a seat sees
-(``engine/visibility.py``) and the limits and payments written once (``engine/payment.py``).
+(``engine/visibility.py``) and the limits and payments written once (``engine/scoring/payment.py``).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from engine import payment as payment_fn
 from engine.deal import deal_hand
 from engine.events import EV_HAND_START
 from engine.game import Game, legal_mask, reset, step
-from engine.payment import base_points, hand_value, limit_name, tsumo_shares
+from engine.harness.invariants import validate
+from engine.harness.scenario import build_wall, play, start_hand
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scenario import build_wall, play, start_hand
+from engine.scoring.payment import base_points, hand_value, limit_name, tsumo_shares
 from engine.state import STATE_DTYPE, State, copy_state, new_state
 from engine.tiles import parse_hand34
-from engine.validate import validate
 from engine.visibility import seat_view
 
 NOTEN = ["159m159p159s1234z", "268m268p268s5677z", "3447m347p37s5566z", "48m48p48s1234567z"]

@@ -23,10 +23,10 @@ from scenario_helpers import (
 )
 
 from engine.game import Game
+from engine.harness.invariants import validate
 from engine.rules import RULE_KARATEN_MELDS
 from engine.shanten import shanten
 from engine.state import CLAIM_BIT_CHI_MID, CLAIM_BIT_PON, CLAIM_BIT_RON, LIVE_END
-from engine.validate import validate
 
 pytestmark = pytest.mark.nojit  # also run without JIT (tests/test_nojit.py)
 

@@ -3,8 +3,15 @@
 import pytest
 
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.scoring import score_hand
-from engine.yaku import N_YAKU, YAKU_HAN_CLOSED, YAKU_HAN_OPEN, YAKU_KEYS, YAKU_TABLE, YAKU_YAKUMAN
+from engine.scoring.hand_score import score_hand
+from engine.scoring.yaku import (
+    N_YAKU,
+    YAKU_HAN_CLOSED,
+    YAKU_HAN_OPEN,
+    YAKU_KEYS,
+    YAKU_TABLE,
+    YAKU_YAKUMAN,
+)
 
 pytestmark = pytest.mark.quick  # also run at the Numba lower bound (.ci/run)
 

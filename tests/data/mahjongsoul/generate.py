@@ -6,7 +6,7 @@ record. The seats play a mixed policy (``SimpleEfficiencyAgent``'s compiled choi
 riichi, kans, kita and some calls taken when legal, from a seeded generator) so that the games show
 kans, rinshan draws, kita, several winners of one discard and abortive draws; two games are the
 engine's compiled self-play (a triple ron; a ron on a kita); three start with a scripted hand
-(``engine.scenario.start_hand``, as in ``tests/engine``): a daisangen with pao, nagashi mangan and
+(``engine.harness.scenario.start_hand``, as in ``tests/engine``): a daisangen with pao, nagashi mangan and
 four riichi.
 
     PYTHONPATH=. python tests/data/mahjongsoul/generate.py
@@ -30,10 +30,10 @@ from scenario_helpers import play_out as scenario_play_out  # noqa: E402
 from engine import actions as A  # noqa: E402, N812
 from engine.events import event_rows  # noqa: E402
 from engine.game import Game  # noqa: E402
-from engine.policies import _simple_action  # noqa: E402
+from engine.harness.policies import _simple_action  # noqa: E402
+from engine.harness.scenario import start_hand  # noqa: E402
+from engine.harness.selfplay import POLICY_EFFICIENCY, POLICY_SIMPLE, play_one  # noqa: E402
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, Rules  # noqa: E402
-from engine.scenario import start_hand  # noqa: E402
-from engine.selfplay import POLICY_EFFICIENCY, POLICY_SIMPLE, play_one  # noqa: E402
 from riichi_env.records.convert import write_text  # noqa: E402
 from riichi_env.records.export import game_from_events  # noqa: E402
 
@@ -148,7 +148,7 @@ def suucha_riichi_hand(seed: int) -> Game:
 
 
 def compiled_selfplay(rules: Rules, seed: int, policy: int, name: str) -> None:
-    """A game of the engine's compiled self-play (``engine.selfplay.play_one``)."""
+    """A game of the engine's compiled self-play (``engine.harness.selfplay.play_one``)."""
     state = play_one(seed, rules, MAX_EVENTS, policy)
     assert not state.ev_overflow[0]
     game = game_from_events(event_rows(state, 0), rules)

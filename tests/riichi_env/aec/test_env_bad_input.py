@@ -283,7 +283,7 @@ def test_jsonl_blank_line_gets_an_error_line(monkeypatch, capsys):
 def test_kyotaku_has_one_default_everywhere(monkeypatch, capsys):
     """Riichi without kyotaku: the CLI assumed the winner's stick, the Python API 0 and
     ``--jsonl`` refused. Now all three give 1 (and all refuse an explicit 0)."""
-    from engine.scoring import score_hand
+    from engine.scoring.hand_score import score_hand
 
     riichi = HAND | {"riichi": True}
     (jsonl,) = _jsonl(monkeypatch, capsys, [json.dumps(riichi)])
@@ -300,8 +300,8 @@ def test_kyotaku_has_one_default_everywhere(monkeypatch, capsys):
 
 
 def test_fifth_copy_by_indicators_refused_on_every_path(monkeypatch, capsys):
-    from engine.scoring import score_hand
-    from engine.validation import InputError
+    from engine.arguments import InputError
+    from engine.scoring.hand_score import score_hand
 
     hand = {"closed": "123m456p789s11222z", "win_tile": "2z", "win_type": "tsumo"}
     hand |= {"seat_wind": "E", "round_wind": "E", "dora_indicators": ["2z", "2z"]}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import riichi_env
-from engine.selfplay import play_one
+from engine.harness.selfplay import play_one
 from riichi_env.batch.arena import arena, avg_rank_interval, format_table, seat_stats
 from riichi_env.cli.main import main
 from riichi_env.records import read_file

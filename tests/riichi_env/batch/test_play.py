@@ -10,9 +10,9 @@ import pytest
 
 import riichi_env
 from engine.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_HAND_START, EV_KITA, wall_from_events
+from engine.harness.selfplay import play_one
+from engine.harness.selfplay import selfplay as engine_selfplay
 from engine.rules import PRESETS_3P
-from engine.selfplay import play_one
-from engine.selfplay import selfplay as engine_selfplay
 from engine.state import SANMA_REMOVED, SANMA_UNUSED_SLOTS
 from riichi_env.records import write_text
 from riichi_env.records.export import game_from_events

@@ -192,9 +192,9 @@ def fake_scorer(monkeypatch):
             raise ValueError("honba: the scorer refused it")
         return _FakeResult(closed)
 
-    module = types.ModuleType("engine.scoring")
+    module = types.ModuleType("engine.scoring.hand_score")
     module.score_hand = score_hand
-    monkeypatch.setitem(sys.modules, "engine.scoring", module)
+    monkeypatch.setitem(sys.modules, "engine.scoring.hand_score", module)
     return calls
 
 

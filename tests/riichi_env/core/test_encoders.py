@@ -227,7 +227,7 @@ SCENARIO_HANDS = [
 
 
 def test_rows_on_a_scenario_hand():
-    from engine.scenario import start_hand
+    from engine.harness.scenario import start_hand
 
     game = start_hand(hands=SCENARIO_HANDS, draws="7z", dora="9p")
     e = raw_env(encoder="rich_v0")
@@ -257,7 +257,7 @@ def test_rows_on_a_scenario_hand():
 
 
 def test_load_state_needs_the_same_rules():
-    from engine.scenario import start_hand
+    from engine.harness.scenario import start_hand
 
     game = start_hand(hands=SCENARIO_HANDS, draws="7z")
     with pytest.raises(ValueError, match="rules differ"):
@@ -265,7 +265,7 @@ def test_load_state_needs_the_same_rules():
 
 
 def test_meld_and_called_discard_rows_after_a_pon():
-    from engine.scenario import play, start_hand
+    from engine.harness.scenario import play, start_hand
 
     hands = ["1234m456p789s1z33p", "15599m3p123s4567z", "11z2678m2678p268s", "8m1357p13579s223z"]
     game = play(start_hand(hands=hands, draws="9m", dora="9p"), "1z", "pon")
@@ -315,8 +315,8 @@ S0_OPEN = "123m33456p55789s"
 
 
 def _open_riichi_env(encoder, **extra):
+    from engine.harness.scenario import start_hand
     from engine.rules import MAHJONGSOUL
-    from engine.scenario import start_hand
 
     rules = MAHJONGSOUL.replace(open_riichi=True)
     game = start_hand(hands=OPEN_RIICHI_HANDS, draws="5s 7z 1m 6s 2z", dora="1z", rules=rules)
@@ -484,8 +484,8 @@ def test_scenario_rows_dora_wrap_and_kita():
     """Indicator 1m makes 9m dora (the four-player 2m is not a tile); a kita shows in the
     kita row of its seat, relative to the observer."""
     from engine.actions import KITA
+    from engine.harness.scenario import start_hand
     from engine.rules import MAHJONGSOUL_3P
-    from engine.scenario import start_hand
 
     game = start_hand(hands=HANDS_3P, draws="4z 9p 1s", dora="1m", rules=MAHJONGSOUL_3P, dealer=0)
     e = raw_env(rules="mahjongsoul-3p", encoder="rich3_v0")

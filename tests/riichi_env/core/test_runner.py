@@ -5,8 +5,8 @@ import pytest
 
 from engine.actions import N_ACTIONS
 from engine.game import Game
+from engine.harness.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
 from engine.rules import MAHJONGSOUL
-from engine.selfplay import POLICY_EFFICIENCY, POLICY_GREEDY, POLICY_SIMPLE, POLICY_UNIFORM
 from engine.state import new_state
 from engine.tables import load_tables
 from riichi_env.core import fields as fl
@@ -45,8 +45,8 @@ class Tables:
 
 
 def _checked_loop(seeds, policy):
-    """``engine.selfplay._play_games`` (check 0): points, final scores, hands, decisions."""
-    from engine.selfplay import _play_games
+    """``engine.harness.selfplay._play_games`` (check 0): points, final scores, hands, decisions."""
+    from engine.harness.selfplay import _play_games
 
     g = len(seeds)
     state = new_state(1, MAHJONGSOUL, 0)

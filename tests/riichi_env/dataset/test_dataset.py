@@ -36,9 +36,9 @@ from engine.actions import (
     PON_PLAIN,
     RON,
 )
+from engine.harness.scenario import play as play_moves
+from engine.harness.scenario import start_hand
 from engine.rules import Rules
-from engine.scenario import play as play_moves
-from engine.scenario import start_hand
 from engine.state import (
     CLAIM_BIT_CHI_HIGH,
     CLAIM_BIT_CHI_LOW,
@@ -482,8 +482,8 @@ def test_rank_predictor_features():
 
 def _scripted(*moves: str):
     """East 1: seat 0 draws 9m and discards 4p; seat 1 may chi it (2p 3p), seat 2 may pon it."""
-    from engine.scenario import play as play_moves
-    from engine.scenario import start_hand
+    from engine.harness.scenario import play as play_moves
+    from engine.harness.scenario import start_hand
 
     rules = Rules.preset("mahjongsoul")
     hands = ["123m456789s4p112z", "23p1178m2233s456z", "44p5566m99s33777z", "19m189p19s2345z66m"]
@@ -518,8 +518,8 @@ def test_scripted_ron_only_seat_passing_under_another_seats_ron_is_a_pass_row():
     """Seats 1 and 2 both wait on 5s by tanki (offered a ron and nothing else); seat 1 passes,
     seat 2 rons. A ron by seat 1 would have shown (a second ron always does), so its pass is a
     known choice: a ``pass`` row (``_pass_known``: lowest option 3 >= the ron taken, 3)."""
-    from engine.scenario import play as play_moves
-    from engine.scenario import start_hand
+    from engine.harness.scenario import play as play_moves
+    from engine.harness.scenario import start_hand
     from engine.state import CLAIM_BIT_RON
 
     rules = Rules.preset("mahjongsoul")

@@ -63,15 +63,15 @@ from engine.events import (
     EV_RYUUKYOKU,
     EV_WIN,
 )
-from engine.legality import _decomposes, _legal_mask
-from engine.rules import Rules, as_rules
-from engine.selfplay import (
+from engine.harness.selfplay import (
     ACTION_STREAM,
     POLICY_EFFICIENCY,
     POLICY_GREEDY,
     POLICY_UNIFORM,
     _choose,
 )
+from engine.legality import _decomposes, _legal_mask
+from engine.rules import Rules, as_rules
 from engine.shanten import _shanten, _waits
 from engine.state import (
     CLAIM_ANKAN,
@@ -323,11 +323,11 @@ class Table:
         """From scenario ``game`` (on this table's state) play ``moves``, then stop; the log so
         far and every decision, the one left pending included.
 
-        A move is the text of ``engine.scenario.action_id`` (``"2z"``, ``"riichi"``,
+        A move is the text of ``engine.harness.scenario.action_id`` (``"2z"``, ``"riichi"``,
         ``"kan 1m"``, ``"pass"``), ``"-"`` discards the drawn tile, and ``"*"`` passes every
         claim until a seat's turn.
         """
-        from engine.scenario import action_id
+        from engine.harness.scenario import action_id
 
         decisions = []
         queue = list(moves)

@@ -26,7 +26,7 @@ from libriichi_referee import (  # noqa: E402
 )
 
 from engine.actions import PON, PON_PLAIN, RIICHI, action_name  # noqa: E402
-from engine.scenario import start_hand  # noqa: E402
+from engine.harness.scenario import start_hand  # noqa: E402
 from engine.state import PHASE_CLAIM, PHASE_TURN  # noqa: E402
 from engine.tiles import parse_tile34  # noqa: E402
 

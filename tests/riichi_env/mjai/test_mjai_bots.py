@@ -19,8 +19,8 @@ import pytest
 from agents import EfficiencyAgent, RandomAgent
 from engine.actions import KAN, KITA, N_ACTIONS, PASS, PON, PON_PLAIN, TSUMO, action_name
 from engine.game import Game
+from engine.harness.scenario import play, start_hand
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU_3P, Rules
-from engine.scenario import play, start_hand
 from riichi_env import selfplay
 from riichi_env.batch.arena import arena
 from riichi_env.cli.main import main

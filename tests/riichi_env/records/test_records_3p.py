@@ -15,8 +15,8 @@ from test_records_roundtrip import _full, _in_common_order
 
 from engine.actions import N_ACTIONS_3P
 from engine.events import event_rows
+from engine.harness.selfplay import _play_game
 from engine.rules import MAHJONGSOUL_3P, TENHOU, TENHOU_3P
-from engine.selfplay import _play_game
 from engine.state import new_state
 from engine.tables import load_tables
 from riichi_env.records.convert import read_file, read_text, write_text

@@ -14,8 +14,8 @@ import pytest
 from test_records_roundtrip import _full, _in_common_order
 
 from engine.events import event_rows
+from engine.harness.selfplay import play_one
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU, TENHOU_3P, Rules
-from engine.selfplay import play_one
 from engine.tiles import red_ids
 from riichi_env.cli.main import main
 from riichi_env.records.convert import detect_format, read_file, read_text, write_text
@@ -245,7 +245,7 @@ def test_detect_format():
 
 def test_fan_table_maps_to_yaku_keys():
     """Every fan id in the table names one of our yaku (docs/records.md lists it)."""
-    from engine.yaku import YAKU_KEYS
+    from engine.scoring.yaku import YAKU_KEYS
     from riichi_env.records.model import NUKI_DORA
 
     keys = set(YAKU_KEYS) | {NUKI_DORA, "renhou", "seat_wind", "round_wind"}

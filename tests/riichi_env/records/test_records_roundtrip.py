@@ -12,8 +12,8 @@ from test_records_helpers import check_convlog_structure
 
 from engine.actions import n_actions
 from engine.events import event_rows
+from engine.harness.selfplay import _play_game
 from engine.rules import MAHJONGSOUL, TENHOU
-from engine.selfplay import _play_game
 from engine.state import new_state
 from engine.tables import load_tables
 from engine.tiles import red_ids

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
+from engine.arguments import check_bool, check_int
 from engine.rules import (
     MAHJONGSOUL,
     RULE_KAZOE,
@@ -17,7 +18,7 @@ from engine.rules import (
     Rules,
     as_rules,
 )
-from engine.score_layout import (
+from engine.scoring.layout import (
     LIMIT_BAIMAN,
     LIMIT_HANEMAN,
     LIMIT_KAZOE,
@@ -31,7 +32,6 @@ from engine.score_layout import (
     RES_PAY_NONDEALER,
     RES_PAY_RON,
 )
-from engine.validation import check_bool, check_int
 
 
 @njit

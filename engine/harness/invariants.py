@@ -9,7 +9,7 @@ derived from the tiles (docs/rules.md): a riichi hand is tenpai (karaten is not)
 hand; the discarded-kinds table agrees with the river; the temporary and riichi furiten flags
 agree with the tiles passed this hand (replayed from the event log); the claim masks agree with
 the hands (no bit a hand cannot make, every pon, daiminkan and chi a hand can make, the asked seats
-in turn order). ``validate`` runs both; ``engine.selfplay``'s checks call ``_validate``.
+in turn order). ``validate`` runs both; ``engine.harness.selfplay``'s checks call ``_validate``.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from engine.events import (
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
 )
-from engine.hand_tiles import _is_tenpai, _n_players
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NONE, MELD_PON
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
+from engine.seats import _is_tenpai, _n_players
 from engine.shanten import _shanten, _waits
 from engine.state import (
     CLAIM_ANKAN,

@@ -3,7 +3,7 @@
 ``_play_games`` plays whole games on one table with uniformly random legal actions; the action
 stream of a game is keyed by its seed, so a game's result depends only on (seed, rules) and not
 on threads or order. With ``check`` it validates the state after every step (the bookkeeping and
-the rule facts derived from the tiles, ``engine/validate.py``), makes sure a random action outside
+the rule facts derived from the tiles, ``engine/harness/invariants.py``), makes sure a random action outside
 the mask is refused and (``check >= 2``) that every masked action is accepted, on a scratch copy
 of the table. Without checks (``check=0``) it is plain compiled self-play: ``selfplay`` and
 ``play_one`` below; ``riichi_env``'s runner (``riichi_env/core/runner.py``) plays the same game
@@ -27,21 +27,21 @@ from engine.actions import (
     RON,
     TSUMO,
 )
+from engine.arguments import check_int, check_max_events, check_seed_run
 from engine.deal import _reset
-from engine.legality import _legal_mask
-from engine.policies import _efficiency_action, _simple_action
-from engine.rules import MAHJONGSOUL, RULE_PLAYERS, Rules, as_rules
-from engine.shanten import _shanten
-from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
-from engine.turn import ERR_ILLEGAL, OK, _apply, _step
-from engine.validate import (
+from engine.harness.invariants import (
     VAL_MASKED_REFUSED,
     VAL_OK,
     VAL_UNMASKED_ACCEPTED,
     _validate,
     _validate_rules,
 )
-from engine.validation import check_int, check_max_events, check_seed_run
+from engine.harness.policies import _efficiency_action, _simple_action
+from engine.legality import _legal_mask
+from engine.rules import MAHJONGSOUL, RULE_PLAYERS, Rules, as_rules
+from engine.shanten import _shanten
+from engine.state import PHASE_CLAIM, PHASE_GAME_OVER, new_state
+from engine.turn import ERR_ILLEGAL, OK, _apply, _step
 from engine.wall import _rand_below, _rng_seed
 
 POLICY_UNIFORM = 0
@@ -49,9 +49,9 @@ POLICY_UNIFORM = 0
 POLICY_GREEDY = 1
 """Win and riichi when legal, mostly shanten-keeping discards, few calls: reaches wins often."""
 POLICY_SIMPLE = 2
-"""``agents.SimpleEfficiencyAgent`` compiled (``engine.policies._simple_action``)."""
+"""``agents.SimpleEfficiencyAgent`` compiled (``engine.harness.policies._simple_action``)."""
 POLICY_EFFICIENCY = 3
-"""``agents.EfficiencyAgent`` compiled (``engine.policies._efficiency_action``)."""
+"""``agents.EfficiencyAgent`` compiled (``engine.harness.policies._efficiency_action``)."""
 ACTION_STREAM = 0x3FFFFFFF
 """Stream number of the action RNG (walls use streams 1, 2, ... = hand index)."""
 CHECK_STREAM = 0x3FFFFFFE
@@ -129,7 +129,7 @@ def _greedy_action(st, t, tables, mask, rng_state):
 
 @njit
 def _check(st, t, ev, tables, detail):
-    """Bookkeeping, then the rule facts derived from the tiles (``engine/validate.py``)."""
+    """Bookkeeping, then the rule facts derived from the tiles (``engine/harness/invariants.py``)."""
     code = _validate(st, t, detail)
     if code != VAL_OK:
         return code
@@ -336,7 +336,7 @@ def selfplay(
 
 
 def _message(code: int) -> str:
-    from engine.validate import MESSAGES
+    from engine.harness.invariants import MESSAGES
 
     return "not played (an earlier game failed)" if code < 0 else MESSAGES[code]
 

@@ -1,6 +1,6 @@
 """Scoring: han, fu, limits and payments of a winning hand (the ``_score_hand`` kernel).
 
-Every reading of the hand (``engine/agari.py``) and every place the winning tile can sit in it
+Every reading of the hand (``engine/scoring/agari.py``) and every place the winning tile can sit in it
 is scored; the one that pays most wins, then more han, then more fu (docs/rules.md "Highest
 reading"; a yakuman beats a kazoe yakuman of the same value, as the hand-score samples show).
 Yakuman stack and drop every other yaku and dora; 13+ han without yakuman is kazoe yakuman when
@@ -13,14 +13,19 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
-from engine.agari import (
+from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN
+from engine.rules import (
+    RULE_DOUBLE_YAKUMAN,
+    RULE_OPEN_TANYAO,
+)
+from engine.scoring.agari import (
     AGARI_READINGS,
     N_AGARI_WORK,
     READING_WIDTH,
     SET_TRIPLET,
     _decompose,
 )
-from engine.fu import (
+from engine.scoring.fu import (
     FU_CHIITOITSU,
     WAIT_RYANMEN,
     WAIT_SHANPON,
@@ -31,13 +36,7 @@ from engine.fu import (
     _set_fu,
     _wait_fu,
 )
-from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN
-from engine.payment import _ceil100, _limit_base, _payments
-from engine.rules import (
-    RULE_DOUBLE_YAKUMAN,
-    RULE_OPEN_TANYAO,
-)
-from engine.score_layout import (
+from engine.scoring.layout import (
     CTX_CHANKAN,
     CTX_CHIIHOU,
     CTX_HAITEI,
@@ -69,8 +68,8 @@ from engine.score_layout import (
     STATUS_NOT_AGARI,
     STATUS_OK,
 )
-from engine.tiles import N_KINDS, _dora_from_indicator
-from engine.yaku import (
+from engine.scoring.payment import _ceil100, _limit_base, _payments
+from engine.scoring.yaku import (
     N_YAKU,
     ONE,
     Y_AKA_DORA,
@@ -149,6 +148,7 @@ from engine.yaku import (
     _outside,
     _suuankou,
 )
+from engine.tiles import N_KINDS, _dora_from_indicator
 
 W_AGARI = 0
 W_READINGS = W_AGARI + AGARI_READINGS

@@ -34,9 +34,9 @@ from engine.events import (
     _pack4,
 )
 from engine.rules import RULE_PLAYERS
-from engine.score_layout import RES_FU, RES_HAN, RES_YAKUMAN
+from engine.scoring.layout import RES_FU, RES_HAN, RES_YAKUMAN
+from engine.scoring.yaku import N_YAKU
 from engine.state import DORA_START, URA_START, WALL_SIZE
-from engine.yaku import N_YAKU
 
 M32 = 0xFFFFFFFF
 

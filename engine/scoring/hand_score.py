@@ -1,6 +1,6 @@
 """Scoring a hand from Python: ``score_hand`` (the hand-score format, validated input) and
-``HandResult``. The kernel is ``engine/score_kernel.py``; limits and payments are
-``engine/payment.py``.
+``HandResult``. The kernel is ``engine/scoring/kernel.py``; limits and payments are
+``engine/scoring/payment.py``.
 """
 
 from __future__ import annotations
@@ -10,16 +10,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON, MELD_TYPES
-from engine.payment import (
-    _ceil100,
-    _limit_base,
-    _limit_name,
-    _payments,
-    _payments_3p,
-    _payments_dict,
-    payment,
+from engine.arguments import (
+    InputError,
+    InputTypeError,
+    describe,
+    is_int,
 )
+from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_PON, MELD_TYPES
 from engine.rules import (
     MAHJONGSOUL,
     PRESETS,
@@ -27,13 +24,13 @@ from engine.rules import (
     Rules,
     as_rules,
 )
-from engine.score_kernel import (
+from engine.scoring.kernel import (
     N_WORK,
     _score_hand,
     _score_hands_batch,
     new_work,
 )
-from engine.score_layout import (
+from engine.scoring.layout import (
     CTX_CHANKAN,
     CTX_CHIIHOU,
     CTX_HAITEI,
@@ -78,20 +75,23 @@ from engine.score_layout import (
     STATUS_NOT_AGARI,
     STATUS_OK,
 )
-from engine.tiles import FIVES, N_KINDS, _parse_groups, tile34_to_str
-from engine.validation import (
-    InputError,
-    InputTypeError,
-    describe,
-    is_int,
+from engine.scoring.payment import (
+    _ceil100,
+    _limit_base,
+    _limit_name,
+    _payments,
+    _payments_3p,
+    _payments_dict,
+    payment,
 )
-from engine.yaku import (
+from engine.scoring.yaku import (
     N_YAKU,
     Y_DORA,
     Y_URA_DORA,
     YAKU_KEYS,
     YAKU_YAKUMAN,
 )
+from engine.tiles import FIVES, N_KINDS, _parse_groups, tile34_to_str
 
 # ---------------------------------------------------------------------------------------------
 # Public API
@@ -517,7 +517,7 @@ def check_hand_input(
     ``players=3`` named a four-player one) and ``players`` is its number of players.
 
     Raises:
-        engine.validation.InputError: a ``ValueError`` (``InputTypeError``, also a ``TypeError``,
+        engine.arguments.InputError: a ``ValueError`` (``InputTypeError``, also a ``TypeError``,
             for a value of the wrong type) whose ``field`` names the argument; the message starts
             with it.
     """
@@ -633,7 +633,7 @@ def score_hand(
         A ``HandResult`` (``valid=False`` with ``error`` ``"not_agari"`` or ``"no_yaku"``).
 
     Raises:
-        ValueError, TypeError: malformed input (``engine.validation.InputError``); the message
+        ValueError, TypeError: malformed input (``engine.arguments.InputError``); the message
             starts with the field's name. The checks are ``check_hand_input``'s.
     """
     flags = dict(

@@ -1,4 +1,4 @@
-"""Baseline policies compiled into the self-play kernels (``engine.selfplay._choose``).
+"""Baseline policies compiled into the self-play kernels (``engine.harness.selfplay._choose``).
 
 ``_simple_action`` is ``agents.SimpleEfficiencyAgent`` run inside the kernels: it reads the same
 facts from the state that the agent reads from its ``SeatView`` (the concealed tiles and the

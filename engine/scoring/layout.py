@@ -1,5 +1,5 @@
 """The scoring kernel's vectors: ``ctx`` (the situation of a win), ``out`` (the result),
-status and limit codes, shared by ``engine/score_kernel.py``, ``engine/payment.py`` and the
+status and limit codes, shared by ``engine/scoring/kernel.py``, ``engine/scoring/payment.py`` and the
 game's settlement.
 """
 
