@@ -3,7 +3,7 @@
 Every game path calls it: the AEC env (one table, one call per ``env.step``), the vector env, the
 learner env, ``riichi_env.selfplay``, the arena and the dataset's replay of game records (``B``
 tables). A seat is a *Python seat* (``PYTHON_SEAT``: its action comes from the caller), a
-compiled policy (``engine.selfplay``'s ``POLICY_*``, the compiled agents included) or, in the
+compiled policy (``engine.harness.selfplay``'s ``POLICY_*``, the compiled agents included) or, in the
 replay, the record's seat (``riichi_env.core.record_seat``). The one body is compiled as three
 kernels (``_runner``), each only with the branches its callers need: ``_run`` plays every policy
 and the teacher mode and writes observations; ``_run_random`` only Python seats and the random
