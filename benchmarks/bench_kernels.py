@@ -187,8 +187,8 @@ def bench_scoring(quick: bool = False) -> list[Row]:
     dora): all themes (yakuman and rare yaku over-sampled, many multi-reading flushes) and plain
     random shapes (closer to hands won in play).
     """
-    from engine import scoring as sc
     from engine.rules import MAHJONGSOUL
+    from engine.scoring import hand_score as sc
     from engine.scoring.yaku import N_YAKU
     from riichi_env.cli.hand_score import parse_input
 

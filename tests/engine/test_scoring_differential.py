@@ -543,8 +543,8 @@ def generate_cases(seed: int, n: int, preset: str, themes: tuple[str, ...] = ())
 
 def kernel_arrays(cases: list[Case]) -> tuple[np.ndarray, ...]:
     """Kernel inputs of ``_score_hands_batch`` for generated cases (as ``score_hand`` builds them)."""
-    from engine import scoring as sc
     from engine.melds import MELD_TYPES
+    from engine.scoring import hand_score as sc
 
     n = len(cases)
     closed = np.zeros((n, 34), np.uint8)
