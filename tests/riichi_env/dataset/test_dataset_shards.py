@@ -237,6 +237,36 @@ def test_sigterm_leaves_no_temporary_file(tmp_path):
     assert left and all(n.startswith("shard-") for n in left)
 
 
+def test_sigterm_inside_code_that_swallows_errors_still_ends_the_run(tmp_path, monkeypatch):
+    """A SIGTERM that arrives inside a conversion which catches every error (as the fast record
+    reader's fallback did, where the exception came out of a kernel) still ends the write with
+    ``SystemExit(143)`` after that file: the handler only takes note."""
+    import riichi_env.dataset.shards as shards
+
+    real = shards.pack_one
+    calls = []
+
+    def pack_one(converter, path):
+        calls.append(path)
+        if len(calls) == 2:
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.01)  # the handler runs here
+            except BaseException:  # noqa: BLE001 - what the signal must survive
+                pass
+        return real(converter, path)
+
+    monkeypatch.setattr(shards, "pack_one", pack_one)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as stopped:
+        write_shards(FOUR[:4], out, shard_games=1, progress=False)
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert len(calls) == 2  # the file being converted, no more
+    left = sorted(p.name for p in out.iterdir())
+    assert "manifest.json" not in left and not [n for n in left if n.endswith(".tmp")]
+    assert signal.getsignal(signal.SIGTERM) is not None  # the previous handler is back
+
+
 def test_the_cli_refuses_an_option_of_the_other_layout(tmp_path, capsys):
     from riichi_env.cli.main import main
 
