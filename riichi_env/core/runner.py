@@ -276,33 +276,36 @@ def _runner(agents: bool, replay: bool):
             actor = np.int64(rec.actor)
             played = 0
             while True:
-                if action < 0 and replay:  # the record's seat: its move, maybe a row
-                    action, known, left, err_row = _record_move(st, t, ti, mask, script, red)
-                    if action < 0:  # the hand left the record: on to the next
-                        count = _leave_record(
-                            st, t, ev, tables, ti, ti[nb], mask, rp, left, err_row
-                        )
-                        if ti[t, T_GAME_INDEX] == FINISHED:
+                if action < 0:
+                    if replay:  # the record's seat: its move, maybe a row
+                        action, known, left, err_row = _record_move(st, t, ti, mask, script, red)
+                        if action < 0:  # the hand left the record: on to the next
+                            count = _leave_record(
+                                st, t, ev, tables, ti, ti[nb], mask, rp, left, err_row
+                            )
+                            if ti[t, T_GAME_INDEX] == FINISHED:
+                                break
+                            actor = np.int64(rec.actor)
+                            continue
+                        kind = _kind_of(st, t, action)
+                        if _row_wanted(ti, t, nb, actor, kind, known, count):
+                            if ti[nb, O_ROWS] >= capacity:
+                                _rows_full(ti, t, ti[nb])
+                                break
+                            _write_row(
+                                st, t, actor, action, kind, count, ti, suit, honor, mask, rows
+                            )
+                    else:  # a compiled policy's move; a Python seat's ends the call
+                        policy = ti[t, T_SEAT_POLICY + actor]
+                        if policy == PYTHON_SEAT:
                             break
-                        actor = np.int64(rec.actor)
-                        continue
-                    kind = _kind_of(st, t, action)
-                    if _row_wanted(ti, t, nb, actor, kind, known, count):
-                        if ti[nb, O_ROWS] >= capacity:
-                            _rows_full(ti, t, ti[nb])
-                            break
-                        _write_row(st, t, actor, action, kind, count, ti, suit, honor, mask, rows)
-                elif action < 0:  # a compiled policy's move; a Python seat's ends the call
-                    policy = ti[t, T_SEAT_POLICY + actor]
-                    if policy == PYTHON_SEAT:
-                        break
-                    count = _counted(mask, count)
-                    if policy < POLICY_SIMPLE:  # the random policies straight: 8 % faster
-                        action = _choose_random(st, t, tables, mask, count, policy, rng)
-                    elif agents:
-                        action = _choose(st, t, tables, mask, count, policy, rng)
-                    else:
-                        raise ValueError("a compiled agent plays in _run, not _run_random")
+                        count = _counted(mask, count)
+                        if policy < POLICY_SIMPLE:  # the random policies straight: 8 % faster
+                            action = _choose_random(st, t, tables, mask, count, policy, rng)
+                        elif agents:
+                            action = _choose(st, t, tables, mask, count, policy, rng)
+                        else:
+                            raise ValueError("a compiled agent plays in _run, not _run_random")
                 hand = rec.hand_index
                 _apply(st, t, ev, tables, action)
                 played += 1
