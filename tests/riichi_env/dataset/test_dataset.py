@@ -605,24 +605,6 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
     assert _run_replay.signatures == [signature(*replay_example_arguments())]
 
 
-def test_the_dataset_group_compiles_the_row_kernel_for_the_replays_types():
-    """The replay writes its rows with a kernel of its own (``rows._write_row``), which the
-    ``dataset`` group compiles for ``row_example_arguments()``: the types the replay passes
-    (a conversion adds no second signature)."""
-    from engine._numba import compile_kernel, jit_disabled
-    from engine.compile_parts import signature
-    from riichi_env.core.rows import _write_row, row_example_arguments
-
-    if jit_disabled():
-        pytest.skip("nothing is compiled without JIT")
-    compile_kernel(_write_row, signature(*row_example_arguments()))
-    with open(LOGS[0], encoding="utf-8") as f:
-        game = read_text(f.read())
-    for options in ({}, {"dtype": "uint8", "oracle": True}):
-        Converter(**options).convert(game)
-    assert _write_row.signatures == [signature(*row_example_arguments())]
-
-
 # Three players only
 
 
