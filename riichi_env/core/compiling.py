@@ -178,16 +178,11 @@ def _score_part() -> list[Entry]:
 
 
 def _dataset_part() -> list[Entry]:
-    """The runner's replay kernel (``riichi_env.core.runner._run_replay``), for the types the
-    converter passes (``replay_example_arguments``), and the kernel it writes dataset rows with
-    (``riichi_env.core.rows._write_row``), for the types the replay passes."""
-    from riichi_env.core.rows import _write_row, row_example_arguments
+    """The runner's replay kernel that writes dataset rows (``riichi_env.core.runner._run_replay``),
+    for the types the converter passes (``replay_example_arguments``)."""
     from riichi_env.core.runner import _run_replay, replay_example_arguments
 
-    return [
-        ("_write_row", _write_row, signature(*row_example_arguments())),
-        ("_run_replay", _run_replay, signature(*replay_example_arguments())),
-    ]
+    return [("_run_replay", _run_replay, signature(*replay_example_arguments()))]
 
 
 STAGES: dict[str, tuple[Callable[[], list[Entry]], float]] = {

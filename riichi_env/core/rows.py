@@ -8,9 +8,10 @@ tiles, the oracle encoder's wall rows), the oracle's observation (option ``oracl
 the recorded action and the columns (seat, kind, forced, hand, step), then counts the row.
 
 The buffers are ``ROW_BUFFERS``, a tuple the runner takes out of the ``REPLAY`` tuple once a
-call (``row_buffers``): an array passed to a compiled function is reference-counted on entry,
-so the row kernel takes those it writes and no more. ``_quantize`` (the byte form of a float
-observation) is the runner's too.
+call (``row_buffers``). ``_write_row`` is inlined where the replay calls it
+(``inline="always"``): a call of a compiled function reference-counts each array it is passed
+at its entry, some 30 counts a row, which cost the conversion 5-8 % as a kernel called apart.
+``_quantize`` (the byte form of a float observation) is the runner's too.
 """
 
 from __future__ import annotations
@@ -85,20 +86,6 @@ ROW_BUFFERS = (
 ) = range(len(ROW_BUFFERS))
 
 
-def row_example_arguments() -> tuple:
-    """Arguments of a ``_write_row`` call, of the types ``_run_replay`` passes it with the
-    converter's arguments (``runner.replay_example_arguments``): what
-    ``riichi_env.compile("dataset")`` compiles it for, writing nothing."""
-    from riichi_env.core.record_seat import REPLAY
-    from riichi_env.core.runner import replay_example_arguments
-
-    st, _, tables, ti, _, masks, _, _, rp = replay_example_arguments()
-    names = [name for name, _, _ in REPLAY]
-    rows = tuple(rp[names.index(name)] for name in ROW_BUFFERS)
-    i = np.int64(0)
-    return (st, i, i, i, i, i, ti, tables[0], tables[1], masks[0], rows)
-
-
 @njit(inline="always")
 def row_buffers(rp):
     """The ``ROW_BUFFERS`` of the ``REPLAY`` tuple ``rp``, a tuple (once a call)."""
@@ -130,7 +117,7 @@ def _row_wanted(ti, t, nb, actor, kind, known, count):
     return not ti[nb, O_SKIP_FORCED] or count != 1
 
 
-@njit
+@njit(inline="always")
 def _write_row(st, t, actor, action, kind, count, ti, suit, honor, mask, rows):
     """Write row ``ti[B, O_ROWS]`` at table ``t``'s decision (``actor`` plays ``action`` of kind
     ``kind``; ``count`` legal actions in ``mask``; ``suit`` and ``honor`` the shanten tables;

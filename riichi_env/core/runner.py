@@ -234,7 +234,7 @@ def _runner(agents: bool, replay: bool):
     The body reads as its steps, small inlined helpers: clear what the last call left
     (``_clear_call``), start or resume the table (``_starting``, ``_resume``), then per
     decision the seat's move (the record's, and its row if ``_row_wanted``, written by
-    ``rows._write_row``, a kernel of its own; or a compiled policy's), ``_apply``, the hand's
+    ``rows._write_row``, inlined; or a compiled policy's), ``_apply``, the hand's
     or game's end (``_hand_ended``, ``_game_over``, ``_observe_final``, ``_autoreset``), and
     at last the view of the seat to act (``_observe``)."""
     encodes = agents or replay  # a closure constant, as the flags: Numba prunes on it
