@@ -713,18 +713,7 @@ def _on_dahai(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
     if not (tsumogiri and tid >= 0 and tid // 4 == kind and alloc.is_red(tid) == red):
         if tsumogiri:
             fail("tsumogiri of a tile that was not just drawn")
-        tid = next(
-            (
-                t
-                for t in alloc.hands[s]
-                if t // 4 == kind and alloc.is_red(t) == red and t != last_draw[s]
-            ),
-            -1,
-        )
-        if tid < 0:
-            tid = alloc.take(s, kind, red)
-        else:
-            alloc.hands[s].remove(tid)
+        tid = alloc.discard_id(s, kind, red, last_draw[s])
     else:
         alloc.hands[s].remove(tid)
     last_draw[s] = -1
