@@ -99,98 +99,168 @@ def game_from_events(
         complete=False,
         players=rules.players,
     )
-    hand: Hand | None = None
-    wall_packed = [0] * 35
-    win: Win | None = None
+    log = _LogReader(game, rules)
     for kind, s, a, b, c, d, e, f in np.asarray(rows)[:, :8].tolist():
         if kind == EV_HAND_START:
-            hand = Hand(
-                round_wind=a // 4,
-                kyoku=a % 4,
-                honba=b,
-                kyotaku=c,
-                scores=(0, 0, 0, 0),
-                dora_indicators=[],
-                haipai=[[], [], [], []],
-                players=rules.players,
-            )
-            game.hands.append(hand)
-            win = None
-            continue
-        if kind in (EV_GAME_END, EV_FINAL):
-            if kind == EV_GAME_END:
-                game.final_scores = (a, b, c, d)
-                game.complete = True
-            else:
-                game.final_results = (a / 10, b / 10, c / 10, d / 10)
-            continue
-        if hand is None:
-            continue
-        if kind == EV_POINTS:
-            hand.scores = (a, b, c, d)
-        elif kind == EV_WALL:
-            wall_packed[5 * a : 5 * a + 5] = [b, c, d, e, f]
-            if a == 6:
-                engine_wall = unpack_tiles(wall_packed[:34])
-                if len(engine_wall) == 136 and rules.players == 3:
-                    hand.wall, hand.wall_layout = [int(x) for x in engine_wall], "engine"
-                elif len(engine_wall) == 136:
-                    hand.wall = from_engine_wall(engine_wall, hand.dealer)
-        elif kind == EV_DEAL:
-            hand.haipai[s] = unpack_tiles([a, b, c, d])
-        elif kind == EV_DORA:
-            hand.dora_indicators.append(a)
-            if b > 0:
-                hand.events.append(Event("dora", tile=a))
-        elif kind == EV_DRAW:
-            hand.events.append(Event("draw", s, a, rinshan=bool(b)))
-        elif kind == EV_DISCARD:
-            hand.events.append(Event("discard", s, a, tsumogiri=bool(b)))
-        elif kind == EV_KITA:
-            hand.events.append(Event("kita", s, a))
-        elif kind == EV_RIICHI:
-            hand.events.append(Event("riichi", s))
-        elif kind == EV_RIICHI_ACCEPTED:
-            hand.events.append(Event("riichi_accepted", s))
-        elif kind == EV_CALL:
-            mtype = MELD_NAMES[a]
-            tiles = unpack_tiles([d])
-            if mtype == "ankan":
-                hand.events.append(Event("ankan", s, -1, tuple(sorted(tiles))))
-            else:
-                rest = list(tiles)
-                rest.remove(c)
-                hand.events.append(Event(mtype, s, c, tuple(sorted(rest)), b))
-        elif kind == EV_WIN:
-            han = 13 * e if e else c
-            win = Win(seat=s, from_seat=a, deltas=(0, 0, 0, 0), pao_seat=f, han=han, fu=d, yaku=())
-            win.win_tile = b
-            win.ura_indicators = ()
-            hand.wins.append(win)
-            win.limit = limit_name(c, d, e, rules)
-        elif kind == EV_YAKU and win is not None:
+            log.hand_start(a, b, c)
+        elif kind == EV_GAME_END:
+            game.final_scores = (a, b, c, d)
+            game.complete = True
+        elif kind == EV_FINAL:
+            game.final_results = (a / 10, b / 10, c / 10, d / 10)
+        elif log.hand is not None and kind in _ROW_READERS:
+            _ROW_READERS[kind](log, s, a, b, c, d, e, f)
+    return game
+
+
+class _LogReader:
+    """An engine event log being read: the game, its current hand and win, the wall's rows."""
+
+    def __init__(self, game: Game, rules: Rules):
+        self.game, self.rules = game, rules
+        self.hand: Hand | None = None
+        self.wall_packed = [0] * 35
+        self.win: Win | None = None
+
+    def hand_start(self, a: int, b: int, c: int) -> None:
+        """A new hand: round and dealer (``a``), honba, sticks."""
+        self.hand = Hand(
+            round_wind=a // 4,
+            kyoku=a % 4,
+            honba=b,
+            kyotaku=c,
+            scores=(0, 0, 0, 0),
+            dora_indicators=[],
+            haipai=[[], [], [], []],
+            players=self.rules.players,
+        )
+        self.game.hands.append(self.hand)
+        self.win = None
+
+    def points(self, s, a, b, c, d, e, f) -> None:
+        """The points at the hand's start."""
+        self.hand.scores = (a, b, c, d)
+
+    def wall(self, s, a, b, c, d, e, f) -> None:
+        """One of the seven rows of the packed wall; the last one unpacks it."""
+        hand, wall_packed = self.hand, self.wall_packed
+        wall_packed[5 * a : 5 * a + 5] = [b, c, d, e, f]
+        if a == 6:
+            engine_wall = unpack_tiles(wall_packed[:34])
+            if len(engine_wall) == 136 and self.rules.players == 3:
+                hand.wall, hand.wall_layout = [int(x) for x in engine_wall], "engine"
+            elif len(engine_wall) == 136:
+                hand.wall = from_engine_wall(engine_wall, hand.dealer)
+
+    def deal(self, s, a, b, c, d, e, f) -> None:
+        """A seat's dealt tiles."""
+        self.hand.haipai[s] = unpack_tiles([a, b, c, d])
+
+    def dora(self, s, a, b, c, d, e, f) -> None:
+        """A dora indicator (an event unless it is the first)."""
+        self.hand.dora_indicators.append(a)
+        if b > 0:
+            self.hand.events.append(Event("dora", tile=a))
+
+    def draw(self, s, a, b, c, d, e, f) -> None:
+        """A draw (``b``: a replacement draw)."""
+        self.hand.events.append(Event("draw", s, a, rinshan=bool(b)))
+
+    def discard(self, s, a, b, c, d, e, f) -> None:
+        """A discard (``b``: tsumogiri)."""
+        self.hand.events.append(Event("discard", s, a, tsumogiri=bool(b)))
+
+    def kita(self, s, a, b, c, d, e, f) -> None:
+        """A North set aside."""
+        self.hand.events.append(Event("kita", s, a))
+
+    def riichi(self, s, a, b, c, d, e, f) -> None:
+        """A riichi declaration."""
+        self.hand.events.append(Event("riichi", s))
+
+    def riichi_accepted(self, s, a, b, c, d, e, f) -> None:
+        """A riichi stick paid."""
+        self.hand.events.append(Event("riichi_accepted", s))
+
+    def call(self, s, a, b, c, d, e, f) -> None:
+        """A call: meld type ``a``, from seat ``b``, called tile ``c``, packed tiles ``d``."""
+        mtype = MELD_NAMES[a]
+        tiles = unpack_tiles([d])
+        if mtype == "ankan":
+            self.hand.events.append(Event("ankan", s, -1, tuple(sorted(tiles))))
+        else:
+            rest = list(tiles)
+            rest.remove(c)
+            self.hand.events.append(Event(mtype, s, c, tuple(sorted(rest)), b))
+
+    def win_row(self, s, a, b, c, d, e, f) -> None:
+        """A win: from seat ``a``, winning tile ``b``, han ``c``, fu ``d``, yakuman ``e``, pao
+        ``f``."""
+        han = 13 * e if e else c
+        win = Win(seat=s, from_seat=a, deltas=(0, 0, 0, 0), pao_seat=f, han=han, fu=d, yaku=())
+        win.win_tile = b
+        win.ura_indicators = ()
+        self.hand.wins.append(win)
+        win.limit = limit_name(c, d, e, self.rules)
+        self.win = win
+
+    def yaku(self, s, a, b, c, d, e, f) -> None:
+        """Up to three (yaku, value) pairs of the current win."""
+        win = self.win
+        if win is not None:
             pairs = [(a, b), (c, d), (e, f)]
             win.yaku = win.yaku + tuple((ENGINE_YAKU_KEYS[y], v) for y, v in pairs if y >= 0)
-        elif kind == EV_URA and win is not None:
+
+    def ura(self, s, a, b, c, d, e, f) -> None:
+        """The current win's ``a`` ura indicators."""
+        win = self.win
+        if win is not None:
             win.ura_indicators = tuple((b, c, d, e, f)[:a])
-            hand.ura_indicators = list(win.ura_indicators)
-        elif kind == EV_DELTA:
-            if s >= 0 and win is not None and win.seat == s:
-                win.deltas = (a, b, c, d)
-                win.points = hand_value(win, hand.dealer, rules.players, rules.tsumo_loss)
-            elif hand.draw is not None:
-                hand.draw.deltas = (a, b, c, d)
-        elif kind == EV_RYUUKYOKU:
-            tenpai = tuple(x for x in range(4) if b >> x & 1)
-            kind_name = DRAW_KIND_NAMES[a]
-            hand.draw = Draw(
-                kind_name,
-                (0, 0, 0, 0),
-                tenpai if kind_name in ("exhaustive", "nagashi_mangan") else None,
-            )
-        elif kind == EV_HAND_END:
-            win = None
-    return game
+            self.hand.ura_indicators = list(win.ura_indicators)
+
+    def delta(self, s, a, b, c, d, e, f) -> None:
+        """Point changes: of the win of seat ``s``, else of the draw."""
+        hand, win, rules = self.hand, self.win, self.rules
+        if s >= 0 and win is not None and win.seat == s:
+            win.deltas = (a, b, c, d)
+            win.points = hand_value(win, hand.dealer, rules.players, rules.tsumo_loss)
+        elif hand.draw is not None:
+            hand.draw.deltas = (a, b, c, d)
+
+    def ryuukyoku(self, s, a, b, c, d, e, f) -> None:
+        """A draw of kind ``a``, tenpai seats as the bits of ``b``."""
+        tenpai = tuple(x for x in range(4) if b >> x & 1)
+        kind_name = DRAW_KIND_NAMES[a]
+        self.hand.draw = Draw(
+            kind_name,
+            (0, 0, 0, 0),
+            tenpai if kind_name in ("exhaustive", "nagashi_mangan") else None,
+        )
+
+    def hand_end(self, s, a, b, c, d, e, f) -> None:
+        """The hand's end."""
+        self.win = None
+
+
+_ROW_READERS = {
+    EV_POINTS: _LogReader.points,
+    EV_WALL: _LogReader.wall,
+    EV_DEAL: _LogReader.deal,
+    EV_DORA: _LogReader.dora,
+    EV_DRAW: _LogReader.draw,
+    EV_DISCARD: _LogReader.discard,
+    EV_KITA: _LogReader.kita,
+    EV_RIICHI: _LogReader.riichi,
+    EV_RIICHI_ACCEPTED: _LogReader.riichi_accepted,
+    EV_CALL: _LogReader.call,
+    EV_WIN: _LogReader.win_row,
+    EV_YAKU: _LogReader.yaku,
+    EV_URA: _LogReader.ura,
+    EV_DELTA: _LogReader.delta,
+    EV_RYUUKYOKU: _LogReader.ryuukyoku,
+    EV_HAND_END: _LogReader.hand_end,
+}
+"""Engine event kind → how a row of it inside a hand is read."""
 
 
 def export_mjai(rows: np.ndarray, rules: Rules = MAHJONGSOUL, **kw) -> str:

@@ -1301,171 +1301,234 @@ def _uuid(actions: list[dict]) -> str:
 
 def _hand_records(hand: Hand, red, n: int, game: Game, last: bool, events: list[Event]):
     """(kind, data) of one hand's records."""
-    dealer = hand.dealer
-
-    def t(x: int) -> str:
-        return tile_name(x, red - hand.plain_reds)
-
-    wall, layout = hand_wall(hand)
-    k = sum(1 for e in hand.events if e.type == "draw" and e.rinshan)
-    eng = to_engine_wall(wall, layout, dealer)
-    paishan = "".join(t(x) for x in engine_to_paishan(eng, n, k))
-    scores = list(hand.scores[:n])
-    first = hand.events[0] if hand.events else None
-    if first is None or first.type != "draw" or first.seat != dealer:
-        raise ValueError(f"hand {hand.label}: the dealer's first draw is missing")
-    concealed = [list(h) for h in hand.haipai]
-    concealed[dealer].append(first.tile)
-    newround = {
-        "chang": hand.round_wind,
-        "ju": dealer,
-        "ben": hand.honba,
-        "liqibang": hand.kyotaku,
-        "scores": scores,
-        **{f"tiles{s}": [t(x) for x in concealed[s]] if s < n else [] for s in range(4)},
-        "paishan": paishan,
-        "sha256": hashlib.sha256(paishan.encode()).hexdigest(),
-        "left_tile_count": N_LIVE[n] - 1,
-        "doras": [t(hand.dora_indicators[0])],
-    }
-    out: list[tuple[str, dict]] = [("NewRound", newround)]
-    shown = 1
-    pending_dora = False
-    riichi_next = -1
-    wliqi_open = [True] * 4
-    riichi_seats: set[int] = set()
-    accept: dict | None = None
-    points = list(hand.scores)
-    sticks = hand.kyotaku
-    live_left = N_LIVE[n] - 1
-    melds: list[list[Event]] = [[], [], [], []]
-    last_draw = -1
-
-    def doras() -> list[str]:
-        return [t(x) for x in hand.dora_indicators[:shown]]
-
+    writer = _HandWriter(hand, red, n)
+    out: list[tuple[str, dict]] = [("NewRound", writer.new_round())]
     for e in events[1:]:
-        data: dict[str, Any]
+        record = writer.play(e)
+        if record is not None:
+            out.append(record)
+    out.append(writer.end(game, last))
+    return out
+
+
+class _HandWriter:
+    """One hand written as records: the seats' concealed tiles and melds, points, riichi and
+    the dora indicators shown so far."""
+
+    def __init__(self, hand: Hand, red, n: int):
+        self.hand, self.red, self.n = hand, red, n
+        self.concealed: list[list[int]] = []
+        self.shown = 1
+        self.pending_dora = False
+        self.riichi_next = -1
+        self.wliqi_open = [True] * 4
+        self.riichi_seats: set[int] = set()
+        self.accept: dict | None = None
+        self.points = list(hand.scores)
+        self.sticks = hand.kyotaku
+        self.live_left = N_LIVE[n] - 1
+        self.melds: list[list[Event]] = [[], [], [], []]
+        self.last_draw = -1
+
+    def t(self, x: int) -> str:
+        """A tile's name (a five the record reads as plain is named plain)."""
+        return tile_name(x, self.red - self.hand.plain_reds)
+
+    def doras(self) -> list[str]:
+        """The dora indicators shown so far."""
+        return [self.t(x) for x in self.hand.dora_indicators[: self.shown]]
+
+    def new_round(self) -> dict:
+        """The ``NewRound`` record: the deal (the dealer's first draw with it) and the wall."""
+        hand, n, t = self.hand, self.n, self.t
+        dealer = hand.dealer
+        wall, layout = hand_wall(hand)
+        k = sum(1 for e in hand.events if e.type == "draw" and e.rinshan)
+        eng = to_engine_wall(wall, layout, dealer)
+        paishan = "".join(t(x) for x in engine_to_paishan(eng, n, k))
+        scores = list(hand.scores[:n])
+        first = hand.events[0] if hand.events else None
+        if first is None or first.type != "draw" or first.seat != dealer:
+            raise ValueError(f"hand {hand.label}: the dealer's first draw is missing")
+        concealed = self.concealed = [list(h) for h in hand.haipai]
+        concealed[dealer].append(first.tile)
+        return {
+            "chang": hand.round_wind,
+            "ju": dealer,
+            "ben": hand.honba,
+            "liqibang": hand.kyotaku,
+            "scores": scores,
+            **{f"tiles{s}": [t(x) for x in concealed[s]] if s < n else [] for s in range(4)},
+            "paishan": paishan,
+            "sha256": hashlib.sha256(paishan.encode()).hexdigest(),
+            "left_tile_count": N_LIVE[n] - 1,
+            "doras": [t(hand.dora_indicators[0])],
+        }
+
+    def play(self, e: Event) -> tuple[str, dict] | None:
+        """The record of one event after the dealer's first draw (None for a dora indicator or
+        riichi, which go into the next record)."""
         if e.type == "dora":
-            shown += 1
-            pending_dora = True
-            continue
+            self.shown += 1
+            self.pending_dora = True
+            return None
         if e.type == "riichi":
-            riichi_next = e.seat
-            continue
+            self.riichi_next = e.seat
+            return None
         if e.type == "riichi_accepted":
-            points[e.seat] -= 1000
-            sticks += 1
-            accept = {"seat": e.seat, "score": points[e.seat], "liqibang": sticks}
-            continue
-        if e.type == "draw":
-            live_left -= 1
-            data = {"seat": e.seat, "tile": t(e.tile), "left_tile_count": live_left}
-            concealed[e.seat].append(e.tile)
-            last_draw = e.tile
-            kind = "DealTile"
-        elif e.type == "discard":
-            concealed[e.seat].remove(e.tile)
-            data = {"seat": e.seat, "tile": t(e.tile), "moqie": e.tsumogiri}
-            if riichi_next == e.seat:
-                data["is_liqi"] = True
-                riichi_seats.add(e.seat)
-                if wliqi_open[e.seat]:
-                    data["is_wliqi"] = True
-            riichi_next = -1
-            wliqi_open[e.seat] = False
-            kind = "DiscardTile"
-        elif e.type in ("chi", "pon", "daiminkan"):
-            for x in e.consumed:
-                concealed[e.seat].remove(x)
-            data = {
-                "seat": e.seat,
-                "type": ("chi", "pon", "daiminkan").index(e.type),
-                "tiles": [t(x) for x in (*e.consumed, e.tile)],
-                "froms": [e.seat] * len(e.consumed) + [e.from_seat],
-            }
-            melds[e.seat].append(e)
-            wliqi_open = [False] * 4
-            kind = "ChiPengGang"
-        elif e.type in ("ankan", "kakan"):
-            if e.type == "ankan":
-                for x in e.consumed:
-                    concealed[e.seat].remove(x)
-                shown_tile = max(e.consumed, key=lambda x: x in red)
-                melds[e.seat].append(e)
-            else:
-                concealed[e.seat].remove(e.tile)
-                shown_tile = e.tile
-                melds[e.seat] = [
-                    e if m.type == "pon" and m.tile // 4 == e.tile // 4 else m
-                    for m in melds[e.seat]
-                ]
-            data = {"seat": e.seat, "type": 3 if e.type == "ankan" else 2, "tiles": t(shown_tile)}
-            wliqi_open = [False] * 4
-            kind = "AnGangAddGang"
-        elif e.type == "kita":
-            concealed[e.seat].remove(e.tile)
-            data = {"seat": e.seat, "moqie": e.tile == last_draw}
-            kind = "BaBei"
-        else:
-            raise ValueError(f"hand {hand.label}: unknown event {e.type!r}")
+            self.points[e.seat] -= 1000
+            self.sticks += 1
+            self.accept = {"seat": e.seat, "score": self.points[e.seat], "liqibang": self.sticks}
+            return None
+        write = _PLAY_WRITERS.get(e.type)
+        if write is None:
+            raise ValueError(f"hand {self.hand.label}: unknown event {e.type!r}")
+        kind, data = write(self, e)
         if e.type != "draw":
-            last_draw = -1
-        if pending_dora and kind != "ChiPengGang":
-            data["doras"] = doras()
-            pending_dora = False
-        if accept is not None and kind in ("DealTile", "ChiPengGang"):
-            data["liqi"] = accept
-            accept = None
-        out.append((kind, data))
-    end: dict[str, Any]
-    old = list(hand.scores[:n])
-    after = [hand.scores[s] + hand.deltas[s] for s in range(n)]
-    if hand.wins:
+            self.last_draw = -1
+        if self.pending_dora and kind != "ChiPengGang":
+            data["doras"] = self.doras()
+            self.pending_dora = False
+        if self.accept is not None and kind in ("DealTile", "ChiPengGang"):
+            data["liqi"] = self.accept
+            self.accept = None
+        return kind, data
+
+    def _deal_tile(self, e: Event) -> tuple[str, dict]:
+        """A draw."""
+        self.live_left -= 1
+        data = {"seat": e.seat, "tile": self.t(e.tile), "left_tile_count": self.live_left}
+        self.concealed[e.seat].append(e.tile)
+        self.last_draw = e.tile
+        return "DealTile", data
+
+    def _discard_tile(self, e: Event) -> tuple[str, dict]:
+        """A discard, with riichi (double riichi before any call or the seat's first discard)."""
+        self.concealed[e.seat].remove(e.tile)
+        data = {"seat": e.seat, "tile": self.t(e.tile), "moqie": e.tsumogiri}
+        if self.riichi_next == e.seat:
+            data["is_liqi"] = True
+            self.riichi_seats.add(e.seat)
+            if self.wliqi_open[e.seat]:
+                data["is_wliqi"] = True
+        self.riichi_next = -1
+        self.wliqi_open[e.seat] = False
+        return "DiscardTile", data
+
+    def _chi_peng_gang(self, e: Event) -> tuple[str, dict]:
+        """A chi, pon or daiminkan."""
+        for x in e.consumed:
+            self.concealed[e.seat].remove(x)
+        data = {
+            "seat": e.seat,
+            "type": ("chi", "pon", "daiminkan").index(e.type),
+            "tiles": [self.t(x) for x in (*e.consumed, e.tile)],
+            "froms": [e.seat] * len(e.consumed) + [e.from_seat],
+        }
+        self.melds[e.seat].append(e)
+        self.wliqi_open = [False] * 4
+        return "ChiPengGang", data
+
+    def _an_gang_add_gang(self, e: Event) -> tuple[str, dict]:
+        """A closed or added kan."""
+        concealed, melds = self.concealed[e.seat], self.melds
+        if e.type == "ankan":
+            for x in e.consumed:
+                concealed.remove(x)
+            shown_tile = max(e.consumed, key=lambda x: x in self.red)
+            melds[e.seat].append(e)
+        else:
+            concealed.remove(e.tile)
+            shown_tile = e.tile
+            melds[e.seat] = [
+                e if m.type == "pon" and m.tile // 4 == e.tile // 4 else m for m in melds[e.seat]
+            ]
+        data = {"seat": e.seat, "type": 3 if e.type == "ankan" else 2, "tiles": self.t(shown_tile)}
+        self.wliqi_open = [False] * 4
+        return "AnGangAddGang", data
+
+    def _ba_bei(self, e: Event) -> tuple[str, dict]:
+        """A kita."""
+        self.concealed[e.seat].remove(e.tile)
+        return "BaBei", {"seat": e.seat, "moqie": e.tile == self.last_draw}
+
+    def end(self, game: Game, last: bool) -> tuple[str, dict]:
+        """The hand's last record: ``Hule``, ``NoTile`` or ``LiuJu`` (``last``: the game ends)."""
+        if self.hand.wins:
+            return "Hule", self._hule_end(game, last)
+        if self.hand.draw.kind in ("exhaustive", "nagashi_mangan"):
+            return "NoTile", self._notile_end(last)
+        return "LiuJu", self._liuju_end(game, last)
+
+    def _hule_end(self, game: Game, last: bool) -> dict:
+        """The wins, with the point changes."""
+        hand, n = self.hand, self.n
+        red = self.red - hand.plain_reds
         hules = [
-            _hule(w, hand, n, red - hand.plain_reds, concealed, melds, riichi_seats, shown)
+            _hule(w, hand, n, red, self.concealed, self.melds, self.riichi_seats, self.shown)
             for w in hand.wins
         ]
-        end = {
+        end: dict[str, Any] = {
             "hules": hules,
-            "old_scores": old,
+            "old_scores": list(hand.scores[:n]),
             "delta_scores": list(hand.deltas[:n]),
-            "scores": after,
+            "scores": [hand.scores[s] + hand.deltas[s] for s in range(n)],
         }
         pao = next((w.pao_seat for w in hand.wins if w.pao_seat >= 0), -1)
         end["baopai"] = pao + 1
-        if pending_dora:
-            end["doras"] = doras()
+        if self.pending_dora:
+            end["doras"] = self.doras()
         if last:
             end["gameend"] = {"scores": list(game.final_scores[:n])}
-        out.append(("Hule", end))
-    elif hand.draw.kind in ("exhaustive", "nagashi_mangan"):
-        end = {"liujumanguan": hand.draw.kind == "nagashi_mangan"}
-        if hand.draw.tenpai is not None:
-            tenpai = set(hand.draw.tenpai)
+        return end
+
+    def _notile_end(self, last: bool) -> dict:
+        """An exhaustive draw (or nagashi mangan): tenpai hands and point changes."""
+        hand, n, draw = self.hand, self.n, self.hand.draw
+        end: dict[str, Any] = {"liujumanguan": draw.kind == "nagashi_mangan"}
+        if draw.tenpai is not None:
+            tenpai = set(draw.tenpai)
             end["players"] = [
-                {"tingpai": s in tenpai, "hand": [t(x) for x in sorted(concealed[s])], "tings": []}
+                {
+                    "tingpai": s in tenpai,
+                    "hand": [self.t(x) for x in sorted(self.concealed[s])],
+                    "tings": [],
+                }
                 for s in range(n)
             ]
+        old = list(hand.scores[:n])
         end["scores"] = (
-            [{"old_scores": old, "delta_scores": list(hand.draw.deltas[:n])}]
-            if any(hand.draw.deltas)
-            else []
+            [{"old_scores": old, "delta_scores": list(draw.deltas[:n])}] if any(draw.deltas) else []
         )
         end["gameend"] = last
-        out.append(("NoTile", end))
-    else:
+        return end
+
+    def _liuju_end(self, game: Game, last: bool) -> dict:
+        """An abortive draw, by the seat that played last."""
+        hand = self.hand
         prev = next((e for e in reversed(hand.events) if e.seat >= 0), None)
-        seat = prev.seat if prev is not None else dealer
-        end = {"type": LIUJU_TYPES[hand.draw.kind], "seat": seat}
+        seat = prev.seat if prev is not None else hand.dealer
+        end: dict[str, Any] = {"type": LIUJU_TYPES[hand.draw.kind], "seat": seat}
         if hand.draw.kind == "kyuushu_kyuuhai":
-            end["tiles"] = [t(x) for x in concealed[seat]]
-        if accept is not None:
-            end["liqi"] = accept
+            end["tiles"] = [self.t(x) for x in self.concealed[seat]]
+        if self.accept is not None:
+            end["liqi"] = self.accept
         if last:
-            end["gameend"] = {"scores": list(game.final_scores[:n])}
-        out.append(("LiuJu", end))
-    return out
+            end["gameend"] = {"scores": list(game.final_scores[: self.n])}
+        return end
+
+
+_PLAY_WRITERS = {
+    "draw": _HandWriter._deal_tile,
+    "discard": _HandWriter._discard_tile,
+    "chi": _HandWriter._chi_peng_gang,
+    "pon": _HandWriter._chi_peng_gang,
+    "daiminkan": _HandWriter._chi_peng_gang,
+    "ankan": _HandWriter._an_gang_add_gang,
+    "kakan": _HandWriter._an_gang_add_gang,
+    "kita": _HandWriter._ba_bei,
+}
+"""Event type → the method writing its record, as (kind, data)."""
 
 
 def _hule(w: Win, hand: Hand, n: int, red, concealed, melds, riichi_seats, shown) -> dict:

@@ -219,7 +219,10 @@ def _event(ev: dict, typ: str, game: Game, state: dict, fail) -> None:
         return
     if state["ended"] and typ not in ("hora",):
         fail(f"{typ} after the hand ended")
-    _hand_event(ev, typ, hand, state, fail)
+    handler = _HAND_EVENTS.get(typ)  # an event inside a hand
+    if handler is None:
+        fail(f"unknown event type {typ!r}")
+    handler(ev, typ, hand, state, fail)
 
 
 def _four(values, players: int):
@@ -407,10 +410,27 @@ def _read_fast(
 
 
 def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes | None) -> Game:
+    """The record as the fast path reads it; raises ``_BailError`` (or what a malformed event
+    raises) where the checked reader must read it."""
     # The compiled part reads draws, discards and riichi (nine lines in ten) into ``ops`` and the
     # state array; ``_event`` reads the other lines, with an allocator on the same state. A hand's
     # events stay compact (``CompactEvents``) until someone reads ``Hand.events``.
     game = Game(hands=[], format="mjai", source=source, red_fives=red_fives)
+    state, st = _fast_state()
+    text = strip_bom(text)
+    data = text.encode("utf-8") if utf8 is None else utf8
+    lines, start_rows = lex_lines(np.frombuffer(data, dtype=np.uint8))
+    ops = np.zeros((len(lines), 3), dtype=np.int32)  # the events' rows, at most one a line
+    starts, built = _fast_lines(game, state, st, text, data, lines, start_rows, ops)
+    _finish(game, state, _bail)
+    starts.append(int(st[ST_ROWS]))
+    _compact_hands(game, ops, starts, built)
+    return game
+
+
+def _fast_state() -> tuple[dict, np.ndarray]:
+    """The reader's state for the fast path and the state array its allocators and the compiled
+    part share (no hand yet)."""
     state = _new_state()
     st = np.zeros(ST_SIZE, dtype=np.int32)
     st[ST_LAST_DRAW:ST_IN_HAND] = -1  # no draw, no kan, no discard: no hand yet
@@ -431,13 +451,16 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
 
     state["alloc_type"] = alloc_type
     state["last_discard"] = (-1, -1)
+    return state, st
+
+
+def _fast_lines(
+    game: Game, state: dict, st: np.ndarray, text: str, data: bytes, lines, start_rows, ops
+) -> tuple[list[int], set[int]]:
+    """Read every line: plays by the compiled part, the rest by ``_event``. Returns each hand's
+    first row in ``ops`` and the ids of the hands whose events were built while reading."""
     last_draw = st[ST_LAST_DRAW : ST_LAST_DRAW + 4]  # a view: ``_event`` writes through it
-    text = strip_bom(text)
-    data = text.encode("utf-8") if utf8 is None else utf8
     plain = len(data) == len(text)  # ASCII: byte offsets are str offsets
-    buf = np.frombuffer(data, dtype=np.uint8)
-    lines, start_rows = lex_lines(buf)
-    ops = np.zeros((len(lines), 3), dtype=np.int32)  # the events' rows, at most one a line
     mv, line_mv = memoryview(st), memoryview(lines)  # items as ints, faster than NumPy's
     scan = _SCAN
     hand = None
@@ -464,12 +487,7 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
                 raise _BailError
             kind = _PLAY_LINES.get(typ)
         if kind is not None:  # written unusually: give it to the compiled part as a plain line
-            s = ev["actor"]
-            if type(s) is not int or not 0 <= s < 4:
-                raise _BailError
-            if kind == LINE_DAHAI and ev.get("tsumogiri", False):
-                kind = LINE_TSUMOGIRI
-            lines[i, 2:] = kind, s, _NAME_INDEX[ev["pai"]] if kind <= LINE_TSUMOGIRI else 0
+            _as_play_line(lines, i, ev, kind)
             continue
         if (
             typ == "ryukyoku"
@@ -513,8 +531,23 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
         mv[ST_DISCARD_SEAT], mv[ST_DISCARD_TILE] = state["last_discard"]
         mv[ST_IN_HAND] = int(hand is not None and not state["ended"] and id(hand) not in built)
         i += 1
-    _finish(game, state, _bail)
-    starts.append(mv[ST_ROWS])
+    return starts, built
+
+
+def _as_play_line(lines: np.ndarray, i: int, ev: dict, kind: int) -> None:
+    """Rewrite line ``i`` as the plain play line of ``ev`` (its ``LINE_*`` ``kind``) for the
+    compiled part to read."""
+    s = ev["actor"]
+    if type(s) is not int or not 0 <= s < 4:
+        raise _BailError
+    if kind == LINE_DAHAI and ev.get("tsumogiri", False):
+        kind = LINE_TSUMOGIRI
+    lines[i, 2:] = kind, s, _NAME_INDEX[ev["pai"]] if kind <= LINE_TSUMOGIRI else 0
+
+
+def _compact_hands(game: Game, ops: np.ndarray, starts: list[int], built: set[int]) -> None:
+    """Give each hand its events as ``CompactEvents`` of its rows of ``ops``, checking that the
+    rows account for every event read by ``_event``."""
     others = 0
     for h, lo, hi in zip(game.hands, starts, starts[1:], strict=False):
         if id(h) not in built:
@@ -524,7 +557,6 @@ def _fast(text: str, source: str, red_fives: tuple[int, int, int], utf8: bytes |
             others += int(np.count_nonzero(ops[lo:hi, 0] == OP_EVENT))
     if int(np.count_nonzero(ops[: starts[-1], 0] == OP_EVENT)) != others:
         raise _BailError
-    return game
 
 
 def _start_plain(row: np.ndarray, game: Game, state: dict) -> None:
@@ -658,134 +690,172 @@ def _players(scores, tehais) -> int:
     return 3 if hidden[3] and not any(hidden[:3]) else 4
 
 
-def _hand_event(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+def _on_tsumo(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A draw (a replacement draw when the seat's last play was a kan or kita)."""
+    alloc: TileAllocator = state["alloc"]
+    s = _seat(ev, "actor", fail)
+    tid = _new_tile(alloc, _get(ev, "pai", fail), fail)
+    alloc.hands[s].append(tid)
+    prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
+    rinshan = prev is not None and prev.seat == s and prev.type in _KANS
+    hand.events.append(Event("draw", s, tid, rinshan=rinshan))
+    state["last_draw"][s] = tid
+
+
+def _on_dahai(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A discard: the drawn tile when tsumogiri, else the seat's lowest other id of that tile."""
     alloc: TileAllocator = state["alloc"]
     last_draw = state["last_draw"]
-    if typ == "tsumo":
-        s = _seat(ev, "actor", fail)
-        tid = _new_tile(alloc, _get(ev, "pai", fail), fail)
-        alloc.hands[s].append(tid)
-        prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
-        rinshan = prev is not None and prev.seat == s and prev.type in _KANS
-        hand.events.append(Event("draw", s, tid, rinshan=rinshan))
-        last_draw[s] = tid
-    elif typ == "dahai":
-        s = _seat(ev, "actor", fail)
-        kind, red = _tile(_get(ev, "pai", fail), fail)
-        tsumogiri = bool(ev.get("tsumogiri", False))
-        tid = last_draw[s]
-        if not (tsumogiri and tid >= 0 and tid // 4 == kind and alloc.is_red(tid) == red):
-            if tsumogiri:
-                fail("tsumogiri of a tile that was not just drawn")
-            tid = next(
-                (
-                    t
-                    for t in alloc.hands[s]
-                    if t // 4 == kind and alloc.is_red(t) == red and t != last_draw[s]
-                ),
-                -1,
-            )
-            if tid < 0:
-                tid = alloc.take(s, kind, red)
-            else:
-                alloc.hands[s].remove(tid)
-        else:
-            alloc.hands[s].remove(tid)
-        last_draw[s] = -1
-        hand.events.append(Event("discard", s, tid, tsumogiri=tsumogiri))
-        state["last_discard"] = (s, tid)
-    elif typ in ("chi", "pon", "daiminkan"):
-        s = _seat(ev, "actor", fail)
-        target = _seat(ev, "target", fail)
-        kind, red = _tile(_get(ev, "pai", fail), fail)
-        ls, lt = state["last_discard"]
-        if ls != target or lt < 0 or (lt // 4, alloc.is_red(lt)) != (kind, red):
-            fail(f"{typ} of {ev.get('pai')} from seat {target} does not match the last discard")
-        consumed = _get(ev, "consumed", fail)
-        if not isinstance(consumed, list) or len(consumed) != (3 if typ == "daiminkan" else 2):
-            fail(f"{typ} consumed has the wrong number of tiles")
-        ids = tuple(alloc.take(s, *_tile(t, fail)) for t in consumed)
-        hand.events.append(Event(typ, s, lt, ids, target))
-        last_draw[s] = -1
-        state["last_discard"] = (-1, -1)
-    elif typ == "kakan":
-        s = _seat(ev, "actor", fail)
-        kind, red = _tile(_get(ev, "pai", fail), fail)
-        pon = next(
-            (e for e in hand.events if e.type == "pon" and e.seat == s and e.tile // 4 == kind),
-            None,
-        )
-        if pon is None:
-            fail(f"kakan of {ev.get('pai')} without a pon")
-        tid = alloc.take(s, kind, red)
-        hand.events.append(
-            Event("kakan", s, tid, tuple(sorted((*pon.consumed, pon.tile))), pon.from_seat)
-        )
-        last_draw[s] = -1
-        state["last_discard"] = (s, tid)
-    elif typ == "ankan":
-        s = _seat(ev, "actor", fail)
-        consumed = _get(ev, "consumed", fail)
-        if not isinstance(consumed, list) or len(consumed) != 4:
-            fail("ankan consumed must have four tiles")
-        ids = tuple(sorted(alloc.take(s, *_tile(t, fail)) for t in consumed))
-        if len({t // 4 for t in ids}) != 1:
-            fail("ankan of different tiles")
-        hand.events.append(Event("ankan", s, -1, ids))
-        last_draw[s] = -1
-        state["last_discard"] = (s, -1)
-    elif typ in KITA_EVENTS:
-        s = _seat(ev, "actor", fail)
-        if hand.players != 3:
-            fail(f"{typ} (kita) in a four-player game")
-        kind, red = _tile(ev.get("pai", "N"), fail)
-        if kind != 30:
-            fail(f"{typ} of {ev.get('pai')}: only a North can be set aside")
-        tid = alloc.take(s, kind, red)
-        hand.events.append(Event("kita", s, tid))
-        last_draw[s] = -1
-        state["last_discard"] = (s, tid)
-    elif typ == "dora":
-        tid = _new_tile(alloc, _get(ev, "dora_marker", fail), fail)
-        hand.events.append(Event("dora", tile=tid))
-        hand.dora_indicators.append(tid)
-    elif typ == "reach":
-        hand.events.append(Event("riichi", _seat(ev, "actor", fail)))
-    elif typ == "reach_accepted":
-        hand.events.append(Event("riichi_accepted", _seat(ev, "actor", fail)))
-    elif typ == "hora":
-        if hand.draw is not None:
-            fail("hora after ryukyoku")
-        hand.wins.append(_hora(ev, hand, alloc, fail, state.get("win_tile")))
-    elif typ == "ryukyoku":
-        if hand.wins or hand.draw is not None:
-            fail("second result in one hand")
-        deltas = _four(ev.get("deltas", [0, 0, 0, 0]), hand.players)
-        if not isinstance(deltas, list) or len(deltas) != 4:
-            fail("ryukyoku deltas must be four ints")
-        deltas = tuple(int(x) for x in deltas)
-        reason = ev.get("reason")
-        if reason is not None and not isinstance(reason, str):
-            fail(f"ryukyoku reason must be a string, got {reason!r}")
-        if reason and reason.lower() in _PENALTY_REASONS:
-            fail(
-                f"ryukyoku reason {reason!r} is a penalty for a failed player (mjai.app), "
-                "not a draw the rules define; such a hand cannot be read"
-            )
-        kind = _KIND_BY_REASON.get(reason.lower()) if reason else infer_draw_kind(hand)
-        if kind is None:
-            fail(
-                f"unknown ryukyoku reason {reason!r}; known: " + ", ".join(sorted(_KIND_BY_REASON))
-            )
-        tenpai = None
-        tenpais = _four(ev.get("tenpais"), hand.players)
-        if isinstance(tenpais, list) and len(tenpais) == 4:
-            tenpai = tuple(s for s in range(4) if tenpais[s])
-        elif kind == "exhaustive" and any(deltas):
-            tenpai = tuple(s for s in range(4) if deltas[s] > 0)
-        hand.draw = Draw(kind, deltas, tenpai)
+    s = _seat(ev, "actor", fail)
+    kind, red = _tile(_get(ev, "pai", fail), fail)
+    tsumogiri = bool(ev.get("tsumogiri", False))
+    tid = last_draw[s]
+    if not (tsumogiri and tid >= 0 and tid // 4 == kind and alloc.is_red(tid) == red):
+        if tsumogiri:
+            fail("tsumogiri of a tile that was not just drawn")
+        tid = alloc.discard_id(s, kind, red, last_draw[s])
     else:
-        fail(f"unknown event type {typ!r}")
+        alloc.hands[s].remove(tid)
+    last_draw[s] = -1
+    hand.events.append(Event("discard", s, tid, tsumogiri=tsumogiri))
+    state["last_discard"] = (s, tid)
+
+
+def _on_claim(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A chi, pon or daiminkan of the last discard."""
+    alloc: TileAllocator = state["alloc"]
+    s = _seat(ev, "actor", fail)
+    target = _seat(ev, "target", fail)
+    kind, red = _tile(_get(ev, "pai", fail), fail)
+    ls, lt = state["last_discard"]
+    if ls != target or lt < 0 or (lt // 4, alloc.is_red(lt)) != (kind, red):
+        fail(f"{typ} of {ev.get('pai')} from seat {target} does not match the last discard")
+    consumed = _get(ev, "consumed", fail)
+    if not isinstance(consumed, list) or len(consumed) != (3 if typ == "daiminkan" else 2):
+        fail(f"{typ} consumed has the wrong number of tiles")
+    ids = tuple(alloc.take(s, *_tile(t, fail)) for t in consumed)
+    hand.events.append(Event(typ, s, lt, ids, target))
+    state["last_draw"][s] = -1
+    state["last_discard"] = (-1, -1)
+
+
+def _on_kakan(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """An added kan onto the seat's pon of that tile."""
+    alloc: TileAllocator = state["alloc"]
+    s = _seat(ev, "actor", fail)
+    kind, red = _tile(_get(ev, "pai", fail), fail)
+    pon = next(
+        (e for e in hand.events if e.type == "pon" and e.seat == s and e.tile // 4 == kind),
+        None,
+    )
+    if pon is None:
+        fail(f"kakan of {ev.get('pai')} without a pon")
+    tid = alloc.take(s, kind, red)
+    hand.events.append(
+        Event("kakan", s, tid, tuple(sorted((*pon.consumed, pon.tile))), pon.from_seat)
+    )
+    state["last_draw"][s] = -1
+    state["last_discard"] = (s, tid)
+
+
+def _on_ankan(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A closed kan of four tiles from the seat's hand."""
+    alloc: TileAllocator = state["alloc"]
+    s = _seat(ev, "actor", fail)
+    consumed = _get(ev, "consumed", fail)
+    if not isinstance(consumed, list) or len(consumed) != 4:
+        fail("ankan consumed must have four tiles")
+    ids = tuple(sorted(alloc.take(s, *_tile(t, fail)) for t in consumed))
+    if len({t // 4 for t in ids}) != 1:
+        fail("ankan of different tiles")
+    hand.events.append(Event("ankan", s, -1, ids))
+    state["last_draw"][s] = -1
+    state["last_discard"] = (s, -1)
+
+
+def _on_kita(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A North set aside (``nukidora`` or ``kita``), three players only."""
+    alloc: TileAllocator = state["alloc"]
+    s = _seat(ev, "actor", fail)
+    if hand.players != 3:
+        fail(f"{typ} (kita) in a four-player game")
+    kind, red = _tile(ev.get("pai", "N"), fail)
+    if kind != 30:
+        fail(f"{typ} of {ev.get('pai')}: only a North can be set aside")
+    tid = alloc.take(s, kind, red)
+    hand.events.append(Event("kita", s, tid))
+    state["last_draw"][s] = -1
+    state["last_discard"] = (s, tid)
+
+
+def _on_dora(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A newly revealed kan dora indicator."""
+    tid = _new_tile(state["alloc"], _get(ev, "dora_marker", fail), fail)
+    hand.events.append(Event("dora", tile=tid))
+    hand.dora_indicators.append(tid)
+
+
+def _on_reach(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A riichi declaration."""
+    hand.events.append(Event("riichi", _seat(ev, "actor", fail)))
+
+
+def _on_reach_accepted(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A riichi stick paid."""
+    hand.events.append(Event("riichi_accepted", _seat(ev, "actor", fail)))
+
+
+def _on_hora(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A win (one of several with a multiple ron)."""
+    if hand.draw is not None:
+        fail("hora after ryukyoku")
+    hand.wins.append(_hora(ev, hand, state["alloc"], fail, state.get("win_tile")))
+
+
+def _on_ryukyoku(ev: dict, typ: str, hand: Hand, state: dict, fail) -> None:
+    """A draw: its kind from ``reason`` (or inferred from the hand), deltas and tenpai seats."""
+    if hand.wins or hand.draw is not None:
+        fail("second result in one hand")
+    deltas = _four(ev.get("deltas", [0, 0, 0, 0]), hand.players)
+    if not isinstance(deltas, list) or len(deltas) != 4:
+        fail("ryukyoku deltas must be four ints")
+    deltas = tuple(int(x) for x in deltas)
+    reason = ev.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        fail(f"ryukyoku reason must be a string, got {reason!r}")
+    if reason and reason.lower() in _PENALTY_REASONS:
+        fail(
+            f"ryukyoku reason {reason!r} is a penalty for a failed player (mjai.app), "
+            "not a draw the rules define; such a hand cannot be read"
+        )
+    kind = _KIND_BY_REASON.get(reason.lower()) if reason else infer_draw_kind(hand)
+    if kind is None:
+        fail(f"unknown ryukyoku reason {reason!r}; known: " + ", ".join(sorted(_KIND_BY_REASON)))
+    tenpai = None
+    tenpais = _four(ev.get("tenpais"), hand.players)
+    if isinstance(tenpais, list) and len(tenpais) == 4:
+        tenpai = tuple(s for s in range(4) if tenpais[s])
+    elif kind == "exhaustive" and any(deltas):
+        tenpai = tuple(s for s in range(4) if deltas[s] > 0)
+    hand.draw = Draw(kind, deltas, tenpai)
+
+
+_HAND_EVENTS = {
+    "tsumo": _on_tsumo,
+    "dahai": _on_dahai,
+    "chi": _on_claim,
+    "pon": _on_claim,
+    "daiminkan": _on_claim,
+    "kakan": _on_kakan,
+    "ankan": _on_ankan,
+    **dict.fromkeys(KITA_EVENTS, _on_kita),
+    "dora": _on_dora,
+    "reach": _on_reach,
+    "reach_accepted": _on_reach_accepted,
+    "hora": _on_hora,
+    "ryukyoku": _on_ryukyoku,
+}
+"""Event type → its handler inside a hand."""
 
 
 def _hora(ev: dict, hand: Hand, alloc: TileAllocator, fail, win_tile: int | None = None) -> Win:
@@ -935,131 +1005,151 @@ def write_mjai(
     """
     if sanma_dialect not in SANMA_DIALECTS:
         raise ValueError(f"sanma_dialect must be one of {SANMA_DIALECTS}, got {sanma_dialect!r}")
-    three = game.players == 3
-    n = 3 if three and sanma_dialect == "kita" else 4
-
-    def seats(values) -> list:
-        return list(values)[:n]
-
+    n = 3 if game.players == 3 and sanma_dialect == "kita" else 4
     red_all = frozenset(red_ids(game.red_fives))
-    out: list[dict] = [
-        {
-            "type": "start_game",
-            "names": seats(game.names),
-            "kyoku_first": 4 if game.game_length == "tonpuusen" else 0,
-            "aka_flag": any(game.red_fives),
-            "rule_disp": game.rules_text,
-        }
-    ]
-    if any(game.red_fives) and tuple(game.red_fives) != (1, 1, 1):
-        out[0]["red_fives"] = list(game.red_fives)
-    if game.log_id:
-        out[0]["log_id"] = game.log_id
-    if game.mjlog_shuffle is not None:
-        out[0]["mjlog_shuffle"] = game.mjlog_shuffle
+    out: list[dict] = [_start_game_line(game, n)]
     for hand in game.hands:
         red = red_all - hand.plain_reds
 
         def name(t: int) -> str:
             return mjai_name(t // 4, t in red)  # noqa: B023
 
-        out.append(
-            {
-                "type": "start_kyoku",
-                "bakaze": _BAKAZE[hand.round_wind % 4],
-                "dora_marker": name(hand.dora_indicators[0]),
-                "kyoku": hand.kyoku + 1,
-                "honba": hand.honba,
-                "kyotaku": hand.kyotaku,
-                "oya": hand.dealer,
-                "scores": seats(hand.scores),
-                "tehais": seats(
-                    [name(t) for t in h] if s < 3 or not three else ["?"] * 13
-                    for s, h in enumerate(hand.haipai)
-                ),
-            }
-        )
+        out.append(_start_kyoku_line(hand, name, n, three=game.players == 3))
         for ev in hand.events if log_order else common_dora_order(hand.events):
-            s = ev.seat
-            if ev.type == "draw":
-                out.append({"type": "tsumo", "actor": s, "pai": name(ev.tile)})
-            elif ev.type == "discard":
-                out.append(
-                    {"type": "dahai", "actor": s, "pai": name(ev.tile), "tsumogiri": ev.tsumogiri}
-                )
-            elif ev.type in ("chi", "pon", "daiminkan"):
-                out.append(
-                    {
-                        "type": ev.type,
-                        "actor": s,
-                        "target": ev.from_seat,
-                        "pai": name(ev.tile),
-                        "consumed": [name(t) for t in ev.consumed],
-                    }
-                )
-            elif ev.type == "kakan":
-                out.append(
-                    {
-                        "type": "kakan",
-                        "actor": s,
-                        "pai": name(ev.tile),
-                        "consumed": [name(t) for t in ev.consumed],
-                    }
-                )
-            elif ev.type == "ankan":
-                out.append(
-                    {"type": "ankan", "actor": s, "consumed": [name(t) for t in ev.consumed]}
-                )
-            elif ev.type == "dora":
-                out.append({"type": "dora", "dora_marker": name(ev.tile)})
-            elif ev.type == "kita":
-                out.append({"type": sanma_dialect, "actor": s, "pai": name(ev.tile)})
-            elif ev.type == "riichi":
-                out.append({"type": "reach", "actor": s})
-            elif ev.type == "riichi_accepted":
-                out.append({"type": "reach_accepted", "actor": s})
-        for w in hand.wins:
-            h = {
-                "type": "hora",
-                "actor": w.seat,
-                "target": w.from_seat,
-                "deltas": seats(w.deltas),
-                "ura_markers": [name(t) for t in (w.ura_indicators or ())],
-            }
-            if w.win_tile >= 0:
-                h["pai"] = name(w.win_tile)
-            if w.han is not None and w.fu is not None:
-                h["fu"], h["fan"] = w.fu, w.han
-            if w.yaku is not None:
-                h["yakus"] = [[k, v] for k, v in w.yaku if not (k in DORA_KEYS and v == 0)]
-            if w.points is not None:
-                h["hora_points"] = w.points
-            if w.limit is not None:
-                h["limit"] = w.limit
-            if w.pao_seat >= 0:
-                h["pao"] = w.pao_seat
-            out.append(h)
+            line = _play_line(ev, name, sanma_dialect)
+            if line is not None:
+                out.append(line)
+        out.extend(_hora_line(w, name, n) for w in hand.wins)
         if hand.draw is not None:
-            r = {
-                "type": "ryukyoku",
-                "deltas": seats(hand.draw.deltas),
-                "reason": REASONS[hand.draw.kind],
-            }
-            if hand.draw.tenpai is not None:
-                r["tenpais"] = [s in hand.draw.tenpai for s in range(n)]
-            out.append(r)
+            out.append(_ryukyoku_line(hand.draw, n))
         if not hand.finished:
             return out  # a game still running: no end_kyoku, no end_game
         out.append({"type": "end_kyoku"})
     if game.complete is False:
         return out  # a game still running between hands: no end_game
+    out.append(_end_game_line(game, n))
+    return out
+
+
+def _seats(values, n: int) -> list:
+    """The first ``n`` per-seat values (``n``: the seats a line lists, 3 or 4)."""
+    return list(values)[:n]
+
+
+def _start_game_line(game: Game, n: int) -> dict:
+    """The ``start_game`` event: names, length, red fives, log id and shuffle."""
+    line = {
+        "type": "start_game",
+        "names": _seats(game.names, n),
+        "kyoku_first": 4 if game.game_length == "tonpuusen" else 0,
+        "aka_flag": any(game.red_fives),
+        "rule_disp": game.rules_text,
+    }
+    if any(game.red_fives) and tuple(game.red_fives) != (1, 1, 1):
+        line["red_fives"] = list(game.red_fives)
+    if game.log_id:
+        line["log_id"] = game.log_id
+    if game.mjlog_shuffle is not None:
+        line["mjlog_shuffle"] = game.mjlog_shuffle
+    return line
+
+
+def _start_kyoku_line(hand: Hand, name, n: int, three: bool) -> dict:
+    """The ``start_kyoku`` event of a hand (``name``: tile id → mjai name)."""
+    return {
+        "type": "start_kyoku",
+        "bakaze": _BAKAZE[hand.round_wind % 4],
+        "dora_marker": name(hand.dora_indicators[0]),
+        "kyoku": hand.kyoku + 1,
+        "honba": hand.honba,
+        "kyotaku": hand.kyotaku,
+        "oya": hand.dealer,
+        "scores": _seats(hand.scores, n),
+        "tehais": _seats(
+            [
+                [name(t) for t in h] if s < 3 or not three else ["?"] * 13
+                for s, h in enumerate(hand.haipai)
+            ],
+            n,
+        ),
+    }
+
+
+def _play_line(ev: Event, name, kita_type: str) -> dict | None:
+    """The mjai event of one play (``kita_type``: the kita event's name); None for none."""
+    s = ev.seat
+    if ev.type == "draw":
+        return {"type": "tsumo", "actor": s, "pai": name(ev.tile)}
+    if ev.type == "discard":
+        return {"type": "dahai", "actor": s, "pai": name(ev.tile), "tsumogiri": ev.tsumogiri}
+    if ev.type in ("chi", "pon", "daiminkan"):
+        return {
+            "type": ev.type,
+            "actor": s,
+            "target": ev.from_seat,
+            "pai": name(ev.tile),
+            "consumed": [name(t) for t in ev.consumed],
+        }
+    if ev.type == "kakan":
+        return {
+            "type": "kakan",
+            "actor": s,
+            "pai": name(ev.tile),
+            "consumed": [name(t) for t in ev.consumed],
+        }
+    if ev.type == "ankan":
+        return {"type": "ankan", "actor": s, "consumed": [name(t) for t in ev.consumed]}
+    if ev.type == "dora":
+        return {"type": "dora", "dora_marker": name(ev.tile)}
+    if ev.type == "kita":
+        return {"type": kita_type, "actor": s, "pai": name(ev.tile)}
+    if ev.type == "riichi":
+        return {"type": "reach", "actor": s}
+    if ev.type == "riichi_accepted":
+        return {"type": "reach_accepted", "actor": s}
+    return None
+
+
+def _hora_line(w: Win, name, n: int) -> dict:
+    """The ``hora`` event of a win."""
+    h = {
+        "type": "hora",
+        "actor": w.seat,
+        "target": w.from_seat,
+        "deltas": _seats(w.deltas, n),
+        "ura_markers": [name(t) for t in (w.ura_indicators or ())],
+    }
+    if w.win_tile >= 0:
+        h["pai"] = name(w.win_tile)
+    if w.han is not None and w.fu is not None:
+        h["fu"], h["fan"] = w.fu, w.han
+    if w.yaku is not None:
+        h["yakus"] = [[k, v] for k, v in w.yaku if not (k in DORA_KEYS and v == 0)]
+    if w.points is not None:
+        h["hora_points"] = w.points
+    if w.limit is not None:
+        h["limit"] = w.limit
+    if w.pao_seat >= 0:
+        h["pao"] = w.pao_seat
+    return h
+
+
+def _ryukyoku_line(draw: Draw, n: int) -> dict:
+    """The ``ryukyoku`` event of a drawn hand."""
+    r = {"type": "ryukyoku", "deltas": _seats(draw.deltas, n), "reason": REASONS[draw.kind]}
+    if draw.tenpai is not None:
+        r["tenpais"] = [s in draw.tenpai for s in range(n)]
+    return r
+
+
+def _end_game_line(game: Game, n: int) -> dict:
+    """The ``end_game`` event, with final points and placement scores when known."""
     end = {"type": "end_game"}
     if game.final_scores is not None:
-        end["scores"] = seats(game.final_scores)
+        end["scores"] = _seats(game.final_scores, n)
     if game.final_results is not None:
-        end["placement_scores"] = seats(game.final_results)
-    out.append(end)
-    return out
+        end["placement_scores"] = _seats(game.final_results, n)
+    return end
 
 
 def dumps_mjai(game: Game, *, sanma_dialect: str = "nukidora") -> str:

@@ -192,274 +192,381 @@ def read_mjlog(
         source: File name for error messages.
         walls: Optional full walls by hand index (see :func:`load_walls`), stored on each hand.
     """
-    text = strip_bom(text)
-    hand: Hand | None = None
-    hands: list[Hand] = []
-    game = Game(hands=hands, source=source, format="mjlog", mjlog_shuffle=False)
-    pos = "start"
-    last_draw = [-1, -1, -1, -1]
-    last_discard: list[int] = [-1, -1]  # seat, tile
-    finished = False
+    return _MjlogReader(source, walls).read(strip_bom(text))
 
-    def fail(msg: str):
-        raise RecordError(msg, file=source, hand=hand.label if hand else "", position=pos)
 
-    def need(attrs: dict, key: str) -> str:
+class _MjlogReader:
+    """One mjlog read: the game so far, the hand being read and the tiles in play."""
+
+    def __init__(self, source: str, walls: dict[int, tuple[list[int], str]] | None):
+        self.source = source
+        self.walls = walls
+        self.hand: Hand | None = None
+        self.hands: list[Hand] = []
+        self.game = Game(hands=self.hands, source=source, format="mjlog", mjlog_shuffle=False)
+        self.pos = "start"
+        self.last_discard: list[int] = [-1, -1]  # seat, tile
+        self.finished = False
+        self.held: list[set[int]] = [set(), set(), set(), set()]
+        self.seen: set[int] = set()
+
+    def read(self, text: str) -> Game:
+        """Read every tag in turn (each kind by its handler), then the end of the file."""
+        if "<mjloggm" not in text[:200]:
+            self.fail("not an mjlog file (no <mjloggm> root)")
+        end = 0
+        for n, match in enumerate(_TAG_RE.finditer(text)):
+            between = text[end : match.start()].strip()
+            end = match.end()
+            name, num, attr_text = match.group(1), match.group(2), match.group(3)
+            self.pos = f"tag {n} <{name}{num}>"
+            if between and not (n == 0 and _XML_DECL_RE.fullmatch(between)):
+                self._text_between(between)
+            attrs = dict(_ATTR_RE.findall(attr_text))
+            if num:
+                self._tile_tag(name, num)
+            elif name in _GAME_TAGS:
+                _GAME_TAGS[name](self, attrs)
+            elif self._stops_game(name, attrs):
+                self._stopped(attrs)
+            elif self.hand is None:
+                self.fail(f"<{name}> before the first INIT")
+            elif name in _HAND_TAGS:
+                _HAND_TAGS[name](self, name, attrs)
+            else:
+                self.fail(f"unknown tag <{name}>")
+        self._end(text, end)
+        return self.game
+
+    # ------------------------------------------------------------------ checks and attributes
+
+    def fail(self, msg: str):
+        """Raise a :class:`RecordError` at the current tag."""
+        hand = self.hand
+        raise RecordError(msg, file=self.source, hand=hand.label if hand else "", position=self.pos)
+
+    def need(self, attrs: dict, key: str) -> str:
+        """A required attribute."""
         if key not in attrs:
-            fail(f"missing attribute {key!r}")
+            self.fail(f"missing attribute {key!r}")
         return attrs[key]
 
-    def num_attr(attrs: dict, key: str, lo: int, hi: int, default: int | None = None) -> int:
-        text = attrs.get(key) if default is not None else need(attrs, key)
+    def num_attr(self, attrs: dict, key: str, lo: int, hi: int, default: int | None = None) -> int:
+        """An integer attribute in ``lo``–``hi`` (required unless it has a ``default``)."""
+        text = attrs.get(key) if default is not None else self.need(attrs, key)
         if text is None:
             return default
         try:
             value = int(text)
         except ValueError:
-            fail(f"attribute {key}={text!r} must be an integer")
+            self.fail(f"attribute {key}={text!r} must be an integer")
         if not lo <= value <= hi:
-            fail(f"attribute {key}={value} must be {lo}-{hi}")
+            self.fail(f"attribute {key}={value} must be {lo}-{hi}")
         return value
 
-    def tile_id(value: int) -> int:
+    def tile_id(self, value: int) -> int:
+        """``value``, checked to be a tile id."""
         if not 0 <= value < 136:
-            fail(f"tile id {value} is not 0-135")
+            self.fail(f"tile id {value} is not 0-135")
         return value
 
-    held: list[set[int]] = [set(), set(), set(), set()]
-    seen: set[int] = set()
+    def reveal(self, tile: int, what: str) -> None:
+        """A tile comes into play (a draw or an indicator): it must not be in play already."""
+        if self.tile_id(tile) in self.seen:
+            self.fail(f"{what} {tile} is already in play")
+        self.seen.add(tile)
 
-    def reveal(tile: int, what: str) -> None:
-        if tile_id(tile) in seen:
-            fail(f"{what} {tile} is already in play")
-        seen.add(tile)
+    def take(self, seat: int, tile: int) -> None:
+        """A tile leaves the seat's hand, which must hold it."""
+        if tile not in self.held[seat]:
+            self.fail(f"seat {seat} does not hold tile {tile}")
+        self.held[seat].discard(tile)
 
-    def take(seat: int, tile: int) -> None:
-        if tile not in held[seat]:
-            fail(f"seat {seat} does not hold tile {tile}")
-        held[seat].discard(tile)
-
-    if "<mjloggm" not in text[:200]:
-        fail("not an mjlog file (no <mjloggm> root)")
-    end = 0
-    for n, match in enumerate(_TAG_RE.finditer(text)):
-        between = text[end : match.start()].strip()
-        end = match.end()
-        name, num, attr_text = match.group(1), match.group(2), match.group(3)
-        pos = f"tag {n} <{name}{num}>"
-        if between and not (n == 0 and _XML_DECL_RE.fullmatch(between)):
-            if "<!" in between:
-                fail(
-                    "a DOCTYPE, ENTITY or comment: mjlog records have none "
-                    "(entities are never expanded)"
-                )
-            fail(f"unreadable text before this tag: {between[:40]!r}")
-        attrs = dict(_ATTR_RE.findall(attr_text))
-        if num:
-            if hand is None or finished:
-                fail("draw or discard outside a hand")
-            if len(num) > 3:
-                fail(f"tile id {num[:6]}… is not 0-135")
-            tile = tile_id(int(num))
-            if name in _DRAW_TAGS and len(name) == 1:
-                seat = _DRAW_TAGS.index(name)
-                if seat >= game.players:
-                    fail(f"seat {seat} draws in a {game.players}-player game")
-                reveal(tile, "drawn tile")
-                held[seat].add(tile)
-                prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
-                rinshan = (
-                    prev is not None
-                    and prev.seat == seat
-                    and prev.type in ("daiminkan", "kakan", "ankan", "kita")
-                )
-                hand.events.append(Event("draw", seat, tile, rinshan=rinshan))
-                last_draw[seat] = tile
-            elif name in _DISCARD_TAGS and len(name) == 1:
-                seat = _DISCARD_TAGS.index(name)
-                prev = next(
-                    (
-                        e
-                        for e in reversed(hand.events)
-                        if e.seat == seat and e.type not in ("riichi", "dora")
-                    ),
-                    None,
-                )
-                tsumogiri = prev is not None and prev.type == "draw" and prev.tile == tile
-                take(seat, tile)
-                hand.events.append(Event("discard", seat, tile, tsumogiri=tsumogiri))
-                last_discard[:] = [seat, tile]
-            else:
-                fail(f"unknown tag <{name}{num}>")
-            continue
-        if name == "SHUFFLE":
-            game.mjlog_shuffle = True
-            game.shuffle_seed = str(attrs.get("seed", ""))[:8192]
-            continue
-        if name == "mjloggm" or name in ("TAIKYOKU", "BYE"):
-            continue
-        if name == "GO":
-            gtype = num_attr(attrs, "type", 0, 1 << 20, 169)
-            game.players = 3 if gtype & 0x10 else 4
-            game.game_length = "hanchan" if gtype & 0x08 else "tonpuusen"
-            red = (0, 1, 1) if game.players == 3 else (1, 1, 1)
-            game.red_fives = (0, 0, 0) if gtype & 0x02 else red
-            game.rules_text = rules_text(gtype)
-            continue
-        if name == "UN":
-            if "n0" in attrs:
-                game.names = tuple(unquote(attrs.get(f"n{i}", "")) for i in range(4))
-            continue
-        if name == "INIT":
-            if hand is not None and not finished:
-                fail(f"hand {hand.label} has no AGARI or RYUUKYOKU")
-            seed = _ints(need(attrs, "seed"), fail, "seed")
-            ten = _ints(need(attrs, "ten"), fail, "ten")
-            if len(seed) != 6 or len(ten) < 4:
-                fail("INIT needs seed with 6 numbers and ten with 4")
-            players = game.players
-            oya = num_attr(attrs, "oya", 0, players - 1)
-            if not 0 <= seed[0] < 16 or seed[0] % 4 >= players or min(seed[1:3]) < 0:
-                fail(f"INIT seed {attrs['seed']!r} has a bad round, honba or stick count")
-            hand = Hand(
-                round_wind=seed[0] // 4,
-                kyoku=seed[0] % 4,
-                honba=seed[1],
-                kyotaku=seed[2],
-                scores=tuple(t * 100 for t in ten[:4]),
-                dora_indicators=[seed[5]],
-                haipai=[],
-                players=players,
+    def _text_between(self, between: str) -> None:
+        """Fail on text between tags (other than the XML declaration before the first)."""
+        if "<!" in between:
+            self.fail(
+                "a DOCTYPE, ENTITY or comment: mjlog records have none "
+                "(entities are never expanded)"
             )
-            if oya != hand.kyoku:
-                fail(f"oya {oya} does not match hand {hand.label}")
-            if players == 3 and ten[3] != 0:
-                fail(f"ten {attrs['ten']!r}: the empty fourth seat of a 3-player game has points")
-            for s in range(4):
-                hai = attrs.get(f"hai{s}", "") if s >= players else need(attrs, f"hai{s}")
-                tiles = _ints(hai, fail, f"hai{s}")
-                if len(tiles) != (13 if s < players else 0):
-                    want = 13 if s < players else "none (the empty seat of a 3-player game)"
-                    fail(f"hai{s} has {len(tiles)} tiles, expected {want}")
-                hand.haipai.append(tiles)
-            dealt = [t for h in hand.haipai for t in h] + [seed[5]]
-            if len(set(dealt)) != len(dealt) or any(not 0 <= t < 136 for t in dealt):
-                fail("the deal repeats a tile id or has an id outside 0-135")
-            seen.clear()
-            seen.update(dealt)
-            for s in range(4):
-                held[s] = set(hand.haipai[s])
-            if walls is not None and len(hands) in walls:
-                hand.wall, hand.wall_layout = walls[len(hands)]
-            hands.append(hand)
-            finished = False
-            last_draw[:] = [-1] * 4
-            continue
-        if name == "RYUUKYOKU" and "sc" not in attrs and "owari" in attrs and not game.complete:
-            # the game's end with no result: Tenhou stopped the game (inside a hand, or after one)
-            if hand is None:
-                fail("no hands: the game ends before its first hand (a RYUUKYOKU with owari only)")
-            if not finished:
-                game.truncated = (
-                    f"the game ends inside hand {hand.label}, which has no result (a RYUUKYOKU "
-                    "with owari only: Tenhou stopped the game there)"
-                )
-            _owari(game, attrs, fail)
-            finished = True
-            continue
+        self.fail(f"unreadable text before this tag: {between[:40]!r}")
+
+    def _stops_game(self, name: str, attrs: dict) -> bool:
+        """Whether a tag is the game's end with no result (a ``RYUUKYOKU`` with ``owari`` only)."""
+        return (
+            name == "RYUUKYOKU"
+            and "sc" not in attrs
+            and "owari" in attrs
+            and not self.game.complete
+        )
+
+    # ------------------------------------------------------------------ draws and discards
+
+    def _tile_tag(self, name: str, num: str) -> None:
+        """A draw (``T U V W`` + id) or a discard (``D E F G`` + id)."""
+        if self.hand is None or self.finished:
+            self.fail("draw or discard outside a hand")
+        if len(num) > 3:
+            self.fail(f"tile id {num[:6]}… is not 0-135")
+        tile = self.tile_id(int(num))
+        if name in _DRAW_TAGS and len(name) == 1:
+            self._draw(_DRAW_TAGS.index(name), tile)
+        elif name in _DISCARD_TAGS and len(name) == 1:
+            self._discard(_DISCARD_TAGS.index(name), tile)
+        else:
+            self.fail(f"unknown tag <{name}{num}>")
+
+    def _draw(self, seat: int, tile: int) -> None:
+        """A draw; a replacement draw when the seat's last play was a kan or kita."""
+        hand = self.hand
+        if seat >= self.game.players:
+            self.fail(f"seat {seat} draws in a {self.game.players}-player game")
+        self.reveal(tile, "drawn tile")
+        self.held[seat].add(tile)
+        prev = next((e for e in reversed(hand.events) if e.type != "dora"), None)
+        rinshan = (
+            prev is not None
+            and prev.seat == seat
+            and prev.type in ("daiminkan", "kakan", "ankan", "kita")
+        )
+        hand.events.append(Event("draw", seat, tile, rinshan=rinshan))
+
+    def _discard(self, seat: int, tile: int) -> None:
+        """A discard; tsumogiri when it is the tile the seat just drew."""
+        hand = self.hand
+        prev = next(
+            (
+                e
+                for e in reversed(hand.events)
+                if e.seat == seat and e.type not in ("riichi", "dora")
+            ),
+            None,
+        )
+        tsumogiri = prev is not None and prev.type == "draw" and prev.tile == tile
+        self.take(seat, tile)
+        hand.events.append(Event("discard", seat, tile, tsumogiri=tsumogiri))
+        self.last_discard[:] = [seat, tile]
+
+    # ------------------------------------------------------------------ tags outside hands
+
+    def _shuffle(self, attrs: dict) -> None:
+        """``SHUFFLE``: the game's wall generator seed."""
+        self.game.mjlog_shuffle = True
+        self.game.shuffle_seed = str(attrs.get("seed", ""))[:8192]
+
+    def _skip(self, attrs: dict) -> None:
+        """A tag with nothing to read (``mjloggm``, ``TAIKYOKU``, ``BYE``)."""
+
+    def _go(self, attrs: dict) -> None:
+        """``GO``: the rules (players, length, red fives) from its ``type`` bits."""
+        game = self.game
+        gtype = self.num_attr(attrs, "type", 0, 1 << 20, 169)
+        game.players = 3 if gtype & 0x10 else 4
+        game.game_length = "hanchan" if gtype & 0x08 else "tonpuusen"
+        red = (0, 1, 1) if game.players == 3 else (1, 1, 1)
+        game.red_fives = (0, 0, 0) if gtype & 0x02 else red
+        game.rules_text = rules_text(gtype)
+
+    def _un(self, attrs: dict) -> None:
+        """``UN``: the players' names."""
+        if "n0" in attrs:
+            self.game.names = tuple(unquote(attrs.get(f"n{i}", "")) for i in range(4))
+
+    def _init(self, attrs: dict) -> None:
+        """``INIT``: a new hand (round, honba, sticks, points, dealer, deal, first indicator)."""
+        if self.hand is not None and not self.finished:
+            self.fail(f"hand {self.hand.label} has no AGARI or RYUUKYOKU")
+        seed = _ints(self.need(attrs, "seed"), self.fail, "seed")
+        ten = _ints(self.need(attrs, "ten"), self.fail, "ten")
+        if len(seed) != 6 or len(ten) < 4:
+            self.fail("INIT needs seed with 6 numbers and ten with 4")
+        players = self.game.players
+        oya = self.num_attr(attrs, "oya", 0, players - 1)
+        if not 0 <= seed[0] < 16 or seed[0] % 4 >= players or min(seed[1:3]) < 0:
+            self.fail(f"INIT seed {attrs['seed']!r} has a bad round, honba or stick count")
+        hand = self.hand = Hand(
+            round_wind=seed[0] // 4,
+            kyoku=seed[0] % 4,
+            honba=seed[1],
+            kyotaku=seed[2],
+            scores=tuple(t * 100 for t in ten[:4]),
+            dora_indicators=[seed[5]],
+            haipai=[],
+            players=players,
+        )
+        if oya != hand.kyoku:
+            self.fail(f"oya {oya} does not match hand {hand.label}")
+        if players == 3 and ten[3] != 0:
+            self.fail(f"ten {attrs['ten']!r}: the empty fourth seat of a 3-player game has points")
+        self._deal(attrs, seed[5])
+        if self.walls is not None and len(self.hands) in self.walls:
+            hand.wall, hand.wall_layout = self.walls[len(self.hands)]
+        self.hands.append(hand)
+        self.finished = False
+
+    def _deal(self, attrs: dict, indicator: int) -> None:
+        """The new hand's ``hai0``…``hai3`` (13 tiles a seat, none for an empty seat)."""
+        hand, players = self.hand, self.game.players
+        for s in range(4):
+            hai = attrs.get(f"hai{s}", "") if s >= players else self.need(attrs, f"hai{s}")
+            tiles = _ints(hai, self.fail, f"hai{s}")
+            if len(tiles) != (13 if s < players else 0):
+                want = 13 if s < players else "none (the empty seat of a 3-player game)"
+                self.fail(f"hai{s} has {len(tiles)} tiles, expected {want}")
+            hand.haipai.append(tiles)
+        dealt = [t for h in hand.haipai for t in h] + [indicator]
+        if len(set(dealt)) != len(dealt) or any(not 0 <= t < 136 for t in dealt):
+            self.fail("the deal repeats a tile id or has an id outside 0-135")
+        self.seen.clear()
+        self.seen.update(dealt)
+        for s in range(4):
+            self.held[s] = set(hand.haipai[s])
+
+    def _stopped(self, attrs: dict) -> None:
+        """The game's end with no result: Tenhou stopped the game (inside a hand, or after one)."""
+        hand = self.hand
         if hand is None:
-            fail(f"<{name}> before the first INIT")
-        if name == "N":
-            if finished:
-                fail("call after the hand ended")
-            who = num_attr(attrs, "who", 0, game.players - 1)
-            try:
-                ev = decode_meld(who, num_attr(attrs, "m", 0, 0xFFFF))
-            except ValueError as exc:
-                fail(str(exc))
-            if ev.type == "kita" and game.players != 3:
-                fail("kita (nukidora) in a four-player game")
-            if ev.type in ("chi", "pon", "daiminkan") and ev.from_seat >= game.players:
-                fail(f"{ev.type} from the empty seat {ev.from_seat}")
-            if ev.type == "kakan" and not any(
-                e.type == "pon" and e.seat == who and e.tile // 4 == ev.tile // 4
-                for e in hand.events
-            ):
-                fail(f"kakan of tile {ev.tile} by seat {who} without a pon")
-            if ev.type == "kakan":
-                pon = next(
-                    e
-                    for e in hand.events
-                    if e.type == "pon" and e.seat == who and e.tile // 4 == ev.tile // 4
-                )
-                if set(ev.consumed) != {pon.tile, *pon.consumed}:
-                    fail(f"kakan of tile {ev.tile} does not extend seat {who}'s pon")
-            if ev.type in ("chi", "pon", "daiminkan") and (
-                last_discard[0] != ev.from_seat or last_discard[1] != ev.tile
-            ):
-                fail(
-                    f"{ev.type} of tile {ev.tile} from seat {ev.from_seat} but the last discard was "
-                    f"tile {last_discard[1]} by seat {last_discard[0]}"
-                )
-            for t in ev.consumed if ev.type not in ("kakan", "kita") else (ev.tile,):
-                take(who, t)
-            hand.events.append(ev)
-            continue
-        if name == "REACH":
-            who = num_attr(attrs, "who", 0, 3)
-            step = need(attrs, "step")
-            if step not in ("1", "2"):
-                fail(f"REACH step must be 1 or 2, got {step!r}")
-            hand.events.append(Event("riichi" if step == "1" else "riichi_accepted", who))
-            continue
-        if name == "DORA":
-            tile = num_attr(attrs, "hai", 0, 135)
-            reveal(tile, "dora indicator")
-            if len(hand.dora_indicators) >= 5:
-                fail("more than five dora indicators")
-            hand.events.append(Event("dora", tile=tile))
-            hand.dora_indicators.append(tile)
-            continue
-        if name in ("AGARI", "RYUUKYOKU"):
-            if finished and name == "RYUUKYOKU":
-                fail("second result for one hand")
-            sc = _ints(need(attrs, "sc"), fail, "sc")
-            if game.players == 3 and len(sc) == 6:
-                sc += [0, 0]  # three seats listed alone: the empty seat's points and change
-            if len(sc) < 8:
-                fail(
-                    "sc needs 8 numbers"
-                    + (" (or 6 with three players)" if game.players == 3 else "")
-                )
-            deltas = tuple(sc[2 * i + 1] * 100 for i in range(4))
-            if name == "AGARI":
-                hand.wins.append(_agari(attrs, deltas, hand, need, fail, num_attr))
-            else:
-                kind = _RYUUKYOKU_TYPES.get(attrs.get("type", ""))
-                if kind is None:
-                    fail(f"unknown RYUUKYOKU type {attrs.get('type')!r}")
-                tenpai = None
-                if kind in ("exhaustive", "nagashi_mangan"):
-                    tenpai = tuple(s for s in range(game.players) if f"hai{s}" in attrs)
-                hand.draw = Draw(kind, deltas, tenpai)
-            finished = True
-            if "owari" in attrs:
-                _owari(game, attrs, fail)
-            continue
-        fail(f"unknown tag <{name}>")
-    rest = text[end:].strip()
-    closed = bool(rest) and _CLOSING.startswith(rest)  # the closing tag, maybe cut short
-    cut = bool(rest) and not closed and rest[0] == "<" and "<" not in rest[1:] and ">" not in rest
-    if rest and not closed and not cut:
-        pos = f"character {end}"
-        fail(f"unreadable text at the end: {rest[:40]!r}")
-    pos = "end of file"
-    if hand is None:
-        fail("no hands in the file" + (" (the file is cut short before the first)" if cut else ""))
-    if not game.complete:
-        game.complete = False
-        game.truncated = _truncation(hand, finished, cut, closed, rest)
-    return game
+            self.fail("no hands: the game ends before its first hand (a RYUUKYOKU with owari only)")
+        if not self.finished:
+            self.game.truncated = (
+                f"the game ends inside hand {hand.label}, which has no result (a RYUUKYOKU "
+                "with owari only: Tenhou stopped the game there)"
+            )
+        _owari(self.game, attrs, self.fail)
+        self.finished = True
+
+    # ------------------------------------------------------------------ tags inside hands
+
+    def _call(self, name: str, attrs: dict) -> None:
+        """``N``: a call (chi, pon, kans, kita), checked against the hand and the last discard."""
+        if self.finished:
+            self.fail("call after the hand ended")
+        who = self.num_attr(attrs, "who", 0, self.game.players - 1)
+        try:
+            ev = decode_meld(who, self.num_attr(attrs, "m", 0, 0xFFFF))
+        except ValueError as exc:
+            self.fail(str(exc))
+        self._check_call(ev, who)
+        for t in ev.consumed if ev.type not in ("kakan", "kita") else (ev.tile,):
+            self.take(who, t)
+        self.hand.events.append(ev)
+
+    def _check_call(self, ev: Event, who: int) -> None:
+        """Fail on a call the game or the hand does not allow."""
+        players, events = self.game.players, self.hand.events
+        if ev.type == "kita" and players != 3:
+            self.fail("kita (nukidora) in a four-player game")
+        if ev.type in ("chi", "pon", "daiminkan") and ev.from_seat >= players:
+            self.fail(f"{ev.type} from the empty seat {ev.from_seat}")
+        if ev.type == "kakan" and not any(
+            e.type == "pon" and e.seat == who and e.tile // 4 == ev.tile // 4 for e in events
+        ):
+            self.fail(f"kakan of tile {ev.tile} by seat {who} without a pon")
+        if ev.type == "kakan":
+            pon = next(
+                e
+                for e in events
+                if e.type == "pon" and e.seat == who and e.tile // 4 == ev.tile // 4
+            )
+            if set(ev.consumed) != {pon.tile, *pon.consumed}:
+                self.fail(f"kakan of tile {ev.tile} does not extend seat {who}'s pon")
+        last_seat, last_tile = self.last_discard
+        if ev.type in ("chi", "pon", "daiminkan") and (
+            last_seat != ev.from_seat or last_tile != ev.tile
+        ):
+            self.fail(
+                f"{ev.type} of tile {ev.tile} from seat {ev.from_seat} but the last discard was "
+                f"tile {last_tile} by seat {last_seat}"
+            )
+
+    def _reach(self, name: str, attrs: dict) -> None:
+        """``REACH``: step 1 declares riichi, step 2 pays the stick."""
+        who = self.num_attr(attrs, "who", 0, 3)
+        step = self.need(attrs, "step")
+        if step not in ("1", "2"):
+            self.fail(f"REACH step must be 1 or 2, got {step!r}")
+        self.hand.events.append(Event("riichi" if step == "1" else "riichi_accepted", who))
+
+    def _dora(self, name: str, attrs: dict) -> None:
+        """``DORA``: a kan dora indicator revealed."""
+        hand = self.hand
+        tile = self.num_attr(attrs, "hai", 0, 135)
+        self.reveal(tile, "dora indicator")
+        if len(hand.dora_indicators) >= 5:
+            self.fail("more than five dora indicators")
+        hand.events.append(Event("dora", tile=tile))
+        hand.dora_indicators.append(tile)
+
+    def _result(self, name: str, attrs: dict) -> None:
+        """``AGARI`` (one win) or ``RYUUKYOKU`` (a draw), with the game's end when ``owari``."""
+        hand, game = self.hand, self.game
+        if self.finished and name == "RYUUKYOKU":
+            self.fail("second result for one hand")
+        sc = _ints(self.need(attrs, "sc"), self.fail, "sc")
+        if game.players == 3 and len(sc) == 6:
+            sc += [0, 0]  # three seats listed alone: the empty seat's points and change
+        if len(sc) < 8:
+            self.fail(
+                "sc needs 8 numbers" + (" (or 6 with three players)" if game.players == 3 else "")
+            )
+        deltas = tuple(sc[2 * i + 1] * 100 for i in range(4))
+        if name == "AGARI":
+            hand.wins.append(_agari(attrs, deltas, hand, self.need, self.fail, self.num_attr))
+        else:
+            kind = _RYUUKYOKU_TYPES.get(attrs.get("type", ""))
+            if kind is None:
+                self.fail(f"unknown RYUUKYOKU type {attrs.get('type')!r}")
+            tenpai = None
+            if kind in ("exhaustive", "nagashi_mangan"):
+                tenpai = tuple(s for s in range(game.players) if f"hai{s}" in attrs)
+            hand.draw = Draw(kind, deltas, tenpai)
+        self.finished = True
+        if "owari" in attrs:
+            _owari(game, attrs, self.fail)
+
+    # ------------------------------------------------------------------ the end of the file
+
+    def _end(self, text: str, end: int) -> None:
+        """What follows the last tag (the closing tag, maybe cut short), and a game that stops
+        before its end."""
+        rest = text[end:].strip()
+        closed = bool(rest) and _CLOSING.startswith(rest)  # the closing tag, maybe cut short
+        cut = (
+            bool(rest) and not closed and rest[0] == "<" and "<" not in rest[1:] and ">" not in rest
+        )
+        if rest and not closed and not cut:
+            self.pos = f"character {end}"
+            self.fail(f"unreadable text at the end: {rest[:40]!r}")
+        self.pos = "end of file"
+        hand = self.hand
+        if hand is None:
+            self.fail(
+                "no hands in the file"
+                + (" (the file is cut short before the first)" if cut else "")
+            )
+        if not self.game.complete:
+            self.game.complete = False
+            self.game.truncated = _truncation(hand, self.finished, cut, closed, rest)
+
+
+_GAME_TAGS = {
+    "SHUFFLE": _MjlogReader._shuffle,
+    "mjloggm": _MjlogReader._skip,
+    "TAIKYOKU": _MjlogReader._skip,
+    "BYE": _MjlogReader._skip,
+    "GO": _MjlogReader._go,
+    "UN": _MjlogReader._un,
+    "INIT": _MjlogReader._init,
+}
+"""Tags read anywhere, by name: their handlers."""
+_HAND_TAGS = {
+    "N": _MjlogReader._call,
+    "REACH": _MjlogReader._reach,
+    "DORA": _MjlogReader._dora,
+    "AGARI": _MjlogReader._result,
+    "RYUUKYOKU": _MjlogReader._result,
+}
+"""Tags read inside a hand, by name: their handlers."""
 
 
 _CLOSING = "</mjloggm>"

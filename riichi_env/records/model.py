@@ -494,3 +494,13 @@ class TileAllocator:
         name = f"red {tile34_to_str(tile34)}" if is_red else tile34_to_str(tile34)
         self.fail(f"seat {seat} does not hold {name}")
         raise AssertionError
+
+    def discard_id(self, seat: int, tile34: int, is_red: bool, drawn: int) -> int:
+        """The id ``seat`` discards for this tile: one it held before drawing ``drawn`` (removed
+        from its concealed tiles), else :meth:`take`'s."""
+        hand = self.hands[seat]
+        for tid in hand:
+            if tid // 4 == tile34 and self.is_red(tid) == is_red and tid != drawn:
+                hand.remove(tid)
+                return tid
+        return self.take(seat, tile34, is_red)

@@ -276,7 +276,6 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
     result = ReplayResult(source=game.source)
     red = frozenset(red_ids(rules.red_fives))
     eng = EngineGame(rules, seed=0, max_events=8192)
-    st = eng.state
     in_sync = False
 
     def miss(hand: Hand | None, what: str) -> None:
@@ -287,82 +286,93 @@ def replay_game(game: Game, rules: Rules | str | None = None) -> ReplayResult:
 
     for hand in game.hands:
         result.hands += 1
-        kyoku_code = hand.round_wind * 4 + hand.kyoku
         if in_sync:
-            if st.game_over[0]:
-                miss(hand, "the engine ended the game before this hand")
-            else:
-                got = (
-                    int(st.kyoku[0]),
-                    int(st.honba[0]),
-                    int(st.kyotaku[0]),
-                    tuple(int(x) for x in st.points[0]),
-                )
-                want = (kyoku_code, hand.honba, hand.kyotaku, tuple(hand.scores))
-                if got != want:
-                    miss(
-                        hand,
-                        f"hand start: engine has {hand_label(got[0] // 4, got[0] % 4, got[1])} sticks {got[2]} "
-                        f"points {list(got[3])}, record has {hand.label} sticks {hand.kyotaku} "
-                        f"points {list(hand.scores)}",
-                    )
-        try:
-            wall, layout = hand_wall(hand)
-        except RecordError as exc:
-            miss(hand, f"wall: {exc.detail}")
-            in_sync = False
-            continue
-        clear = int(st.n_events[0]) > st.events.shape[1] - 1500
-        start = 0 if clear else int(st.n_events[0])
-        try:
-            deal_hand(
-                st,
-                to_engine_wall(wall, layout, hand.dealer),
-                kyoku=kyoku_code,
-                honba=hand.honba,
-                kyotaku=hand.kyotaku,
-                points=hand.scores,
-                clear_log=clear,
-            )
-        except ValueError as exc:
-            miss(hand, f"hand start: {exc}")
-            in_sync = False
-            continue
-        try:
-            _drive(eng, hand, red, start)
-            finished = True
-        except (_Stop, ValueError) as exc:
-            miss(hand, str(exc))
-            finished = False
-        rows = np.array(st.events[0, start : int(st.n_events[0])])
-        if finished and not hand.finished:  # the record stops inside this hand: up to there
-            engine_hand = game_from_events(rows, rules).hands[0]
-            for what in compare_cut_hand(hand, engine_hand, red):
-                miss(hand, what)
-            finished = False  # no result to go on from
-        elif finished:
-            end = next((i for i, r in enumerate(rows) if r[0] == EV_HAND_END), None)
-            if end is None:
-                miss(hand, "the engine did not end the hand where the record does")
-                finished = False
-            else:
-                engine_hand = game_from_events(rows[: end + 1], rules).hands[0]
-                for what in compare_hands(hand, engine_hand, red):
-                    miss(hand, what)
-        in_sync = finished
+            _check_hand_start(eng.state, hand, miss)
+        in_sync = _replay_hand(eng, hand, rules, red, miss)
     last = game.hands[-1] if game.hands else None
     if in_sync and last is not None and (game.complete or game.final_scores is not None):
-        if not st.game_over[0]:
-            miss(last, "the record ends the game here but the engine goes on")
-        elif game.final_scores is not None:
-            pts = tuple(int(x) for x in st.points[0])
-            if pts != tuple(game.final_scores):
-                miss(last, f"final points: engine {list(pts)}, record {list(game.final_scores)}")
-            if game.final_results is not None:
-                got = [float(x) for x in st.final_scores[0]]
-                for what in _compare_final(got, list(game.final_results), pts, rules.players):
-                    miss(last, what)
+        _check_game_end(eng.state, game, last, rules, miss)
     return result
+
+
+def _check_hand_start(st, hand: Hand, miss) -> None:
+    """The engine's next hand (round, honba, sticks, points) against the record's."""
+    if st.game_over[0]:
+        miss(hand, "the engine ended the game before this hand")
+        return
+    got = (
+        int(st.kyoku[0]),
+        int(st.honba[0]),
+        int(st.kyotaku[0]),
+        tuple(int(x) for x in st.points[0]),
+    )
+    want = (hand.round_wind * 4 + hand.kyoku, hand.honba, hand.kyotaku, tuple(hand.scores))
+    if got != want:
+        miss(
+            hand,
+            f"hand start: engine has {hand_label(got[0] // 4, got[0] % 4, got[1])} sticks {got[2]} "
+            f"points {list(got[3])}, record has {hand.label} sticks {hand.kyotaku} "
+            f"points {list(hand.scores)}",
+        )
+
+
+def _replay_hand(eng: EngineGame, hand: Hand, rules: Rules, red: frozenset[int], miss) -> bool:
+    """Deal one hand from its wall, play the record's decisions and compare the outcome;
+    whether the engine is still in step with the record after it."""
+    st = eng.state
+    try:
+        wall, layout = hand_wall(hand)
+    except RecordError as exc:
+        miss(hand, f"wall: {exc.detail}")
+        return False
+    clear = int(st.n_events[0]) > st.events.shape[1] - 1500
+    start = 0 if clear else int(st.n_events[0])
+    try:
+        deal_hand(
+            st,
+            to_engine_wall(wall, layout, hand.dealer),
+            kyoku=hand.round_wind * 4 + hand.kyoku,
+            honba=hand.honba,
+            kyotaku=hand.kyotaku,
+            points=hand.scores,
+            clear_log=clear,
+        )
+    except ValueError as exc:
+        miss(hand, f"hand start: {exc}")
+        return False
+    try:
+        _drive(eng, hand, red, start)
+    except (_Stop, ValueError) as exc:
+        miss(hand, str(exc))
+        return False
+    rows = np.array(st.events[0, start : int(st.n_events[0])])
+    if not hand.finished:  # the record stops inside this hand: up to there
+        engine_hand = game_from_events(rows, rules).hands[0]
+        for what in compare_cut_hand(hand, engine_hand, red):
+            miss(hand, what)
+        return False  # no result to go on from
+    end = next((i for i, r in enumerate(rows) if r[0] == EV_HAND_END), None)
+    if end is None:
+        miss(hand, "the engine did not end the hand where the record does")
+        return False
+    engine_hand = game_from_events(rows[: end + 1], rules).hands[0]
+    for what in compare_hands(hand, engine_hand, red):
+        miss(hand, what)
+    return True
+
+
+def _check_game_end(st, game: Game, last: Hand, rules: Rules, miss) -> None:
+    """The engine's end of the game (final points, placement scores) against the record's."""
+    if not st.game_over[0]:
+        miss(last, "the record ends the game here but the engine goes on")
+    elif game.final_scores is not None:
+        pts = tuple(int(x) for x in st.points[0])
+        if pts != tuple(game.final_scores):
+            miss(last, f"final points: engine {list(pts)}, record {list(game.final_scores)}")
+        if game.final_results is not None:
+            got = [float(x) for x in st.final_scores[0]]
+            for what in _compare_final(got, list(game.final_results), pts, rules.players):
+                miss(last, what)
 
 
 def _compare_final(got: list[float], want: list[float], points, players: int = 4) -> list[str]:
@@ -379,97 +389,125 @@ def _compare_final(got: list[float], want: list[float], points, players: int = 4
 
 def _drive(eng: EngineGame, hand: Hand, red: frozenset[int], start: int) -> None:
     """Feed the record's decisions to the engine until the hand ends."""
-    st = eng.state
-    evs = [e for e in hand.events if e.type not in ("dora", "riichi_accepted")]
-    i = 0
-    ron_seats = {(w.seat, w.from_seat) for w in hand.wins if not w.tsumo}
-    sanchahou = hand.draw is not None and hand.draw.kind == "sanchahou"
+    _Driver(eng, hand, red, start).run()
 
-    def ended() -> bool:
+
+class _Driver:
+    """One hand's record decisions fed to the engine; ``i`` is the next record event."""
+
+    def __init__(self, eng: EngineGame, hand: Hand, red: frozenset[int], start: int):
+        self.eng, self.st, self.hand, self.red, self.start = eng, eng.state, hand, red, start
+        self.evs = [e for e in hand.events if e.type not in ("dora", "riichi_accepted")]
+        self.i = 0
+        self.ron_seats = {(w.seat, w.from_seat) for w in hand.wins if not w.tsumo}
+        self.sanchahou = hand.draw is not None and hand.draw.kind == "sanchahou"
+
+    def ended(self) -> bool:
+        """Whether the engine has ended the hand."""
+        st = self.st
         n = int(st.n_events[0])
-        return bool(np.any(st.events[0, start:n, 0] == EV_HAND_END))
+        return bool(np.any(st.events[0, self.start : n, 0] == EV_HAND_END))
 
-    for _ in range(MAX_STEPS):
-        if ended() or st.phase[0] == PHASE_GAME_OVER:
-            if i < len(evs):
-                raise _Stop(
-                    f"the engine ended the hand at record event {i} ({_describe(evs[i], red)})"
-                )
-            return
-        actor = int(st.actor[0])
-        mask = eng.legal_mask()
-        if st.phase[0] == PHASE_CLAIM:
-            tile = int(st.claim_tile[0])
-            frm = int(st.claim_from[0])
-            rec = evs[i] if i < len(evs) else None
-            if rec is None and not hand.finished:
-                return  # the record stops before this offer was answered
-            action = PASS
-            if (
-                rec is not None
-                and rec.type in ("chi", "pon", "daiminkan")
-                and rec.seat == actor
-                and rec.from_seat == frm
-                and rec.tile // 4 == tile // 4
-            ):
-                action = (
-                    PON
-                    if rec.type == "pon"
-                    else KAN + tile // 4
-                    if rec.type == "daiminkan"
-                    else _chi_action(rec)
-                )
-                if (
-                    rec.type != "daiminkan"
-                    and mask[action + PLAIN_OFFSET]
-                    and not any(c in red for c in rec.consumed)
-                ):
-                    action += PLAIN_OFFSET
-                i += 1
-            elif rec is None and ((actor, frm) in ron_seats or (sanchahou and mask[RON])):
-                action = RON
-        else:
-            while i < len(evs) and evs[i].type == "draw":
-                i += 1
-            rec = evs[i] if i < len(evs) else None
-            if rec is None and not hand.finished:
-                return  # the record stops here
-            if rec is None:
-                if any(w.tsumo and w.seat == actor for w in hand.wins):
-                    action = TSUMO
-                elif hand.draw is not None and hand.draw.kind == "kyuushu_kyuuhai":
-                    action = KYUUSHU
-                elif ron_seats:
-                    wins = ", ".join(f"seat {w} from seat {f}" for w, f in sorted(ron_seats))
-                    raise _Stop(f"the engine offered no ron where the record has one ({wins})")
-                else:
+    def run(self) -> None:
+        """Step the engine with each decision until the hand ends or the record stops."""
+        st, evs, red = self.st, self.evs, self.red
+        for _ in range(MAX_STEPS):
+            if self.ended() or st.phase[0] == PHASE_GAME_OVER:
+                if self.i < len(evs):
                     raise _Stop(
-                        f"the record has no more actions but the engine asks seat {actor} to play"
+                        f"the engine ended the hand at record event {self.i} "
+                        f"({_describe(evs[self.i], red)})"
                     )
-            elif rec.seat != actor:
+                return
+            actor = int(st.actor[0])
+            mask = self.eng.legal_mask()
+            action = self._claim(actor, mask) if st.phase[0] == PHASE_CLAIM else self._turn(actor)
+            if action is None:
+                return  # the record stops here
+            if not mask[action]:
                 raise _Stop(
-                    f"record event {i} is {_describe(rec, red)}, but the engine asks seat {actor} to play"
+                    f"record event {min(self.i, len(evs)) - (0 if action in (RON, TSUMO, KYUUSHU, PASS) else 1)}: "
+                    f"{action_name(action)} by seat {actor} is not legal in the engine"
+                    f" ({self.eng.explain(action) or 'masked out'})"
                 )
-            elif rec.type == "riichi":
-                action = RIICHI
-            elif rec.type == "discard":
-                action = _action_for_discard(rec.tile, red)
-            elif rec.type in ("ankan", "kakan"):
-                action = KAN + rec.consumed[0] // 4
-            elif rec.type == "kita":
-                action = KITA
-            else:
-                raise _Stop(f"record event {i} is {_describe(rec, red)} on seat {actor}'s turn")
-            if rec is not None:
-                i += 1
-        if not mask[action]:
-            raise _Stop(
-                f"record event {min(i, len(evs)) - (0 if action in (RON, TSUMO, KYUUSHU, PASS) else 1)}: "
-                f"{action_name(action)} by seat {actor} is not legal in the engine"
-                f" ({eng.explain(action) or 'masked out'})"
+            self.eng.step(action)
+        raise _Stop(f"more than {MAX_STEPS} decisions")
+
+    def _claim(self, actor: int, mask) -> int | None:
+        """The seat's answer to a discard (or kan) it may claim: the recorded call, a ron the
+        record has, else pass; None when the record stops before the offer was answered."""
+        st, evs, red = self.st, self.evs, self.red
+        tile = int(st.claim_tile[0])
+        frm = int(st.claim_from[0])
+        rec = evs[self.i] if self.i < len(evs) else None
+        if rec is None and not self.hand.finished:
+            return None
+        if (
+            rec is not None
+            and rec.type in ("chi", "pon", "daiminkan")
+            and rec.seat == actor
+            and rec.from_seat == frm
+            and rec.tile // 4 == tile // 4
+        ):
+            action = (
+                PON
+                if rec.type == "pon"
+                else KAN + tile // 4
+                if rec.type == "daiminkan"
+                else _chi_action(rec)
             )
-        eng.step(action)
-    raise _Stop(f"more than {MAX_STEPS} decisions")
+            if (
+                rec.type != "daiminkan"
+                and mask[action + PLAIN_OFFSET]
+                and not any(c in red for c in rec.consumed)
+            ):
+                action += PLAIN_OFFSET
+            self.i += 1
+            return action
+        if rec is None and ((actor, frm) in self.ron_seats or (self.sanchahou and mask[RON])):
+            return RON
+        return PASS
+
+    def _turn(self, actor: int) -> int | None:
+        """The recorded play of the seat on turn (draws are the engine's); when the record has
+        no more plays, how the hand ends; None when the record stops here."""
+        evs, red = self.evs, self.red
+        while self.i < len(evs) and evs[self.i].type == "draw":
+            self.i += 1
+        i = self.i
+        rec = evs[i] if i < len(evs) else None
+        if rec is None and not self.hand.finished:
+            return None
+        if rec is None:
+            return self._last_action(actor)
+        if rec.seat != actor:
+            raise _Stop(
+                f"record event {i} is {_describe(rec, red)}, but the engine asks seat {actor} to play"
+            )
+        if rec.type == "riichi":
+            action = RIICHI
+        elif rec.type == "discard":
+            action = _action_for_discard(rec.tile, red)
+        elif rec.type in ("ankan", "kakan"):
+            action = KAN + rec.consumed[0] // 4
+        elif rec.type == "kita":
+            action = KITA
+        else:
+            raise _Stop(f"record event {i} is {_describe(rec, red)} on seat {actor}'s turn")
+        self.i += 1
+        return action
+
+    def _last_action(self, actor: int) -> int:
+        """The seat on turn's action after the record's last play: its tsumo or kyuushu kyuuhai."""
+        hand = self.hand
+        if any(w.tsumo and w.seat == actor for w in hand.wins):
+            return TSUMO
+        if hand.draw is not None and hand.draw.kind == "kyuushu_kyuuhai":
+            return KYUUSHU
+        if self.ron_seats:
+            wins = ", ".join(f"seat {w} from seat {f}" for w, f in sorted(self.ron_seats))
+            raise _Stop(f"the engine offered no ron where the record has one ({wins})")
+        raise _Stop(f"the record has no more actions but the engine asks seat {actor} to play")
 
 
 def _describe(ev, red) -> str:

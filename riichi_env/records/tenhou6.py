@@ -260,40 +260,15 @@ def _count(value) -> int:
 
 
 def _read_hand(kyoku, k: int, reds, source: str, players: int = 4) -> Hand:
+    """One hand of the log, its order of play rebuilt from the takes and discards."""
     label = f"#{k}"
 
     def fail(msg: str, where: str = ""):
         raise RecordError(msg, file=source, hand=label, position=where or f"log[{k}]")
 
-    if not isinstance(kyoku, list) or len(kyoku) != 17:
-        fail(
-            f"a hand must be a list of 17 entries, got {len(kyoku) if isinstance(kyoku, list) else type(kyoku).__name__}"
-        )
-    meta, scores, dora = kyoku[0], kyoku[1], kyoku[2]
-    if (
-        not isinstance(meta, list)
-        or len(meta) != 3
-        or not all(isinstance(x, int) and x >= 0 for x in meta)
-    ):
-        fail(f"hand header must be [kyoku, honba, kyotaku], got {meta!r}", f"log[{k}][0]")
+    meta = _hand_header(kyoku, k, fail)
     label = hand_label(meta[0] // 4, meta[0] % 4, meta[1])
-    if meta[0] % 4 >= players:
-        fail(f"hand {meta[0]} has dealer seat {meta[0] % 4}: no such seat with {players} players")
-    if isinstance(scores, list):
-        scores = _four(scores, players)
-    if (
-        not isinstance(scores, list)
-        or len(scores) != 4
-        or not all(isinstance(x, int) for x in scores)
-        or (players == 3 and scores[3] != 0)
-    ):
-        want = "four ints" if players == 4 else "three ints (or four, the fourth 0)"
-        fail(f"points must be {want}, got {scores!r}", f"log[{k}][1]")
-    for idx, name in ((2, "dora"), (3, "ura")):
-        if not isinstance(kyoku[idx], list) or len(kyoku[idx]) > 5:
-            fail(f"{name} indicators must be a list of at most 5 tiles", f"log[{k}][{idx}]")
-    if not dora:
-        fail("no dora indicator", f"log[{k}][2]")
+    scores = _hand_points(kyoku, k, meta, players, fail)
 
     def code(x, where: str) -> tuple[int, bool]:
         try:
@@ -312,6 +287,69 @@ def _read_hand(kyoku, k: int, reds, source: str, players: int = 4) -> Hand:
         haipai=[],
         players=players,
     )
+    columns = _seat_columns(kyoku, k, players, fail)
+    hand.wins, hand.draw = _read_result(kyoku[16], k, fail, players)
+    for w in hand.wins:
+        w.yaku = _resolve_winds(w.yaku, hand, w.seat)
+        _double_yakuman(w, hand)
+    events, haipai, doras, uras, plain = _search_orderings(
+        kyoku, k, reds, columns, hand, code, source, label
+    )
+    hand.events, hand.haipai, hand.dora_indicators, hand.ura_indicators, hand.plain_reds = (
+        events,
+        haipai,
+        doras,
+        uras,
+        plain,
+    )
+    for w in hand.wins:
+        if w.ura_indicators is None and uras:
+            w.ura_indicators = tuple(uras)
+    return hand
+
+
+def _hand_header(kyoku, k: int, fail) -> list[int]:
+    """The hand's ``[kyoku, honba, kyotaku]``, checked with the shape of the hand's entry."""
+    if not isinstance(kyoku, list) or len(kyoku) != 17:
+        fail(
+            f"a hand must be a list of 17 entries, got {len(kyoku) if isinstance(kyoku, list) else type(kyoku).__name__}"
+        )
+    meta = kyoku[0]
+    if (
+        not isinstance(meta, list)
+        or len(meta) != 3
+        or not all(isinstance(x, int) and x >= 0 for x in meta)
+    ):
+        fail(f"hand header must be [kyoku, honba, kyotaku], got {meta!r}", f"log[{k}][0]")
+    return meta
+
+
+def _hand_points(kyoku, k: int, meta: list[int], players: int, fail) -> list[int]:
+    """The hand's four points (the empty seat's 0 added), checked with its dealer and the
+    dora and ura indicator lists."""
+    scores, dora = kyoku[1], kyoku[2]
+    if meta[0] % 4 >= players:
+        fail(f"hand {meta[0]} has dealer seat {meta[0] % 4}: no such seat with {players} players")
+    if isinstance(scores, list):
+        scores = _four(scores, players)
+    if (
+        not isinstance(scores, list)
+        or len(scores) != 4
+        or not all(isinstance(x, int) for x in scores)
+        or (players == 3 and scores[3] != 0)
+    ):
+        want = "four ints" if players == 4 else "three ints (or four, the fourth 0)"
+        fail(f"points must be {want}, got {scores!r}", f"log[{k}][1]")
+    for idx, name in ((2, "dora"), (3, "ura")):
+        if not isinstance(kyoku[idx], list) or len(kyoku[idx]) > 5:
+            fail(f"{name} indicators must be a list of at most 5 tiles", f"log[{k}][{idx}]")
+    if not dora:
+        fail("no dora indicator", f"log[{k}][2]")
+    return scores
+
+
+def _seat_columns(kyoku, k: int, players: int, fail) -> list[tuple[list, list, list]]:
+    """Each seat's (haipai, takes, discards), checked to be lists (an empty seat's empty)."""
     columns = []
     for s in range(4):
         hp, takes, discards = kyoku[4 + 3 * s], kyoku[5 + 3 * s], kyoku[6 + 3 * s]
@@ -328,20 +366,17 @@ def _read_hand(kyoku, k: int, reds, source: str, players: int = 4) -> Hand:
             if not isinstance(col, list):
                 fail("takes and discards must be lists", f"log[{k}][{idx}]")
         columns.append((hp, takes, discards))
-    hand.wins, hand.draw = _read_result(kyoku[16], k, fail, players)
-    for w in hand.wins:
-        w.yaku = _resolve_winds(w.yaku, hand, w.seat)
-        _double_yakuman(w, hand)
+    return columns
 
-    # Search the orderings of ambiguous calls until one replays cleanly.
+
+def _search_orderings(kyoku, k, reds, columns, hand: Hand, code, source: str, label: str):
+    """Search the orderings of ambiguous calls until one replays cleanly (its ``_simulate``
+    result); when none does, the first ordering's misfit is raised as a :class:`RecordError`."""
     decisions: list[bool] = []
     first_error: RecordError | None = None
     for _ in range(MAX_SEARCH):
         try:
-            events, haipai, doras, uras, plain = _simulate(
-                kyoku, k, reds, columns, hand, decisions, fail, code
-            )
-            break
+            return _simulate(kyoku, k, reds, columns, hand, decisions, code)
         except _MismatchError as exc:
             msg, where, points = exc.args
             if first_error is None:
@@ -352,19 +387,7 @@ def _read_hand(kyoku, k: int, reds, source: str, players: int = 4) -> Hand:
             if not decisions:
                 raise first_error from None
             decisions[-1] = False
-    else:
-        raise first_error  # type: ignore[misc]
-    hand.events, hand.haipai, hand.dora_indicators, hand.ura_indicators, hand.plain_reds = (
-        events,
-        haipai,
-        doras,
-        uras,
-        plain,
-    )
-    for w in hand.wins:
-        if w.ura_indicators is None and uras:
-            w.ura_indicators = tuple(uras)
-    return hand
+    raise first_error  # type: ignore[misc]
 
 
 DOUBLE_YAKUMAN_KEYS = (
@@ -531,251 +554,316 @@ def _parse_call(text: str, actor: int, fail_where):
     raise AssertionError
 
 
-def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, fail, code):
+def _simulate(kyoku, k, reds, columns, hand: Hand, decisions, code):
     """Play the hand in turn order; raises ``_MismatchError`` (with the decision points) on a misfit."""
-    points: list[bool] = []
-    where = [f"log[{k}]"]
+    return _Simulation(kyoku, k, reds, columns, hand, decisions, code).run()
 
-    def miss(msg: str):
-        raise _MismatchError(msg, where[0], list(points))
 
-    alloc = TileAllocator(reds, miss)
-    haipai = []
-    for s in range(4):
-        ids = []
-        for j, x in enumerate(columns[s][0]):
-            where[0] = f"log[{k}][{4 + 3 * s}][{j}]"
-            kind, red = code(x, where[0])
-            ids.append(alloc.new(kind, red))
-        alloc.hands[s] = list(ids)
-        haipai.append(ids)
-    where[0] = f"log[{k}][2][0]"
-    dora_codes = kyoku[2]
-    doras = [alloc.new(*code(dora_codes[0], where[0]))]
-    events: list[Event] = []
-    ti, di = [0] * 4, [0] * 4
-    takes = [c[1] for c in columns]
-    n = hand.players
-    discards = [c[2] for c in columns]
-    melds: list[list[Event]] = [[], [], [], []]
-    actor = hand.kyoku
-    last_discard = (-1, -1)
-    pending_accept = -1
-    pending_dora = 0  # open kans (of the player on turn) whose indicators are still hidden
-    rinshan = False
-    last_draw = [-1] * 4
+class _Simulation:
+    """One replay of a hand's takes and discards in turn order, taking a call of a discard that
+    an identical later discard could also have had as ``decisions`` says (default: take it)."""
 
-    def reveal():
-        where[0] = f"log[{k}][2][{len(doras)}]"
-        if len(doras) >= len(dora_codes):
-            miss("more kans than kan dora indicators")
-        tid = alloc.new(*code(dora_codes[len(doras)], where[0]))
-        doras.append(tid)
-        events.append(Event("dora", tile=tid))
+    def __init__(self, kyoku, k, reds, columns, hand: Hand, decisions, code):
+        self.k, self.hand, self.code, self.decisions = k, hand, code, decisions
+        self.points: list[bool] = []  # the decisions taken, in order
+        self.where = f"log[{k}]"
+        self.alloc = TileAllocator(reds, self.miss)
+        self.haipai = []
+        for s in range(4):
+            ids = []
+            for j, x in enumerate(columns[s][0]):
+                self.where = f"log[{k}][{4 + 3 * s}][{j}]"
+                kind, red = code(x, self.where)
+                ids.append(self.alloc.new(kind, red))
+            self.alloc.hands[s] = list(ids)
+            self.haipai.append(ids)
+        self.where = f"log[{k}][2][0]"
+        self.dora_codes, self.ura_codes = kyoku[2], kyoku[3]
+        self.doras = [self.alloc.new(*code(self.dora_codes[0], self.where))]
+        self.events: list[Event] = []
+        self.ti, self.di = [0] * 4, [0] * 4  # each seat's next take and next discard
+        self.takes = [c[1] for c in columns]
+        self.discards = [c[2] for c in columns]
+        self.melds: list[list[Event]] = [[], [], [], []]
+        self.actor = hand.kyoku
+        self.last_discard = (-1, -1)
+        self.pending_accept = -1
+        self.pending_dora = 0  # open kans (of the player on turn) whose indicators are still hidden
+        self.rinshan = False
+        self.last_draw = [-1] * 4
 
-    def next_take(s):
-        return takes[s][ti[s]] if ti[s] < len(takes[s]) else None
+    def miss(self, msg: str):
+        """Raise the misfit of this ordering, where it was found."""
+        raise _MismatchError(msg, self.where, list(self.points))
 
-    while True:
-        where[0] = f"log[{k}][{5 + 3 * actor}][{ti[actor]}]"
-        take = next_take(actor)
+    def run(self):
+        """(events, haipai, dora indicators, ura indicators, plain fives read as red ones)."""
+        while self._turn():
+            pass
+        self._check_end()
+        uras = []
+        for j, x in enumerate(self.ura_codes):
+            self.where = f"log[{self.k}][3][{j}]"
+            uras.append(self.alloc.new(*self.code(x, self.where)))
+        return self.events, self.haipai, self.doras, uras, frozenset(self.alloc.plain_as_red)
+
+    def _turn(self) -> bool:
+        """The seat on turn takes (a draw or a call) and plays (a discard, kan or kita); False
+        when the hand ends there."""
+        k, actor = self.k, self.actor
+        self.where = f"log[{k}][{5 + 3 * actor}][{self.ti[actor]}]"
+        take = self._next_take(actor)
         if take is None:
-            miss(f"seat {actor} has no take left")
-        ti[actor] += 1
-        if pending_accept >= 0:
-            events.append(Event("riichi_accepted", pending_accept))
-            pending_accept = -1
+            self.miss(f"seat {actor} has no take left")
+        self.ti[actor] += 1
+        if self.pending_accept >= 0:
+            self.events.append(Event("riichi_accepted", self.pending_accept))
+            self.pending_accept = -1
         if isinstance(take, str):
-            typ, called, others, target = _parse_call(take, actor, miss)
-            if typ not in ("chi", "pon", "daiminkan"):
-                miss(f"{typ} string {take!r} among the takes")
-            kind, red = code(called, where[0])
-            if last_discard[0] != target or (
-                last_discard[1] // 4,
-                alloc.is_red(last_discard[1]),
-            ) != (
-                kind,
-                red,
-            ):
-                miss(f"{typ} {take!r} does not match the last discard")
-            consumed = tuple(alloc.take(actor, *code(x, where[0])) for x in others)
-            ev = Event(typ, actor, last_discard[1], consumed, target)
-            events.append(ev)
-            melds[actor].append(ev)
-            last_draw[actor] = -1
-            if typ == "daiminkan":
-                where[0] = f"log[{k}][{6 + 3 * actor}][{di[actor]}]"
-                if di[actor] >= len(discards[actor]) or discards[actor][di[actor]] != 0:
-                    miss("a daiminkan must be followed by 0 in the discards")
-                di[actor] += 1
-                pending_dora += 1
-                rinshan = True
-                continue
+            if self._call(take):
+                return True  # a daiminkan: its replacement draw comes next
         elif isinstance(take, int) and not isinstance(take, bool) and take != 60:
-            tid = alloc.new(*code(take, where[0]))
-            alloc.hands[actor].append(tid)
-            events.append(Event("draw", actor, tid, rinshan=rinshan))
-            last_draw[actor] = tid
-            rinshan = False
+            self._draw(take)
         else:
-            miss(f"unreadable take {take!r}")
-        where[0] = f"log[{k}][{6 + 3 * actor}][{di[actor]}]"
-        if di[actor] >= len(discards[actor]):
-            break  # tsumo, or kyuushu kyuuhai
-        d = discards[actor][di[actor]]
-        di[actor] += 1
-        riichi = False
+            self.miss(f"unreadable take {take!r}")
+        self.where = f"log[{k}][{6 + 3 * actor}][{self.di[actor]}]"
+        if self.di[actor] >= len(self.discards[actor]):
+            return False  # tsumo, or kyuushu kyuuhai
+        d = self.discards[actor][self.di[actor]]
+        self.di[actor] += 1
         if d == KITA_CODE:
-            if hand.players != 3:
-                miss("a kita (f44) in a four-player game")
-            tid = alloc.take(actor, 30, False)
-            events.append(Event("kita", actor, tid))
-            rinshan = True
-            last_draw[actor] = -1
-            last_discard = (actor, tid)
-            if all(ti[s] >= len(takes[s]) for s in range(4)):
-                break  # ron on the kita
-            continue
+            self._kita()
+            return not self._all_taken()  # all taken: ron on the kita
+        riichi = False
         if isinstance(d, str) and d.startswith("r"):
             try:
                 d = int(d[1:])
             except ValueError:
-                miss(f"unreadable riichi discard {discards[actor][di[actor] - 1]!r}")
+                self.miss(f"unreadable riichi discard {self.discards[actor][self.di[actor] - 1]!r}")
             riichi = True
         if isinstance(d, str):
-            typ, added, others, target = _parse_call(d, actor, miss)
-            if typ == "kakan":
-                kind, red = code(added, where[0])
-                pon = next(
-                    (m for m in melds[actor] if m.type == "pon" and m.tile // 4 == kind), None
-                )
-                if pon is None:
-                    miss(f"kakan {d!r} without a pon of that tile")
-                # An earlier open kan's indicator shows before a further kan (docs/rules.md) when the
-                # record has it; Tenhou shows none when that further kakan is robbed.
-                while pending_dora and len(doras) < len(dora_codes):
-                    reveal()
-                    pending_dora -= 1
-                tid = alloc.take(actor, kind, red)
-                ev = Event(
-                    "kakan", actor, tid, tuple(sorted((*pon.consumed, pon.tile))), pon.from_seat
-                )
-                melds[actor].append(ev)
-                events.append(ev)
-                pending_dora += 1
-                last_discard = (actor, tid)
-            elif typ == "ankan":
-                for _ in range(pending_dora):
-                    reveal()
-                pending_dora = 0
-                ids = [alloc.take(actor, *code(x, where[0])) for x in (*others, added)]
-                ev = Event("ankan", actor, -1, tuple(sorted(ids)))
-                melds[actor].append(ev)
-                events.append(ev)
-                robbed = all(ti[s] >= len(takes[s]) for s in range(4))
-                if not (robbed and len(doras) >= len(dora_codes)):
-                    reveal()  # a closed kan robbed by kokushi may show no indicator (Mahjong Soul)
-                last_discard = (actor, -1)
-            else:
-                miss(f"{typ} string {d!r} among the discards")
-            rinshan = True
-            last_draw[actor] = -1
-            if all(ti[s] >= len(takes[s]) for s in range(4)):
-                break  # chankan
-            continue
+            self._kan(d)
+            return not self._all_taken()  # all taken: chankan
+        tid = self._discard(d, riichi)
+        if self._all_taken():
+            return False  # ron or exhaustive draw
+        self.actor = self._next_actor(tid, d)
+        return True
+
+    def _next_take(self, s: int):
+        """The seat's next take, None when it has none left."""
+        return self.takes[s][self.ti[s]] if self.ti[s] < len(self.takes[s]) else None
+
+    def _all_taken(self) -> bool:
+        """Whether every seat's takes are used up (the hand ends at this play)."""
+        return all(self.ti[s] >= len(self.takes[s]) for s in range(4))
+
+    def _reveal(self) -> None:
+        """The next kan dora indicator of the record."""
+        self.where = f"log[{self.k}][2][{len(self.doras)}]"
+        if len(self.doras) >= len(self.dora_codes):
+            self.miss("more kans than kan dora indicators")
+        tid = self.alloc.new(*self.code(self.dora_codes[len(self.doras)], self.where))
+        self.doras.append(tid)
+        self.events.append(Event("dora", tile=tid))
+
+    def _reveal_pending(self) -> None:
+        """Every pending open kan's indicator (a kan too many: a misfit)."""
+        for _ in range(self.pending_dora):
+            self._reveal()
+        self.pending_dora = 0
+
+    def _reveal_recorded_pending(self) -> None:
+        """The pending open kans' indicators that the record has."""
+        while self.pending_dora and len(self.doras) < len(self.dora_codes):
+            self._reveal()
+            self.pending_dora -= 1
+
+    def _draw(self, take: int) -> None:
+        """A drawn tile (a replacement draw after a kan or kita)."""
+        actor = self.actor
+        tid = self.alloc.new(*self.code(take, self.where))
+        self.alloc.hands[actor].append(tid)
+        self.events.append(Event("draw", actor, tid, rinshan=self.rinshan))
+        self.last_draw[actor] = tid
+        self.rinshan = False
+
+    def _call(self, take: str) -> bool:
+        """A chi, pon or daiminkan of the last discard; True for a daiminkan."""
+        actor, alloc = self.actor, self.alloc
+        typ, called, others, target = _parse_call(take, actor, self.miss)
+        if typ not in ("chi", "pon", "daiminkan"):
+            self.miss(f"{typ} string {take!r} among the takes")
+        kind, red = self.code(called, self.where)
+        last_seat, last_tile = self.last_discard
+        if last_seat != target or (last_tile // 4, alloc.is_red(last_tile)) != (kind, red):
+            self.miss(f"{typ} {take!r} does not match the last discard")
+        consumed = tuple(alloc.take(actor, *self.code(x, self.where)) for x in others)
+        ev = Event(typ, actor, last_tile, consumed, target)
+        self.events.append(ev)
+        self.melds[actor].append(ev)
+        self.last_draw[actor] = -1
+        if typ != "daiminkan":
+            return False
+        di, discards = self.di, self.discards[actor]
+        self.where = f"log[{self.k}][{6 + 3 * actor}][{di[actor]}]"
+        if di[actor] >= len(discards) or discards[di[actor]] != 0:
+            self.miss("a daiminkan must be followed by 0 in the discards")
+        di[actor] += 1
+        self.pending_dora += 1
+        self.rinshan = True
+        return True
+
+    def _kita(self) -> None:
+        """A North set aside (``f44``), three players only."""
+        actor = self.actor
+        if self.hand.players != 3:
+            self.miss("a kita (f44) in a four-player game")
+        tid = self.alloc.take(actor, 30, False)
+        self.events.append(Event("kita", actor, tid))
+        self.rinshan = True
+        self.last_draw[actor] = -1
+        self.last_discard = (actor, tid)
+
+    def _kan(self, d: str) -> None:
+        """A kakan or ankan string among the discards."""
+        typ, added, others, _ = _parse_call(d, self.actor, self.miss)
+        if typ == "kakan":
+            self._kakan(d, added)
+        elif typ == "ankan":
+            self._ankan(added, others)
+        else:
+            self.miss(f"{typ} string {d!r} among the discards")
+        self.rinshan = True
+        self.last_draw[self.actor] = -1
+
+    def _kakan(self, d: str, added) -> None:
+        """An added kan onto the seat's pon of that tile."""
+        actor = self.actor
+        kind, red = self.code(added, self.where)
+        pon = next((m for m in self.melds[actor] if m.type == "pon" and m.tile // 4 == kind), None)
+        if pon is None:
+            self.miss(f"kakan {d!r} without a pon of that tile")
+        # An earlier open kan's indicator shows before a further kan (docs/rules.md) when the
+        # record has it; Tenhou shows none when that further kakan is robbed.
+        self._reveal_recorded_pending()
+        tid = self.alloc.take(actor, kind, red)
+        ev = Event("kakan", actor, tid, tuple(sorted((*pon.consumed, pon.tile))), pon.from_seat)
+        self.melds[actor].append(ev)
+        self.events.append(ev)
+        self.pending_dora += 1
+        self.last_discard = (actor, tid)
+
+    def _ankan(self, added, others) -> None:
+        """A closed kan, its indicator shown at once (unless robbed with none recorded)."""
+        actor = self.actor
+        self._reveal_pending()
+        ids = [self.alloc.take(actor, *self.code(x, self.where)) for x in (*others, added)]
+        ev = Event("ankan", actor, -1, tuple(sorted(ids)))
+        self.melds[actor].append(ev)
+        self.events.append(ev)
+        robbed = self._all_taken()
+        if not (robbed and len(self.doras) >= len(self.dora_codes)):
+            self._reveal()  # a closed kan robbed by kokushi may show no indicator (Mahjong Soul)
+        self.last_discard = (actor, -1)
+
+    def _discard(self, d, riichi: bool) -> int:
+        """A discard (``60``: the drawn tile), after its riichi declaration; its tile id."""
+        actor, alloc, last_draw = self.actor, self.alloc, self.last_draw
         if not isinstance(d, int) or isinstance(d, bool) or d == 0:
-            miss(f"unreadable discard {d!r}")
+            self.miss(f"unreadable discard {d!r}")
         if riichi:
-            events.append(Event("riichi", actor))
+            self.events.append(Event("riichi", actor))
         if d == 60:
             if last_draw[actor] < 0:
-                miss("tsumogiri without a drawn tile")
+                self.miss("tsumogiri without a drawn tile")
             tid = last_draw[actor]
             alloc.hands[actor].remove(tid)
             tsumogiri = True
         else:
-            kind, red = code(d, where[0])
-            tid = -1
-            for cand in alloc.hands[actor]:
-                if cand // 4 == kind and alloc.is_red(cand) == red and cand != last_draw[actor]:
-                    tid = cand
-                    break
-            if tid < 0:
-                tid = alloc.take(actor, kind, red)
-            else:
-                alloc.hands[actor].remove(tid)
+            kind, red = self.code(d, self.where)
+            tid = alloc.discard_id(actor, kind, red, last_draw[actor])
             tsumogiri = False
         last_draw[actor] = -1
-        events.append(Event("discard", actor, tid, tsumogiri=tsumogiri))
-        for _ in range(pending_dora):
-            reveal()
-        pending_dora = 0
+        self.events.append(Event("discard", actor, tid, tsumogiri=tsumogiri))
+        self._reveal_pending()
         if riichi:
-            pending_accept = actor
-        last_discard = (actor, tid)
-        if all(ti[s] >= len(takes[s]) for s in range(4)):
-            break  # ron or exhaustive draw
-        # Who moves next: a caller of this discard (pon/kan before chi), else the next seat.
+            self.pending_accept = actor
+        self.last_discard = (actor, tid)
+        return tid
+
+    def _next_actor(self, tid: int, d: int) -> int:
+        """Who moves after a discard: a caller of it (pon/kan before chi), else the next seat.
+        A call that an identical later discard could have had instead is a decision point."""
+        actor, n = self.actor, self.hand.players
+        callers = self._callers(tid)
+        if not callers:
+            return (actor + 1) % n
+        caller = max(callers)[1]
+        rest = self.discards[actor][self.di[actor] :]
+        same = any(
+            x == 60 or x == d or (isinstance(x, str) and x[1:] in (str(d), "60")) for x in rest
+        )
+        take_call = True
+        if same:
+            points, decisions = self.points, self.decisions
+            take_call = decisions[len(points)] if len(points) < len(decisions) else True
+            points.append(take_call)
+        return caller if take_call else (actor + 1) % n
+
+    def _callers(self, tid: int) -> list[tuple[bool, int]]:
+        """The seats whose next take calls this discard: (a pon or kan, seat)."""
         callers = []
         for s in range(4):
-            nxt = next_take(s)
-            if s == actor or not isinstance(nxt, str):
+            nxt = self._next_take(s)
+            if s == self.actor or not isinstance(nxt, str):
                 continue
             try:
-                typ, called, _, target = _parse_call(nxt, s, miss)
+                typ, called, _, target = _parse_call(nxt, s, self.miss)
             except _MismatchError:
                 continue
-            if target == actor and typ in ("chi", "pon", "daiminkan"):
+            if target == self.actor and typ in ("chi", "pon", "daiminkan"):
                 try:
                     ck = from_tenhou6_code(called)
                 except ValueError:
                     continue
-                if ck == (tid // 4, alloc.is_red(tid)):
+                if ck == (tid // 4, self.alloc.is_red(tid)):
                     callers.append((typ != "chi", s))
-        if callers:
-            caller = max(callers)[1]
-            rest = discards[actor][di[actor] :]
-            same = any(
-                x == 60 or x == d or (isinstance(x, str) and x[1:] in (str(d), "60")) for x in rest
-            )
-            take_call = True
-            if same:
-                take_call = decisions[len(points)] if len(points) < len(decisions) else True
-                points.append(take_call)
-            actor = caller if take_call else (actor + 1) % n
-        else:
-            actor = (actor + 1) % n
-    where[0] = f"log[{k}]"
-    for s in range(4):
-        if ti[s] < len(takes[s]) or di[s] < len(discards[s]):
-            miss(f"seat {s} has takes or discards left over when the hand ends")
-    if events[-1].type != "kakan":
-        # An open kan's indicator comes before a rinshan tsumo when the record has it (docs/rules.md);
-        # Tenhou (and RiichiEnv) show none there, and none for a robbed kakan.
-        while pending_dora and len(doras) < len(dora_codes):
-            reveal()
-            pending_dora -= 1
-    if len(doras) != len(dora_codes):
-        miss(f"{len(dora_codes)} dora indicators but {len(doras) - 1} kans")
-    # the last play (an open kan's indicator revealed before its rinshan tsumo comes after it)
-    last = next((e for e in reversed(events) if e.type != "dora"), None)
-    for w in hand.wins:
-        if w.tsumo:
-            if last is None or last.type != "draw" or last.seat != w.seat:
-                miss(f"seat {w.seat} wins by tsumo but did not just draw")
-        elif (
-            last is None
-            or last.seat != w.from_seat
-            or last.type not in ("discard", "kakan", "ankan", "kita")
-        ):
-            miss(f"seat {w.seat} wins by ron from seat {w.from_seat}, who did not just discard")
-    if hand.draw is not None and hand.draw.kind == "suucha_riichi" and pending_accept >= 0:
-        events.append(Event("riichi_accepted", pending_accept))
-    uras = []
-    for j, x in enumerate(kyoku[3]):
-        where[0] = f"log[{k}][3][{j}]"
-        uras.append(alloc.new(*code(x, where[0])))
-    return events, haipai, doras, uras, frozenset(alloc.plain_as_red)
+        return callers
+
+    def _check_end(self) -> None:
+        """The hand's end: nothing left over, every indicator used, the result fits the last play."""
+        self.where = f"log[{self.k}]"
+        for s in range(4):
+            if self.ti[s] < len(self.takes[s]) or self.di[s] < len(self.discards[s]):
+                self.miss(f"seat {s} has takes or discards left over when the hand ends")
+        if self.events[-1].type != "kakan":
+            # An open kan's indicator comes before a rinshan tsumo when the record has it
+            # (docs/rules.md); Tenhou (and RiichiEnv) show none there, and none for a robbed kakan.
+            self._reveal_recorded_pending()
+        if len(self.doras) != len(self.dora_codes):
+            self.miss(f"{len(self.dora_codes)} dora indicators but {len(self.doras) - 1} kans")
+        self._check_wins()
+        hand = self.hand
+        if hand.draw is not None and hand.draw.kind == "suucha_riichi" and self.pending_accept >= 0:
+            self.events.append(Event("riichi_accepted", self.pending_accept))
+
+    def _check_wins(self) -> None:
+        """Each win fits the last play (an open kan's indicator revealed before its rinshan tsumo
+        comes after it): a tsumo the winner's draw, a ron the discarder's discard, kan or kita."""
+        last = next((e for e in reversed(self.events) if e.type != "dora"), None)
+        for w in self.hand.wins:
+            if w.tsumo:
+                if last is None or last.type != "draw" or last.seat != w.seat:
+                    self.miss(f"seat {w.seat} wins by tsumo but did not just draw")
+            elif (
+                last is None
+                or last.seat != w.from_seat
+                or last.type not in ("discard", "kakan", "ankan", "kita")
+            ):
+                self.miss(
+                    f"seat {w.seat} wins by ron from seat {w.from_seat}, who did not just discard"
+                )
 
 
 def _call_string(ev: Event, red, pon: Event | None = None) -> str:
