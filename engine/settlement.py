@@ -76,16 +76,7 @@ from engine.state import (
 from engine.wall import _live_left
 
 
-@njit(
-    example=lambda x: (
-        x.st,
-        x.i,
-        x.tables,
-        *[x.i] * 6,
-        np.zeros(N_RES, np.int32),
-        np.zeros(N_YAKU, np.int32),
-    )
-)
+@njit(example=lambda x: (x.st, x.i, x.tables, *[x.i] * 6, x.res, x.yaku))
 def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, out, yaku):
     """Score seat ``s`` winning on ``win_tile`` (tsumo if ``from_seat == s``); returns status."""
     rec = st[t]
