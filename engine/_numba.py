@@ -1,35 +1,23 @@
 """Numba options for every kernel of the project, kept in one place; plain public Numba only.
 
-All hot paths are ``@njit`` with an on-disk cache, so a second process loads machine code instead
-of compiling. Numba keys a cached function on its own file only, so a kernel that calls into
-another module would keep running the old callee after that module changed. The project's
-kernels are therefore cached under a directory named by a hash of their sources (all of
-``engine``, and the modules of ``riichi_env`` and ``agents`` that use Numba): any edit there
-starts a fresh cache. The directory is ``$RIICHI_ENV_CACHE/numba/<hash>``, else
-``$XDG_CACHE_HOME/riichi_env/numba/<hash>`` (``~/.cache``), else the system temp dir;
-``NUMBA_CACHE_DIR``, when set, takes precedence as usual. The decorator sets
-``numba.config.CACHE_DIR`` (the attribute of the documented ``NUMBA_CACHE_DIR``) to that directory
-only while Numba decorates the kernel (Numba picks a kernel's cache directory then), and
-restores it.
-
-A damaged cache file (a truncated ``.nbi`` index or ``.nbc`` entry) makes Numba raise its
-unpickling error at every call. ``compile_kernel`` (what the compile entry points use) then
-drops the unreadable files with one line on stderr (``DAMAGED_ENTRY``) and compiles again.
-
-With ``NUMBA_DISABLE_JIT=1`` the decorator returns the plain Python function, so any rule can be
-stepped through in a debugger.
-"""
+Numba keys a cached function on its own file only, so a kernel calling into another module would
+keep running the old callee after that module changed: the project's kernels are cached in a
+folder named by a hash of their sources (``engine``, and the modules of ``riichi_env`` and
+``agents`` that use Numba), ``$RIICHI_ENV_CACHE/numba/<hash>``, else ``$XDG_CACHE_HOME`` (or
+``~/.cache``) ``/riichi_env/numba/<hash>``, else the temp dir; ``NUMBA_CACHE_DIR`` takes precedence.
+The decorator sets ``numba.config.CACHE_DIR`` to it while Numba decorates the kernel. A cache file
+Numba cannot read back empties that folder (``compile_kernel``). ``njit(example=...)`` gives a
+kernel its warm-up arguments: a function of ``engine.state.examples()``. With
+``NUMBA_DISABLE_JIT=1`` the decorator returns the plain Python function (a debugger steps it)."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
-import pickle
-import re
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 import numba
@@ -68,20 +56,29 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("engine", "riichi_env", "agents")
 
 
-def njit(*args, **kwargs):
-    """``numba.njit`` with the project's options; usable bare or with extra options."""
+def njit(*args, example=None, **kwargs):
+    """``numba.njit`` with the project's options; usable bare or with extra options. ``example``:
+    the kernel's warm-up arguments (module docstring), kept as ``kernel.example``."""
     options = {**NJIT_OPTIONS, **kwargs}
-    if args and callable(args[0]):
-        return _decorate(args[0], options)
-    return lambda fn: _decorate(fn, options)
+
+    def decorate(fn):
+        kernel = _decorate(fn, options)
+        if example is not None:
+            kernel.example = example
+        return kernel
+
+    return decorate(args[0]) if args and callable(args[0]) else decorate
+
+
+def signature(*args) -> tuple:
+    """The Numba argument types of ``args``: what a call with them compiles for."""
+    return tuple(numba.typeof(a) for a in args)
 
 
 def _decorate(fn, options: dict):
     directory = kernel_cache_dir(fn.__code__.co_filename) if options.get("cache") else None
-    if directory is None:
-        return numba.njit(**options)(fn)
     saved = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(directory)
+    numba.config.CACHE_DIR = saved if directory is None else str(directory)
     try:
         return numba.njit(**options)(fn)
     finally:
@@ -133,20 +130,11 @@ def cache_roots() -> list[Path]:
     return [Path(xdg) / "riichi_env", Path(tempfile.gettempdir()) / "riichi_env_cache"]
 
 
-def _is_project_file(py_file: str) -> bool:
-    try:
-        relative = Path(py_file).resolve().relative_to(_ROOT)
-    except ValueError:
-        return False
-    return relative.parts[0] in _PACKAGES
-
-
-def kernel_cache_dir(py_file: str) -> Path | None:
-    """The Numba cache directory of a kernel defined in ``py_file``: ``<cache root>/numba/<source
-    hash>`` (the first writable root) for the project's files; ``None`` (Numba's own choice) for
-    other files, when ``NUMBA_CACHE_DIR`` is set, or when no root is writable."""
-    if numba.config.CACHE_DIR or not _is_project_file(py_file):
-        return None
+def cache_dir() -> Path | None:
+    """The folder the project's kernels are cached in: ``NUMBA_CACHE_DIR`` when set, else
+    ``<cache root>/numba/<source hash>`` of the first writable root (``None``: none is)."""
+    if numba.config.CACHE_DIR:
+        return Path(numba.config.CACHE_DIR)
     for root in cache_roots():
         path = root / "numba" / source_digest()
         try:
@@ -158,80 +146,33 @@ def kernel_cache_dir(py_file: str) -> Path | None:
     return None
 
 
-def numba_cache_dirs() -> list[Path]:
-    """Where this process's kernels are cached: ``NUMBA_CACHE_DIR``, else the project's
-    directories under every cache root."""
-    if numba.config.CACHE_DIR:
-        return [Path(numba.config.CACHE_DIR)]
-    return [root / "numba" / source_digest() for root in cache_roots()]
-
-
-DAMAGED_ENTRY = (
-    "riichi_env: dropped a damaged Numba cache file {path} ({error}); compiling {name} again"
-)
-"""The one line on stderr for a cache file that cannot be read back."""
+def kernel_cache_dir(py_file: str) -> Path | None:
+    """The Numba cache directory of a kernel defined in ``py_file``: ``cache_dir()`` for the
+    project's files; ``None`` (Numba's own choice) for other files or with ``NUMBA_CACHE_DIR``."""
+    parts = Path(py_file).resolve().parts
+    ours = parts[: len(_ROOT.parts)] == _ROOT.parts and parts[len(_ROOT.parts)] in _PACKAGES
+    return None if numba.config.CACHE_DIR or not ours else cache_dir()
 
 
 def compile_kernel(kernel, signature: tuple) -> None:
-    """``kernel.compile(signature)`` (from the disk cache when it holds it); a cache file that
-    cannot be read back is dropped (``drop_damaged_cache_files``) and the compile tried again."""
+    """``kernel.compile(signature)`` (from the disk cache when it holds it). An error raised
+    while Numba reads its cache empties the cache folder (``cache_dir``; its compile lock
+    stays) and the compile is tried again."""
     try:
         kernel.compile(signature)
-    except Exception:
-        if not drop_damaged_cache_files():
+    except Exception as exc:
+        folder = cache_dir()
+        frames = (f.f_code.co_filename for f, _ in traceback.walk_tb(exc.__traceback__))
+        if folder is None or not any(Path(f).match("numba/core/caching.py") for f in frames):
             raise
+        for path in folder.rglob("*"):
+            if path.is_file() and path.name != "lock":
+                path.unlink(missing_ok=True)
+        error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        name = f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"
+        say = (
+            f"riichi_env: dropped a damaged Numba cache, {folder} ({error}); compiling {name} again"
+        )
+        sys.stderr.write(say + "\n")
+        sys.stderr.flush()
         kernel.compile(signature)
-
-
-def _read_cache_file(path: Path) -> None:
-    """Unpickle a Numba cache file as Numba reads it (raises what Numba would)."""
-    with open(path, "rb") as f:
-        if path.suffix == ".nbi":  # the Numba version, then the index
-            pickle.load(f)
-        pickle.loads(f.read())
-
-
-_CACHE_NAME = re.compile(r"^(?P<module>[^.]+)\.(?P<qualname>.+)-\d+\.py\d+")
-
-
-def _kernel_name(path: Path) -> str:
-    """``module.qualname`` of the kernel a cache file belongs to (Numba names the files
-    ``<file stem>.<qualname>-<line>.py<version>...``), the module's full name when it is loaded."""
-    match = _CACHE_NAME.match(path.name)
-    if match is None:
-        return path.name
-    stem, qualname = match["module"], match["qualname"]
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None)
-        if file and Path(file).stem == stem and _has(module, qualname):
-            return f"{name}.{qualname}"
-    return f"{stem}.{qualname}"
-
-
-def _has(module, qualname: str) -> bool:
-    obj = module
-    for part in qualname.split("."):
-        obj = getattr(obj, part, None)
-    return obj is not None
-
-
-def drop_damaged_cache_files() -> list[Path]:
-    """Delete the kernel cache files (``numba_cache_dirs``) that cannot be unpickled, saying so on
-    stderr (``DAMAGED_ENTRY``), one line each; returns them. For the error path only: it reads
-    every cache file."""
-    dropped = []
-    for directory in numba_cache_dirs():
-        for path in sorted(directory.rglob("*.nb[ic]")):
-            try:
-                _read_cache_file(path)
-            except OSError:
-                continue  # gone meanwhile (another process), or unreadable: not ours to judge
-            except Exception as exc:  # any error unpickling it: the file is damaged
-                with contextlib.suppress(OSError):
-                    path.unlink()
-                error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                line = DAMAGED_ENTRY.format(path=path, error=error, name=_kernel_name(path))
-                sys.stderr.write(line + "\n")
-                sys.stderr.flush()
-                dropped.append(path)
-    return dropped

@@ -176,7 +176,7 @@ def _resolve_claims(st, t, ev, tables):
     _discard_passes(st, t, ev, tables, np.int64(caller), np.int64(choice))
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i, x.i))
 def _discard_passes(st, t, ev, tables, caller, choice):
     """The discard was not ronned: furiten, riichi stick, abortive draws, then a call or a draw."""
     rec = st[t]

@@ -114,7 +114,7 @@ def _new_hand(st, t, ev, tables):
     _start_hand_from_wall(st, t, ev, tables, wall)
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i))
 def _reset(st, t, ev, tables, seed):
     """Start a new game with ``seed``: points, round, honba, sticks, then the first hand."""
     _init_game(st, t, ev, seed)

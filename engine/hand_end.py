@@ -65,7 +65,7 @@ def _finish_hand(st, t, ev, tables):
         _end_hand(st, t, ev, tables, flags & 2 != 0, flags & 4 != 0, flags & 8 != 0)
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.b, x.b, x.b))
 def _end_hand(st, t, ev, tables, renchan, yame_ok, honba_up):
     """Renchan/honba, then game end (busting, agari/tenpai-yame, last hand, extension) or the next hand.
 

@@ -67,7 +67,7 @@ def _is_kokushi_with(hand34, k):
     return pair == 1
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i32, x.i))
 def _own_kan(st, t, ev, tables, s, k):
     """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it.
 
@@ -149,7 +149,7 @@ def _complete_kan(st, t, ev, tables, s, closed_kan):
     _draw(st, t, ev, np.int64(s), np.bool_(True))
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i32))
 def _kita(st, t, ev, tables, s):
     """Kita (docs/rules.md, "Three-player riichi"): seat ``s`` sets a North aside (the drawn one
     first); every seat that may ron it is asked (no chankan yaku), then ``_complete_kita``."""

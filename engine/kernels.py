@@ -12,9 +12,17 @@ policies' discard choice, the scorer) take tile counts and the tables they need.
 
 from __future__ import annotations
 
+from engine.claims import _discard_passes
 from engine.deal import _continue_at, _reset, _start_game_at
+from engine.hand_end import _end_hand
 from engine.harness.invariants import _validate, _validate_rules
-from engine.harness.policies import _best_discard, _discard_table, _tie_rank
+from engine.harness.policies import (
+    _best_discard,
+    _discard_table,
+    _efficiency_action,
+    _simple_action,
+    _tie_rank,
+)
 from engine.harness.selfplay import (
     ACTION_STREAM,
     _choose,
@@ -22,8 +30,11 @@ from engine.harness.selfplay import (
     _play_game,
     _play_games,
 )
+from engine.kans import _kita, _own_kan
 from engine.legality import _legal_mask
 from engine.scoring.kernel import _score_hand
+from engine.seats import _is_tenpai
+from engine.settlement import _can_win, _exhaustive_draw, _pay_win, _ron, _score_win, _win
 from engine.shanten import _shanten, _shanten_batch, _ukeire, _waits
 from engine.tiles import _dora_from_indicator, _parse_groups
 from engine.turn import _apply, _step
@@ -37,8 +48,21 @@ from engine.visibility import (
 )
 from engine.wall import _live_left, _rand_below, _rng_seed, _shuffle_wall
 
+GAME = (_reset, _is_tenpai, _exhaustive_draw, _score_win, _score_hand, _can_win, _legal_mask)
+GAME += (_own_kan, _end_hand, _pay_win, _discard_passes, _ron, _win, _kita, _apply)
+"""The game's kernels (deal, scoring, mask, play) in the order a warm-up compiles them, each
+after the kernels it calls (``riichi_env.core.compiling``)."""
+SCORING = (_score_win, _score_hand, _can_win, _pay_win, _discard_passes, _ron, _win, _kita)
+"""The scoring side of ``GAME``, which calls nothing of the deal: on a cold start a second
+process compiles it beside the deal."""
+AGENTS = (_choose_random, _simple_action, _efficiency_action, _choose)
+"""The compiled policies (the arena, self-play of the agents): they need nothing of the game."""
+
 __all__ = [
     "ACTION_STREAM",
+    "AGENTS",
+    "GAME",
+    "SCORING",
     "_apply",
     "_best_discard",
     "_choose",

@@ -209,7 +209,7 @@ def _discard_mask(st, t, s, out):
                 out[k] = True
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, x.mask))
 def _legal_mask(st, t, tables, out):
     """Legal actions of ``st[t].actor`` into ``out`` (bool[N_ACTIONS]); returns how many."""
     rec = st[t]

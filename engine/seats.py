@@ -136,7 +136,7 @@ def _update_waits(st, t, tables, s):
     )
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, x.i, x.st[0]["closed34"][0]))
 def _is_tenpai(st, t, tables, s, hand34):
     """Tenpai of seat ``s`` holding the 3n+1 concealed part ``hand34`` (docs/rules.md, Draws).
 

@@ -76,7 +76,7 @@ from engine.state import (
 from engine.wall import _live_left
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, *[x.i] * 6, x.res, x.yaku))
 def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, out, yaku):
     """Score seat ``s`` winning on ``win_tile`` (tsumo if ``from_seat == s``); returns status."""
     rec = st[t]
@@ -166,7 +166,7 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
     return status
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, x.i, x.i, x.i, x.i))
 def _can_win(st, t, tables, s, win_tile, from_seat, chankan):
     """True if the win has a yaku (status OK); the caller checked the shape and furiten."""
     out = np.zeros(N_RES, dtype=np.int32)
@@ -178,7 +178,7 @@ def _can_win(st, t, tables, s, win_tile, from_seat, chankan):
     )
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i, x.i, x.i, x.i, x.b, np.zeros(4, np.int32)))
 def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
     """Score one winner and add its payments to ``total``; pao per docs/rules.md (``pao_honba`` rule)."""
     rec = st[t]
@@ -250,7 +250,7 @@ def _pay_win(st, t, ev, tables, w, from_seat, win_tile, chankan, first, total):
         total[o] += delta[o]
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i32, x.i32, x.i32, x.i))
 def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     """Tsumo by ``w`` (``from_seat == w``): settle and end the hand."""
     rec = st[t]
@@ -275,7 +275,7 @@ def _win(st, t, ev, tables, w, from_seat, win_tile, chankan):
     _settled(st, t, w == dealer, yame, w == dealer)
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i32, x.i32))
 def _ron(st, t, ev, tables, d, tile):
     """Every ron answer wins; honba and sticks to the first winner after the discarder."""
     rec = st[t]
@@ -313,7 +313,7 @@ def _ron(st, t, ev, tables, d, tile):
     _settled(st, t, dealer_won, yame, dealer_won)
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables))
 def _exhaustive_draw(st, t, ev, tables):
     """Exhaustive draw: nagashi mangan, else tenpai payments (``_is_tenpai``: karaten is noten)."""
     rec = st[t]

@@ -40,6 +40,9 @@ Seat 3 is absent with three players: never dealt, asked or paid; its per-seat en
 
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
+
 import numpy as np
 
 from engine._numba import jit_disabled
@@ -294,3 +297,29 @@ def check_table(state: State, t) -> int:
     if not isinstance(state, State):
         raise TypeError(f"state must be an engine.state.State, got {type(state).__name__}")
     return check_int("table index t", t, 0, n_tables(state) - 1)
+
+
+@functools.cache
+def examples() -> SimpleNamespace:
+    """Arguments of the types the game's kernels take, which their warm-up examples
+    (``njit(example=...)``) are made of: the records ``st``, the events ``ev``, the ``tables``, an
+    int64 ``i``, a bool ``b``, an int32 ``i32``, a legal ``mask``, an action stream ``rng``, and
+    the scorer's outputs ``res`` and ``yaku``."""
+    from engine.actions import N_ACTIONS
+    from engine.scoring.layout import N_RES
+    from engine.scoring.yaku import N_YAKU
+    from engine.tables import load_tables
+
+    state = new_state(1, MAHJONGSOUL, 0)  # types only: every state has the same record dtype
+    return SimpleNamespace(
+        st=state.records,
+        ev=state.events,
+        tables=load_tables(),
+        i=np.int64(0),
+        b=np.bool_(False),
+        i32=np.int32(0),
+        mask=np.zeros(N_ACTIONS, dtype=np.int8),
+        rng=np.zeros(2, dtype=np.int64),
+        res=np.zeros(N_RES, dtype=np.int32),
+        yaku=np.zeros(N_YAKU, dtype=np.int32),
+    )

@@ -66,7 +66,7 @@ def _step(st, t, ev, tables, action):
     return OK
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i))
 def _apply(st, t, ev, tables, action):
     """Apply a legal action (unchecked) and advance to the next decision.
 

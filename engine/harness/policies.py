@@ -70,7 +70,7 @@ def _best_discard(hand34, visible34, legal34, suit_table, honor_table):
     return best
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, x.mask))
 def _simple_action(st, t, tables, mask):
     """``SimpleEfficiencyAgent``: win, riichi when offered, pass claims, most efficient discard."""
     if mask[TSUMO]:
@@ -304,7 +304,7 @@ def _claim_option(i):
     return CHI_HIGH_PLAIN, -2, -1
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, x.mask))
 def _efficiency_action(st, t, tables, mask):
     """``agents.EfficiencyAgent`` inside the kernels, reading its ``SeatView`` from the state."""
     if mask[TSUMO]:

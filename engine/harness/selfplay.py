@@ -180,7 +180,7 @@ def _play_game(st, t, ev, tables, seed, check, policy, scratch, mask, detail, rn
     return VAL_OK
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, x.mask, x.i, x.i, x.rng))
 def _choose(st, t, tables, mask, n, policy, rng_state):
     """The policy's action among the ``n`` legal ones of ``mask`` (every ``POLICY_*``)."""
     if policy == POLICY_SIMPLE:
@@ -190,7 +190,7 @@ def _choose(st, t, tables, mask, n, policy, rng_state):
     return _choose_random(st, t, tables, mask, n, policy, rng_state)
 
 
-@njit
+@njit(example=lambda x: (x.st, x.i, x.tables, x.mask, x.i, x.i, x.rng))
 def _choose_random(st, t, tables, mask, n, policy, rng_state):
     """``_choose`` for the random policies only (``POLICY_UNIFORM``, ``POLICY_GREEDY``): kernels
     that play only those never compile the agents."""
@@ -209,7 +209,14 @@ def _store_result(st, t, i, points, final, hands, decisions):
     decisions[i] = rec.n_decisions
 
 
-@njit
+def _play_games_example(x) -> tuple:
+    """``_play_games``' warm-up arguments: one game's outputs, the types ``play_games`` passes."""
+    i64, i32 = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32)
+    rows32, rows64 = np.zeros((1, 4), dtype=np.int32), np.zeros((1, 4), dtype=np.float64)
+    return (x.st, x.i, x.ev, x.tables, i64, x.i, x.i, x.i, rows32, rows64, i32, i64, i32, x.rng)
+
+
+@njit(example=_play_games_example)
 def _play_games(
     st,
     t,

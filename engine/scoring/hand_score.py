@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -341,7 +342,7 @@ def _check_situation(
     """Situational yaku that cannot happen together (docs/rules.md, Mahjong Soul rules); the kyotaku to use."""
     open_meld = next((kind for mt, _, kind, _, _ in melds if mt != MELD_ANKAN), None)
     has_kan = any(mt in (MELD_DAIMINKAN, MELD_KAKAN, MELD_ANKAN) for mt, *_ in melds)
-    riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
+    riichi = _any_riichi(flags)
     for f in ("riichi", "double_riichi", "open_riichi"):
         if flags[f] and open_meld:
             raise InputError(f, f"needs a closed hand, but melds has a {open_meld}")
@@ -389,24 +390,87 @@ def _check_situation(
     return kyotaku
 
 
-def _parse_input(
-    closed,
-    win_tile,
-    melds,
-    win_type,
-    seat_wind,
-    round_wind,
-    flags: dict,
-    dora_indicators,
-    ura_dora_indicators,
-    honba,
-    kyotaku,
-    rules,
-    kita=0,
-    players=None,
-) -> dict:
+class _HandArgs(NamedTuple):
+    """The arguments of ``score_hand`` and ``check_hand_input`` (one hand's), as given."""
+
+    closed: Any
+    win_tile: Any
+    melds: Any
+    win_type: Any
+    seat_wind: Any
+    round_wind: Any
+    riichi: Any
+    double_riichi: Any
+    open_riichi: Any
+    ippatsu: Any
+    rinshan: Any
+    chankan: Any
+    haitei: Any
+    houtei: Any
+    tenhou: Any
+    chiihou: Any
+    dora_indicators: Any
+    ura_dora_indicators: Any
+    honba: Any
+    kyotaku: Any
+    kita: Any
+    players: Any
+    rules: Any
+    yakuman_pay: Any
+
+
+class _Hand(NamedTuple):
+    """A checked hand: the parsed pieces ``score_hand`` scores."""
+
+    rules: Rules
+    closed: list[tuple[int, bool]]
+    """(tile34, is_red) of the closed tiles, the winning tile included."""
+    win: tuple[int, bool]
+    melds: list[tuple[int, int, str, str, list[tuple[int, bool]]]]
+    """``_parse_melds``'s."""
+    tsumo: bool
+    seat_wind: int
+    round_wind: int
+    flags: dict[str, bool]
+    """``_BOOL_FLAGS`` by name."""
+    dora: list[tuple[int, bool]]
+    ura: list[tuple[int, bool]]
+    honba: int
+    kyotaku: int
+    """Resolved (``_check_situation``)."""
+    kita: int
+
+
+def _parse_input(a: _HandArgs) -> _Hand:
     """Every check of ``score_hand``'s arguments, in the order the hand-score format names them;
-    the parsed pieces as a dict."""
+    the parsed hand."""
+    rules = _parse_rules(a.rules, a.players)
+    closed = _tiles("closed", a.closed)
+    win = _one_tile("win_tile", a.win_tile)
+    melds = _parse_melds(a.melds)
+    if a.win_type not in ("ron", "tsumo") or not isinstance(a.win_type, str):
+        raise InputError("win_type", f"must be 'ron' or 'tsumo', got {describe(a.win_type)}")
+    tsumo = a.win_type == "tsumo"
+    seat = _parse_wind("seat_wind", a.seat_wind)
+    round_ = _parse_wind("round_wind", a.round_wind)
+    if rules.players == 3:
+        _check_three_player(seat, round_, melds)
+    kita = _check_kita(a.kita, rules)
+    flags = _check_flags(a)
+    dora = _indicators("dora_indicators", a.dora_indicators)
+    ura = _indicators("ura_dora_indicators", a.ura_dora_indicators)
+    honba = _check_count("honba", a.honba)
+    kyotaku = None if a.kyotaku is None else _check_count("kyotaku", a.kyotaku)
+    _check_closed(closed, win, melds, a.closed)
+    _check_physical(closed, melds, dora, ura, rules, kita)
+    kyotaku = _check_situation(flags, melds, tsumo, seat == 0, kyotaku, rules, kita)
+    return _Hand(
+        rules, closed, win, melds, tsumo, seat, round_, flags, dora, ura, honba, kyotaku, kita
+    )
+
+
+def _parse_rules(rules, players) -> Rules:
+    """The ``rules`` argument (a preset name or a ``Rules``) for ``players`` seats."""
     if not isinstance(rules, (str, Rules)):
         raise InputTypeError(
             "rules", f"must be a preset name or an engine.rules.Rules, got {describe(rules)}"
@@ -415,69 +479,62 @@ def _parse_input(
         rules_obj = as_rules(rules)
     except ValueError as exc:
         raise InputError("rules", str(exc)) from None
-    rules_obj = _players_rules(rules_obj, players)
-    closed_tiles = _tiles("closed", closed)
-    win = _one_tile("win_tile", win_tile)
-    meld_list = _parse_melds(melds)
-    if win_type not in ("ron", "tsumo") or not isinstance(win_type, str):
-        raise InputError("win_type", f"must be 'ron' or 'tsumo', got {describe(win_type)}")
-    tsumo = win_type == "tsumo"
-    seat = _parse_wind("seat_wind", seat_wind)
-    round_ = _parse_wind("round_wind", round_wind)
-    if rules_obj.players == 3:
-        for name, wind in (("seat_wind", seat), ("round_wind", round_)):
-            if wind == 3:
-                raise InputError(
-                    name, "is N, but with three players no seat and no round is North (E, S, W)"
-                )
-        for i, (mt, *_rest) in enumerate(meld_list):
-            if mt == MELD_CHI:
-                raise InputError(f"melds[{i}].type", "is chi, which three players do not play")
+    return _players_rules(rules_obj, players)
+
+
+def _check_three_player(seat: int, round_: int, melds) -> None:
+    """No North seat or round and no chi with three players."""
+    for name, wind in (("seat_wind", seat), ("round_wind", round_)):
+        if wind == 3:
+            raise InputError(
+                name, "is N, but with three players no seat and no round is North (E, S, W)"
+            )
+    for i, (mt, *_rest) in enumerate(melds):
+        if mt == MELD_CHI:
+            raise InputError(f"melds[{i}].type", "is chi, which three players do not play")
+
+
+def _check_kita(kita, rules: Rules) -> int:
+    """The Norths set aside: 0-4, and none where the ruleset has no kita."""
     if not is_int(kita):
         raise InputTypeError("kita", f"must be a whole number, got {describe(kita)}")
     if not 0 <= kita <= MAX_KITA:
         raise InputError("kita", f"must be 0-{MAX_KITA}, got {kita}")
     kita = int(kita)
-    if kita and not rules_obj.kita:
+    if kita and not rules.kita:
         raise InputError(
             "kita",
-            f"is {kita}, but ruleset {rules_obj.name} has no kita (a three-player rule)",
+            f"is {kita}, but ruleset {rules.name} has no kita (a three-player rule)",
         )
+    return kita
+
+
+def _check_flags(a: _HandArgs) -> dict[str, bool]:
+    """The boolean arguments (``_BOOL_FLAGS``) by name, each True or False."""
+    flags = {name: getattr(a, name) for name in _BOOL_FLAGS}
     for name in _BOOL_FLAGS:
         if not isinstance(flags[name], (bool, np.bool_)):
             raise InputTypeError(name, f"must be True or False, got {describe(flags[name])}")
         flags[name] = bool(flags[name])
-    dora = _indicators("dora_indicators", dora_indicators)
-    ura = _indicators("ura_dora_indicators", ura_dora_indicators)
-    honba = _check_count("honba", honba)
-    if kyotaku is not None:
-        kyotaku = _check_count("kyotaku", kyotaku)
-    want = 14 - 3 * len(meld_list)
+    return flags
+
+
+def _check_closed(closed_tiles, win, melds, closed) -> None:
+    """The closed tiles number 14 less 3 a meld and hold the winning tile."""
+    want = 14 - 3 * len(melds)
     if len(closed_tiles) != want:
         raise InputError(
             "closed",
-            f"{len(closed_tiles)} tiles; with {len(meld_list)} meld(s) it must have {want} "
+            f"{len(closed_tiles)} tiles; with {len(melds)} meld(s) it must have {want} "
             "(the winning tile included)",
         )
     if win not in closed_tiles:
         raise InputError("win_tile", f"{_tile_text(win)} is not among the closed tiles {closed!r}")
-    _check_physical(closed_tiles, meld_list, dora, ura, rules_obj, kita)
-    kyotaku = _check_situation(flags, meld_list, tsumo, seat == 0, kyotaku, rules_obj, kita)
-    return {
-        "rules": rules_obj,
-        "closed": closed_tiles,
-        "win": win,
-        "melds": meld_list,
-        "tsumo": tsumo,
-        "seat": seat,
-        "round": round_,
-        "flags": flags,
-        "dora": dora,
-        "ura": ura,
-        "honba": honba,
-        "kyotaku": kyotaku,
-        "kita": kita,
-    }
+
+
+def _any_riichi(flags: dict[str, bool]) -> bool:
+    """Whether the hand is in riichi (double and open riichi included)."""
+    return flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
 
 
 def check_hand_input(
@@ -521,53 +578,24 @@ def check_hand_input(
             for a value of the wrong type) whose ``field`` names the argument; the message starts
             with it.
     """
-    flags = dict(
-        riichi=riichi,
-        double_riichi=double_riichi,
-        open_riichi=open_riichi,
-        ippatsu=ippatsu,
-        rinshan=rinshan,
-        chankan=chankan,
-        haitei=haitei,
-        houtei=houtei,
-        tenhou=tenhou,
-        chiihou=chiihou,
-        yakuman_pay=yakuman_pay,
-    )
-    p = _parse_input(
-        closed,
-        win_tile,
-        melds,
-        win_type,
-        seat_wind,
-        round_wind,
-        flags,
-        dora_indicators,
-        ura_dora_indicators,
-        honba,
-        kyotaku,
-        rules,
-        kita,
-        players,
-    )
-    flags = p["flags"]
+    h = _parse_input(_HandArgs(**locals()))  # first: locals() holds exactly the arguments
     return {
         "closed": closed,
         "win_tile": win_tile,
-        "melds": tuple((kind, text) for _, _, kind, text, _ in p["melds"]),
-        "win_type": "tsumo" if p["tsumo"] else "ron",
-        "seat_wind": WINDS[p["seat"]],
-        "round_wind": WINDS[p["round"]],
-        **{name: flags[name] for name in SITUATIONAL_FLAGS},
-        "riichi": flags["riichi"] or flags["double_riichi"] or flags["open_riichi"],
-        "dora_indicators": tuple(_tile_text(t) for t in p["dora"]),
-        "ura_dora_indicators": tuple(_tile_text(t) for t in p["ura"]),
-        "honba": p["honba"],
-        "kyotaku": p["kyotaku"],
-        "kita": p["kita"],
-        "players": p["rules"].players,
-        "rules": p["rules"],
-        "yakuman_pay": flags["yakuman_pay"],
+        "melds": tuple((kind, text) for _, _, kind, text, _ in h.melds),
+        "win_type": "tsumo" if h.tsumo else "ron",
+        "seat_wind": WINDS[h.seat_wind],
+        "round_wind": WINDS[h.round_wind],
+        **{name: h.flags[name] for name in SITUATIONAL_FLAGS},
+        "riichi": _any_riichi(h.flags),
+        "dora_indicators": tuple(_tile_text(t) for t in h.dora),
+        "ura_dora_indicators": tuple(_tile_text(t) for t in h.ura),
+        "honba": h.honba,
+        "kyotaku": h.kyotaku,
+        "kita": h.kita,
+        "players": h.rules.players,
+        "rules": h.rules,
+        "yakuman_pay": h.flags["yakuman_pay"],
     }
 
 
@@ -636,68 +664,88 @@ def score_hand(
         ValueError, TypeError: malformed input (``engine.arguments.InputError``); the message
             starts with the field's name. The checks are ``check_hand_input``'s.
     """
-    flags = dict(
-        riichi=riichi,
-        double_riichi=double_riichi,
-        open_riichi=open_riichi,
-        ippatsu=ippatsu,
-        rinshan=rinshan,
-        chankan=chankan,
-        haitei=haitei,
-        houtei=houtei,
-        tenhou=tenhou,
-        chiihou=chiihou,
-        yakuman_pay=yakuman_pay,
+    h = _parse_input(_HandArgs(**locals()))  # first: locals() holds exactly the arguments
+    return _score(h)
+
+
+def _score(h: _Hand) -> HandResult:
+    """Score a checked hand with the kernel; with three players, the nuki dora and the two
+    payers' payments after it."""
+    rules_arr = h.rules.to_array()
+    three = h.rules.players == 3
+    dora, ura = _dora_kinds(h.dora, three), _dora_kinds(h.ura, three)
+    closed34, melds_arr, n_aka = _hand_arrays(h)
+    ctx = _context(h, n_aka, len(dora), len(ura))
+    out = np.zeros(N_RES, dtype=np.int32)
+    yaku_out = np.zeros(N_YAKU, dtype=np.int32)
+    _score_hand(
+        closed34,
+        melds_arr,
+        len(h.melds),
+        h.win[0],
+        ctx,
+        _indicator_array(dora),
+        _indicator_array(ura),
+        rules_arr,
+        new_work(),
+        out,
+        yaku_out,
     )
-    p = _parse_input(
-        closed,
-        win_tile,
-        melds,
-        win_type,
-        seat_wind,
-        round_wind,
-        flags,
-        dora_indicators,
-        ura_dora_indicators,
-        honba,
-        kyotaku,
-        rules,
-        kita,
-        players,
-    )
-    rules_arr = p["rules"].to_array()
-    flags = p["flags"]
-    meld_list = p["melds"]
-    tsumo = p["tsumo"]
-    win = p["win"][0]
-    honba = p["honba"]
-    kyotaku = p["kyotaku"]
-    dora = [t for t, _ in p["dora"]]
-    ura = [t for t, _ in p["ura"]]
-    three = p["rules"].players == 3
-    if three:  # no 2m-8m: indicator 1m makes 9m the dora, as indicator 8m would
-        dora = [7 if t == 0 else t for t in dora]
-        ura = [7 if t == 0 else t for t in ura]
-    seat, round_ = p["seat"], p["round"]
-    any_riichi = flags["riichi"] or flags["double_riichi"] or flags["open_riichi"]
+    if three and out[RES_STATUS] == STATUS_OK:
+        ura_counted = ura if _any_riichi(h.flags) else []
+        _three_player_result(out, yaku_out, h.kita, dora, ura_counted, rules_arr)
+        gain = _payments_3p(
+            int(out[RES_BASE]),
+            h.seat_wind == 0,
+            bool(h.tsumo),
+            int(h.honba),
+            h.rules.tsumo_loss,
+            out,
+        )
+        out[RES_WINNER_GAIN] = gain + 1000 * h.kyotaku
+    return result_from_arrays(out, yaku_out)
+
+
+def _dora_kinds(indicators: list[tuple[int, bool]], three: bool) -> list[int]:
+    """The kinds of the indicators; with three players (no 2m-8m) indicator 1m reads as 8m, so
+    that 9m is the dora."""
+    kinds = [t for t, _ in indicators]
+    return [7 if t == 0 else t for t in kinds] if three else kinds
+
+
+def _indicator_array(kinds: list[int]) -> np.ndarray:
+    """The kernel's ``int32[MAX_INDICATORS]`` of indicator kinds."""
+    arr = np.zeros(MAX_INDICATORS, dtype=np.int32)
+    arr[: len(kinds)] = kinds
+    return arr
+
+
+def _hand_arrays(h: _Hand) -> tuple[np.ndarray, np.ndarray, int]:
+    """The kernel's closed counts (``uint8[34]``) and melds (``int32[4, 2]``: type, lowest kind),
+    and the red fives of the hand and the melds."""
     closed34 = np.zeros(N_KINDS, dtype=np.uint8)
     red = [0, 0, 0]
-    for t, is_red in p["closed"]:
+    for t, is_red in h.closed:
         closed34[t] += 1
         if is_red:
             red[t // 9] += 1
     melds_arr = np.zeros((4, 2), dtype=np.int32)
-    for i, (mt, low, _, _, tiles) in enumerate(meld_list):
+    for i, (mt, low, _, _, tiles) in enumerate(h.melds):
         melds_arr[i] = mt, low
         for t, is_red in tiles:
             if is_red:
                 red[t // 9] += 1
+    return closed34, melds_arr, sum(red)
 
+
+def _context(h: _Hand, n_aka: int, n_dora: int, n_ura: int) -> np.ndarray:
+    """The kernel's situation vector (``int32[N_CTX]``, ``CTX_*``) of a checked hand."""
+    flags = h.flags
     ctx = np.zeros(N_CTX, dtype=np.int32)
-    ctx[CTX_TSUMO] = tsumo
-    ctx[CTX_SEAT_WIND] = seat
-    ctx[CTX_ROUND_WIND] = round_
-    ctx[CTX_RIICHI] = 2 if flags["double_riichi"] else (1 if any_riichi else 0)
+    ctx[CTX_TSUMO] = h.tsumo
+    ctx[CTX_SEAT_WIND] = h.seat_wind
+    ctx[CTX_ROUND_WIND] = h.round_wind
+    ctx[CTX_RIICHI] = 2 if flags["double_riichi"] else (1 if _any_riichi(flags) else 0)
     ctx[CTX_OPEN_RIICHI] = flags["open_riichi"]
     ctx[CTX_IPPATSU] = flags["ippatsu"]
     ctx[CTX_RINSHAN] = flags["rinshan"]
@@ -706,38 +754,13 @@ def score_hand(
     ctx[CTX_HOUTEI] = flags["houtei"]
     ctx[CTX_TENHOU] = flags["tenhou"]
     ctx[CTX_CHIIHOU] = flags["chiihou"]
-    ctx[CTX_HONBA] = honba
-    ctx[CTX_KYOTAKU] = kyotaku
-    ctx[CTX_N_AKA] = sum(red)
-    ctx[CTX_N_DORA] = len(dora)
-    ctx[CTX_N_URA] = len(ura)
+    ctx[CTX_HONBA] = h.honba
+    ctx[CTX_KYOTAKU] = h.kyotaku
+    ctx[CTX_N_AKA] = n_aka
+    ctx[CTX_N_DORA] = n_dora
+    ctx[CTX_N_URA] = n_ura
     ctx[CTX_YAKUMAN_PAY] = flags["yakuman_pay"]
-    dora_arr = np.zeros(MAX_INDICATORS, dtype=np.int32)
-    dora_arr[: len(dora)] = dora
-    ura_arr = np.zeros(MAX_INDICATORS, dtype=np.int32)
-    ura_arr[: len(ura)] = ura
-    out = np.zeros(N_RES, dtype=np.int32)
-    yaku_out = np.zeros(N_YAKU, dtype=np.int32)
-    _score_hand(
-        closed34,
-        melds_arr,
-        len(meld_list),
-        win,
-        ctx,
-        dora_arr,
-        ura_arr,
-        rules_arr,
-        new_work(),
-        out,
-        yaku_out,
-    )
-    if three and out[RES_STATUS] == STATUS_OK:
-        _three_player_result(out, yaku_out, p["kita"], dora, ura if any_riichi else [], rules_arr)
-        gain = _payments_3p(
-            int(out[RES_BASE]), seat == 0, bool(tsumo), int(honba), p["rules"].tsumo_loss, out
-        )
-        out[RES_WINNER_GAIN] = gain + 1000 * kyotaku
-    return result_from_arrays(out, yaku_out)
+    return ctx
 
 
 def _three_player_result(out, yaku_out, kita: int, dora, ura, rules_arr) -> None:

@@ -271,7 +271,14 @@ def _offer(
     return True
 
 
-@njit
+def _score_hand_example(x) -> tuple:
+    """``_score_hand``'s warm-up arguments, of the types ``score_hand`` and ``_score_win`` pass."""
+    a = np.zeros(1, dtype=np.int32)
+    closed, melds = np.zeros(34, dtype=np.uint8), np.zeros((4, 2), dtype=np.int32)
+    return (closed, melds, x.i, x.i, a, a, a, a, a, a, a)
+
+
+@njit(example=_score_hand_example)
 def _score_hand(
     closed34, melds, n_melds, win_tile, ctx, dora_ind, ura_ind, rules, work, out, yaku_out
 ):

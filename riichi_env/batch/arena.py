@@ -46,6 +46,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -585,38 +586,134 @@ INTERVAL = (
 """How every interval of the arena is computed (``riichi_env.batch.stats``)."""
 
 
-def _setup(
-    players,
-    games,
-    seed,
-    bot_errors,
-    progress,
-    log_format,
-    log_dir,
-    overwrite,
-    names_out,
-    lineups_n,
-    external,
-):
+@dataclass(frozen=True)
+class _Options:
+    """The arguments ``arena`` and ``challenge`` share, as given (``_setup`` checks them)."""
+
+    games: int
+    seed: int
+    workers: int
+    rules: Any
+    log_dir: str | os.PathLike | None
+    log_format: str
+    overwrite: bool
+    progress: bool | None
+    runner: Callable[..., dict[str, Any]] | None
+    bot_errors: str
+
+
+def _setup(opts: _Options, players: int, lineups: list[_Lineup]):
+    """Check the options every run shares; its deal sets, checked ``bot_errors``, records
+    directory (or None) and progress line (or None)."""
     from engine.arguments import check_seed_run
 
-    games = check_int("games", games, 1)
-    bot_errors = check_bot_errors(bot_errors)
-    show = sys.stderr.isatty() if progress is None else check_bool("progress", progress)
+    games = check_int("games", opts.games, 1)
+    bot_errors = check_bot_errors(opts.bot_errors)
+    show = sys.stderr.isatty() if opts.progress is None else check_bool("progress", opts.progress)
     sets = math.ceil(games / players)
-    check_seed_run(sets, seed)
-    if log_format not in LOG_FORMATS:
-        raise ValueError(f"unknown log format {log_format!r}; choose from {sorted(LOG_FORMATS)}")
+    check_seed_run(sets, opts.seed)
+    if opts.log_format not in LOG_FORMATS:
+        raise ValueError(
+            f"unknown log format {opts.log_format!r}; choose from {sorted(LOG_FORMATS)}"
+        )
     out_dir = None
-    if log_dir is not None:
+    if opts.log_dir is not None:
         from riichi_env.records.files import log_directory
 
-        out_dir = log_directory(log_dir, names_out(sets), overwrite=overwrite)
-    line = ProgressLine("arena", lineups_n * players * sets, errors=external) if show else None
+        names = (
+            _log_name(k, r, opts.log_format, lineup.prefix)
+            for lineup in lineups
+            for k in range(sets)
+            for r in range(players)
+        )
+        out_dir = log_directory(opts.log_dir, names, overwrite=opts.overwrite)
+    external = any(is_log_policy(p) for lineup in lineups for p in lineup.policies)
+    line = ProgressLine("arena", len(lineups) * players * sets, errors=external) if show else None
     return sets, bot_errors, out_dir, line
 
 
+def _play(
+    opts: _Options,
+    lineups: list[_Lineup],
+    row_names: list[str],
+    points: tuple[float, ...] | None,
+    target_ci: float | None,
+    key: str,
+    subject: int | tuple[int, int],
+) -> tuple[_Run, dict[str, Any] | None]:
+    """Play the deal sets of ``lineups`` on one progress line, to ``target_ci`` if given (of
+    figure ``key``, of a row or a pair: ``subject``); the run and its ``target`` summary."""
+    players = len(lineups[0].policies)  # a table's seats
+    sets, bot_errors, out_dir, line = _setup(opts, players, lineups)
+    play = opts.runner
+    if play is None:
+        play = functools.partial(selfplay, workers=opts.workers)
+    run = _Run(
+        lineups,
+        row_names,
+        players=players,
+        rules=opts.rules,
+        seed=opts.seed,
+        run=play,
+        bot_errors=bot_errors,
+        points=points,
+        line=line,
+        out_dir=out_dir,
+        log_format=opts.log_format,
+        overwrite=opts.overwrite,
+    )
+    try:
+        target_out = run.play_to(sets, target_ci, key, subject)
+    finally:
+        if line is not None:
+            line.close()  # one line for the whole run, ended once
+    return run, target_out
+
+
+def _ending(
+    tally: _Tally,
+    names: list[str],
+    pairs: list[tuple[int, int]],
+    compare: list[str] | None,
+    target_out: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The keys every result ends with: the comparisons of ``pairs`` of rows (``names``), the
+    ``compare`` pair, the points table and the ``target`` summary."""
+    keys = _keys(tally.points)
+    return {
+        "comparisons": [_comparison(tally, keys, a, b, names) for a, b in pairs],
+        "compare": compare,
+        "points_table": list(tally.points) if tally.points is not None else None,
+        "target": target_out,
+    }
+
+
+def _all_pairs(n: int) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)`` of ``n`` rows, ``a < b``, in order."""
+    return [(a, b) for a in range(n) for b in range(a + 1, n)]
+
+
+def _policy_list(arg: str, value: Any, what: str, ok: Callable[[int], bool]) -> list:
+    """``value`` (a list or tuple) as a list of policies; ``ValueError`` naming ``arg`` unless
+    ``ok`` of its length."""
+    items = list(value) if isinstance(value, (list, tuple)) else None
+    if items is None or not ok(len(items)):
+        raise ValueError(f"{arg} must be a list of {what} policies, got {describe(items)}")
+    return items
+
+
+def _labels(arg: str, labels: Any, policies: list, count: str) -> list[str]:
+    """``labels`` (default: the policies' names) as ``count`` strings, one per policy."""
+    if labels is None:
+        labels = [_name(p) for p in policies]
+    labels = list(labels)
+    if len(labels) != len(policies) or not all(isinstance(n, str) for n in labels):
+        raise ValueError(f"{arg} must be {count} strings, got {describe(labels)}")
+    return labels
+
+
 def _check_target(target_ci, target, points) -> tuple[float | None, str]:
+    """``target_ci`` checked (a width > 0, or None) and the key of the ``target`` figure."""
     key = figure_key(target)
     if key == "avg_points" and points is None:
         raise ValueError("target 'points' needs a points table (points=..., --points)")
@@ -674,82 +771,58 @@ def arena(
     """
     from engine.rules import as_rules
 
+    opts = _Options(
+        games, seed, workers, rules, log_dir, log_format, overwrite, progress, runner, bot_errors
+    )
     players = as_rules(rules).players
-    word = {3: "three", 4: "four"}[players]
-    if players == 3 and isinstance(seats, (list, tuple)) and len(seats) == 3:
-        policies = _policies([*seats, "random"])[:3]  # selfplay's checks of each seat
-    else:
-        policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
-        if players == 3:
-            raise ValueError(f"three-player rules take three seats, got {len(policies)}")
-    if names is None:
-        names = [_name(p) for p in policies]
-    names = list(names)
-    if len(names) != players or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be {word} strings, got {describe(names)}")
+    policies = _arena_policies(seats, players)
+    names = _labels("names", names, policies, {3: "three", 4: "four"}[players])
     points = check_points(points, players)
     target_ci, key = _check_target(target_ci, target, points)
     labels = list(dict.fromkeys(names))  # distinct seat specs, first-seat order
-    subject: int | tuple[int, int] = 0
-    if compare is not None:
-        pair = list(compare) if isinstance(compare, (list, tuple)) else None
-        if pair is None or len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= set(labels):
-            raise ValueError(
-                f"compare must name two different seat specs of this arena ({', '.join(labels)}), "
-                f"got {describe(compare)}"
-            )
-        subject = (labels.index(pair[0]), labels.index(pair[1]))
+    subject = _compare_subject(compare, labels)
     lineup = _Lineup(policies, names, [labels.index(n) for n in names])
-    sets, bot_errors, out_dir, line = _setup(
-        players,
-        games,
-        seed,
-        bot_errors,
-        progress,
-        log_format,
-        log_dir,
-        overwrite,
-        lambda n: (_log_name(k, r, log_format) for k in range(n) for r in range(players)),
-        1,
-        any(is_log_policy(p) for p in policies),
-    )
-    run = _Run(
-        [lineup],
-        labels,
-        players=players,
-        rules=rules,
-        seed=seed,
-        run=runner if runner is not None else functools.partial(selfplay, workers=workers),
-        bot_errors=bot_errors,
-        points=points,
-        line=line,
-        out_dir=out_dir,
-        log_format=log_format,
-        overwrite=overwrite,
-    )
-    try:
-        target_out = run.play_to(sets, target_ci, key, subject)
-    finally:
-        if line is not None:
-            line.close()  # one line for the whole run, ended once
-    keys = _keys(points)
+    run, target_out = _play(opts, [lineup], labels, points, target_ci, key, subject)
     tally = run.tally
     out = run.summary()
-    out["agents"] = [_row(tally, keys, r, label) for r, label in enumerate(labels)]
-    pairs = [(a, b) for a in range(len(labels)) for b in range(a + 1, len(labels))]
+    out["agents"] = [_row(tally, _keys(points), r, label) for r, label in enumerate(labels)]
+    pairs = _all_pairs(len(labels))
+    compared = None
     if isinstance(subject, tuple):
         pairs = [subject] + [p for p in pairs if set(p) != set(subject)]
-    out["comparisons"] = [_comparison(tally, keys, a, b, labels) for a, b in pairs]
-    out["compare"] = (
-        [labels[subject[0]], labels[subject[1]]] if isinstance(subject, tuple) else None
-    )
-    out["points_table"] = list(points) if points is not None else None
-    out["target"] = target_out
+        compared = [labels[subject[0]], labels[subject[1]]]
+    out |= _ending(tally, labels, pairs, compared, target_out)
     out["records_sha256"] = _hashes(tally, 0, players)
     return out
 
 
+def _arena_policies(seats: Sequence[PolicyLike], players: int) -> list[PolicyLike]:
+    """The seats' policies, checked as ``selfplay`` checks them: four, or three with
+    three-player rules."""
+    if players == 3 and isinstance(seats, (list, tuple)) and len(seats) == 3:
+        return _policies([*seats, "random"])[:3]  # selfplay's checks of each seat
+    policies = _policies(list(seats) if isinstance(seats, (list, tuple)) else seats)
+    if players == 3:
+        raise ValueError(f"three-player rules take three seats, got {len(policies)}")
+    return policies
+
+
+def _compare_subject(compare: Sequence[str] | None, labels: list[str]) -> int | tuple[int, int]:
+    """What the arena's target aims at: the first row, or the pair of rows ``compare`` names
+    (the table shows its difference first)."""
+    if compare is None:
+        return 0
+    pair = list(compare) if isinstance(compare, (list, tuple)) else None
+    if pair is None or len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= set(labels):
+        raise ValueError(
+            f"compare must name two different seat specs of this arena ({', '.join(labels)}), "
+            f"got {describe(compare)}"
+        )
+    return (labels.index(pair[0]), labels.index(pair[1]))
+
+
 def _hashes(tally: _Tally, li: int, players: int) -> list[list[str | None]]:
+    """Lineup ``li``'s record hashes by deal set and rotation (None for a game not played)."""
     return [[tally.hashes[li].get((k, r)) for r in range(players)] for k in range(tally.sets)]
 
 
@@ -787,37 +860,54 @@ def challenge(
     """
     from engine.rules import as_rules
 
+    opts = _Options(
+        games, seed, workers, rules, log_dir, log_format, overwrite, progress, runner, bot_errors
+    )
     players = as_rules(rules).players
     word = {3: "two", 4: "three"}[players]
-    challengers = list(challengers) if isinstance(challengers, (list, tuple)) else None
-    if challengers is None or len(challengers) < 2:
-        raise ValueError(
-            f"challengers must be a list of two or more policies, got {describe(challengers)}"
-        )
-    opponents = list(opponents) if isinstance(opponents, (list, tuple)) else None
-    if opponents is None or len(opponents) != players - 1:
-        raise ValueError(f"opponents must be a list of {word} policies, got {describe(opponents)}")
+    challengers = _policy_list("challengers", challengers, "two or more", lambda n: n >= 2)
+    opponents = _policy_list("opponents", opponents, word, lambda n: n == players - 1)
     policies = [
         _policies([c, *opponents, *(["random"] if players == 3 else [])])[:players]
         for c in challengers
     ]
-    if names is None:
-        names = [_name(p[0]) for p in policies]
-    names = list(names)
-    if len(names) != len(challengers) or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be {len(challengers)} strings, got {describe(names)}")
-    if opponent_names is None:
-        opponent_names = [_name(p) for p in policies[0][1:]]
-    opponent_names = list(opponent_names)
-    if len(opponent_names) != players - 1 or not all(isinstance(n, str) for n in opponent_names):
-        raise ValueError(f"opponent_names must be {word} strings, got {describe(opponent_names)}")
+    names = _labels("names", names, [p[0] for p in policies], str(len(challengers)))
+    opponent_names = _labels("opponent_names", opponent_names, policies[0][1:], word)
+    names = _numbered(names)
+    points = check_points(points, players)
+    target_ci, key = _check_target(target_ci, target, points)
+    lineups, row_names, opponent_rows = _challenge_lineups(policies, names, opponent_names)
+    run, target_out = _play(opts, lineups, row_names, points, target_ci, key, (0, 1))
+    tally, keys = run.tally, _keys(points)
+    out = run.summary()
+    out["games"] = out["games"] // len(lineups)  # per challenger
+    out["challengers"] = list(names)
+    out["agents"] = [_row(tally, keys, i, n) for i, n in enumerate(names)]
+    out["opponents"] = [
+        [dict(_row(tally, keys, r, o), against=names[i]) for o, r in rows]
+        for i, rows in enumerate(opponent_rows)
+    ]
+    out |= _ending(tally, names, _all_pairs(len(names)), [names[0], names[1]], target_out)
+    out["records_sha256"] = [_hashes(tally, li, players) for li in range(len(lineups))]
+    return out
+
+
+def _numbered(names: list[str]) -> list[str]:
+    """``names`` with a repeated name numbered (``" #2"``, ``" #3"``...)."""
     seen: dict[str, int] = {}
+    out = list(names)
     for i, n in enumerate(names):
         seen[n] = seen.get(n, 0) + 1
         if seen[n] > 1:
-            names[i] = f"{n} #{seen[n]}"
-    points = check_points(points, players)
-    target_ci, key = _check_target(target_ci, target, points)
+            out[i] = f"{n} #{seen[n]}"
+    return out
+
+
+def _challenge_lineups(
+    policies: list[list[PolicyLike]], names: list[str], opponent_names: list[str]
+) -> tuple[list[_Lineup], list[str], list[list[tuple[str, int]]]]:
+    """Each challenger's lineup; the row names (the challengers, then each one's distinct
+    opponents) and each challenger's opponent rows (name, row)."""
     row_names = list(names)
     lineups = []
     opponent_rows: list[list[tuple[str, int]]] = []
@@ -828,60 +918,7 @@ def challenge(
         opponent_rows.append([(o, base + j) for j, o in enumerate(distinct)])
         rows = [i] + [base + distinct.index(o) for o in opponent_names]
         lineups.append(_Lineup(pol, [names[i], *opponent_names], rows, f"challenger-{i}-"))
-    sets, bot_errors, out_dir, line = _setup(
-        players,
-        games,
-        seed,
-        bot_errors,
-        progress,
-        log_format,
-        log_dir,
-        overwrite,
-        lambda n: (
-            _log_name(k, r, log_format, lu.prefix)
-            for lu in lineups
-            for k in range(n)
-            for r in range(players)
-        ),
-        len(lineups),
-        any(is_log_policy(p) for pol in policies for p in pol),
-    )
-    run = _Run(
-        lineups,
-        row_names,
-        players=players,
-        rules=rules,
-        seed=seed,
-        run=runner if runner is not None else functools.partial(selfplay, workers=workers),
-        bot_errors=bot_errors,
-        points=points,
-        line=line,
-        out_dir=out_dir,
-        log_format=log_format,
-        overwrite=overwrite,
-    )
-    try:
-        target_out = run.play_to(sets, target_ci, key, (0, 1))
-    finally:
-        if line is not None:
-            line.close()
-    keys = _keys(points)
-    tally = run.tally
-    out = run.summary()
-    out["games"] = out["games"] // len(lineups)  # per challenger
-    out["challengers"] = list(names)
-    out["agents"] = [_row(tally, keys, i, n) for i, n in enumerate(names)]
-    out["opponents"] = [
-        [dict(_row(tally, keys, r, o), against=names[i]) for o, r in rows]
-        for i, rows in enumerate(opponent_rows)
-    ]
-    pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
-    out["comparisons"] = [_comparison(tally, keys, a, b, names) for a, b in pairs]
-    out["compare"] = [names[0], names[1]]
-    out["points_table"] = list(points) if points is not None else None
-    out["target"] = target_out
-    out["records_sha256"] = [_hashes(tally, li, players) for li in range(len(lineups))]
-    return out
+    return lineups, row_names, opponent_rows
 
 
 def _pm(e_lo: float, e_hi: float, value: float, scale: float = 1.0, fmt: str = ".1f") -> str:
@@ -913,14 +950,18 @@ def _difference_text(key: str, f: dict) -> str:
     lo, hi = f["ci95"]
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return f"{label} {_signed(f['difference'], fmt)} (no interval: fewer than two deal sets)"
-    p = f["p_value"]
-    p_text = "p<0.0001" if p < 1e-4 else f"p={p:.4f}" if p < 0.01 else f"p={p:.3f}"
+    p_text = _p_text(f["p_value"])
     mde = f["min_detectable"]
     mde_text = f"{mde:{fmt}}".lstrip("+") if math.isfinite(mde) else "-"
     return (
         f"{label} {_signed(f['difference'], fmt)} ({_signed(lo, fmt)} to {_signed(hi, fmt)}, "
         f"{p_text}, detects {mde_text})"
     )
+
+
+def _p_text(p: float) -> str:
+    """A p-value as the tables show it (``p<0.0001``, ``p=0.0012``, ``p=0.034``)."""
+    return "p<0.0001" if p < 1e-4 else f"p={p:.4f}" if p < 0.01 else f"p={p:.3f}"
 
 
 def _sets(n: int) -> str:
@@ -935,8 +976,19 @@ def format_table(result: dict[str, Any]) -> str:
     w = max([5] + [len(a["name"]) for a in rows])
     bots = bool(result.get("external_bots"))
     players = result.get("players", 4)
-    places = "1st/2nd/3rd/4th" if players == 4 else "1st/2nd/3rd"
     has_points = result.get("points_table") is not None
+    head = _table_head(w, players, has_points, bots)
+    lines = [head, "-" * len(head)]
+    lines += [_table_row(a, w, has_points, bots) for a in rows]
+    lines += _totals_lines(result, players)
+    lines += _comparison_lines(result, has_points)
+    lines += _target_lines(result.get("target"))
+    return "\n".join(lines)
+
+
+def _table_head(w: int, players: int, has_points: bool, bots: bool) -> str:
+    """The table's header line (``w``: the width of the agent column)."""
+    places = "1st/2nd/3rd/4th" if players == 4 else "1st/2nd/3rd"
     head = (
         f"{'agent':<{w}} {'games':>6} {'avg rank':>9} {'95% CI':>11} {places:>19} "
         f"{'score':>7} {'±95%':>6}"
@@ -949,40 +1001,48 @@ def format_table(result: dict[str, Any]) -> str:
     )
     if bots:
         head += f" {'bot errors':>10}"
-    lines = [head, "-" * len(head)]
-    for a in rows:
-        lo, hi = a["avg_rank_ci95"]
-        ci = f"{lo:.2f}-{hi:.2f}" if math.isfinite(lo) and math.isfinite(hi) else "-"
-        counts = "/".join(str(c) for c in a["rank_counts"])
-        text = (
-            f"{a['name']:<{w}} {a['games']:>6} {a['avg_rank']:>9.3f} {ci:>11} {counts:>19} "
-            f"{a['avg_final_score']:>+7.1f} "
-            f"{_pm(*a['avg_final_score_ci95'], a['avg_final_score']):>6}"
-        )
-        if has_points:
-            text += f" {a['avg_points']:>+7.1f} {_pm(*a['avg_points_ci95'], a['avg_points']):>6}"
-        text += (
-            f" {a['win_rate']:>6.1%} {_pm(*a['win_rate_ci95'], a['win_rate'], 100):>6}"
-            f" {a['deal_in_rate']:>7.1%} {_pm(*a['deal_in_rate_ci95'], a['deal_in_rate'], 100):>6}"
-            f" {a['riichi_rate']:>6.1%} {a['call_rate']:>6.1%} {a['avg_win']:>7.0f}"
-        )
-        if bots:
-            text += f" {a['bot_errors']:>10}"
-        lines.append(text)
+    return head
+
+
+def _table_row(a: dict[str, Any], w: int, has_points: bool, bots: bool) -> str:
+    """One row of the table: a seat spec's (or challenger's) figures."""
+    lo, hi = a["avg_rank_ci95"]
+    ci = f"{lo:.2f}-{hi:.2f}" if math.isfinite(lo) and math.isfinite(hi) else "-"
+    counts = "/".join(str(c) for c in a["rank_counts"])
+    text = (
+        f"{a['name']:<{w}} {a['games']:>6} {a['avg_rank']:>9.3f} {ci:>11} {counts:>19} "
+        f"{a['avg_final_score']:>+7.1f} "
+        f"{_pm(*a['avg_final_score_ci95'], a['avg_final_score']):>6}"
+    )
+    if has_points:
+        text += f" {a['avg_points']:>+7.1f} {_pm(*a['avg_points_ci95'], a['avg_points']):>6}"
+    text += (
+        f" {a['win_rate']:>6.1%} {_pm(*a['win_rate_ci95'], a['win_rate'], 100):>6}"
+        f" {a['deal_in_rate']:>7.1%} {_pm(*a['deal_in_rate_ci95'], a['deal_in_rate'], 100):>6}"
+        f" {a['riichi_rate']:>6.1%} {a['call_rate']:>6.1%} {a['avg_win']:>7.0f}"
+    )
+    if bots:
+        text += f" {a['bot_errors']:>10}"
+    return text
+
+
+def _totals_lines(result: dict[str, Any], players: int) -> list[str]:
+    """The lines under the rows: games, hands and draws, how the intervals were computed, the
+    deal sets left out."""
     sets = result.get("deal_sets", result["games"] // players)
     if "challengers" in result:
-        lines.append(
+        lines = [
             f"{result['games']} games per challenger ({_sets(sets)} x {players} seat rotations), "
             f"{len(result['challengers'])} challengers on the same walls against the same "
             f"opponents, {result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
             f"{result['seconds']:.1f} s of play"
-        )
+        ]
     else:
-        lines.append(
+        lines = [
             f"{result['games']} games ({_sets(sets)} x {players} seat rotations), "
             f"{result['hands']} hands, exhaustive draws {result['draw_rate']:.1%}, "
             f"{result['seconds']:.1f} s of play"
-        )
+        ]
     lines.append(
         f"95 % intervals over the {sets} deal sets (each set of walls in every rotation is one "
         "draw; win and deal-in ± in points of %)"
@@ -996,49 +1056,61 @@ def format_table(result: dict[str, Any]) -> str:
             + (", ..." if len(lost) > 10 else "")
             + ")"
         )
+    return lines
+
+
+def _comparison_lines(result: dict[str, Any], has_points: bool) -> list[str]:
+    """The paired differences of the result's comparisons (rank, score, points, the target's
+    figure)."""
     comparisons = result.get("comparisons") or []
-    if comparisons:
-        target = result.get("target") or {}
-        keys = ["avg_rank", "avg_final_score"] + (["avg_points"] if has_points else [])
-        if target.get("figure") and target["figure"] not in keys:
-            keys.append(target["figure"])
-        lines.append(
-            "paired differences on the same walls (A - B, 95 % interval, p-value of no "
-            "difference, the smallest difference these games detect 80 % of the time):"
+    if not comparisons:
+        return []
+    target = result.get("target") or {}
+    keys = ["avg_rank", "avg_final_score"] + (["avg_points"] if has_points else [])
+    if target.get("figure") and target["figure"] not in keys:
+        keys.append(target["figure"])
+    lines = [
+        "paired differences on the same walls (A - B, 95 % interval, p-value of no "
+        "difference, the smallest difference these games detect 80 % of the time):"
+    ]
+    for c in comparisons:
+        lines.append(f"  {c['a']} - {c['b']}")
+        for key in keys:
+            lines.append(f"    {_difference_text(key, c['figures'][key])}")
+    return lines
+
+
+def _target_lines(target: dict[str, Any] | None) -> list[str]:
+    """What ``target_ci`` reached (or did not) and the difference these games detect."""
+    if not target:
+        return []
+    label, fmt, _ = _SHOWN[target["figure"]]
+    width = target["width"]
+    w_text = f"{width:{fmt}}" if math.isfinite(width) else "none"
+    if target["reached"]:
+        lines = [
+            f"target: {label} of {target['of']}, 95 % interval narrower than "
+            f"{target['target_ci']:{fmt}}: reached after {target['games']} games "
+            f"({target['deal_sets']} deal sets; width {w_text})"
+        ]
+    else:
+        more = (
+            f"; about {target['games_needed']} games would reach it"
+            if target["games_needed"]
+            else ""
         )
-        for c in comparisons:
-            lines.append(f"  {c['a']} - {c['b']}")
-            for key in keys:
-                lines.append(f"    {_difference_text(key, c['figures'][key])}")
-    target = result.get("target")
-    if target:
-        label, fmt, _ = _SHOWN[target["figure"]]
-        width = target["width"]
-        w_text = f"{width:{fmt}}" if math.isfinite(width) else "none"
-        if target["reached"]:
-            lines.append(
-                f"target: {label} of {target['of']}, 95 % interval narrower than "
-                f"{target['target_ci']:{fmt}}: reached after {target['games']} games "
-                f"({target['deal_sets']} deal sets; width {w_text})"
-            )
-        else:
-            more = (
-                f"; about {target['games_needed']} games would reach it"
-                if target["games_needed"]
-                else ""
-            )
-            lines.append(
-                f"target: {label} of {target['of']}, 95 % interval narrower than "
-                f"{target['target_ci']:{fmt}}: NOT reached, width {w_text} after "
-                f"{target['games']} games (the cap: games, --games){more}"
-            )
-        mde = target["min_detectable"]
-        if math.isfinite(mde):
-            lines.append(
-                f"these games detect a true difference in {label} of {mde:{fmt}} "
-                "(80 % of the time, at the 5 % level)"
-            )
-    return "\n".join(lines)
+        lines = [
+            f"target: {label} of {target['of']}, 95 % interval narrower than "
+            f"{target['target_ci']:{fmt}}: NOT reached, width {w_text} after "
+            f"{target['games']} games (the cap: games, --games){more}"
+        ]
+    mde = target["min_detectable"]
+    if math.isfinite(mde):
+        lines.append(
+            f"these games detect a true difference in {label} of {mde:{fmt}} "
+            "(80 % of the time, at the 5 % level)"
+        )
+    return lines
 
 
 def jsonable(value: Any) -> Any:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.arguments import SEED_MAX, describe
-from riichi_env.batch.arena import _SHOWN, challenge, jsonable
+from riichi_env.batch.arena import _SHOWN, _p_text, _policy_list, challenge, jsonable
 from riichi_env.batch.play import _name
 from riichi_env.extras import MissingExtraError
 
@@ -90,19 +90,7 @@ def ladder(
     from engine.rules import as_rules
 
     players = as_rules(rules).players
-    if by not in BY:
-        raise ValueError(f"by must be one of {', '.join(BY)}, got {describe(by)}")
-    if by == "points" and points is None:
-        raise ValueError("by='points' needs a points table (points=..., --points)")
-    entrants = list(entrants) if isinstance(entrants, (list, tuple)) else None
-    if entrants is None or len(entrants) < 2:
-        raise ValueError(
-            f"entrants must be a list of two or more policies, got {describe(entrants)}"
-        )
-    if names is not None:
-        names = list(names)
-        if len(set(names)) != len(names):
-            raise ValueError(f"names must be distinct, got {describe(names)}")
+    entrants, names = _check_ladder(entrants, names, by, points)
     if field is None:
         field = list(FIELD[players])
         field_names = list(field) if field_names is None else field_names
@@ -124,13 +112,41 @@ def ladder(
         bot_errors=bot_errors,
         points=points,
     )
-    key = BY[by]
-    better = (lambda v: v) if by == "rank" else (lambda v: -v)
-    order = sorted(range(len(out["agents"])), key=lambda i: (better(out["agents"][i][key]), i))
+    out["ladder"] = _ranking(out, BY[by], better_low=by == "rank")
+    out["by"] = by
+    out["seed_key"] = seed_key
+    out["seed"] = seed
+    out["field"] = list(field_names) if field_names is not None else [_label(p) for p in field]
+    return out
+
+
+def _check_ladder(
+    entrants: Sequence[Any], names: Sequence[str] | None, by: str, points: Any
+) -> tuple[list, list[str] | None]:
+    """The checks ``ladder`` makes before ``challenge``'s: ``by``, the entrants and their
+    names (distinct); the entrants and the names as lists."""
+    if by not in BY:
+        raise ValueError(f"by must be one of {', '.join(BY)}, got {describe(by)}")
+    if by == "points" and points is None:
+        raise ValueError("by='points' needs a points table (points=..., --points)")
+    entrants = _policy_list("entrants", entrants, "two or more", lambda n: n >= 2)
+    if names is not None:
+        names = list(names)
+        if len(set(names)) != len(names):
+            raise ValueError(f"names must be distinct, got {describe(names)}")
+    return entrants, names
+
+
+def _ranking(out: dict[str, Any], key: str, better_low: bool) -> list[dict[str, Any]]:
+    """The entrants' rows of ``challenge``'s result ``out`` ranked by figure ``key`` (lower is
+    better with ``better_low``), each with its place and its difference with the next down."""
+    agents = out["agents"]
+    better = (lambda v: v) if better_low else (lambda v: -v)
+    order = sorted(range(len(agents)), key=lambda i: (better(agents[i][key]), i))
     pairs = {(c["a"], c["b"]): c for c in out["comparisons"]}
     rows = []
     for place, i in enumerate(order, start=1):
-        row = out["agents"][i]
+        row = agents[i]
         entry = {
             "place": place,
             "name": row["name"],
@@ -139,26 +155,26 @@ def ladder(
             "next": None,
         }
         if place < len(order):
-            below = out["agents"][order[place]]["name"]
-            c = pairs.get((row["name"], below))
-            sign = 1.0
-            if c is None:
-                c, sign = pairs[(below, row["name"])], -1.0
-            f = c["figures"][key]
-            lo, hi = f["ci95"]
-            entry["next"] = {
-                "name": below,
-                "difference": sign * f["difference"],
-                "ci95": [lo, hi] if sign > 0 else [-hi, -lo],
-                "p_value": f["p_value"],
-            }
+            entry["next"] = _next_down(pairs, row["name"], agents[order[place]]["name"], key)
         rows.append(entry | {"row": row})
-    out["ladder"] = rows
-    out["by"] = by
-    out["seed_key"] = seed_key
-    out["seed"] = seed
-    out["field"] = list(field_names) if field_names is not None else [_label(p) for p in field]
-    return out
+    return rows
+
+
+def _next_down(pairs: dict[tuple[str, str], dict], name: str, below: str, key: str) -> dict:
+    """The paired difference in ``key`` of entrant ``name`` with ``below``, whichever way round
+    ``pairs`` (the comparisons by their two names) has it."""
+    c = pairs.get((name, below))
+    sign = 1.0
+    if c is None:
+        c, sign = pairs[(below, name)], -1.0
+    f = c["figures"][key]
+    lo, hi = f["ci95"]
+    return {
+        "name": below,
+        "difference": sign * f["difference"],
+        "ci95": [lo, hi] if sign > 0 else [-hi, -lo],
+        "p_value": f["p_value"],
+    }
 
 
 def _label(policy: Any) -> str:
@@ -183,9 +199,8 @@ def format_ladder(result: dict[str, Any]) -> str:
         if r["next"] is not None:
             n = r["next"]
             a, b = n["ci95"]
-            p = n["p_value"]
             if math.isfinite(a) and math.isfinite(b):
-                p_text = "p<0.0001" if p < 1e-4 else f"p={p:.4f}" if p < 0.01 else f"p={p:.3f}"
+                p_text = _p_text(n["p_value"])
                 nxt = f"{n['difference']:+{fmt}} ({a:+{fmt}} to {b:+{fmt}}), {p_text}"
             else:
                 nxt = f"{n['difference']:+{fmt}} (no interval)"

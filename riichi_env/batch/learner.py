@@ -56,7 +56,7 @@ from engine.arguments import check_bool, check_int, check_seed, describe
 from engine.harness.selfplay import POLICY_SIMPLE
 from riichi_env.batch.play import COMPILED_POLICIES, _ask, _name, _policies
 from riichi_env.batch.tables import Batch
-from riichi_env.batch.vector import GAMES_FOREVER, _check_open, reward_spec
+from riichi_env.batch.vector import GAMES_FOREVER, _check_open, _start_step, reward_spec
 from riichi_env.core.compiling import ensure_compiled
 from riichi_env.core.encoders import ENCODER_IDS, N_ROWS, _encode, bounds, encoder_for
 from riichi_env.core.options import _make_rules, default_rank_points
@@ -195,12 +195,9 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
     def step(self, actions):
         """Play each learner's action, then the opponents, until every learner decides again."""
-        _check_open(self, "step()")
-        if not self._started:
-            raise gymnasium.error.ResetNeeded("step() before reset(): call reset() first")
+        _start_step(self, actions)
         b = self._batch
         n = self.num_envs
-        b.set_actions(self._all, actions, "actions")
         reward = np.zeros(n, dtype=np.float32)
         terms = np.zeros(n, dtype=np.bool_)
         info: dict[str, Any] = {}

@@ -62,6 +62,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -211,6 +212,76 @@ def selfplay(
     that has a ``bot_errors`` method is given the bot errors substituted so far before each call.
     """
     rules = _make_rules(rules, rule_options, selfplay, None)
+    settings = _settings(
+        rules,
+        policy,
+        games=games,
+        num_tables=num_tables,
+        seed=seed,
+        workers=workers,
+        encoder=encoder,
+        obs_dtype=obs_dtype,
+        skip_forced=skip_forced,
+        records=records,
+        progress=progress,
+        bot_errors=bot_errors,
+    )
+    ensure_compiled(_kernel_group(settings))
+    run = _Run(settings)
+    seconds = run.play_all()
+    return _output(settings, run, seconds)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """A self-play run's checked arguments (``selfplay``'s), as its steps share them."""
+
+    rules: Rules
+    seats: list[PolicyLike]
+    """Four per-seat policies (``_policies``)."""
+    games: int
+    seed: int
+    workers: int
+    """Worker threads, at most ``num_tables``."""
+    num_tables: int
+    encoder: str
+    dtype: Any
+    skip_forced: bool
+    records: bool | str
+    progress: bool | Callable[[int], Any] | None
+    bot_errors: str
+    python: list[PolicyLike]
+    """The seats' Python policies, by seat."""
+    log_policies: list[PolicyLike]
+    """The distinct policies that read the event log (``act_log``)."""
+
+    @property
+    def fast(self) -> bool:
+        """Compiled policies only: ``FAST_TABLES`` tables a worker, a game at each per call."""
+        return not self.python
+
+    @property
+    def keep_log(self) -> bool:
+        """An event log per table, read at each game end (records, or a policy reading it)."""
+        return bool(self.records) or bool(self.log_policies)
+
+
+def _settings(
+    rules: Rules,
+    policy: PolicyLike | Sequence[PolicyLike],
+    *,
+    games: int,
+    num_tables: int | None,
+    seed: int,
+    workers: int,
+    encoder: str | None,
+    obs_dtype: Any,
+    skip_forced: bool,
+    records: bool | str,
+    progress: bool | Callable[[int], Any] | None,
+    bot_errors: str,
+) -> _Settings:
+    """Every check of ``selfplay``'s arguments, in its order; the run's settings."""
     players = rules.players
     seats = _policies(policy, players)
     games, seed = check_seed_run(games, seed)
@@ -235,180 +306,255 @@ def selfplay(
         progress = check_bool("progress", progress)
     bot_errors = check_bot_errors(bot_errors)
     workers = min(workers, num_tables)
-
-    fast = not python  # compiled policies only: FAST_TABLES tables a worker, a game each a call
-    agents = bool((seat_policy_of(seats) >= POLICY_SIMPLE).any())
-    ensure_compiled(("agents" if agents else "selfplay") if fast else "vector")
-    if fast:
+    if not python:  # compiled policies only: FAST_TABLES tables a worker, a game each a call
         num_tables = min(workers * FAST_TABLES, max(games, workers))
-    results_i = np.zeros((games, 10), dtype=np.int64)
-    results_f = np.zeros((games, 4), dtype=np.float64)
-    bot_counts = np.zeros((games, 4), dtype=np.int64)  # bot errors substituted, by game, seat
-    seat_policy = seat_policy_of(seats)
-    owners: list[tuple[PolicyLike, np.ndarray]] = []
-    for p in dict.fromkeys(python, None):  # distinct callables, first-seat order
-        owners.append((p, np.array([s for s in range(4) if seats[s] is p], dtype=np.int64)))
-    reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
-    game_log: list[np.ndarray | None] = [None] * games if records else []
-    keep_log = bool(records) or bool(log_policies)  # an event log per table, read at game end
+    return _Settings(
+        rules=rules,
+        seats=seats,
+        games=games,
+        seed=seed,
+        workers=workers,
+        num_tables=num_tables,
+        encoder=encoder,
+        dtype=dtype,
+        skip_forced=skip_forced,
+        records=records,
+        progress=progress,
+        bot_errors=bot_errors,
+        python=python,
+        log_policies=log_policies,
+    )
 
-    # each worker owns a batch of its own: threads never write to the same cache lines
-    table_cuts = np.linspace(0, num_tables, workers + 1).astype(int)
-    game_cuts = np.linspace(0, games, workers + 1).astype(int)
-    shares = []
-    for w in range(workers):
-        n = int(table_cuts[w + 1] - table_cuts[w])
-        glo, ghi = int(game_cuts[w]), int(game_cuts[w + 1])
-        batch = Batch(
-            n,
-            rules,
-            encoder if python else None,
-            ENCODER_IDS[encoder],
-            dtype,
-            max_events=DEFAULT_MAX_EVENTS if keep_log else 0,
-        )
-        batch.results_i, batch.results_f = results_i, results_f
-        batch.seed_base[:] = seed
-        j = np.arange(n)
-        batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
-        shares.append((batch, ghi))
 
-    stop = threading.Event()  # set on Ctrl-C: every worker returns before its next step
+def _kernel_group(s: _Settings) -> str:
+    """The kernels a run compiles (or loads): compiled agents, random self-play, or the vector
+    env's (Python policies)."""
+    if not s.fast:
+        return "vector"
+    return "agents" if bool((seat_policy_of(s.seats) >= POLICY_SIMPLE).any()) else "selfplay"
 
-    # a table stops at each game end (``need_reset``): its result is read, its log kept, then
-    # the next call starts its next game; compiled seats then never play more than a game a call
-    step_forced = skip_forced and not fast  # compiled-only play asks every decision, as ever
 
-    def play(batch: Batch, ghi: int, own: list[tuple[PolicyLike, np.ndarray]]) -> None:
+class _Run:
+    """One self-play run: each worker's tables, what they write (results, records, bot errors)
+    and the flag that stops them."""
+
+    def __init__(self, s: _Settings):
+        self.s = s
+        self.results_i = np.zeros((s.games, 10), dtype=np.int64)
+        self.results_f = np.zeros((s.games, 4), dtype=np.float64)
+        self.bot_counts = np.zeros((s.games, 4), dtype=np.int64)  # substituted, by game, seat
+        self.seat_policy = seat_policy_of(s.seats)
+        self.reward = reward_spec("hand", 1e-3, (0.0, 0.0, 0.0, 0.0))
+        self.game_log: list[np.ndarray | None] = [None] * s.games if s.records else []
+        # a table stops at each game end (``need_reset``): its result is read, its log kept,
+        # then the next call starts its next game; compiled seats never play more than a game
+        # a call
+        self.step_forced = s.skip_forced and not s.fast  # compiled-only play asks every decision
+        self.shares = self._shares()
+        self.stop = threading.Event()  # set on Ctrl-C: every worker returns before its next step
+        owners = _owners(s.seats, s.python)
+        self.owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(self.shares))]
+
+    def _shares(self) -> list[tuple[Batch, int]]:
+        """Each worker's own batch of tables (threads never write to the same cache lines) and
+        the end of its contiguous share of the games."""
+        s = self.s
+        table_cuts = np.linspace(0, s.num_tables, s.workers + 1).astype(int)
+        game_cuts = np.linspace(0, s.games, s.workers + 1).astype(int)
+        shares = []
+        for w in range(s.workers):
+            n = int(table_cuts[w + 1] - table_cuts[w])
+            glo, ghi = int(game_cuts[w]), int(game_cuts[w + 1])
+            batch = Batch(
+                n,
+                s.rules,
+                s.encoder if s.python else None,
+                ENCODER_IDS[s.encoder],
+                s.dtype,
+                max_events=DEFAULT_MAX_EVENTS if s.keep_log else 0,
+            )
+            batch.results_i, batch.results_f = self.results_i, self.results_f
+            batch.seed_base[:] = s.seed
+            j = np.arange(n)
+            batch.game_index[:] = np.where(glo + j < ghi, glo + j, FINISHED)
+            shares.append((batch, ghi))
+        return shares
+
+    def play(self, batch: Batch, ghi: int, own: list[tuple[PolicyLike, np.ndarray]]) -> None:
+        """One worker's share: its tables play until their games are done or the run stops."""
         n = batch.n
         batch.start(0, n)
-        if fast and not keep_log:  # nothing to ask or keep: a game at each table per call
+        stop, seat_policy, reward = self.stop, self.seat_policy, self.reward
+        if self.s.fast and not self.s.keep_log:  # nothing to ask or keep: a game a table a call
             while not stop.is_set() and not (batch.game_index == FINISHED).all():
                 batch.run(0, n, seat_policy, reward, n, ghi, False, True)
             return
+        keep_log = self.s.keep_log
         while not stop.is_set():
-            batch.run(0, n, seat_policy, reward, n, ghi, step_forced, True)
+            batch.run(0, n, seat_policy, reward, n, ghi, self.step_forced, True)
             waiting = batch.need_reset
             if keep_log and waiting.any():
-                for t in np.flatnonzero(waiting):
-                    rows = batch.ev[t, : int(batch.state.n_events[t])]
-                    if records:
-                        game_log[int(batch.game_index[t])] = rows.copy()
-                    g = int(batch.game_index[t])
-                    for p, _ in own:
-                        if is_log_policy(p) and hasattr(p, "game_over"):
-                            p.game_over(rows, int(t), g, rules, bot_errors, bot_counts[g])
+                self._games_over(batch, waiting, own)
             seats_now = batch.seats
             acting = seats_now >= 0
             if not acting.any():
                 if not waiting.any() and (batch.game_index == FINISHED).all():
                     return
                 continue
-            for p, owned in own:
-                idx = np.flatnonzero(acting & np.isin(seats_now, owned))
-                if idx.size:
-                    actions = _ask(p, batch, idx, rules, bot_errors, bot_counts)
-                    batch.set_actions(idx, actions, f"policy {_name(p)!r}")
+            self._set_actions(batch, seats_now, acting, own)
 
-    worker_owners = [owners if w == 0 else _copy_agents(owners) for w in range(len(shares))]
-    jobs = [functools.partial(play, *share, worker_owners[w]) for w, share in enumerate(shares)]
-    batches = [share[0] for share in shares]
-    # a call over no tables plays nothing: compile (or load) before the clock starts
-    batches[0].run(0, 0, seat_policy, reward, 1, 0, step_forced, True)
-    report = progress if callable(progress) else None
-    line = None
-    if report is None and (sys.stderr.isatty() if progress is None else progress) and games:
-        report = line = ProgressLine("selfplay", games, errors=bool(log_policies))
-    done = threading.Event()
-    ticker = None
-    if report is not None:
-        args = (done, batches, report, bot_counts if log_policies else None)
-        ticker = threading.Thread(target=_tick, args=args, daemon=True)
-        ticker.start()
-    start = time.perf_counter()
+    def _games_over(self, batch: Batch, waiting: np.ndarray, own) -> None:
+        """Keep the event log of each table whose game ended; tell the policies that read it."""
+        s = self.s
+        for t in np.flatnonzero(waiting):
+            rows = batch.ev[t, : int(batch.state.n_events[t])]
+            if s.records:
+                self.game_log[int(batch.game_index[t])] = rows.copy()
+            g = int(batch.game_index[t])
+            for p, _ in own:
+                if is_log_policy(p) and hasattr(p, "game_over"):
+                    p.game_over(rows, int(t), g, s.rules, s.bot_errors, self.bot_counts[g])
 
-    def close_bots(at_once: bool = False) -> None:
+    def _set_actions(self, batch: Batch, seats_now: np.ndarray, acting: np.ndarray, own) -> None:
+        """Ask each Python policy for the actions of the acting seats it owns."""
+        for p, owned in own:
+            idx = np.flatnonzero(acting & np.isin(seats_now, owned))
+            if idx.size:
+                actions = _ask(p, batch, idx, self.s.rules, self.s.bot_errors, self.bot_counts)
+                batch.set_actions(idx, actions, f"policy {_name(p)!r}")
+
+    def close_bots(self, at_once: bool = False) -> None:
         """Close the policies that read the event log (an mjai bot's processes end; ``at_once``:
         killed without waiting, after Ctrl-C)."""
-        if not fast:
-            for own in worker_owners:
+        if not self.s.fast:
+            for own in self.owners:
                 for p, _ in own:
                     if isinstance(p, MjaiBot) and at_once:
                         p.close(grace=0.0)
                     elif is_log_policy(p) and hasattr(p, "close"):
                         p.close()
 
-    interrupted = False
-    try:
-        if len(jobs) == 1:
-            jobs[0]()  # in this thread: Ctrl-C lands between two compiled calls
-        else:
-            errors: list[BaseException] = []
-
-            def run_share(job) -> None:
-                try:
-                    job()
-                except BaseException as exc:  # re-raised in the caller's thread
-                    errors.append(exc)
-                    stop.set()  # the other workers end too
-
-            threads = [threading.Thread(target=run_share, args=(job,), daemon=True) for job in jobs]
-            for th in threads:
-                th.start()
-            try:
-                for th in threads:
-                    while th.is_alive():
-                        th.join(JOIN_POLL)  # a wait with a timeout: Ctrl-C is delivered
-            except KeyboardInterrupt:
-                with _interrupts_deferred():  # a second Ctrl-C while stopping ends nothing half-way
-                    stop.set()
-                    close_bots(at_once=True)  # a worker waiting for a bot's answer ends now
-                    deadline = time.monotonic() + STOP_WAIT
-                    for th in threads:
-                        th.join(max(deadline - time.monotonic(), 0.0))
-                raise
-            if errors:
-                raise errors[0]
-    except KeyboardInterrupt:
-        interrupted = True
-        raise
-    finally:
-        seconds = time.perf_counter() - start
+    def play_all(self) -> float:
+        """Play every worker's share with the progress report, then close the bots; the seconds
+        of play."""
+        jobs = [
+            functools.partial(self.play, batch, ghi, self.owners[w])
+            for w, (batch, ghi) in enumerate(self.shares)
+        ]
+        batches = [batch for batch, _ in self.shares]
+        # a call over no tables plays nothing: compile (or load) before the clock starts
+        batches[0].run(0, 0, self.seat_policy, self.reward, 1, 0, self.step_forced, True)
+        report, line = _reporter(self.s)
+        done = threading.Event()
+        ticker = None
+        if report is not None:
+            args = (done, batches, report, self.bot_counts if self.s.log_policies else None)
+            ticker = threading.Thread(target=_tick, args=args, daemon=True)
+            ticker.start()
+        start = time.perf_counter()
+        interrupted = False
         try:
-            with _interrupts_deferred():
-                close_bots(at_once=interrupted)
+            self._run_jobs(jobs)
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:
-            done.set()
-            if ticker is not None:
-                ticker.join()
-            if line is not None:
-                line.close()
-    ri, rf = results_i, results_f
+            seconds = time.perf_counter() - start
+            try:
+                with _interrupts_deferred():
+                    self.close_bots(at_once=interrupted)
+            finally:
+                done.set()
+                if ticker is not None:
+                    ticker.join()
+                if line is not None:
+                    line.close()
+        return seconds
+
+    def _run_jobs(self, jobs: list[Callable[[], None]]) -> None:
+        """The workers' jobs: one in this thread (Ctrl-C lands between two compiled calls), more
+        in threads of their own; the first error raised here, Ctrl-C stops every worker."""
+        if len(jobs) == 1:
+            jobs[0]()
+            return
+        errors: list[BaseException] = []
+        stop = self.stop
+
+        def run_share(job) -> None:
+            try:
+                job()
+            except BaseException as exc:  # re-raised in the caller's thread
+                errors.append(exc)
+                stop.set()  # the other workers end too
+
+        threads = [threading.Thread(target=run_share, args=(job,), daemon=True) for job in jobs]
+        for th in threads:
+            th.start()
+        try:
+            for th in threads:
+                while th.is_alive():
+                    th.join(JOIN_POLL)  # a wait with a timeout: Ctrl-C is delivered
+        except KeyboardInterrupt:
+            with _interrupts_deferred():  # a second Ctrl-C while stopping ends nothing half-way
+                stop.set()
+                self.close_bots(at_once=True)  # a worker waiting for a bot's answer ends now
+                deadline = time.monotonic() + STOP_WAIT
+                for th in threads:
+                    th.join(max(deadline - time.monotonic(), 0.0))
+            raise
+        if errors:
+            raise errors[0]
+
+
+def _owners(
+    seats: list[PolicyLike], python: list[PolicyLike]
+) -> list[tuple[PolicyLike, np.ndarray]]:
+    """Each distinct Python policy (first-seat order) with the seats it plays."""
+    return [
+        (p, np.array([s for s in range(4) if seats[s] is p], dtype=np.int64))
+        for p in dict.fromkeys(python, None)
+    ]
+
+
+def _reporter(s: _Settings) -> tuple[Callable[[int], Any] | None, ProgressLine | None]:
+    """What is given the games finished (``progress``: a callable, or a ``ProgressLine`` when on,
+    by default when stderr is a terminal), or None; and the line to close, or None."""
+    if callable(s.progress):
+        return s.progress, None
+    if (sys.stderr.isatty() if s.progress is None else s.progress) and s.games:
+        line = ProgressLine("selfplay", s.games, errors=bool(s.log_policies))
+        return line, line
+    return None, None
+
+
+def _output(s: _Settings, run: _Run, seconds: float) -> dict[str, Any]:
+    """``selfplay``'s result: the totals, each game's result in seed order, the records."""
+    ri, rf, players = run.results_i, run.results_f, s.rules.players
     results = [
         {
-            "seed": seed + k,
+            "seed": s.seed + k,
             "points": [int(x) for x in ri[k, 0:players]],
             "final_scores": [float(x) for x in rf[k, :players]],
             "ranks": [int(x) for x in ri[k, 4 : 4 + players]],
             "hands": int(ri[k, 8]),
             "decisions": int(ri[k, 9]),
-            "bot_errors": [int(x) for x in bot_counts[k, :players]],
+            "bot_errors": [int(x) for x in run.bot_counts[k, :players]],
         }
-        for k in range(games)
+        for k in range(s.games)
     ]
     out: dict[str, Any] = {
-        "games": games,
+        "games": s.games,
         "hands": int(ri[:, 8].sum()),
         "decisions": int(ri[:, 9].sum()),
         "seconds": seconds,
         "results": results,
     }
-    if records == "events":
-        out["records"] = game_log
-    elif records:
+    if s.records == "events":
+        out["records"] = run.game_log
+    elif s.records:
         from riichi_env.records.export import game_from_events
 
-        out["records"] = [game_from_events(rows, rules) for rows in game_log]
+        out["records"] = [game_from_events(rows, s.rules) for rows in run.game_log]
     return out
 
 

@@ -197,6 +197,14 @@ def _check_open(venv: gymnasium.vector.VectorEnv, call: str) -> None:
         )
 
 
+def _start_step(venv: gymnasium.vector.VectorEnv, actions) -> None:
+    """A step's checks (not closed, reset first), then ``actions`` set, one per table."""
+    _check_open(venv, "step()")
+    if not venv._started:
+        raise gymnasium.error.ResetNeeded("step() before reset(): call reset() first")
+    venv._batch.set_actions(venv._all, actions, "actions")
+
+
 def vector_env(num_tables: int = 64, **kwargs: Any) -> RiichiVectorEnv:
     """``RiichiVectorEnv(num_tables, **kwargs)``: ``num_tables`` tables stepped in one call."""
     return RiichiVectorEnv(num_tables, **kwargs)
@@ -301,12 +309,9 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         self, actions
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict]:
         """Play one action per table; see the module docstring for what comes back."""
-        _check_open(self, "step()")
-        if not self._started:
-            raise gymnasium.error.ResetNeeded("step() before reset(): call reset() first")
+        _start_step(self, actions)
         b = self._batch
         n = self._num_envs
-        b.set_actions(self._all, actions, "actions")
         b.run(0, n, self._seat_policy, self._reward, n, GAMES_FOREVER, self.skip_forced)
         info = self._info()
         terms = b.terms.astype(np.bool_)

@@ -639,7 +639,13 @@ def _known_wall_rows(st, t, encoder, known, out):
         _oracle_wall_rows(st, t, _PLAN[encoder, 2] + 4 * (players - 1), known, out)
 
 
-@njit
+def _example(x, *encoder) -> tuple:
+    """An encoder kernel's warm-up arguments; ``_encode``'s with the ``encoder`` id."""
+    obs = np.zeros((1, 34), dtype=np.float32)  # any row count: the type is the same
+    return (x.st, x.i, x.i, *encoder, x.tables.shanten_suit, x.tables.shanten_honor, obs)
+
+
+@njit(example=lambda x: _example(x, x.i))
 def _encode(st, t, seat, encoder, suit_table, honor_table, out):
     """Encoder ``ALL_ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32[rows,
     34]): the families ``TABLE`` lists for that id, each called once (any other id: nothing)."""
@@ -662,49 +668,49 @@ def _encode(st, t, seat, encoder, suit_table, honor_table, out):
 _FOUR, _THREE, _NO, _YES = np.int64(4), np.int64(3), np.bool_(False), np.bool_(True)
 
 
-@njit
+@njit(example=_example)
 def _encode_basic_v0(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _FOUR, out)
 
 
-@njit
+@njit(example=_example)
 def _encode_rich_v0(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _FOUR, out)
     _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC), out)
 
 
-@njit
+@njit(example=_example)
 def _encode_oracle_v0(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _FOUR, out)
     _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC), out)
     _oracle_rows(st, t, seat, _FOUR, np.int64(N_RICH), out)
 
 
-@njit
+@njit(example=_example)
 def _encode_basic_v1(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _FOUR, out)
     _encode_open(st, t, seat, np.int64(N_BASIC), out)
 
 
-@njit
+@njit(example=_example)
 def _encode_rich_v1(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _FOUR, out)
     _encode_rich_at(st, t, seat, suit_table, honor_table, _YES, np.int64(N_BASIC), out)
     _encode_open(st, t, seat, np.int64(N_RICH), out)
 
 
-@njit
+@njit(example=_example)
 def _encode_basic3_v0(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _THREE, out)
 
 
-@njit
+@njit(example=_example)
 def _encode_rich3_v0(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _THREE, out)
     _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC3), out)
 
 
-@njit
+@njit(example=_example)
 def _encode_oracle3_v0(st, t, seat, suit_table, honor_table, out):
     _public_rows(st, t, seat, _THREE, out)
     _encode_rich_at(st, t, seat, suit_table, honor_table, _NO, np.int64(N_BASIC3), out)

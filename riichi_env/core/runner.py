@@ -426,7 +426,7 @@ def _kernel(agents: bool, name: str, doc: str):
     body = _runner(agents, False)
     body.__name__ = body.__qualname__ = name
     body.__doc__ = doc
-    return njit(body)
+    return njit(example=lambda x: example_arguments())(body)
 
 
 _run = _kernel(
@@ -453,7 +453,7 @@ _replay_body = njit(inline="always")(_runner(False, True))
 # pickled into Numba's cache key with the dispatcher's identity, a new key in every process.
 
 
-@njit
+@njit(example=lambda x: replay_example_arguments())
 def _run_replay(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8, rp):
     """The runner of the record's seat: the dataset's replay of game records into rows (module
     docstring); ``rp`` is the tuple ``record_seat.REPLAY`` declares."""
@@ -666,7 +666,7 @@ def _teach(st, tables, ti, policy, lo, hi, masks):
             ti[t, T_TEACHER_ACTION] = _choose(st, t, tables, mask, n, policy, rng)
 
 
-@njit
+@njit(example=lambda x: (np.zeros((1, N_ACTIONS), np.int8), x.rng[:1], x.rng[:1], new_tables(1)[0]))
 def _queue_actions(masks, idx, actions, ti):
     """Queue ``actions[j]`` for table ``idx[j]`` when every one is legal for its acting seat
     (``masks``); else queue nothing and return the first ``j`` out of range, else the first

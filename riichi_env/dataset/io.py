@@ -21,7 +21,6 @@ import os
 import secrets
 import signal
 import sys
-import threading
 import time
 import weakref
 import zipfile
@@ -254,8 +253,8 @@ class _Run:
         """The files converted by ``workers`` processes, this one included, their results in
         file order.
 
-        This process starts ``workers - 1`` worker processes (from a thread: a start waits for
-        the forkserver) and converts every file itself until a worker says it is ready (its imports done and its kernels loaded); from then on
+        This process starts ``workers - 1`` worker processes and converts every file itself
+        until a worker says it is ready (its imports done and its kernels loaded); from then on
         it converts every ``workers``-th file and the workers the others, at most
         ``_INFLIGHT_PER_WORKER`` files each ahead of the consumer. Each worker has its own
         connection (a socket pair on POSIX) and ``_INFLIGHT_PER_WORKER`` slots, each a
@@ -305,12 +304,13 @@ class _Run:
                     payload = blocks.rows(w, where[index][1], payload, name)
                 done[index] = (status, payload)
 
-        starter = _Starter(procs, theirs)  # a process's start waits ~1 s: this one converts
         try:
+            for p, their in zip(procs, theirs, strict=True):
+                p.start()
+                their.close()  # only the worker holds its end now: its exit closes it
             nxt = 1  # the next file to give a worker, unless this process's
             for want in range(n):
-                if starter.started():  # before that no worker is ready
-                    take(self._receive(conns, procs, inflight, block=False))
+                take(self._receive(conns, procs, inflight, block=False))
                 nxt = max(nxt, want + 1)
                 while nxt < n and nxt <= want + window:
                     if nxt % share == 0:  # this process's
@@ -345,16 +345,13 @@ class _Run:
                 payload = None  # copied out: the slot is free again
                 w, slot = where.pop(want)
                 free[w].append(slot)
-            starter.join()
-            if starter.started():
-                for c in conns:
-                    c.send(None)
-                for p in procs:
-                    p.join(_JOIN_SECONDS)
+            for c in conns:
+                c.send(None)
+            for p in procs:
+                p.join(_JOIN_SECONDS)
         finally:
             done.clear()
             payload = None
-            starter.join()
             _stop(procs, conns + theirs)
             blocks.close()
 
@@ -378,36 +375,6 @@ class _Run:
                 f"{procs[w].exitcode}); the files it was converting: {files}"
             )
         return out
-
-
-class _Starter:
-    """Starts the worker processes in a thread of its own: under forkserver a start waits while
-    the server starts and imports the program (about a second), time this process converts in."""
-
-    def __init__(self, procs: list, theirs: list) -> None:
-        self._procs, self._theirs, self._error = procs, theirs, None
-        self._thread = threading.Thread(target=self._run, name="riichi_env-dataset-start")
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            for p, their in zip(self._procs, self._theirs, strict=True):
-                p.start()
-                their.close()  # only the worker holds its end now: its exit closes it
-        except BaseException as exc:  # raised in the converting thread by started()
-            self._error = exc
-
-    def started(self) -> bool:
-        """Whether every worker has started; an error starting one is raised here."""
-        if self._thread.is_alive():
-            return False
-        if self._error is not None:
-            raise self._error
-        return True
-
-    def join(self) -> None:
-        """Wait for the starts to end (before the workers are stopped)."""
-        self._thread.join()
 
 
 def _converter_class():

@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
-from engine.compile_parts import signature
-from riichi_env.core.compiling import CORE, Entry, add_group
+from riichi_env.core.compiling import GAME, KINDS, add_group
 from riichi_env.core.record_seat import S_DISCARD, S_RIICHI
 from riichi_env.records.mjai_kernels import (
     OP_DISCARD,
@@ -23,7 +22,15 @@ WALL_OK, WALL_TOO_MANY_DRAWS, WALL_TILE_RANGE, WALL_TWICE = range(4)
 outside 0-135, a tile id twice."""
 
 
-@njit
+@njit(
+    example=lambda x: (
+        np.zeros((1, 1), np.int32),
+        np.zeros((1, 1), np.int32),
+        np.zeros((1, 1), np.int32),
+        np.zeros(1, np.int32),
+        np.zeros(1, np.int32),
+    )
+)
 def compact_script(ops, event_rows, script, draws, rinshan):
     """A hand's script rows (into ``script``), draws and replacement draws in order, from its
     compact events ``ops`` (``CompactEvents.ops``); ``event_rows``: the script row of each
@@ -59,7 +66,17 @@ def compact_script(ops, event_rows, script, draws, rinshan):
     return n, n_draws, n_rinshan
 
 
-@njit
+@njit(
+    example=lambda x: (
+        np.zeros(1, np.int32),
+        x.i,
+        x.i,
+        np.zeros(1, np.int32),
+        np.zeros(1, np.int32),
+        np.zeros(1, np.int32),
+        np.zeros(1, np.uint8),
+    )
+)
 def engine_wall(revealed, n_dora, dealer, draws, rinshan, wall, known):
     """A wall in the engine's layout (into ``wall``, ``known`` 1 where the record reveals the
     place) from what the record reveals: ``revealed`` the deal (13 tiles a seat, seat 0 first),
@@ -110,23 +127,13 @@ def engine_wall(revealed, n_dora, dealer, draws, rinshan, wall, known):
     return WALL_OK, 0, 0
 
 
-def _compile_entries() -> list[Entry]:
-    """The packing kernels, for the types ``pack_game`` passes (the ``"pack"`` part of the
-    ``"dataset"`` compile group)."""
-    rows = np.zeros((1, 1), dtype=np.int32)
-    ints = np.zeros(1, dtype=np.int32)
-    i = np.int64(0)
-    known = np.zeros(1, dtype=np.uint8)
-    return [
-        ("compact_script", compact_script, signature(rows, rows, rows, ints, ints)),
-        ("engine_wall", engine_wall, signature(ints, i, i, ints, ints, ints, known)),
-    ]
+def _dataset() -> list:
+    """The game, the record readers', the packing kernels and the replay that writes rows."""
+    from riichi_env.core.runner import _run_replay
+
+    return [*GAME, *KINDS["records"][2](), compact_script, engine_wall, _run_replay]
 
 
 add_group(
-    "dataset",
-    "the record replay that writes dataset rows (every encoder)",
-    "40 to 90 s",
-    (*CORE, "records", "pack", "dataset"),
-    {"pack": (_compile_entries, 1.5)},  # CPU s, as STAGES (with "records": 6.0 s)
+    "dataset", "the record replay that writes dataset rows (every encoder)", "40 to 90 s", _dataset
 )

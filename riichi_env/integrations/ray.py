@@ -124,6 +124,71 @@ def _players(kwargs: dict[str, Any]) -> int:
     return _make_rules(kwargs.get("rules", "mahjongsoul"), overrides, None, None).players
 
 
+class _Chunks:
+    """The chunks of consecutive seeds of one ``RayPool.selfplay`` run: made as actors ask
+    (guided), played again when an actor dies, and what they gave."""
+
+    def __init__(
+        self,
+        games: int,
+        seed: int,
+        chunk: int | None,
+        num_actors: int,
+        max_retries: int,
+        nodes: list[str],
+    ):
+        self.games, self.seed, self.chunk = games, seed, chunk
+        self.num_actors, self.max_retries = num_actors, max_retries
+        self.chunks: list[tuple[int, int]] = []  # (lo, hi) game indices, made as actors ask
+        self.todo: list[int] = []  # chunks to play again (their actor died)
+        self.tries: list[int] = []
+        self.outputs: list[dict | None] = []
+        self.next_lo = 0
+        self.per_actor = [{"node": n, "games": 0, "seconds": 0.0} for n in nodes]
+        self.retried: list[int] = []
+        self.lost: list[int] = []
+        self.done = 0
+
+    def more(self) -> bool:
+        """Whether a chunk is left to play."""
+        return bool(self.todo) or self.next_lo < self.games
+
+    def take(self) -> int:
+        """The next chunk to play: one to play again, else a new one (guided: big chunks first,
+        smaller ones at the end so the actors finish together)."""
+        if self.todo:
+            return self.todo.pop()
+        left = self.games - self.next_lo
+        size = self.chunk or max(
+            MIN_CHUNK, math.ceil(left / (DEFAULT_CHUNKS_PER_ACTOR * self.num_actors))
+        )
+        self.chunks.append((self.next_lo, min(self.next_lo + size, self.games)))
+        self.tries.append(0)
+        self.outputs.append(None)
+        self.next_lo = self.chunks[-1][1]
+        return len(self.chunks) - 1
+
+    def failed(self, c: int) -> None:
+        """Chunk ``c``'s actor died: it is played again, or its seeds are lost after
+        ``max_retries`` tries."""
+        lo, hi = self.chunks[c]
+        self.tries[c] += 1
+        seeds = list(range(self.seed + lo, self.seed + hi))
+        if self.tries[c] > self.max_retries:
+            self.lost.extend(seeds)
+        else:
+            self.retried.extend(seeds)
+            self.todo.append(c)
+
+    def finished(self, i: int, c: int, out: dict) -> int:
+        """Actor ``i`` played chunk ``c`` (``out``: its ``selfplay`` output); the games done."""
+        self.outputs[c] = out
+        self.per_actor[i]["games"] += out["games"]
+        self.per_actor[i]["seconds"] += out["seconds"]
+        self.done += out["games"]
+        return self.done
+
+
 class RayPool:
     """``num_actors`` Ray actors playing self-play and arena games (module docstring).
 
@@ -244,7 +309,6 @@ class RayPool:
         ``"retried"`` and ``"lost"`` (seeds). ``workers`` is accepted for the signature of
         ``selfplay`` and must equal the number of actors if given.
         """
-        ray = _ray()
         games, seed = check_seed_run(games, seed)
         if workers is not None and workers != self.num_actors:
             raise ValueError(f"workers={workers}, but this pool has {self.num_actors} actors")
@@ -253,6 +317,33 @@ class RayPool:
         if chunk is not None:
             chunk = check_int("chunk", chunk, 1)
         policies = self._policies(policy, _players(kwargs))
+        warm_args = self._warm(policies, kwargs)
+        kwargs = {**kwargs, "progress": False}
+        chunks = _Chunks(games, seed, chunk, self.num_actors, self.max_retries, self.nodes)
+        report = progress if callable(progress) else None
+        line = None
+        if report is None and (sys.stderr.isatty() if progress is None else bool(progress)):
+            report = line = ProgressLine("selfplay (ray)", games)
+        start = time.perf_counter()
+        try:
+            self._play_chunks(chunks, (policies, kwargs), warm_args, on_result, report)
+            seconds = time.perf_counter() - start
+        finally:
+            if line is not None:
+                line.close()
+        return _merge(
+            chunks.outputs,
+            games,
+            seconds,
+            chunks.per_actor,
+            sorted(chunks.retried),
+            sorted(chunks.lost),
+        )
+
+    def _warm(self, policies: list, kwargs: dict[str, Any]) -> tuple[list, dict[str, Any]]:
+        """Have every actor play one game with these policies and options (once per pool), so
+        kernels are compiled or loaded before the clock starts; the arguments of ``warm``."""
+        ray = _ray()
         warm_kwargs = {k: v for k, v in kwargs.items() if k != "records"}
         warm_kwargs["progress"] = False
         warm_args = (policies, warm_kwargs)
@@ -263,82 +354,50 @@ class RayPool:
             rest = ray.get([a.warm.remote(*warm_args) for a in self.actors[1:]])
             self.nodes[1:] = rest
             self._warm_for.add(key)
-        kwargs = {**kwargs, "progress": False}
-        chunks: list[tuple[int, int]] = []  # (lo, hi) game indices, made as actors ask
-        todo: list[int] = []  # chunks to play again (their actor died)
-        tries: list[int] = []
-        outputs: list[dict | None] = []
-        next_lo = 0
-        per_actor = [{"node": n, "games": 0, "seconds": 0.0} for n in self.nodes]
-        retried: list[int] = []
-        lost: list[int] = []
-        running: dict = {}  # task -> (actor index, chunk index)
-        done = 0
-        report = progress if callable(progress) else None
-        line = None
-        if report is None and (sys.stderr.isatty() if progress is None else bool(progress)):
-            report = line = ProgressLine("selfplay (ray)", games)
-        start = time.perf_counter()
+        return warm_args
 
-        def more() -> bool:
-            return bool(todo) or next_lo < games
+    def _play_chunks(
+        self,
+        chunks: _Chunks,
+        play_args: tuple[list, dict[str, Any]],
+        warm_args: tuple[list, dict[str, Any]],
+        on_result: Callable[[dict], None] | None,
+        report: Callable[[int], Any] | None,
+    ) -> None:
+        """Keep every actor playing chunks (``play_args``: the policies and ``selfplay``'s
+        options) until none is left; a dead actor's chunk goes back, a fresh actor takes over."""
+        ray = _ray()
+        policies, kwargs = play_args
+        running: dict = {}  # task -> (actor index, chunk index)
 
         def submit(i: int) -> None:
-            nonlocal next_lo
-            if todo:
-                c = todo.pop()
-            else:  # guided: big chunks first, smaller ones at the end so actors finish together
-                left = games - next_lo
-                size = chunk or max(
-                    MIN_CHUNK, math.ceil(left / (DEFAULT_CHUNKS_PER_ACTOR * self.num_actors))
-                )
-                chunks.append((next_lo, min(next_lo + size, games)))
-                tries.append(0)
-                outputs.append(None)
-                next_lo = chunks[-1][1]
-                c = len(chunks) - 1
-            lo, hi = chunks[c]
-            task = self.actors[i].play.remote(policies, hi - lo, seed + lo, kwargs)
+            c = chunks.take()
+            lo, hi = chunks.chunks[c]
+            task = self.actors[i].play.remote(policies, hi - lo, chunks.seed + lo, kwargs)
             running[task] = (i, c)
 
         for i in range(self.num_actors):
-            if more():
+            if chunks.more():
                 submit(i)
-        try:
-            while running:
-                ready, _ = ray.wait(list(running), num_returns=1)
-                task = ready[0]
-                i, c = running.pop(task)
-                try:
-                    out = ray.get(task)
-                except ray.exceptions.RayActorError:
-                    lo, hi = chunks[c]
-                    tries[c] += 1
-                    seeds = list(range(seed + lo, seed + hi))
-                    if tries[c] > self.max_retries:
-                        lost.extend(seeds)
-                    else:
-                        retried.extend(seeds)
-                        todo.append(c)
-                    self._replace(i, warm_args)
-                    if more():
-                        submit(i)
-                    continue
-                outputs[c] = out
-                per_actor[i]["games"] += out["games"]
-                per_actor[i]["seconds"] += out["seconds"]
-                done += out["games"]
-                if on_result is not None:
-                    on_result(out)
-                if report is not None:
-                    report(done)
-                if more():
+        while running:
+            ready, _ = ray.wait(list(running), num_returns=1)
+            task = ready[0]
+            i, c = running.pop(task)
+            try:
+                out = ray.get(task)
+            except ray.exceptions.RayActorError:
+                chunks.failed(c)
+                self._replace(i, warm_args)
+                if chunks.more():
                     submit(i)
-            seconds = time.perf_counter() - start
-        finally:
-            if line is not None:
-                line.close()
-        return _merge(outputs, games, seconds, per_actor, sorted(retried), sorted(lost))
+                continue
+            done = chunks.finished(i, c, out)
+            if on_result is not None:
+                on_result(out)
+            if report is not None:
+                report(done)
+            if chunks.more():
+                submit(i)
 
     def arena(self, seats: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
         """``riichi_env.batch.arena.arena`` with its games played on the actors."""

@@ -16,8 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._numba import njit
-from engine.compile_parts import signature
-from riichi_env.core.compiling import Entry, add_group
+from riichi_env.core.compiling import add_group
 
 N_NAMES = 37
 """mjai tile names by index: tile34 0-33 (``1m`` … ``C``), then red ``5mr``, ``5pr``, ``5sr``."""
@@ -420,7 +419,7 @@ def _start_line(buf, a, b, row):
         return buf[p] == 125 and p + 1 == b and seen == 511  # } ending the line, every key
 
 
-@njit
+@njit(example=lambda x: (np.frombuffer(b"{}", dtype=np.uint8),))  # the reader's read-only bytes
 def lex_lines(buf):
     """The lines of ``buf`` (those of ``str.splitlines`` of the decoded text): int32 (lines, 5),
     each line's start and end offsets, kind (``LINE_*``), seat and tile name index (for a
@@ -475,7 +474,14 @@ def lex_lines(buf):
     return out[:row], starts[:n_starts]
 
 
-@njit
+@njit(
+    example=lambda x: (
+        np.zeros((1, 1), np.int32),
+        np.int64(0),
+        np.zeros(1, np.int32),
+        np.zeros((1, 1), np.int32),
+    )
+)
 def run_plays(lines, i, st, out):
     """Read lines from ``i`` up to the next one it does not read (``LINE_OTHER``,
     ``LINE_START``), whose index it returns (the number of lines at the end); -1 when a line
@@ -540,7 +546,7 @@ def run_plays(lines, i, st, out):
     return n
 
 
-@njit
+@njit(example=lambda x: (np.zeros(1, np.int32), np.zeros(1, np.int32), np.int64(0)))
 def deal(st, names, players):
     """A hand's deal: no tile handed out or held before it, then the lowest id of each name
     (``names``: int32 indices) in turn, the first 13 held by seat 0, the next 13 by seat 1, …
@@ -564,23 +570,9 @@ def deal(st, names, players):
     return ids
 
 
-def _compile_entries() -> list[Entry]:
-    """The line kernels, for the types the reader passes (the ``"records"`` compile group)."""
-    text = np.frombuffer(b"{}", dtype=np.uint8)  # the reader's bytes: a read-only view
-    rows = np.zeros((1, 1), dtype=np.int32)
-    ints = np.zeros(1, dtype=np.int32)
-    i = np.int64(0)
-    return [
-        ("lex_lines", lex_lines, signature(text)),
-        ("run_plays", run_plays, signature(rows, i, ints, rows)),
-        ("deal", deal, signature(ints, ints, i)),
-    ]
-
-
 add_group(
     "records",
     "the record readers' kernels (mjai lines)",
     "5 to 15 s",
-    ("records",),
-    {"records": (_compile_entries, 4.5)},  # CPU s, as STAGES (with "pack": 6.0 s)
+    lambda: [lex_lines, run_plays, deal],
 )

@@ -37,7 +37,7 @@ def test_a_part_compiled_by_a_child_lands_where_this_process_reads(
     cache = tmp_path / "cache"
     code = (
         "import subprocess; from engine._numba import python_argv; "
-        "subprocess.run(python_argv('engine.compile_parts', 'deal'), check=True, "
+        "subprocess.run(python_argv('riichi_env.core.compile_helper', 'score'), check=True, "
         f"cwd={str(real)!r}, stdout=subprocess.DEVNULL)"
     )
     run_python(code, tmp_path, root=link, RIICHI_ENV_CACHE=str(cache))

@@ -13,6 +13,13 @@ import pytest
 import riichi_env.cli.main as cli
 import riichi_env.core.compiling as warmup
 import riichi_env.dataset.pack_kernels  # noqa: F401 (adds the records and dataset groups)
+from engine.kernels import _can_win
+
+REAL_WARM = warmup._warm
+
+
+WARM_UPS = {}
+"""The fixture's fake warm-ups, by group (``compiling._warm``)."""
 
 
 @pytest.fixture
@@ -22,9 +29,10 @@ def fresh(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(warmup, "_done", set())
     monkeypatch.setattr(warmup, "jit_disabled", lambda: False)
-    monkeypatch.setattr(warmup, "_part_cached", lambda stage: False)  # nothing compiled yet
+    monkeypatch.setattr(warmup, "_load", lambda kind: None)  # nothing compiled to load
     calls = []
-    monkeypatch.setitem(warmup._WARM_UPS, "selfplay", lambda: calls.append(time.sleep(0.3)))
+    monkeypatch.setitem(WARM_UPS, "selfplay", lambda: calls.append(time.sleep(0.3)))
+    monkeypatch.setattr(warmup, "_warm", lambda kind: WARM_UPS[kind]())
     return calls
 
 
@@ -107,7 +115,7 @@ def test_an_env_with_another_encoder_compiles_the_encoders_group(fresh, monkeypa
     assert asked == ["env"]
     raw_env(encoder="rich_v0")
     assert asked == ["env", "env", "encoders"]
-    assert "encoders" in warmup.KINDS and "encoders" in warmup._WARM_UPS
+    assert "encoders" in warmup.KINDS
 
 
 def test_a_three_player_env_compiles_the_encoders_group(fresh, monkeypatch):
@@ -122,7 +130,7 @@ def test_a_three_player_env_compiles_the_encoders_group(fresh, monkeypatch):
     monkeypatch.setattr(module, "ensure_compiled", asked.append)
     module.raw_env(rules="mahjongsoul-3p")
     assert asked == ["env", "encoders"]
-    names = [name for name, _, _ in warmup.STAGES["encoders"][0]()]
+    names = [warmup.name(kernel).rpartition(".")[2] for kernel, _ in warmup.entries("encoders")]
     assert names == ["_encode_" + e for e in ALL_ENCODERS if e != "basic_v0"]
     assert all("_encode_" + e in names for e in ENCODERS_3P)
 
@@ -141,35 +149,53 @@ def test_compile_jobs_default_and_override(monkeypatch):
             warmup.compile_jobs()
 
 
-def test_the_helper_knows_every_part_it_is_started_with():
-    """A name the helper does not know ends it at once (usage, exit 2), and this process then
-    compiles everything alone, only slower: no other test would notice."""
-    from riichi_env.core.compile_helper import HELPER_PARTS
+def test_the_helper_takes_the_second_lane_of_the_group():
+    """The helper compiles the kernels of ``_second()`` of the group's list, in its order; this
+    process compiles the others (a helper that compiled nothing
+    this process waits for would leave it alone, only slower: no other test would notice)."""
+    second = warmup._second()
+    env = [kernel for kernel, _ in warmup.entries("env")]
+    helper = [kernel for kernel, _ in warmup.helper_entries("env")]
+    assert helper == [k for k in env if k in second]
+    assert any(k not in second for k in env) and env[-1] not in second  # the loop is here
 
-    assert set(warmup.HELPER_ORDER) <= set(HELPER_PARTS), set(warmup.HELPER_ORDER) - set(
-        HELPER_PARTS
-    )
+
+def test_the_helper_prints_each_kernel_once_cached():
+    """The helper names each kernel it cached, from the group's list; an unknown group ends it."""
+    if warmup.jit_disabled():
+        pytest.skip("nothing is compiled without JIT")
+    import riichi_env
+    from engine._numba import python_argv
+
+    riichi_env.env()  # warm: the helper below loads from the cache
+    argv = python_argv("riichi_env.core.compile_helper", "env")  # this process's import path
+    run = subprocess.run(argv, capture_output=True, text=True, check=True)
+    assert run.stdout.split() == [warmup.name(k) for k, _ in warmup.helper_entries("env")]
+    argv = python_argv("riichi_env.core.compile_helper", "gpu")
+    run = subprocess.run(argv, capture_output=True, text=True)
+    assert run.returncode != 0 and run.stdout == ""
 
 
 def test_a_helper_that_fails_leaves_the_work_to_this_process(monkeypatch):
     """A helper that cannot run ends; waiting for it returns, and the caller compiles instead."""
     monkeypatch.setattr(warmup.sys, "executable", "/nonexistent/python")
-    helper = warmup._Helper()
-    assert helper.wait("_can_win") is False
-    helper.ask("selfplay")  # nothing to ask: no error
+    helper = warmup._Helper("env")
+    assert helper.wait(_can_win) is False
     assert helper.ended and helper.done == set()
     helper.stop()
 
 
 def test_the_core_compiles_on_two_cores_only_once_and_only_with_two_jobs(fresh, monkeypatch):
-    started = []
-    monkeypatch.setattr(warmup, "_Helper", lambda: started.append(1))
+    started, compiled = [], []
+    monkeypatch.setattr(warmup, "_Helper", lambda kind: started.append(kind))
+    monkeypatch.setattr(warmup, "compile_kernel", lambda kernel, types: compiled.append(kernel))
     monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
-    assert warmup._on_two_cores(lambda helper: None) is False
+    monkeypatch.setattr(warmup, "_warm", REAL_WARM)
+    warmup._warm("replay")
     monkeypatch.setenv(warmup.COMPILE_JOBS, "2")
-    warmup._mark("core", 1.0)  # the deal, mask and _apply are cached for these sources
-    assert warmup._on_two_cores(lambda helper: None) is False
-    assert started == []
+    warmup._mark("replay", 1.0)  # the game's kernels are cached for these sources
+    warmup._warm("replay")
+    assert started == [] and compiled == [*warmup.GAME, *warmup.GAME]
 
 
 def test_the_helper_imports_the_project_from_this_process_s_path(monkeypatch):
@@ -185,9 +211,9 @@ def test_the_helper_imports_the_project_from_this_process_s_path(monkeypatch):
         raise OSError("not started in this test")
 
     monkeypatch.setattr(warmup.subprocess, "Popen", popen)
-    helper = warmup._Helper()
+    helper = warmup._Helper("env")
     assert helper.ended
-    assert started == [python_argv("riichi_env.core.compile_helper", *warmup.HELPER_ORDER)]
+    assert started == [python_argv("riichi_env.core.compile_helper", "env")]
 
 
 def test_a_helper_that_hangs_is_waited_for_at_most_the_timeout(monkeypatch, tmp_path):
@@ -196,10 +222,10 @@ def test_a_helper_that_hangs_is_waited_for_at_most_the_timeout(monkeypatch, tmp_
     fake.chmod(0o755)
     monkeypatch.setattr(warmup.sys, "executable", str(fake))
     monkeypatch.setattr(warmup, "HELPER_TIMEOUT", 0.2)
-    helper = warmup._Helper()
+    helper = warmup._Helper("env")
     start = time.perf_counter()
     try:
-        assert helper.wait("_can_win") is False and not helper.ended
+        assert helper.wait(_can_win) is False and not helper.ended
     finally:
         helper.stop()
     assert time.perf_counter() - start < 10
@@ -208,13 +234,13 @@ def test_a_helper_that_hangs_is_waited_for_at_most_the_timeout(monkeypatch, tmp_
 def test_the_self_play_loop_compiled_inside_another_warm_up_is_marked_and_not_announced(
     fresh, monkeypatch
 ):
-    """The env's and the arena's warm-ups compile the random loop too (``_selfplay_here``): the
-    game's own ``ensure_compiled("selfplay")`` inside it prints nothing, and later runs skip it."""
+    """The env's warm-up compiles the random loop too (its list holds self-play's): self-play's
+    ``ensure_compiled("selfplay")`` after it prints nothing, and later runs skip it."""
     out = io.StringIO()
-    monkeypatch.setattr(
-        warmup, "_selfplay_game", lambda policy: warmup.ensure_compiled("selfplay", stream=out)
-    )
-    warmup._selfplay_here()
+    monkeypatch.setitem(WARM_UPS, "env", lambda: None)
+    warmup.ensure_compiled("env", stream=io.StringIO())
+    monkeypatch.setitem(WARM_UPS, "selfplay", lambda: None)  # loads what the env compiled
+    assert warmup.ensure_compiled("selfplay", stream=out) == 0.0
     assert out.getvalue() == "" and fresh == []  # no notice, no second warm-up
     monkeypatch.setattr(warmup, "_done", set())  # a later process
     assert warmup.is_compiled("selfplay")
@@ -301,7 +327,8 @@ def slow():
     with open(sys.argv[1], "a") as log:
         log.write(f"end {time.time()}\\n")
 
-warmup._WARM_UPS["score"] = slow
+warmup._warm = lambda kind: slow()
+warmup._load = lambda kind: None
 warmup.jit_disabled = lambda: False
 warmup.ensure_compiled("score")
 """
@@ -333,70 +360,89 @@ def test_two_processes_on_one_empty_cache_compile_once(tmp_path):
 # -- the notice estimates what is left to compile (issue 23) ---------------------------------------
 
 
-def test_the_estimate_counts_only_the_parts_left_to_compile(fresh, monkeypatch):
-    cached: set[str] = set()
-    monkeypatch.setattr(warmup, "_part_cached", lambda stage: stage in cached)
-    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
-    cost = {name: seconds for name, (_, seconds) in warmup.STAGES.items()}
-    seconds, cold = warmup.estimate("vector")
-    assert cold and seconds == warmup.PROCESS_SECONDS + sum(
-        cost[s] for s in warmup.KIND_STAGES["vector"]
-    )
-    for stage in (*warmup.CORE, "agents"):  # what the env and the arena compiled before
-        cached.add(stage)
-    assert warmup.stages_left("vector") == ["vector"]
-    seconds, cold = warmup.estimate("vector")
-    assert not cold and seconds == warmup.PROCESS_SECONDS + cost["vector"]
-    monkeypatch.setitem(warmup._WARM_UPS, "vector", lambda: None)
+def test_the_notice_counts_only_the_kernels_left_to_compile(fresh, monkeypatch):
+    monkeypatch.setitem(WARM_UPS, "vector", lambda: None)
     out = io.StringIO()
     warmup.ensure_compiled("vector", stream=out)
     first = out.getvalue().splitlines()[0]
-    assert f"(roughly {warmup._round(seconds)} s of compiling left; later runs load" in first
+    assert f"({warmup.KINDS['vector'][1]} from an empty cache" in first  # nothing cached
+    monkeypatch.setattr(warmup, "_done", set())
+    for path in (warmup._marker("vector").parent).iterdir():
+        path.unlink()
+    warmup._mark("env", 1.0)  # what the env and the arena compiled before
+    warmup._mark("agents", 1.0)
+    cached = {*warmup.entries("env"), *warmup.entries("agents")}
+    left = [e for e in warmup.entries("vector") if e not in cached]
+    assert [warmup.name(kernel) for kernel, _ in left] == ["riichi_env.core.runner._queue_actions"]
+    out = io.StringIO()
+    warmup.ensure_compiled("vector", stream=out)
+    first = out.getvalue().splitlines()[0]
+    n = len(warmup.entries("vector"))
+    assert f"(1 of its {n} kernels left: less than 40 to 90 s; later runs load" in first
     assert "from an empty cache" not in first  # the cold range is for a cold start only
 
 
 def test_nothing_left_to_compile_runs_the_warm_up_silently_and_marks_it(fresh, monkeypatch):
-    monkeypatch.setattr(warmup, "_part_cached", lambda stage: True)
+    warmup._mark("env", 1.0)  # the env's kernels hold the game's, which records replay through
     ran = []
-    monkeypatch.setitem(warmup._WARM_UPS, "replay", lambda: ran.append(1))
-    assert warmup.estimate("replay") == (0.0, False)
+    monkeypatch.setitem(WARM_UPS, "replay", lambda: ran.append(1))
     out = io.StringIO()
     assert warmup.ensure_compiled("replay", stream=out) == 0.0
     assert out.getvalue() == "" and ran == [1] and warmup.is_compiled("replay")
 
 
-def test_on_two_processes_the_helpers_part_runs_beside_this_ones(fresh, monkeypatch):
-    monkeypatch.setenv(warmup.COMPILE_JOBS, "2")
-    cost = {name: seconds for name, (_, seconds) in warmup.STAGES.items()}
-    assert warmup.stages_left("env") == [*warmup.CORE, "step", "selfplay", "agents"]
-    here = max(cost["deal"], cost["scoring"]) + sum(
-        cost[s] for s in ("mask", "apply", "step", "selfplay")
+def test_on_two_processes_each_kernel_here_waits_for_the_helpers_listed_before_it(
+    fresh, monkeypatch
+):
+    """The helper takes the kernels of ``_second()``; this process compiles the others in the
+    list's order, each once the helper's listed before it are cached, then loads the helper's."""
+    log = []
+
+    class Helper:
+        def __init__(self, kind):
+            log.append(("start", kind))
+
+        def wait(self, kernel):
+            log.append(("wait", kernel))
+            return True
+
+        def stop(self):
+            log.append(("stop", None))
+
+    monkeypatch.setattr(warmup, "_Helper", Helper)
+    monkeypatch.setattr(
+        warmup, "compile_kernel", lambda kernel, types: log.append(("here", kernel))
     )
-    helper = cost["scoring"] + cost["agents"]
-    seconds, cold = warmup.estimate("env")
-    assert cold and seconds == warmup.PROCESS_SECONDS + max(here, helper)
-    monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
-    alone, _ = warmup.estimate("env")
-    assert alone == warmup.PROCESS_SECONDS + sum(cost[s] for s in warmup.KIND_STAGES["env"])
-    assert seconds < alone + cost["selfplay"] + cost["agents"]
+    monkeypatch.setattr(warmup, "_warm", REAL_WARM)
+    monkeypatch.setenv(warmup.COMPILE_JOBS, "2")
+    warmup._warm("env")
+    second, env = warmup._second(), [kernel for kernel, _ in warmup.entries("env")]
+    assert log[0] == ("start", "env") and log[-1] == ("stop", None)
+    mine = [k for k in env if k not in second]
+    first_pass = log[1 : log.index(("here", mine[-1])) + 1]
+    assert [k for what, k in first_pass if what == "here"] == mine  # the helper's: not here
+    for kernel in mine:
+        waited = {k for what, k in log[: log.index(("here", kernel))] if what == "wait"}
+        assert waited == {k for k in env[: env.index(kernel)] if k in second}, warmup.name(kernel)
+    loaded = [k for what, k in log[len(first_pass) + 1 :] if what == "here"]
+    assert loaded == [k for k in env if k in second]
 
 
-def test_every_part_names_cached_kernels_once_the_game_is_compiled():
-    """The parts' kernels import (a renamed kernel fails here, not in a cold start), and after the env's warm-up (this session's cache) what
-    records replay and hand scoring need is compiled: their notices would promise nothing (they
-    promised "about 75 s" and "about 15 s", and took seconds)."""
+def test_every_group_lists_its_kernels_and_the_env_holds_replay_and_scoring():
+    """Every group's kernels import and take their example's arguments (a renamed or re-typed
+    kernel fails here, not in a cold start), and after the env's warm-up (this session's cache)
+    what records replay and hand scoring need is compiled: their notices would promise nothing
+    (they promised "about 75 s" and "about 15 s", and took seconds)."""
     if warmup.jit_disabled():
         pytest.skip("no compiled kernels without JIT")
     import riichi_env
 
     riichi_env.env()
-    for entries, seconds in warmup.STAGES.values():
-        assert seconds > 0
-        for name, kernel, types in entries():
-            assert kernel.py_func.__name__ == name, name
-            assert len(types) == kernel.py_func.__code__.co_argcount, name
-    assert warmup.stages_left("replay") == [] and warmup.estimate("score") == (0.0, False)
-    assert set(warmup.KIND_STAGES) == set(warmup.KINDS) == set(warmup._WARM_UPS)
+    for kind in warmup.KINDS:
+        for kernel, types in warmup.entries(kind):
+            assert len(types) == kernel.py_func.__code__.co_argcount, warmup.name(kernel)
+    cached = warmup._cached()
+    assert set(warmup.entries("replay")) <= cached and set(warmup.entries("score")) <= cached
 
 
 def test_compile_is_public_and_checks_its_groups(fresh, monkeypatch):
@@ -410,8 +456,8 @@ def test_compile_is_public_and_checks_its_groups(fresh, monkeypatch):
     with pytest.raises(TypeError, match="group names"):
         riichi_env.compile(1)
     ran = []
-    monkeypatch.setitem(warmup._WARM_UPS, "score", lambda: ran.append("score"))
-    monkeypatch.setitem(warmup._WARM_UPS, "replay", lambda: ran.append("replay"))
+    monkeypatch.setitem(WARM_UPS, "score", lambda: ran.append("score"))
+    monkeypatch.setitem(WARM_UPS, "replay", lambda: ran.append("replay"))
     out = io.StringIO()
     riichi_env.compile("score", "replay", "score", stream=out)
     lines = out.getvalue().splitlines()

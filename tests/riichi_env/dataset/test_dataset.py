@@ -592,8 +592,7 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
     ``replay_example_arguments()``
     without converting anything; a conversion with any options then finds exactly that
     signature (no second compile)."""
-    from engine._numba import jit_disabled
-    from engine.compile_parts import signature
+    from engine._numba import jit_disabled, signature
     from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
@@ -826,8 +825,7 @@ def test_cli_dataset_with_three_players(tmp_path, capsys):
 def test_the_three_player_replay_uses_the_dataset_groups_signature():
     """A three-player conversion runs ``_run_replay`` with the same types as a four-player one:
     the ``dataset`` compile group covers it (no second signature, no compile on first use)."""
-    from engine._numba import jit_disabled
-    from engine.compile_parts import signature
+    from engine._numba import jit_disabled, signature
     from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
