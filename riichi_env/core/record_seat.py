@@ -369,6 +369,16 @@ def _end_recorded(st, t, ev, tables, ti, oi, mask, rp, played_out):
 
 
 @njit(inline="always")
+def _leave_record(st, t, ev, tables, ti, oi, mask, rp, status, err):
+    """Table ``t``'s hand left the record (``status`` ``HAND_*``, ``err`` the script row that
+    failed): its status, then on to the next hand (``_end_recorded``)."""
+    h = ti[t, T_REC_HAND]
+    rp[R_STATUS][h] = status
+    rp[R_ERR][h] = err
+    return _end_recorded(st, t, ev, tables, ti, oi, mask, rp, False)
+
+
+@njit(inline="always")
 def _rows_full(ti, t, oi):
     """The rows are full inside table ``t``'s hand: drop its rows and deal it again next call."""
     oi[O_ROWS] = ti[t, T_REC_HAND_ROWS]

@@ -54,8 +54,8 @@ starts the next game.
 **Replay** (``_run_replay``): table ``t`` plays the record's hands ``rec_hand .. rec_hand_end - 1``
 (``start`` deals ``rec_hand``), each dealt from the record's wall, its moves the record's seat's;
 a row is written at each decision of a seat in ``rec_seats`` of a kind in ``kinds`` (not the
-forced ones with ``skip_forced``; the pass of an unknown choice never). The table is
-``FINISHED`` after its last hand. When the rows are full the call stops (``rows_full``) with the
+forced ones with ``skip_forced``; the pass of an unknown choice never), in the body itself. The
+table is ``FINISHED`` after its last hand. When the rows are full the call stops (``rows_full``) with the
 table ready to deal the hand again: the caller grows the rows and calls again.
 """
 
@@ -148,7 +148,6 @@ from riichi_env.core.fields import (
 from riichi_env.core.options import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
 from riichi_env.core.record_seat import (
     R_ACTION,
-    R_ERR,
     R_FORCED,
     R_HAND,
     R_KIND,
@@ -163,12 +162,12 @@ from riichi_env.core.record_seat import (
     R_SCRATCH,
     R_SCRIPT,
     R_SEAT,
-    R_STATUS,
     R_STEP,
     SCRIPT_WIDTH,
     _deal_recorded,
     _end_recorded,
     _kind_of,
+    _leave_record,
     _record_move,
     _rows_full,
 )
@@ -246,11 +245,19 @@ def _runner(agents: bool, replay: bool):
     its own (``_run_random`` neither the agents nor the encoders, neither play kernel the
     replay). The play kernels are this function compiled as it
     is; the replay kernel inlines it (docs/internals.md, "One runner": inlining copies the
-    body's blocks with its whole variable scope each, about 1 s for the env's runner)."""
+    body's blocks with its whole variable scope each, about 1 s for the env's runner).
+
+    The body reads as its steps, small inlined helpers: clear what the last call left
+    (``_clear_call``), start or resume the table (``_starting``, ``_resume``), then per
+    decision the seat's move (the record's, and its row if ``_row_wanted``, written in the
+    body; or a compiled policy's), ``_apply``, the hand's
+    or game's end (``_hand_ended``, ``_game_over``, ``_observe_final``, ``_autoreset``), and
+    at last the view of the seat to act (``_observe``)."""
     encodes = agents or replay  # a closure constant, as the flags: Numba prunes on it
 
     def body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
         tables = Tables(tables_tuple[0], tables_tuple[1])
+        suit, honor = tables.shanten_suit, tables.shanten_honor
         nb = ti.shape[0] - 1  # the options' row (read in place: a view costs a step ~20 ns)
         lo, hi = ti[nb, O_LO], ti[nb, O_HI]
         if ti[nb, O_TEACHER] >= 0:
@@ -260,11 +267,9 @@ def _runner(agents: bool, replay: bool):
             raise ValueError("the teacher mode runs in _run, not _run_random")
         if not encodes and ti[nb, O_ENCODER] >= 0 and obs.shape[0] > OBS_NOW:
             raise ValueError("observations are written by _run, not _run_random")
-        if replay:  # the record's arrays the record's seat reads at each decision, once a call
+        if replay:  # the record's arrays its seat reads and the rows, out of the tuple once
             rp = tables_tuple[2]
-            ti[nb, O_ROWS_FULL] = 0
-            script, red, status, err = rp[R_SCRIPT], rp[R_RED], rp[R_STATUS], rp[R_ERR]
-            capacity = rp[R_ACTION].shape[0]
+            script, red = rp[R_SCRIPT], rp[R_RED]
             known_walls, scratch, orc_scratch = rp[R_KNOWN], rp[R_SCRATCH], rp[R_ORACLE_SCRATCH]
             obs_rows, obs_u8_rows, orc, orc_u8 = (
                 rp[R_OBS],
@@ -279,38 +284,20 @@ def _runner(agents: bool, replay: bool):
                 rp[R_KIND],
             )
             out_forced, out_hand, out_step = rp[R_FORCED], rp[R_HAND], rp[R_STEP]
+            capacity = rp[R_ACTION].shape[0]
+            ti[nb, O_ROWS_FULL] = 0
         for t in range(lo, hi):  # the body is not a function of its own: a call passing every
             # buffer costs the AEC env's step about 0.14 us (measured)
-            rec = st[t]
-            mask = masks[t]
+            rec, mask = st[t], masks[t]
             rng = ti[t, T_RNG : T_RNG + 2]  # the action stream: contiguous, as the agents take it
-            ti[t, T_TERMINATED] = 0
-            ti[t, T_HAND_ENDED] = 0
-            for s in range(4):
-                tf[t, F_REWARDS + s] = 0.0
-                ti[t, T_DELTA + s] = 0
-            count = np.int64(
-                -1
-            )  # legal actions in ``mask``, -1 while not known (int64: one signature)
-            if ti[t, T_START]:
-                ti[t, T_START] = 0
-                ti[t, T_NEED_RESET] = 0
-                if ti[t, T_GAME_INDEX] != FINISHED:
-                    if replay:
-                        count = _deal_recorded(st, t, ev, tables, ti, ti[nb], mask, rp)
-                    else:
-                        count = _start_game(st, t, ev, tables, ti, mask, rng)
-            if ti[t, T_NEED_RESET]:
-                ti[t, T_NEED_RESET] = 0
-                count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
-            if ti[t, T_REFRESH]:
-                ti[t, T_REFRESH] = 0
-                for s in range(4):
-                    ti[t, T_HAND_POINTS + s] = rec.points[s]
-                if rec.game_over:
-                    mask[:] = 0
+            _clear_call(ti, tf, t)
+            count = np.int64(-1)  # legal actions in ``mask``, -1 while not known (one signature)
+            if _starting(ti, t):
+                if replay:
+                    count = _deal_recorded(st, t, ev, tables, ti, ti[nb], mask, rp)
                 else:
-                    count = _legal_mask(st, t, tables, mask)
+                    count = _start_game(st, t, ev, tables, ti, mask, rng)
+            count = _resume(st, t, ev, tables, ti, nb, mask, rng, count)
             action = ti[t, T_ACTION]
             ti[t, T_ACTION] = -1
             if ti[t, T_GAME_INDEX] == FINISHED or (rec.game_over and action < 0):
@@ -320,32 +307,24 @@ def _runner(agents: bool, replay: bool):
             played = 0
             while True:
                 if action < 0:
-                    if replay:
+                    if replay:  # the record's seat: its move, maybe a row
                         action, known, left, err_row = _record_move(st, t, ti, mask, script, red)
                         if action < 0:  # the hand left the record: on to the next
-                            status[ti[t, T_REC_HAND]] = left
-                            err[ti[t, T_REC_HAND]] = err_row
-                            count = _end_recorded(st, t, ev, tables, ti, ti[nb], mask, rp, False)
+                            count = _leave_record(
+                                st, t, ev, tables, ti, ti[nb], mask, rp, left, err_row
+                            )
                             if ti[t, T_GAME_INDEX] == FINISHED:
                                 break
                             actor = np.int64(rec.actor)
                             continue
                         kind = _kind_of(st, t, action)
-                        if (
-                            known
-                            and ti[t, T_REC_SEATS + actor]
-                            and (ti[nb, O_KINDS] >> kind) & 1
-                            and not (ti[nb, O_SKIP_FORCED] and count == 1)
-                        ):
+                        if _row_wanted(ti, t, nb, actor, kind, known, count):
                             if ti[nb, O_ROWS] >= capacity:
                                 _rows_full(ti, t, ti[nb])
                                 break
-                            # the row, written here and not by a helper: an array passed
-                            # to a function is reference-counted at its entry, per row
                             r = ti[nb, O_ROWS]
                             enc = ti[nb, O_ENCODER]
                             h = ti[t, T_REC_HAND]
-                            suit, honor = tables.shanten_suit, tables.shanten_honor
                             if enc < 0:  # no observation: a row count (the dataset's check)
                                 pass
                             elif obs_u8_rows.shape[0] > 0:  # bytes: through a float scratch row
@@ -383,14 +362,11 @@ def _runner(agents: bool, replay: bool):
                             out_hand[r] = h
                             out_step[r] = ti[t, T_REC_SEAT_STEP + actor]
                             ti[nb, O_ROWS] = r + 1
-                    else:
+                    else:  # a compiled policy's move; a Python seat's ends the call
                         policy = ti[t, T_SEAT_POLICY + actor]
                         if policy == PYTHON_SEAT:
                             break
-                        if count < 0:
-                            count = np.int64(0)
-                            for a in range(mask.shape[0]):
-                                count += mask[a]
+                        count = _counted(mask, count)
                         if policy < POLICY_SIMPLE:  # the random policies straight: 8 % faster
                             action = _choose_random(st, t, tables, mask, count, policy, rng)
                         elif agents:
@@ -401,42 +377,27 @@ def _runner(agents: bool, replay: bool):
                 _apply(st, t, ev, tables, action)
                 played += 1
                 action = -1
-                if replay:  # the decisions of the hand, and the seat's own (its rows' step)
-                    ti[t, T_REC_STEP] += 1
-                    ti[t, T_REC_SEAT_STEP + actor] += 1
-                if (
-                    rec.game_over or rec.hand_index != hand
-                ):  # one hand at most (a deal is no forced move)
+                if replay:
+                    _count_decision(ti, t, actor)
+                if rec.game_over or rec.hand_index != hand:  # one hand at most (no forced deal)
                     if replay:  # the record deals the next hand, whatever the engine's rules say
                         count = _end_recorded(st, t, ev, tables, ti, ti[nb], mask, rp, True)
                         if ti[t, T_GAME_INDEX] == FINISHED:
                             break
                         actor = np.int64(rec.actor)
                         continue
-                    ti[t, T_HAND_ENDED] = 1
-                    for s in range(4):
-                        d = rec.points[s] - ti[t, T_HAND_POINTS + s]
-                        ti[t, T_DELTA + s] += d
-                        if ti[nb, O_REWARD_MODE] == REWARD_HAND:
-                            _add_reward(tf, t, s, d * tf[nb, P_REWARD_SCALE])
-                        ti[t, T_HAND_POINTS + s] = rec.points[s]
-                if not rec.game_over:
+                    _hand_ended(st, t, ti, tf, nb)
+                if not rec.game_over:  # the next decision; with skip_forced a forced one played
                     count = _legal_mask(st, t, tables, mask)
                     if not replay and ti[nb, O_SKIP_FORCED] and count == 1:
-                        for a in range(mask.shape[0]):
-                            if mask[a]:
-                                action = a
+                        action = _only_action(mask)
                         continue
                     actor = np.int64(rec.actor)
                     continue
                 mask[:] = 0
                 _game_over(st, t, ti, tf, ti[nb], tf[nb])
                 if encodes:  # the acting seat's last view
-                    enc = ti[nb, O_ENCODER]
-                    seat = ti[t, T_FINAL_SEAT]
-                    if obs.shape[0] > OBS_FINAL and enc >= 0 and seat >= 0:
-                        suit, honor = tables.shanten_suit, tables.shanten_honor
-                        _encode(st, t, seat, enc, suit, honor, obs[OBS_FINAL, t])
+                    _observe_final(st, t, ti, nb, suit, honor, obs)
                 if ti[nb, O_STOP_AT_GAME_END]:
                     ti[t, T_NEED_RESET] = 1
                     break
@@ -445,26 +406,15 @@ def _runner(agents: bool, replay: bool):
                     break
                 actor = np.int64(rec.actor)
             ti[nb, O_PLAYED] += played
-            if replay:
+            if replay or ti[t, T_GAME_INDEX] == FINISHED or ti[t, T_NEED_RESET]:
                 ti[t, T_SEAT] = FINISHED
-                if ti[nb, O_ROWS_FULL]:
+                if replay and ti[nb, O_ROWS_FULL]:
                     break
                 continue
-            if ti[t, T_GAME_INDEX] == FINISHED or ti[t, T_NEED_RESET]:
-                ti[t, T_SEAT] = FINISHED
-                continue
             ti[t, T_SEAT] = actor
-            enc = ti[nb, O_ENCODER]
-            if encodes and enc >= 0 and obs.shape[0] > OBS_NOW:
-                quantized = obs_u8.shape[0] > 0
-                out = obs[OBS_NOW, 0 if quantized else t]  # bytes: one float row, kept in the cache
-                _encode(st, t, actor, enc, tables.shanten_suit, tables.shanten_honor, out)
-                if quantized:
-                    rows = out.shape[0]
-                    _quantize(out, QUANT_LO[enc, :rows], QUANT_INV[enc, :rows], obs_u8[t])
-        if lo >= hi or ti[lo, T_SEAT] < 0:
-            return GAME_OVER
-        return ti[lo, T_SEAT] | (HAND_ENDED if ti[lo, T_HAND_ENDED] else 0)
+            if encodes:  # the seat to act's view
+                _observe(st, t, actor, ti, nb, suit, honor, obs, obs_u8)
+        return _result(ti, lo, hi)
 
     return body
 
@@ -523,6 +473,132 @@ def runner_for(seat_policy: np.ndarray, encodes: bool = False) -> object:
 def _add_reward(tf, t, s, x):
     """Add ``x`` to seat ``s``'s reward at table ``t``, rounded to float32 as a float32 sum would be."""
     tf[t, F_REWARDS + s] = np.float32(tf[t, F_REWARDS + s] + x)
+
+
+# The runner's steps: each inlined into the body (``inline="always"``; small, so the copy is
+# cheap), their names what the body reads.
+
+
+@njit(inline="always")
+def _row_wanted(ti, t, nb, actor, kind, known, count):
+    """Whether the decision of ``actor`` at table ``t`` (``kind``, ``known``, ``count`` legal
+    actions) gives a row: a known choice, of a seat in ``rec_seats``, of a kind in ``kinds``,
+    not a forced one with ``skip_forced`` (``nb``: the options' row)."""
+    if not known or not ti[t, T_REC_SEATS + actor] or not (ti[nb, O_KINDS] >> kind) & 1:
+        return False
+    return not ti[nb, O_SKIP_FORCED] or count != 1
+
+
+@njit(inline="always")
+def _clear_call(ti, tf, t):
+    """What a call leaves at table ``t``, cleared: terminated, hand ended, rewards, deltas."""
+    ti[t, T_TERMINATED] = 0
+    ti[t, T_HAND_ENDED] = 0
+    for s in range(4):
+        tf[t, F_REWARDS + s] = 0.0
+        ti[t, T_DELTA + s] = 0
+
+
+@njit(inline="always")
+def _starting(ti, t):
+    """Whether table ``t`` starts its game now (``start`` set, a game left); clears ``start``
+    and ``need_reset``."""
+    if not ti[t, T_START]:
+        return False
+    ti[t, T_START] = 0
+    ti[t, T_NEED_RESET] = 0
+    return ti[t, T_GAME_INDEX] != FINISHED
+
+
+@njit(inline="always")
+def _resume(st, t, ev, tables, ti, nb, mask, rng, count):
+    """Table ``t`` after its start: the next game if ``need_reset`` (``_autoreset``), the mask
+    of a loaded state if ``refresh``; the legal actions (``count`` if neither)."""
+    if ti[t, T_NEED_RESET]:
+        ti[t, T_NEED_RESET] = 0
+        count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
+    if ti[t, T_REFRESH]:
+        ti[t, T_REFRESH] = 0
+        rec = st[t]
+        for s in range(4):
+            ti[t, T_HAND_POINTS + s] = rec.points[s]
+        if rec.game_over:
+            mask[:] = 0
+        else:
+            count = _legal_mask(st, t, tables, mask)
+    return count
+
+
+@njit(inline="always")
+def _counted(mask, count):
+    """The legal actions in ``mask``: ``count``, counted if not known (-1)."""
+    if count < 0:
+        count = np.int64(0)
+        for a in range(mask.shape[0]):
+            count += mask[a]
+    return count
+
+
+@njit(inline="always")
+def _only_action(mask):
+    """The one legal action of a forced decision."""
+    action = -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            action = a
+    return action
+
+
+@njit(inline="always")
+def _count_decision(ti, t, actor):
+    """The replay's decision counters: the hand's, and the seat's own (its rows' ``step``)."""
+    ti[t, T_REC_STEP] += 1
+    ti[t, T_REC_SEAT_STEP + actor] += 1
+
+
+@njit(inline="always")
+def _hand_ended(st, t, ti, tf, nb):
+    """A hand ended at table ``t``: ``hand_ended``, its point changes, the hand reward."""
+    rec = st[t]
+    ti[t, T_HAND_ENDED] = 1
+    for s in range(4):
+        d = rec.points[s] - ti[t, T_HAND_POINTS + s]
+        ti[t, T_DELTA + s] += d
+        if ti[nb, O_REWARD_MODE] == REWARD_HAND:
+            _add_reward(tf, t, s, d * tf[nb, P_REWARD_SCALE])
+        ti[t, T_HAND_POINTS + s] = rec.points[s]
+
+
+@njit(inline="always")
+def _observe_final(st, t, ti, nb, suit, honor, obs):
+    """A game ended: the acting seat's last view into ``obs[OBS_FINAL, t]``, if kept."""
+    enc = ti[nb, O_ENCODER]
+    seat = ti[t, T_FINAL_SEAT]
+    if obs.shape[0] > OBS_FINAL and enc >= 0 and seat >= 0:
+        _encode(st, t, seat, enc, suit, honor, obs[OBS_FINAL, t])
+
+
+@njit(inline="always")
+def _observe(st, t, actor, ti, nb, suit, honor, obs, obs_u8):
+    """The view of ``actor``, the seat to act, into ``obs[OBS_NOW, t]`` (bytes: into
+    ``obs_u8[t]`` through ``obs[OBS_NOW, 0]``), if written."""
+    enc = ti[nb, O_ENCODER]
+    if enc >= 0 and obs.shape[0] > OBS_NOW:
+        quantized = obs_u8.shape[0] > 0
+        out = obs[OBS_NOW, 0 if quantized else t]  # bytes: one float row, kept in the cache
+        _encode(st, t, actor, enc, suit, honor, out)
+        if quantized:
+            rows = out.shape[0]
+            _quantize(out, QUANT_LO[enc, :rows], QUANT_INV[enc, :rows], obs_u8[t])
+
+
+@njit(inline="always")
+def _result(ti, lo, hi):
+    """What a one-table caller reads of table ``lo``: ``GAME_OVER``, or the seat to act plus
+    ``HAND_ENDED``."""
+    if lo >= hi or ti[lo, T_SEAT] < 0:
+        return GAME_OVER
+    return ti[lo, T_SEAT] | (HAND_ENDED if ti[lo, T_HAND_ENDED] else 0)
 
 
 @njit(inline="always")  # the runner's own: no module of its own to compile and optimise
