@@ -222,9 +222,11 @@ def compile(*groups: str, stream=None) -> float:  # noqa: A001 (riichi_env.compi
 
 
 def _load(kind: str) -> None:
-    """Load ``kind``'s kernels from the disk cache now (what their first calls would do), through
-    ``compile_kernel``: a damaged cache is emptied, with one line on stderr, and compiled again."""
-    for kernel, types in [] if jit_disabled() else entries(kind):
+    """Load ``kind``'s kernels Python calls from the disk cache now (a cached kernel holds its
+    callees: the game's and the policies' load alone in ``replay`` and ``score`` only), through
+    ``compile_kernel``: a damaged cache is emptied, with a line on stderr, and compiled again."""
+    listed = [] if jit_disabled() else entries(kind)
+    for kernel, types in [e for e in listed if e[0] not in {*GAME, *AGENTS}] or listed:
         compile_kernel(kernel, types)
 
 
@@ -270,9 +272,8 @@ def _warm(kind: str) -> None:
             if helper is not None:
                 if kernel in second:
                     continue
-                for f, _ in todo[:i]:
-                    if f in second:
-                        helper.wait(f)
+                for f in [f for f, _ in todo[:i] if f in second]:
+                    helper.wait(f)
             compile_kernel(kernel, types)
         for kernel, types in todo if helper is not None else []:
             if kernel in second:  # loaded from the cache (compiled here if the helper failed)
@@ -370,9 +371,8 @@ COMPILE_JOBS = "RIICHI_ENV_COMPILE_JOBS"
 def compile_jobs() -> int:
     """Processes for a cold compile: ``$RIICHI_ENV_COMPILE_JOBS``, else 2 (1 on one core)."""
     raw = os.environ.get(COMPILE_JOBS)
-    if not raw:
-        frozen = getattr(sys, "frozen", False)  # sys.executable is then no Python to run -m with
-        return 2 if (os.cpu_count() or 1) >= 2 and not frozen else 1
+    if not raw:  # a frozen program's sys.executable is no Python to run -m with
+        return 2 if (os.cpu_count() or 1) >= 2 and not getattr(sys, "frozen", False) else 1
     try:
         jobs = int(raw)
     except ValueError:
