@@ -22,7 +22,7 @@ def _git(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def checkout():
+def checkout(tmp_path):
     try:
         ok = _git("rev-parse", "--verify", "HEAD").returncode == 0
     except OSError:
@@ -30,7 +30,11 @@ def checkout():
     if not ok:
         pytest.skip("not a git checkout with a commit")
     yield
-    _git("worktree", "prune")  # the test's worktree went with its temporary folder
+    listed = _git("worktree", "list", "--porcelain").stdout.splitlines()
+    for line in listed:  # the test's worktrees, unregistered (pytest keeps tmp_path a while)
+        if line.startswith("worktree ") and Path(line[9:]).is_relative_to(tmp_path):
+            _git("worktree", "remove", "--force", line[9:])
+    _git("worktree", "prune")
 
 
 def test_two_revisions_give_a_table_with_their_ratio(checkout, tmp_path):
