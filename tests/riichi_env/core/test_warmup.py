@@ -97,6 +97,7 @@ def test_ctrl_c_during_the_compile_prints_one_line(monkeypatch, capsys):
 
     import riichi_env.batch.play  # noqa: F401 (imported now, it binds the real one for later tests)
 
+    cli.build_parser()  # every command's module imported now too: `score` binds the real one
     monkeypatch.setattr(warmup, "ensure_compiled", interrupted)
     assert cli.main(["selfplay", "--games", "1"]) == 130  # it compiles after checking its input
     err = capsys.readouterr().err
