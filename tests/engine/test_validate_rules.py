@@ -20,6 +20,7 @@ from scenario_helpers import (
     start_hand,
     t34,
     tsumogiri,
+    tsumogiri_each,
 )
 
 from engine.game import Game
@@ -116,9 +117,7 @@ def test_discarded_kinds_must_match_the_river():
 
 def test_temporary_furiten_flag_must_match_the_passed_tiles():
     g = _s1_table(TANYAO_36P, "1z 2z 3p 6p 6p 3z 6p")
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (0, 1, 2))
     act(g, 1, A.PASS, "(S1 declines ron on S2's 3p)")
     validate(g.state)
     assert int(g.state.furiten_temp[0, 1]) == 1
@@ -138,8 +137,7 @@ def test_riichi_furiten_flag_must_match_the_passes_after_riichi():
     discard(g, 1, "2z")
     tsumogiri(g, 2)
     act(g, 1, A.PASS, "(S1 in riichi declines ron on 3p)")
-    tsumogiri(g, 3)
-    tsumogiri(g, 0)
+    tsumogiri_each(g, (3, 0))
     tsumogiri(g, 1)  # clears the temporary flag, not the riichi one
     validate(g.state)
     assert int(g.state.furiten_riichi[0, 1]) == 1 and int(g.state.furiten_temp[0, 1]) == 0
