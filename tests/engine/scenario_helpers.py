@@ -1,4 +1,5 @@
-"""Helpers for the engine's rule scenario tests (``tests/engine/test_scenario_*.py``).
+"""Helpers for the engine's rule scenario tests (``tests/engine/test_scenario_*.py``, the
+three-player ``test_sanma_*.py`` and others in this folder).
 
 Scenarios start a hand with ``engine.harness.scenario.start_hand`` on a constructed wall and drive it one
 decision at a time. Every helper that steps checks whose decision it is and fails with a message
