@@ -23,6 +23,8 @@ from engine.events import (
     EV_WIN,
     EV_YAKU,
 )
+from engine.game import Game
+from engine.harness.invariants import validate
 from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from engine.scoring.yaku import YAKU_KEYS
@@ -44,6 +46,7 @@ __all__ = [
     "pass_claims",
     "pon_three",
     "play_out",
+    "random_game",
     "river",
     "start_hand",
     "t34",
@@ -204,6 +207,21 @@ def play_out(g, max_steps: int = 400) -> None:
         else:
             tsumogiri(g)
     raise AssertionError(describe(g, "the hand did not end"))
+
+
+def random_game(rules, seed: int, prefer: int | None = None):
+    """A whole game of random legal actions (``prefer`` whenever it is legal), every state
+    validated: the finished ``Game`` and how many times ``prefer`` was taken."""
+    g = Game(rules, seed=seed)
+    rng = np.random.default_rng(seed)
+    taken = 0
+    while not g.done:
+        legal = g.legal_actions()
+        a = prefer if prefer in legal else int(rng.choice(legal))
+        taken += a == prefer
+        g.step(a)
+        assert not validate(g.state), describe(g)
+    return g, taken
 
 
 def advance_to(g, seat: int, max_discards: int = 200) -> None:

@@ -19,6 +19,7 @@ from scenario_helpers import (
     last_wins,
     pass_claims,
     play_out,
+    random_game,
     tsumogiri,
 )
 
@@ -230,18 +231,8 @@ def test_exhaustive_draw_after_a_kita(rules):
 @BOTH
 def test_random_games_with_kita(rules):
     """Random play with kita: every state valid, points plus sticks 105,000."""
-    import numpy as np
-
     for seed in range(2):
-        g = Game(rules, seed=seed)
-        rng = np.random.default_rng(seed)
-        kita = 0
-        while not g.done:
-            legal = g.legal_actions()
-            a = KITA if KITA in legal else int(rng.choice(legal))
-            kita += a == KITA
-            g.step(a)
-            assert not validate(g.state), describe(g)
+        g, kita = random_game(rules, seed, prefer=KITA)
         assert kita > 0 and g.points[3] == 0 and sum(g.points) == 105_000
 
 

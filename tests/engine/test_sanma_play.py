@@ -9,7 +9,6 @@ wind, the 40,000 target and each preset's final scores.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from scenario_helpers import (
     A,
@@ -24,6 +23,7 @@ from scenario_helpers import (
     last_wins,
     pass_claims,
     play_out,
+    random_game,
     sanma_haku_tsumo,
     sanma_nagashi,
     sanma_presets,
@@ -302,11 +302,7 @@ def test_final_scores(rules, scores):
 def test_random_games_keep_points_and_tiles(rules):
     """Random play to the end: every state valid, points plus sticks 105,000, seat 3 at 0."""
     for seed in range(2):
-        g = Game(rules, seed=seed)
-        rng = np.random.default_rng(seed)
-        while not g.done:
-            g.step(int(rng.choice(g.legal_actions())))
-            assert not validate(g.state), describe(g)
+        g, _ = random_game(rules, seed)
         assert g.points[3] == 0 and sum(g.points) == 105_000
         assert abs(sum(g.final_scores)) < 1e-9
 
