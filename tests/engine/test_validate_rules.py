@@ -115,6 +115,13 @@ def test_discarded_kinds_must_match_the_river():
         validate(g.state)
 
 
+def _fresh_state_with(flag: str, seat: int):
+    """A new game's state with ``flag[0, seat]`` set, though the seat has passed no tile."""
+    fresh = Game(seed=8)
+    getattr(fresh.state, flag)[0, seat] = 1
+    return fresh.state
+
+
 def test_temporary_furiten_flag_must_match_the_passed_tiles():
     g = _s1_table(TANYAO_36P, "1z 2z 3p 6p 6p 3z 6p")
     tsumogiri_each(g, (0, 1, 2))
@@ -124,10 +131,9 @@ def test_temporary_furiten_flag_must_match_the_passed_tiles():
     g.state.furiten_temp[0, 1] = 0
     with pytest.raises(ValueError, match=r"temporary furiten flag .* \(seat 1\)"):
         validate(g.state)
-    fresh = Game(seed=8)
-    fresh.state.furiten_temp[0, 2] = 1
+    fresh = _fresh_state_with("furiten_temp", 2)
     with pytest.raises(ValueError, match=r"temporary furiten flag .* \(seat 2\)"):
-        validate(fresh.state)
+        validate(fresh)
 
 
 def test_riichi_furiten_flag_must_match_the_passes_after_riichi():
@@ -144,10 +150,9 @@ def test_riichi_furiten_flag_must_match_the_passes_after_riichi():
     g.state.furiten_riichi[0, 1] = 0
     with pytest.raises(ValueError, match=r"riichi furiten flag .* \(seat 1\)"):
         validate(g.state)
-    fresh = Game(seed=8)
-    fresh.state.furiten_riichi[0, 3] = 1
+    fresh = _fresh_state_with("furiten_riichi", 3)
     with pytest.raises(ValueError, match=r"riichi furiten flag .* \(seat 3\)"):
-        validate(fresh.state)
+        validate(fresh)
 
 
 ANKAN_HANDS = ["258m258p258s1234z", "111m47m47p47s1567z", "99m19p19s1234567z", "369m369p369s2347z"]
