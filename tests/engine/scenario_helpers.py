@@ -1,4 +1,5 @@
-"""Helpers for the engine's rule scenario tests (``tests/engine/test_scenario_*.py``).
+"""Helpers for the engine's rule scenario tests (``tests/engine/test_scenario_*.py``, the
+three-player ``test_sanma_*.py`` and others in this folder).
 
 Scenarios start a hand with ``engine.harness.scenario.start_hand`` on a constructed wall and drive it one
 decision at a time. Every helper that steps checks whose decision it is and fails with a message
@@ -9,6 +10,7 @@ actions and the tail of the event log.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engine import actions as A  # noqa: N812
 from engine.actions import action_name
@@ -21,7 +23,10 @@ from engine.events import (
     EV_WIN,
     EV_YAKU,
 )
+from engine.game import Game
+from engine.harness.invariants import validate
 from engine.harness.scenario import start_hand
+from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from engine.scoring.yaku import YAKU_KEYS
 from engine.state import LIVE_END
 from engine.tiles import _parse_groups, tile136_to_str
@@ -39,16 +44,26 @@ __all__ = [
     "last_draw_kind",
     "last_wins",
     "pass_claims",
+    "pon_three",
     "play_out",
+    "random_game",
     "river",
     "start_hand",
     "t34",
     "tsumogiri",
+    "tsumogiri_each",
+    "tsumogiri_pass",
     "table",
     "live_left",
     "yaku_of",
     "QUIET",
     "PINLESS",
+    "by_rules",
+    "four_kans_by_two",
+    "sanma_haku_tsumo",
+    "sanma_nagashi",
+    "sanma_presets",
+    "sanma_pao_daisangen",
 ]
 
 
@@ -153,10 +168,32 @@ def tsumogiri(g, seat: int | None = None) -> None:
     act(g, s, discard_id(tile), f"(tsumogiri {tile})")
 
 
+def tsumogiri_each(g, seats) -> None:
+    """Each of ``seats`` in turn discards the tile it just drew."""
+    for s in seats:
+        tsumogiri(g, s)
+
+
+def tsumogiri_pass(g, seats) -> None:
+    """Each of ``seats`` in turn discards the tile it just drew; every claim on it is passed."""
+    for s in seats:
+        tsumogiri(g, s)
+        pass_claims(g)
+
+
 def pass_claims(g) -> None:
     """Every seat asked about the offered tile passes."""
     while not g.done and g.phase == "claim":
         act(g, g.actor, A.PASS)
+
+
+def pon_three(g, offered: tuple[str, str, str], drops: tuple[str, str, str]) -> None:
+    """Seat 1 pons seat 0's ``offered[0]``, then seat 2's ``offered[1]`` and ``offered[2]``,
+    discarding ``drops[i]`` after the i-th pon."""
+    for seat, tile, drop in zip((0, 2, 2), offered, drops, strict=True):
+        discard(g, seat, tile)
+        act(g, 1, A.PON)
+        discard(g, 1, drop)
 
 
 def play_out(g, max_steps: int = 400) -> None:
@@ -170,6 +207,21 @@ def play_out(g, max_steps: int = 400) -> None:
         else:
             tsumogiri(g)
     raise AssertionError(describe(g, "the hand did not end"))
+
+
+def random_game(rules, seed: int, prefer: int | None = None):
+    """A whole game of random legal actions (``prefer`` whenever it is legal), every state
+    validated: the finished ``Game`` and how many times ``prefer`` was taken."""
+    g = Game(rules, seed=seed)
+    rng = np.random.default_rng(seed)
+    taken = 0
+    while not g.done:
+        legal = g.legal_actions()
+        a = prefer if prefer in legal else int(rng.choice(legal))
+        taken += a == prefer
+        g.step(a)
+        assert not validate(g.state), describe(g)
+    return g, taken
 
 
 def advance_to(g, seat: int, max_discards: int = 200) -> None:
@@ -296,3 +348,83 @@ def yaku_of(g, winner: int) -> dict[str, int]:
 PINLESS = ("147m147s1234567z", "258m258s1234567z", "369m369s1234567z")
 """Quiet hands without pin tiles (no pairs, no chi shapes): every pin kind is free for the test
 hand; they hold one of each m/s kind and three of each honor (one honor of each kind is left)."""
+
+
+def four_kans_by_two(hand3: str = PINLESS[2]):
+    """S0 ankans 1p, 2p and 3p (drawing 6p and rinshan 7p 8p 9p) and discards 9p; S1 then ankans
+    4p on its draw: four kans by two seats (S3 holds ``hand3``)."""
+    hands = ["1111p2222p3333p5p", "444p258m258s1234z", PINLESS[0], hand3]
+    g = start_hand(hands=hands, draws="6p 4p", rinshan="7p 8p 9p 9m", dora="5z")
+    for k in ("1p", "2p", "3p"):
+        act(g, 0, A.KAN + t34(k))
+    act(g, 0, A.DISCARD + t34("9p"))
+    pass_claims(g)
+    act(g, 1, A.KAN + t34("4p"))
+    return g
+
+
+# -- three players ------------------------------------------------------------------------------
+
+
+def by_rules(*rules) -> pytest.MarkDecorator:
+    """``pytest.mark.parametrize`` over ``rules`` (``Rules`` presets), each named by its name."""
+    return pytest.mark.parametrize("rules", rules, ids=lambda r: r.name)
+
+
+def sanma_presets(suffix: str, **changes) -> tuple:
+    """``mahjongsoul-3p`` and ``tenhou-3p`` with ``changes``, named ``{preset}-{suffix}``."""
+    return tuple(
+        r.replace(**changes, name=f"{r.name}-{suffix}") for r in (MAHJONGSOUL_3P, TENHOU_3P)
+    )
+
+
+SANMA_PAO_WINNER = "55z66z77z234s5p1p9p9m"  # pons 5z, 6z, 7z; then waits on 5p (tanki)
+
+
+def sanma_pao_daisangen(rules, honba: int = 0, last: str = "7p"):
+    """Seat 1 pons seat 0's 5z, then seat 2's 6z and 7z: seat 2 is liable for daisangen. Then
+    seat 2 tsumogiris, seat 0 draws ``last`` and seat 1 waits on 5p."""
+    hands = ["5z19m147p258s1237z", SANMA_PAO_WINNER, "6z7z19m369p147s123z", ""]
+    g = start_hand(hands=hands, draws=f"1s 8p 8s 9s {last}", dora="8p", honba=honba,
+                   rules=rules)  # fmt: skip
+    pon_three(g, ("5z", "6z", "7z"), ("9m", "1p", "9p"))
+    assert int(g.state.pao_seat[0, 1]) == 2, describe(g, "seat 2 is liable")
+    tsumogiri(g, 2)
+    pass_claims(g)
+    return g
+
+
+SANMA_HAKU = "45p789p123s99s555z"  # waits 3p-6p; haku: tsumo 2 han 30 fu
+SANMA_DEALER = "39p19m147s123467z"  # discards 3p
+SANMA_THIRD = "1m258p369s123467z"
+
+
+def sanma_haku_tsumo(rules, dealer: bool):
+    """Seat 1 holds ``SANMA_HAKU`` and wins by tsumo on 3p (2 han 30 fu): a non-dealer in East 1,
+    or the dealer in East 2 with one honba."""
+    if dealer:
+        g = start_hand(hands=[SANMA_THIRD, SANMA_HAKU, SANMA_DEALER, ""], draws="9m 1z 2z 3p",
+                       dora="4z", kyoku=1, honba=1, rules=rules)  # fmt: skip
+    else:
+        g = start_hand(hands=[SANMA_DEALER, SANMA_HAKU, SANMA_THIRD, ""], draws="9m 1z 2z 9m 3p",
+                       dora="4z", rules=rules)  # fmt: skip
+    for _ in range(3 if dealer else 4):
+        tsumogiri(g)
+        pass_claims(g)
+    act(g, 1, A.TSUMO)
+    return g
+
+
+SANMA_TERMINALS = ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"] * 2
+"""Terminals and honors in the order a nagashi hand draws them (the first 19: the dealer's)."""
+
+
+def sanma_nagashi(seat: int, hands: list[str], dora: str, rules):
+    """A three-player hand in which ``seat`` draws only ``SANMA_TERMINALS`` and tsumogiris to the
+    exhaustive draw (``seed=11``)."""
+    draws = ["?"] * 55
+    for j in range(19 if seat == 0 else 18):
+        draws[seat + 3 * j] = SANMA_TERMINALS[j]
+    g = start_hand(hands=hands, draws=draws, dora=dora, rules=rules, seed=11)
+    play_out(g)
+    return g

@@ -6,22 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.scoring.hand_score import score_hand
+from engine.scoring.hand_score import SITUATIONAL_FLAGS, score_hand
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "hand-score-sample.jsonl"
 
-_FLAGS = (
-    "riichi",
-    "double_riichi",
-    "open_riichi",
-    "ippatsu",
-    "rinshan",
-    "chankan",
-    "haitei",
-    "houtei",
-    "tenhou",
-    "chiihou",
-)
+_FLAGS = SITUATIONAL_FLAGS
 
 
 def input_to_kwargs(inp: dict) -> dict:

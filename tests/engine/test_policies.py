@@ -17,9 +17,15 @@ def test_compiled_simple_is_the_python_agent():
     assert compiled["decisions"] == python["decisions"]
 
 
-def test_compiled_simple_all_seats_and_event_logs():
-    a = riichi_env.selfplay("simple", games=3, seed=4, records="events")
-    b = riichi_env.selfplay(SimpleEfficiencyAgent(), games=3, seed=4, records="events")
+@pytest.mark.parametrize(
+    ("name", "agent", "games", "seed"),
+    [("simple", SimpleEfficiencyAgent, 3, 4), ("efficiency", EfficiencyAgent, 4, 7)],
+    ids=["simple", "efficiency"],
+)
+def test_compiled_all_seats_and_event_logs(name, agent, games, seed):
+    """Every seat compiled or every seat the Python agent: the same event logs."""
+    a = riichi_env.selfplay(name, games=games, seed=seed, records="events")
+    b = riichi_env.selfplay(agent(), games=games, seed=seed, records="events")
     for x, y in zip(a["records"], b["records"], strict=True):
         np.testing.assert_array_equal(x, y)
 
@@ -42,13 +48,6 @@ def test_compiled_efficiency_is_the_python_agent(seed):
     for x, y in zip(compiled["records"], python["records"], strict=True):
         np.testing.assert_array_equal(x, y)
     assert compiled["results"] == python["results"]
-
-
-def test_compiled_efficiency_all_seats():
-    a = riichi_env.selfplay("efficiency", games=4, seed=7, records="events")
-    b = riichi_env.selfplay(EfficiencyAgent(), games=4, seed=7, records="events")
-    for x, y in zip(a["records"], b["records"], strict=True):
-        np.testing.assert_array_equal(x, y)
 
 
 @pytest.mark.nojit

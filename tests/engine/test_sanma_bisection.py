@@ -17,25 +17,26 @@ import pytest
 from scenario_helpers import (
     A,
     act,
+    by_rules,
     describe,
-    discard,
     last_draw_kind,
     last_wins,
     pass_claims,
-    play_out,
+    sanma_haku_tsumo,
+    sanma_nagashi,
+    sanma_pao_daisangen,
+    sanma_presets,
     tsumogiri,
 )
 
 from engine.events import DRAW_NAGASHI
 from engine.harness.invariants import validate
-from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P, Rules
 from engine.scoring.hand_score import score_hand
 from engine.scoring.payment import payment
 
-MS3B = MAHJONGSOUL_3P.replace(tsumo_loss=False, name="mahjongsoul-3p-bisection")
-T3B = TENHOU_3P.replace(tsumo_loss=False, name="tenhou-3p-bisection")
-BOTH = pytest.mark.parametrize("rules", [MS3B, T3B], ids=lambda r: r.name)
+MS3B, T3B = sanma_presets("bisection", tsumo_loss=False)
+BOTH = by_rules(MS3B, T3B)
 
 HAKU = "45p789p123s99s555z"  # waits 3p-6p; haku: tsumo 2 han 30 fu, ron 1 han 40 fu
 KANCHAN = "46p789p123s99s555z"  # waits 5p; haku: tsumo 2 han 40 fu
@@ -128,21 +129,13 @@ def test_score_hand_accepts_the_option_and_presets_keep_tsumo_loss():
 
 # -- the game: tsumo, pao, nagashi ----------------------------------------------------------------
 
-DEALER = "39p19m147s123467z"  # discards 3p
-THIRD = "1m258p369s123467z"
-
 
 @pytest.mark.nojit
 @BOTH
 def test_played_nondealer_tsumo_agrees_with_score_hand(rules):
     """Seat 1 tsumo 2 han 30 fu: dealer 1,300, seat 2 800 (tsumo loss: 1,000 + 500); ``score_hand``
     on the same hand with ``mahjongsoul-3p`` and ``tsumo_loss=False`` gives the same shares."""
-    g = start_hand(hands=[DEALER, HAKU, THIRD, ""], draws="9m 1z 2z 9m 3p", dora="4z",
-                   rules=rules)  # fmt: skip
-    for _ in range(4):
-        tsumogiri(g)
-        pass_claims(g)
-    act(g, 1, A.TSUMO)
+    g = sanma_haku_tsumo(rules, dealer=False)
     assert deltas(g) == [-1300, 2100, -800, 0], describe(g)
     (win,) = last_wins(g)
     r = score_hand(HAKU + "3p", "3p", win_type="tsumo", seat_wind="S",
@@ -157,36 +150,13 @@ def test_played_nondealer_tsumo_agrees_with_score_hand(rules):
 @BOTH
 def test_played_dealer_tsumo_with_honba(rules):
     """Dealer (seat 1 in East 2) tsumo 2 han 30 fu with 1 honba: 1,500 + 100 from each of two."""
-    g = start_hand(hands=[THIRD, HAKU, DEALER, ""], draws="9m 1z 2z 3p", dora="4z", kyoku=1,
-                   honba=1, rules=rules)  # fmt: skip
-    for _ in range(3):
-        tsumogiri(g)
-        pass_claims(g)
-    act(g, 1, A.TSUMO)
+    g = sanma_haku_tsumo(rules, dealer=True)
     assert deltas(g) == [-1600, 3200, -1600, 0], describe(g)
 
 
-PAO_WINNER = "55z66z77z234s5p1p9p9m"  # pons 5z, 6z, 7z; then waits on 5p (tanki)
-
-
 def _pao_daisangen(rules, honba: int = 0):
-    """Seat 1 pons seat 0's 5z, then seat 2's 6z and 7z: seat 2 is liable for daisangen; then
-    seat 2 and seat 0 tsumogiri and seat 1 draws 5p."""
-    hands = ["5z19m147p258s1237z", PAO_WINNER, "6z7z19m369p147s123z", ""]
-    g = start_hand(hands=hands, draws="1s 8p 8s 9s 7p", dora="8p", honba=honba,
-                   rules=rules)  # fmt: skip
-    discard(g, 0, "5z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9m")
-    discard(g, 2, "6z")
-    act(g, 1, A.PON)
-    discard(g, 1, "1p")
-    discard(g, 2, "7z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9p")
-    assert int(g.state.pao_seat[0, 1]) == 2, describe(g, "seat 2 is liable")
-    tsumogiri(g, 2)
-    pass_claims(g)
+    """``sanma_pao_daisangen``, then seat 0 tsumogiris and seat 1 draws 5p."""
+    g = sanma_pao_daisangen(rules, honba=honba)
     tsumogiri(g, 0)
     pass_claims(g)
     return g
@@ -209,9 +179,6 @@ def test_pao_tsumo_pays_the_bisected_total(rules, expected):
     assert deltas(g) == expected, describe(g)
 
 
-TERMINALS = ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"] * 2
-
-
 @pytest.mark.nojit
 @pytest.mark.parametrize(
     ("seat", "expected"),
@@ -222,12 +189,8 @@ TERMINALS = ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "
 def test_nagashi_mangan_is_a_bisected_mangan_tsumo(rules, seat, expected):
     """Decision: nagashi mangan is paid as a mangan tsumo, so bisected: a dealer 4,000 + 2,000
     from each of two; a non-dealer 4,000 + 1,000 from the dealer, 2,000 + 1,000 from the other."""
-    draws = ["?"] * 55
-    for j in range(19 if seat == 0 else 18):
-        draws[seat + 3 * j] = TERMINALS[j]
     hands = ["2345678s234567p", "2345678p234567s", "234567p234567s8p", ""]
-    g = start_hand(hands=hands, draws=draws, dora="8s", rules=rules, seed=11)
-    play_out(g)
+    g = sanma_nagashi(seat, hands, "8s", rules)
     assert last_draw_kind(g) == DRAW_NAGASHI, describe(g)
     assert deltas(g) == expected, describe(g)
 

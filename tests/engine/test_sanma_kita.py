@@ -12,12 +12,14 @@ from scenario_helpers import (
     act,
     assert_legal,
     assert_not_legal,
+    by_rules,
     describe,
     hand_events,
     last_draw_kind,
     last_wins,
     pass_claims,
     play_out,
+    random_game,
     tsumogiri,
 )
 
@@ -30,7 +32,7 @@ from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU_3P
 from engine.state import LIVE_END_3P
 
 K3 = MAHJONGSOUL_3P
-BOTH = pytest.mark.parametrize("rules", [K3, TENHOU_3P], ids=lambda r: r.name)
+BOTH = by_rules(K3, TENHOU_3P)
 """Both three-player presets (kita on)."""
 
 TENPAI = "45p789p123s99s555z"  # waits 3p-6p, haku
@@ -226,21 +228,11 @@ def test_exhaustive_draw_after_a_kita(rules):
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("rules", [K3, TENHOU_3P], ids=lambda r: r.name)
+@BOTH
 def test_random_games_with_kita(rules):
     """Random play with kita: every state valid, points plus sticks 105,000."""
-    import numpy as np
-
     for seed in range(2):
-        g = Game(rules, seed=seed)
-        rng = np.random.default_rng(seed)
-        kita = 0
-        while not g.done:
-            legal = g.legal_actions()
-            a = KITA if KITA in legal else int(rng.choice(legal))
-            kita += a == KITA
-            g.step(a)
-            assert not validate(g.state), describe(g)
+        g, kita = random_game(rules, seed, prefer=KITA)
         assert kita > 0 and g.points[3] == 0 and sum(g.points) == 105_000
 
 

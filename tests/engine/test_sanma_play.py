@@ -9,13 +9,13 @@ wind, the 40,000 target and each preset's final scores.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from scenario_helpers import (
     A,
     act,
     assert_legal,
     assert_not_legal,
+    by_rules,
     describe,
     discard,
     hand_events,
@@ -23,6 +23,10 @@ from scenario_helpers import (
     last_wins,
     pass_claims,
     play_out,
+    random_game,
+    sanma_haku_tsumo,
+    sanma_nagashi,
+    sanma_presets,
     tsumogiri,
 )
 
@@ -34,9 +38,8 @@ from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from engine.state import LIVE_END_3P, LIVE_START, SANMA_REMOVED, SANMA_UNUSED_SLOTS
 from engine.visibility import seat_view
 
-MS3 = MAHJONGSOUL_3P.replace(kita=False, name="mahjongsoul-3p-nokita")
-T3 = TENHOU_3P.replace(kita=False, name="tenhou-3p-nokita")
-BOTH = pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+MS3, T3 = sanma_presets("nokita", kita=False)
+BOTH = by_rules(MS3, T3)
 """Both three-player presets (kita off)."""
 
 WIN = "45p789p123s99s555z"  # waits 3p-6p, haku: ron 1 han 40 fu (1,300)
@@ -198,12 +201,7 @@ def test_double_ron_honba_to_the_first_winner(rules):
 @BOTH
 def test_nondealer_tsumo_is_paid_by_two_seats(rules):
     """Tsumo loss: 2 han 30 fu (haku, menzen tsumo), base 480: dealer 1,000 + 500 (not 2,000)."""
-    g = start_hand(hands=[DEALER, WIN, THIRD, ""], draws="9m 1z 2z 9m 3p", dora="4z",
-                   rules=rules)  # fmt: skip
-    for _ in range(4):
-        tsumogiri(g)
-        pass_claims(g)
-    act(g, 1, A.TSUMO)
+    g = sanma_haku_tsumo(rules, dealer=False)
     assert [int(x) for x in g.state.last_delta[0]] == [-1000, 1500, -500, 0], describe(g)
 
 
@@ -211,12 +209,7 @@ def test_nondealer_tsumo_is_paid_by_two_seats(rules):
 @BOTH
 def test_dealer_tsumo_is_paid_by_two_seats_with_honba(rules):
     """Dealer 2 han 30 fu tsumo: 1,000 from each of the two others, +100 each per honba."""
-    g = start_hand(hands=[THIRD, WIN, DEALER, ""], draws="9m 1z 2z 3p", dora="4z", kyoku=1,
-                   honba=1, rules=rules)  # fmt: skip
-    for _ in range(3):
-        tsumogiri(g)
-        pass_claims(g)
-    act(g, 1, A.TSUMO)
+    g = sanma_haku_tsumo(rules, dealer=True)
     assert [int(x) for x in g.state.last_delta[0]] == [-1100, 2200, -1100, 0], describe(g)
 
 
@@ -270,7 +263,7 @@ def test_three_hands_a_wind(rules):
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+@BOTH
 def test_south_3_is_the_last_hand_and_40000_ends_it(rules):
     """MP, T-EN: South 3 ends the game when someone has 40,000; else West 1 (sudden death)."""
     g = nondealer_ron(6, rules=rules, points=[40000, 33000, 32000, 0])
@@ -309,11 +302,7 @@ def test_final_scores(rules, scores):
 def test_random_games_keep_points_and_tiles(rules):
     """Random play to the end: every state valid, points plus sticks 105,000, seat 3 at 0."""
     for seed in range(2):
-        g = Game(rules, seed=seed)
-        rng = np.random.default_rng(seed)
-        while not g.done:
-            g.step(int(rng.choice(g.legal_actions())))
-            assert not validate(g.state), describe(g)
+        g, _ = random_game(rules, seed)
         assert g.points[3] == 0 and sum(g.points) == 105_000
         assert abs(sum(g.final_scores)) < 1e-9
 
@@ -331,7 +320,7 @@ def dealer_ron(kyoku: int, rules=MS3, **kwargs):
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+@BOTH
 def test_agari_yame_in_south_3(rules):
     """MP, T-EN: the South 3 dealer (seat 2) who wins in first place with 40,000+ ends the game;
     not first: renchan."""
@@ -355,32 +344,8 @@ def test_busting_ends_the_game(rules):
 def test_nagashi_mangan_with_tsumo_loss(rules):
     """Decision (docs/rules.md): nagashi mangan is paid as a mangan tsumo with tsumo loss: the
     non-dealer gets 4,000 from the dealer and 2,000 from the other seat."""
-    terminals = [
-        "1m",
-        "9m",
-        "1p",
-        "9p",
-        "1s",
-        "9s",
-        "1z",
-        "2z",
-        "3z",
-        "4z",
-        "5z",
-        "6z",
-        "7z",
-        "1m",
-        "9m",
-        "1p",
-        "9p",
-        "1s",
-    ]
-    draws = ["?"] * 55
-    for j, tile in enumerate(terminals):
-        draws[1 + 3 * j] = tile  # seat 1 draws every third tile from the second
     hands = ["2345678p234567s", "2345678s234567p", "234567p234567s8p", ""]
-    g = start_hand(hands=hands, draws=draws, dora="9s", rules=rules, seed=11)
-    play_out(g)
+    g = sanma_nagashi(1, hands, "9s", rules)  # seat 1 draws every third tile from the second
     assert last_draw_kind(g) == DRAW_NAGASHI, describe(g)
     assert [int(x) for x in g.state.last_delta[0]] == [-4000, 6000, -2000, 0], describe(g)
 
@@ -402,7 +367,7 @@ def test_checked_self_play(preset, policy):
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("rules", [MS3, T3], ids=lambda r: r.name)
+@BOTH
 def test_tenpai_yame_in_south_3(rules):
     """The South 3 dealer (seat 2) tenpai at the exhaustive draw, first with 40,000+: game over."""
     g = start_hand(hands=by_seat(2, [WIN, QA, QB]), dora="4z", kyoku=6,

@@ -15,6 +15,7 @@ from scenario_helpers import (
     A,
     act,
     assert_legal,
+    by_rules,
     describe,
     discard,
     hand_events,
@@ -22,7 +23,10 @@ from scenario_helpers import (
     last_wins,
     pass_claims,
     play_out,
+    sanma_nagashi,
+    sanma_pao_daisangen,
     tsumogiri,
+    tsumogiri_pass,
 )
 
 from engine.actions import KITA
@@ -41,7 +45,7 @@ from engine.state import LIVE_END_3P
 
 pytestmark = pytest.mark.nojit
 
-BOTH = pytest.mark.parametrize("rules", [MAHJONGSOUL_3P, TENHOU_3P], ids=lambda r: r.name)
+BOTH = by_rules(MAHJONGSOUL_3P, TENHOU_3P)
 
 TENPAI = "45p789p123s99s555z"  # waits 3p-6p; haku
 NORTH_TANKI = "123p456p789p555z4z"  # waits 4z (tanki): haku, ittsu
@@ -118,29 +122,6 @@ def test_three_kans_and_a_kita_do_not_abort(rules):
 
 # -- pao with tsumo loss -----------------------------------------------------------------------
 
-PAO_WINNER = "55z66z77z234s5p1p9p9m"  # pons 5z, 6z, 7z; then waits on 5p (tanki)
-
-
-def _pao_daisangen(rules, honba: int = 0, last: str = "7p"):
-    """Seat 1 pons seat 0's 5z, then seat 2's 6z and 7z: seat 2 is liable for daisangen. Then
-    seat 2 and seat 0 tsumogiri (seat 0 draws ``last``) and seat 1 waits on 5p."""
-    hands = ["5z19m147p258s1237z", PAO_WINNER, "6z7z19m369p147s123z", ""]
-    g = start_hand(hands=hands, draws=f"1s 8p 8s 9s {last}", dora="8p", honba=honba,
-                   rules=rules)  # fmt: skip
-    discard(g, 0, "5z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9m")
-    discard(g, 2, "6z")
-    act(g, 1, A.PON)
-    discard(g, 1, "1p")
-    discard(g, 2, "7z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9p")
-    assert int(g.state.pao_seat[0, 1]) == 2, describe(g, "seat 2 is liable")
-    tsumogiri(g, 2)
-    pass_claims(g)
-    return g
-
 
 @pytest.mark.parametrize(
     ("rules", "expected"),
@@ -152,7 +133,7 @@ def test_pao_tsumo_with_tsumo_loss(rules, expected):
     yakuman's tsumo total with tsumo loss, 16,000 + 8,000 = 24,000 for a non-dealer (not the ron
     value 32,000); honba 100 per payer, paid normally (Mahjong Soul) or all by the liable seat
     (Tenhou's ``pao_honba="liable"``)."""
-    g = _pao_daisangen(rules, honba=1)
+    g = sanma_pao_daisangen(rules, honba=1)
     tsumogiri(g, 0)
     pass_claims(g)
     act(g, 1, A.TSUMO)
@@ -165,7 +146,7 @@ def test_pao_tsumo_with_tsumo_loss(rules, expected):
 def test_pao_ron_from_another_seat_is_split(rules):
     """docs/rules.md "Pao" (as with four): a ron off the third seat is paid half by the liable
     seat and half by the discarder: 16,000 each."""
-    g = _pao_daisangen(rules, last="5p")
+    g = sanma_pao_daisangen(rules, last="5p")
     tsumogiri(g, 0)
     act(g, 1, A.RON)
     assert deltas(g) == [-16000, 32000, -16000, 0], describe(g)
@@ -210,16 +191,9 @@ def test_robbing_a_kita_keeps_ippatsu(rules):
     kita robbed by ron was never completed, so the robber in its ippatsu turn gets ippatsu."""
     g = start_hand(hands=[QA, NORTH_TANKI, QB, ""], draws="9m 9s 1s 1m 9s 9m 4z",
                    rules=rules)  # fmt: skip
-    for s in (0, 1, 2):
-        tsumogiri(g, s)
-        pass_claims(g)
-    tsumogiri(g, 0)
-    pass_claims(g)
+    tsumogiri_pass(g, (0, 1, 2, 0))
     act(g, 1, A.RIICHI)  # second turn: riichi, not double riichi
-    tsumogiri(g, 1)
-    pass_claims(g)
-    tsumogiri(g, 2)
-    pass_claims(g)
+    tsumogiri_pass(g, (1, 2))
     act(g, 0, KITA)
     act(g, 1, A.RON)
     (win,) = last_wins(g)
@@ -274,17 +248,11 @@ def test_passing_a_kita_in_riichi_is_furiten_for_the_hand(rules):
     tsumogiri(g, 0)
     pass_claims(g)
     act(g, 1, A.RIICHI)
-    tsumogiri(g, 1)
-    pass_claims(g)
-    tsumogiri(g, 2)
-    pass_claims(g)
+    tsumogiri_pass(g, (1, 2))
     act(g, 0, KITA)
     act(g, 1, A.PASS)
     assert int(g.state.furiten_riichi[0, 1]) == 1, describe(g)
-    tsumogiri(g, 0)
-    pass_claims(g)
-    tsumogiri(g, 1)
-    pass_claims(g)
+    tsumogiri_pass(g, (0, 1))
     discard(g, 2, "4z")
     assert (g.phase, g.actor) == ("turn", 0), describe(g, "riichi furiten: no ron on 4z")
 
@@ -443,28 +411,6 @@ def test_kyuushu_kyuuhai_in_both_presets(rules):
 
 # -- nagashi mangan, double yakuman ------------------------------------------------------------
 
-TERMINALS = [
-    "1m",
-    "9m",
-    "1p",
-    "9p",
-    "1s",
-    "9s",
-    "1z",
-    "2z",
-    "3z",
-    "4z",
-    "5z",
-    "6z",
-    "7z",
-    "1m",
-    "9m",
-    "1p",
-    "9p",
-    "1s",
-    "9s",
-]
-
 
 @pytest.mark.parametrize(
     ("seat", "expected"),
@@ -475,12 +421,8 @@ TERMINALS = [
 def test_nagashi_mangan_with_tsumo_loss_both_presets(rules, seat, expected):
     """Decision (docs/rules.md): nagashi mangan is a mangan tsumo with tsumo loss: the dealer
     gets 4,000 from each of two, a non-dealer 4,000 + 2,000."""
-    draws = ["?"] * 55
-    for j in range(19 if seat == 0 else 18):
-        draws[seat + 3 * j] = TERMINALS[j]
     hands = ["2345678s234567p", "2345678p234567s", "234567p234567s8p", ""]
-    g = start_hand(hands=hands, draws=draws, dora="8s", rules=rules, seed=11)
-    play_out(g)
+    g = sanma_nagashi(seat, hands, "8s", rules)
     assert last_draw_kind(g) == DRAW_NAGASHI, describe(g)
     assert deltas(g) == expected, describe(g)
 

@@ -18,15 +18,23 @@ from scenario_helpers import (
     describe,
     discard,
     discard_id,
+    pon_three,
     start_hand,
     t34,
-    tsumogiri,
+    tsumogiri_each,
 )
 
 from engine.melds import MELD_CHI, MELD_DAIMINKAN, MELD_PON
 from engine.state import RIVER_CALLED
 
 CHI_ALL = (A.CHI_LOW, A.CHI_MID, A.CHI_HIGH)
+
+
+def _s0_discards(hands: list[str], tile: str):
+    """A hand on ``hands`` (S0 draws 9m, dora 9m) in which S0 discards ``tile`` at once."""
+    g = start_hand(hands=hands, draws="9m", dora="9m")
+    discard(g, 0, tile)
+    return g
 
 
 def _meld_ids(g, seat: int, i: int) -> list[int]:
@@ -38,17 +46,15 @@ def _meld_ids(g, seat: int, i: int) -> list[int]:
 
 def test_chi_only_from_the_left_all_three_shapes():
     """Seat 1 (left of it: seat 0) gets all three chi shapes on 3m; seats 2 and 3 are never asked."""
-    g = start_hand(
-        hands=[
+    g = _s0_discards(
+        [
             "3m2468p2468s1234z",
             "1245m13579p13s56z",
             "1245m1357p1357s6z",
             "1245m1357p1357s7z",
         ],
-        draws="9m",
-        dora="9m",
+        "3m",
     )
-    discard(g, 0, "3m")
     assert g.phase == "claim" and g.actor == 1, describe(g, "seat 1 should be asked about 3m")
     for shape in CHI_ALL:
         assert_legal(g, 1, shape, "(S1 holds 1245m, S0 discarded 3m)")
@@ -70,9 +76,7 @@ def test_chi_wraps_around_seat_3_to_seat_0():
         draws="9p 9s 1p 7z",
         dora="9m",
     )
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (0, 1, 2))
     discard(g, 3, "3m")
     assert g.actor == 0 and g.phase == "claim", describe(g, "S0 (left of it: S3) should be asked")
     assert_legal(g, 0, A.CHI_LOW)
@@ -93,8 +97,7 @@ PRIORITY_HANDS = [
 
 def test_pon_beats_chi():
     """S1 asks chi and S2 asks pon on S0's 3m: the pon is made, S1 gets nothing, S1 is skipped."""
-    g = start_hand(hands=PRIORITY_HANDS, draws="9m", dora="9m")
-    discard(g, 0, "3m")
+    g = _s0_discards(PRIORITY_HANDS, "3m")
     act(g, 1, A.CHI_LOW, "(S1 holds 45m)")
     act(g, 2, A.PON, "(S2 holds 33m)")
     st = g.state
@@ -140,8 +143,7 @@ def test_ron_beats_pon_and_chi():
 
 
 def test_pass_on_a_lower_claim_lets_the_chi_happen():
-    g = start_hand(hands=PRIORITY_HANDS, draws="9m", dora="9m")
-    discard(g, 0, "3m")
+    g = _s0_discards(PRIORITY_HANDS, "3m")
     act(g, 1, A.CHI_LOW)
     act(g, 2, A.PASS)
     assert g.state.meld_type[0, 1, 0] == MELD_CHI and g.actor == 1, describe(g)
@@ -197,18 +199,9 @@ def _three_pons(hand1: str):
     hands = list(NO_DISCARD_HANDS)
     hands[1] = hand1
     g = start_hand(hands=hands, draws="9m 5z 6z 9m 7z 1z", dora="9m")
-    discard(g, 0, "1p")
-    act(g, 1, A.PON)
-    discard(g, 1, "9s")
-    discard(g, 2, "9p")
-    act(g, 1, A.PON)
-    discard(g, 1, "5z")
-    discard(g, 2, "1s")
-    act(g, 1, A.PON)
-    discard(g, 1, "6z")
+    pon_three(g, ("1p", "9p", "1s"), ("9s", "5z", "6z"))
     assert g.state.n_melds[0, 1] == 3, describe(g, "S1 should have three pons")
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
+    tsumogiri_each(g, (2, 3))
     discard(g, 0, "4m")
     return g
 
@@ -232,42 +225,36 @@ def test_chi_leaving_a_legal_discard_is_offered():
 # ---------------------------------------------------------------------------------- red fives
 
 
+def _s1_calls(g, call: int) -> list[int]:
+    """S1 makes ``call``: the tile ids of its first meld."""
+    act(g, 1, call)
+    return _meld_ids(g, 1, 0)
+
+
+def _red_five_offer(hand0: str, hand1: str, tile: str):
+    """``_s0_discards`` with S2 and S3 holding no five."""
+    return _s0_discards([hand0, hand1, "19m1357p1357s67z9s", "2378m2468p2468s7z"], tile)
+
+
 def test_pon_uses_the_held_red_five():
     """S1 holds 0m55m and pons 5m: the meld takes the red five, a plain 5m stays in hand."""
-    g = start_hand(
-        hands=["5m2468p2468s1234z", "055m13579p13s567z", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "5m")
+    g = _red_five_offer("5m2468p2468s1234z", "055m13579p13s567z", "5m")
     assert_legal(g, 1, A.KAN + t34("5m"), "(S1 holds three 5m)")
-    act(g, 1, A.PON)
-    ids = _meld_ids(g, 1, 0)
+    ids = _s1_calls(g, A.PON)
     assert 16 in ids, describe(g, f"pon must use the red 5m (id 16), meld ids {ids}")
     assert "5m" in g.hand(1) and "0m" not in g.hand(1), describe(g)
 
 
 def test_chi_uses_the_held_red_five():
     """S1 holds 0m5m6m and chis 4m low: the chi takes 0m6m, keeps the plain 5m."""
-    g = start_hand(
-        hands=["4m2468p2468s1234z", "056m13579p13s567z", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "4m")
-    act(g, 1, A.CHI_LOW)
-    ids = _meld_ids(g, 1, 0)
+    g = _red_five_offer("4m2468p2468s1234z", "056m13579p13s567z", "4m")
+    ids = _s1_calls(g, A.CHI_LOW)
     assert 16 in ids, describe(g, f"chi must use the red 5m (id 16), meld ids {ids}")
     assert "5m" in g.hand(1) and "0m" not in g.hand(1), describe(g)
 
 
 def test_called_red_five_is_in_the_meld():
-    g = start_hand(
-        hands=["0m2468p2468s1234z", "55m13579p139s567z", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "0m")
+    g = _red_five_offer("0m2468p2468s1234z", "55m13579p139s567z", "0m")
     act(g, 1, A.PON)
     assert int(g.state.meld_called[0, 1, 0]) == 16, describe(g, "the called tile is the red 5m")
     assert 16 in _meld_ids(g, 1, 0), describe(g)
@@ -275,16 +262,10 @@ def test_called_red_five_is_in_the_meld():
 
 def test_pon_plain_keeps_the_red_five():
     """S1 holds 0m55m and pons 5m with plain fives: the meld is 555m, the red 5m stays in hand."""
-    g = start_hand(
-        hands=["5m2468p2468s1234z", "055m13579p13s567z", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "5m")
+    g = _red_five_offer("5m2468p2468s1234z", "055m13579p13s567z", "5m")
     assert_legal(g, 1, A.PON)
     assert_legal(g, 1, A.PON_PLAIN, "(S1 holds the red 5m and two plain 5m)")
-    act(g, 1, A.PON_PLAIN)
-    ids = _meld_ids(g, 1, 0)
+    ids = _s1_calls(g, A.PON_PLAIN)
     assert 16 not in ids and len(ids) == 3, describe(g, f"plain pon, meld ids {ids}")
     assert "0m" in g.hand(1), describe(g, "the red 5m stays in hand")
     assert_not_legal(g, 1, discard_id("5m"), "(kuikae: 5m after a 5m pon, red or plain)")
@@ -293,64 +274,52 @@ def test_pon_plain_keeps_the_red_five():
 
 def test_chi_plain_keeps_the_red_five():
     """S1 holds 0m5m6m and chis 4m low with the plain 5m: meld 456m, 0m stays in hand."""
-    g = start_hand(
-        hands=["4m2468p2468s1234z", "056m13579p13s567z", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "4m")
+    g = _red_five_offer("4m2468p2468s1234z", "056m13579p13s567z", "4m")
     for shape in (A.CHI_LOW, A.CHI_LOW_PLAIN):
         assert_legal(g, 1, shape)
-    act(g, 1, A.CHI_LOW_PLAIN)
-    ids = _meld_ids(g, 1, 0)
+    ids = _s1_calls(g, A.CHI_LOW_PLAIN)
     assert 16 not in ids and [i // 4 for i in ids] == [3, 4, 5], describe(g, f"meld ids {ids}")
     assert "0m" in g.hand(1) and "5m" not in g.hand(1), describe(g)
     assert_not_legal(g, 1, discard_id("4m"), "(kuikae: the called kind)")
     assert_not_legal(g, 1, discard_id("7m"), "(kuikae: the other end of a low chi)")
 
 
+PLAIN_CALL_CASES = [
+    (
+        ["4m2468p2468s1234z", "06m55p13579p3s567z", "19m1347p1357s67z9s", "2378m2468p2468s7z"],
+        "4m",
+        A.CHI_LOW,
+        A.CHI_LOW_PLAIN,
+        "(only the red 5m is held)",
+    ),
+    (
+        ["5p2468m2468s1234z", "55p6m13579m3s567z9s", "19m1347p1357s67z9s", "2378m2468p2468s7z"],
+        "5p",
+        A.PON,
+        A.PON_PLAIN,
+        "(no red 5p held)",
+    ),
+    (
+        ["5m2468p2468s1234z", "05m6m13579p3s567z9s", "19m1357p1357s67z9s", "2378m2468p2468s7z"],
+        "5m",
+        A.PON,
+        A.PON_PLAIN,
+        "(only one plain 5m besides the red one)",
+    ),
+]
+
+
 @pytest.mark.nojit
-def test_plain_calls_are_offered_only_when_both_copies_exist():
+@pytest.mark.parametrize(
+    ("hands", "tile", "call", "plain", "note"),
+    PLAIN_CALL_CASES,
+    ids=["red_only", "no_red", "one_plain_and_red"],
+)
+def test_plain_calls_are_offered_only_when_both_copies_exist(hands, tile, call, plain, note):
     """Only a red 5m (no plain), or only plain 5m (no red): no *_PLAIN id; the call itself is legal."""
-    g = start_hand(
-        hands=[
-            "4m2468p2468s1234z",
-            "06m55p13579p3s567z",
-            "19m1347p1357s67z9s",
-            "2378m2468p2468s7z",
-        ],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "4m")
-    assert_legal(g, 1, A.CHI_LOW)
-    assert_not_legal(g, 1, A.CHI_LOW_PLAIN, "(only the red 5m is held)")
-    g = start_hand(
-        hands=[
-            "5p2468m2468s1234z",
-            "55p6m13579m3s567z9s",
-            "19m1347p1357s67z9s",
-            "2378m2468p2468s7z",
-        ],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "5p")
-    assert_legal(g, 1, A.PON)
-    assert_not_legal(g, 1, A.PON_PLAIN, "(no red 5p held)")
-    g = start_hand(
-        hands=[
-            "5m2468p2468s1234z",
-            "05m6m13579p3s567z9s",
-            "19m1357p1357s67z9s",
-            "2378m2468p2468s7z",
-        ],
-        draws="9m",
-        dora="9m",
-    )
-    discard(g, 0, "5m")
-    assert_legal(g, 1, A.PON)
-    assert_not_legal(g, 1, A.PON_PLAIN, "(only one plain 5m besides the red one)")
+    g = _s0_discards(hands, tile)
+    assert_legal(g, 1, call)
+    assert_not_legal(g, 1, plain, note)
 
 
 @pytest.mark.nojit

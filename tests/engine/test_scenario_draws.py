@@ -28,6 +28,7 @@ from scenario_helpers import (
     start_hand,
     t34,
     tsumogiri,
+    tsumogiri_each,
 )
 
 from engine.events import DRAW_EXHAUSTIVE, DRAW_KYUUSHU, DRAW_NAGASHI, DRAW_SUUCHA, DRAW_SUUFON
@@ -177,23 +178,24 @@ SUUFON_HANDS = [
 ]
 
 
-def test_suufon_renda():
-    g = start_hand(hands=SUUFON_HANDS, draws="9m 9p 9s 8m", dora="8p")
-    for s in range(4):
-        discard(g, s, "1z")
+def _first_discards(hands: list[str], tiles: list[str]):
+    """Seat s discards ``tiles[s]`` on its first turn, every claim passed (draws 9m 9p 9s 8m)."""
+    g = start_hand(hands=hands, draws="9m 9p 9s 8m", dora="8p")
+    for s, tile in enumerate(tiles):
+        discard(g, s, tile)
         pass_claims(g)
+    return g
+
+
+def test_suufon_renda():
+    g = _first_discards(SUUFON_HANDS, ["1z", "1z", "1z", "1z"])
     assert last_draw_kind(g) == DRAW_SUUFON, describe(g, "four East first discards")
     assert hand_deltas(g) == [0, 0, 0, 0] and int(g.state.honba[0]) == 1, describe(g)
     assert int(g.state.kyoku[0]) == 0, describe(g)
 
 
 def test_no_suufon_renda_when_one_discard_differs():
-    g = start_hand(hands=SUUFON_HANDS, draws="9m 9p 9s 8m", dora="8p")
-    for s in range(3):
-        discard(g, s, "1z")
-        pass_claims(g)
-    discard(g, 3, "5z")
-    pass_claims(g)
+    g = _first_discards(SUUFON_HANDS, ["1z", "1z", "1z", "5z"])
     assert int(g.state.hand_index[0]) == 1 and g.actor == 0, describe(g, "no abort")
 
 
@@ -208,10 +210,7 @@ DRAGON_HANDS = [
 
 def test_four_identical_first_dragon_discards_do_not_abort():
     """Suufon renda is four identical first *wind* discards; four haku play on."""
-    g = start_hand(hands=DRAGON_HANDS, draws="9m 9p 9s 8m", dora="8p")
-    for s in range(4):
-        discard(g, s, "5z")
-        pass_claims(g)
+    g = _first_discards(DRAGON_HANDS, ["5z", "5z", "5z", "5z"])
     assert int(g.state.hand_index[0]) == 1 and g.actor == 0, describe(g, "no abort on dragons")
 
 
@@ -308,8 +307,7 @@ def test_kyuushu_broken_by_a_closed_kan():
 def test_kyuushu_not_offered_on_a_later_draw():
     g = start_hand(hands=[NINE_KINDS, N2, N3, N4], draws="6p 8s 7s 6s 4p", dora="8p")
     discard(g, 0, "6p")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (1, 2, 3))
     pass_claims(g)
     assert g.actor == 0 and g.phase == "turn", describe(g)
     assert_not_legal(g, 0, A.KYUUSHU, "(second draw)")

@@ -22,6 +22,7 @@ from scenario_helpers import (
     start_hand,
     t34,
     tsumogiri,
+    tsumogiri_each,
 )
 
 from engine.shanten import waits
@@ -41,9 +42,7 @@ def test_waits_of_the_test_hand():
 
 def test_not_furiten_control_ron_offered():
     g = s1_table(TANYAO_36P, "1z 9m 6p")
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (0, 1, 2))
     assert_legal(g, 1, A.RON, "(S1 waits 3p-6p, not furiten; S2 discarded 6p)")
 
 
@@ -51,14 +50,11 @@ def test_not_furiten_control_ron_offered():
 def test_permanent_furiten_blocks_ron_on_every_wait_but_not_tsumo():
     """S1 discards its own wait 3p: furiten on 3p and 6p; S2's 6p is not offered; tsumo 6p is."""
     g = s1_table(TANYAO_36P, "1z 3p 6p 3z 2z 6p")
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (0, 1, 2))
     assert g.actor == 3 and g.phase == "turn", describe(
         g, "S1 has 3p in its river (permanent furiten): it must not be asked about S2's 6p"
     )
-    tsumogiri(g, 3)
-    tsumogiri(g, 0)
+    tsumogiri_each(g, (3, 0))
     assert g.actor == 1, describe(g)
     assert_legal(g, 1, A.TSUMO, "(furiten blocks ron only)")
 
@@ -66,8 +62,7 @@ def test_permanent_furiten_blocks_ron_on_every_wait_but_not_tsumo():
 def test_permanent_furiten_counts_called_away_discards():
     """S1's 3p is ponned by S2 (gone from S1's river view) yet still makes S1 furiten."""
     g = s1_table(TANYAO_36P, "1z 3p 6p", seat2="258m258s33p12345z")
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
+    tsumogiri_each(g, (0, 1))
     act(g, 2, A.PON)
     act(g, 2, A.DISCARD + t34("1z"))
     tsumogiri(g, 3)
@@ -78,9 +73,7 @@ def test_permanent_furiten_counts_called_away_discards():
 
 def test_temporary_furiten_after_a_pass_cleared_by_own_discard():
     g = s1_table(TANYAO_36P, "1z 2z 3p 6p 6p 3z 6p")
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (0, 1, 2))
     act(g, 1, A.PASS, "(S1 declines ron on S2's 3p)")
     assert int(g.state.furiten_temp[0, 1]) == 1, describe(g, "passing a winning tile: temp furiten")
     tsumogiri(g, 3)
@@ -103,9 +96,7 @@ NO_YAKU_ON_1P = "234m567p888p23p55s"
 def test_passing_a_winning_tile_without_yaku_makes_temporary_furiten():
     assert waits(NO_YAKU_ON_1P) == [t34("1p"), t34("4p")]
     g = s1_table(NO_YAKU_ON_1P, "1z 2z 1p 4p")
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (0, 1, 2))
     assert g.actor == 3 and g.phase == "turn", describe(g, "1p completes S1 without a yaku: no ron")
     tsumogiri(g, 3)
     assert g.actor == 0 and g.phase == "turn", describe(
@@ -115,8 +106,7 @@ def test_passing_a_winning_tile_without_yaku_makes_temporary_furiten():
 
 def test_control_no_yaku_wait_not_passed_ron_on_the_yaku_wait():
     g = s1_table(NO_YAKU_ON_1P, "1z 2z 3z 4p")
-    for s in (0, 1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (0, 1, 2, 3))
     assert_legal(g, 1, A.RON, "(4p gives tanyao; S1 passed no winning tile)")
 
 
@@ -128,15 +118,11 @@ def test_riichi_furiten_lasts_the_hand_tsumo_still_allowed():
     tsumogiri(g, 2)
     act(g, 1, A.PASS, "(S1 in riichi declines ron on 3p)")
     assert int(g.state.furiten_riichi[0, 1]) == 1, describe(g)
-    tsumogiri(g, 3)
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (3, 0, 1, 2))
     assert g.actor == 3 and g.phase == "turn", describe(
         g, "riichi furiten is not cleared by S1's own discard: no ron on S2's 6p"
     )
-    tsumogiri(g, 3)
-    tsumogiri(g, 0)
+    tsumogiri_each(g, (3, 0))
     assert_legal(g, 1, A.TSUMO, "(riichi furiten blocks ron only)")
     act(g, 1, A.TSUMO)
     assert g.state.last_delta[0, 1] > 0, describe(g)

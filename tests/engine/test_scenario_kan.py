@@ -21,6 +21,7 @@ from scenario_helpers import (
     describe,
     discard,
     dora_indicators,
+    four_kans_by_two,
     hand_deltas,
     last_draw_kind,
     last_wins,
@@ -29,6 +30,7 @@ from scenario_helpers import (
     start_hand,
     t34,
     tsumogiri,
+    tsumogiri_each,
     yaku_of,
 )
 from scenario_helpers import (
@@ -87,21 +89,14 @@ def test_one_player_four_kans_play_on_no_fifth_kan_suukantsu():
     assert_not_legal(g, 1, A.KAN + t34("7p"), "(four kans made: no fifth kan)")
     act(g, 1, A.PASS)
     assert g.phase == "turn" and g.actor == 1, describe(g, "one player's four kans: play on")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (1, 2, 3))
     act(g, 0, A.TSUMO)
     assert "suukantsu" in yaku_of(g, 0), describe(g)
 
 
 def test_suukaikan_aborts_after_the_fourth_kans_discard_passes():
     """S0 makes three ankans, S1 the fourth: the hand is aborted once S1's discard passes."""
-    hands = ["1111p2222p3333p5p", "444p258m258s1234z", PINLESS[0], PINLESS[2]]
-    g = start_hand(hands=hands, draws="6p 4p", rinshan="7p 8p 9p 9m", dora="5z")
-    for k in ("1p", "2p", "3p"):
-        act(g, 0, A.KAN + t34(k))
-    act(g, 0, A.DISCARD + t34("9p"))
-    pass_claims(g)
-    act(g, 1, A.KAN + t34("4p"))
+    g = four_kans_by_two()
     assert g.phase == "turn" and g.actor == 1 and int(g.state.n_kans[0]) == 4, describe(
         g, "the fourth kan is made; the hand goes on until its discard"
     )
@@ -263,8 +258,7 @@ def _daiminkan_then_kakan(rules):
     act(g, 1, A.PON)
     act(g, 2, A.PASS, "(S2 lets S0's 8p go; the pon is made)")
     discard(g, 1, "1z")
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
+    tsumogiri_each(g, (2, 3))
     discard(g, 0, "7s")
     act(g, 1, A.KAN + t34("7s"))
     assert n_dora(g) == 1, describe(g, "the daiminkan's indicator waits")
@@ -319,8 +313,7 @@ def _to_kakan(g):
     act(g, 1, A.PON)
     act(g, 2, A.PASS, "(S2 lets S0's 7p go; the pon is made)")
     discard(g, 1, "5z")
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (2, 3, 0))
     assert_legal(g, 1, A.KAN + t34("7p"), "(S1 drew the 4th 7p next to its pon)")
     act(g, 1, A.KAN + t34("7p"))
 
@@ -402,19 +395,12 @@ def test_no_kakan_right_after_the_pon_only_on_a_later_turn():
     act(g, 1, A.PON)
     assert_not_legal(g, 1, A.KAN + t34("7p"), "(no kan right after a call: no draw yet)")
     discard(g, 1, "1z")
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (2, 3, 0))
     assert_legal(g, 1, A.KAN + t34("7p"), "(kakan with the 4th 7p held in hand)")
 
 
 def test_fourth_kan_discard_ronned_is_a_win_not_suukaikan():
-    hands = ["1111p2222p3333p5p", "444p258m258s1234z", PINLESS[0], "78m234s678s345m11s"]
-    g = start_hand(hands=hands, draws="6p 4p", rinshan="7p 8p 9p 9m", dora="5z")
-    for k in ("1p", "2p", "3p"):
-        act(g, 0, A.KAN + t34(k))
-    act(g, 0, A.DISCARD + t34("9p"))
-    pass_claims(g)
-    act(g, 1, A.KAN + t34("4p"))
+    g = four_kans_by_two("78m234s678s345m11s")
     tsumogiri(g, 1)
     act(g, 3, A.RON, "(S3 waits 6m-9m, pinfu)")
     assert last_draw_kind(g) is None and hand_deltas(g)[3] > 0, describe(
@@ -451,8 +437,7 @@ def test_chankan_keeps_ippatsu_of_the_robber():
     discard(g, 1, "5z")
     act(g, 2, A.RIICHI)
     discard(g, 2, "9m")
-    tsumogiri(g, 3)
-    tsumogiri(g, 0)
+    tsumogiri_each(g, (3, 0))
     act(g, 1, A.KAN + t34("7p"))
     act(g, 2, A.RON)
     yaku = yaku_of(g, 2)

@@ -54,6 +54,16 @@ def _claim(g, seat: int, action: int) -> None:
     act(g, seat, action)
 
 
+def _until_s2_discards_8s(g, dealer_is_karaten: bool) -> None:
+    """S0 (unless S1 deals) and S1 tsumogiri, claims passed; then S2 discards 8s."""
+    if not dealer_is_karaten:
+        tsumogiri(g, 0)
+        pass_claims(g)
+    tsumogiri(g, 1)
+    pass_claims(g)
+    discard(g, 2, "8s")
+
+
 def _build(kind: str, dealer_is_karaten: bool, rules=MAHJONGSOUL):
     """Play S1 into the karaten shape; return the game at S1's last discard decision."""
     kyoku = 1 if dealer_is_karaten else 0
@@ -62,9 +72,7 @@ def _build(kind: str, dealer_is_karaten: bool, rules=MAHJONGSOUL):
             hands=[S0, PON_HAND, S2_WITH_8S, TB], kyoku=kyoku, dora="9p", seed=21, rules=rules
         )
         if dealer_is_karaten:  # S1 deals: 9s comes from S0 at the end of the first go-around
-            tsumogiri(g, 1)
-            pass_claims(g)
-            discard(g, 2, "8s")
+            _until_s2_discards_8s(g, dealer_is_karaten)
             _claim(g, 1, A.PON)
             discard(g, 1, "1z")
             for seat in (2, 3):  # play resumes after the caller
@@ -86,14 +94,7 @@ def _build(kind: str, dealer_is_karaten: bool, rules=MAHJONGSOUL):
         g = start_hand(
             hands=[S0, KAN_HAND, S2_WITH_8S, TB], kyoku=kyoku, dora="9p", seed=22, rules=rules
         )
-        if dealer_is_karaten:
-            tsumogiri(g, 1)
-        else:
-            tsumogiri(g, 0)
-            pass_claims(g)
-            tsumogiri(g, 1)
-        pass_claims(g)
-        discard(g, 2, "8s")
+        _until_s2_discards_8s(g, dealer_is_karaten)
         _claim(g, 1, A.KAN + t34("8s"))
         tsumogiri(g, 1)  # the replacement tile
     elif kind == "ankan":
@@ -119,14 +120,7 @@ def _build(kind: str, dealer_is_karaten: bool, rules=MAHJONGSOUL):
         g = start_hand(
             hands=[S0, hand, S2_WITH_8S, TB], kyoku=kyoku, draws=draws, dora="9p", rules=rules
         )
-        if dealer_is_karaten:
-            tsumogiri(g, 1)
-        else:
-            tsumogiri(g, 0)
-            pass_claims(g)
-            tsumogiri(g, 1)
-        pass_claims(g)
-        discard(g, 2, "8s")
+        _until_s2_discards_8s(g, dealer_is_karaten)
         _claim(g, 1, A.PON)
         discard(g, 1, "1z")
         pass_claims(g)

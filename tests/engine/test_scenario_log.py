@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 from scenario_helpers import (
-    PINLESS,
     QUIET,
     A,
     act,
     describe,
     discard,
+    four_kans_by_two,
     hand_events,
     pass_claims,
     start_hand,
-    t34,
     tsumogiri,
+    tsumogiri_each,
 )
 
 from engine.events import (
@@ -49,8 +49,7 @@ def test_riichi_tsumo_log_order_and_render():
     g = start_hand(hands=[RIICHI_HAND, *QUIET], draws="5s 9m 9p 9s 3p", dora="1z", ura="2p")
     act(g, 0, A.RIICHI)
     discard(g, 0, "9m")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (1, 2, 3))
     act(g, 0, A.TSUMO)
     rows = hand_events(g)
     kinds = [int(r[0]) for r in rows]
@@ -70,13 +69,7 @@ def test_riichi_tsumo_log_order_and_render():
 
 
 def test_render_of_draws_and_kans():
-    hands = ["1111p2222p3333p5p", "444p258m258s1234z", PINLESS[0], PINLESS[2]]
-    g = start_hand(hands=hands, draws="6p 4p", rinshan="7p 8p 9p 9m", dora="5z")
-    for k in ("1p", "2p", "3p"):
-        act(g, 0, A.KAN + t34(k))
-    act(g, 0, A.DISCARD + t34("9p"))
-    pass_claims(g)
-    act(g, 1, A.KAN + t34("4p"))
+    g = four_kans_by_two()
     tsumogiri(g, 1)
     pass_claims(g)
     text = "\n".join(g.render())

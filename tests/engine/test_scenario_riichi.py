@@ -30,6 +30,7 @@ from scenario_helpers import (
     t34,
     table,
     tsumogiri,
+    tsumogiri_each,
     yaku_of,
 )
 
@@ -46,6 +47,13 @@ NO_1M = {1: "478m258p369s1234z", 2: QUIET[1], 3: QUIET[2]}
 def riichi_table(**kwargs):
     hands = kwargs.pop("hands", {})
     return table({0: RIICHI_HAND, **hands}, **kwargs)
+
+
+def _riichi_round(g, tile: str) -> None:
+    """S0 declares riichi discarding ``tile``; S1, S2 and S3 tsumogiri back to S0's turn."""
+    act(g, 0, A.RIICHI)
+    discard(g, 0, tile)
+    tsumogiri_each(g, (1, 2, 3))
 
 
 # --------------------------------------------------------------------------------- conditions
@@ -164,9 +172,7 @@ def test_riichi_player_is_not_offered_chi_or_pon():
     g = riichi_table(draws="5s 9m 9p 7p", dora="1z")
     act(g, 0, A.RIICHI)
     discard(g, 0, "9m")
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
+    tsumogiri_each(g, (1, 2, 3))
     assert g.actor == 0 and g.phase == "turn", describe(
         g, "a seat in riichi may only ron: it must not be asked about S3's 7p"
     )
@@ -174,10 +180,7 @@ def test_riichi_player_is_not_offered_chi_or_pon():
 
 def test_riichi_forces_tsumogiri():
     g = riichi_table(draws="5s 1z 2z 3z 9p", dora="1z")
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "9m")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "9m")
     assert g.actor == 0 and g.phase == "turn", describe(g)
     discards = [a for a in g.legal_actions() if a < A.RIICHI]
     assert discards == [t34("9p")], describe(g, "after riichi only the drawn 9p may be discarded")
@@ -187,10 +190,7 @@ def test_riichi_forces_tsumogiri():
 def test_riichi_ankan_with_the_drawn_tile_keeping_waits():
     """111m 456p 789s 23s 55z waits 1s-4s; drawing the 4th 1m allows the ankan."""
     g = table({**NO_1M, 0: "111m456p789s23s55z"}, draws="7z 1z 2z 3z 1m", dora="9p")
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "7z")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "7z")
     assert_legal(g, 0, A.KAN + t34("1m"), "(riichi: drawn 4th 1m, waits 1s-4s unchanged)")
     act(g, 0, A.KAN + t34("1m"))
     assert g.actor == 0 and int(g.state.rinshan[0]) == 1, describe(g)
@@ -199,10 +199,7 @@ def test_riichi_ankan_with_the_drawn_tile_keeping_waits():
 def test_riichi_ankan_refused_when_waits_change():
     """1112m 456p 789s 567s waits 2m-3m; an ankan of a drawn 1m would leave only 2m: refused."""
     g = table({**NO_1M, 0: "1112m456p789s567s"}, draws="7z 1z 2z 3z 1m", dora="9p")
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "7z")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "7z")
     assert g.actor == 0 and g.state.closed34[0, 0, t34("1m")] == 4, describe(g)
     assert_not_legal(g, 0, A.KAN + t34("1m"), "(ankan 1m would drop the 3m wait)")
 
@@ -211,10 +208,7 @@ def test_riichi_no_okurikan_of_a_quad_held_before():
     """S0 declares with 1111m 23m 456p 789s 5s (tanki 5s): the held quad can never be kanned."""
     g = table({**NO_1M, 0: "1111m23m456p789s5s"}, draws="7z 1z 2z 3z 9p", dora="9s")
     assert_legal(g, 0, A.KAN + t34("1m"), "(before riichi the ankan is legal)")
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "7z")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "7z")
     assert g.actor == 0 and g.state.closed34[0, 0, t34("1m")] == 4, describe(g)
     assert_not_legal(g, 0, A.KAN + t34("1m"), "(riichi: the drawn tile is 9p, not 1m)")
 
@@ -227,8 +221,7 @@ def test_double_riichi_and_ippatsu_tsumo():
     act(g, 0, A.RIICHI)
     discard(g, 0, "9m")
     assert int(g.state.riichi[0, 0]) == 2, describe(g, "first discard, no calls: double riichi")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (1, 2, 3))
     act(g, 0, A.TSUMO)
     yaku = yaku_of(g, 0)
     assert "double_riichi" in yaku and "ippatsu" in yaku and "riichi" not in yaku, describe(
@@ -239,8 +232,7 @@ def test_double_riichi_and_ippatsu_tsumo():
 def test_riichi_on_second_discard_is_single():
     g = riichi_table(draws="7z 9m 9p 1z 5s", dora="1z")
     discard(g, 0, "7z")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (1, 2, 3))
     act(g, 0, A.RIICHI)
     discard(g, 0, "9m")
     assert int(g.state.riichi[0, 0]) == 1, describe(g, "second discard: plain riichi")
@@ -270,9 +262,7 @@ def test_ippatsu_broken_by_another_players_ankan():
     act(g, 0, A.RIICHI)
     discard(g, 0, "9m")
     act(g, 1, A.KAN + t34("4m"))
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
+    tsumogiri_each(g, (1, 2, 3))
     act(g, 0, A.TSUMO)
     yaku = yaku_of(g, 0)
     assert "ippatsu" not in yaku, describe(g, f"a closed kan breaks ippatsu; yaku {yaku}")
@@ -309,10 +299,7 @@ def test_open_riichi_deal_in_pays_yakuman():
 def test_ura_dora_counts_for_the_riichi_winner():
     """Ura indicator 2p makes 3p ura dora: S0 wins with 333p after riichi, 3 ura dora."""
     g = riichi_table(draws="5s 9m 9p 9s 3p", dora="1z", ura="2p")
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "9m")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "9m")
     act(g, 0, A.TSUMO)
     yaku = yaku_of(g, 0)
     assert yaku.get("ura_dora") == 3, describe(g, f"yaku {yaku}")
@@ -321,8 +308,7 @@ def test_ura_dora_counts_for_the_riichi_winner():
 def test_no_ura_dora_without_riichi():
     g = riichi_table(draws="5s 9m 9p 9s 3p", dora="1z", ura="2p")
     discard(g, 0, "9m")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (1, 2, 3))
     pass_claims(g)
     act(g, 0, A.TSUMO)
     yaku = yaku_of(g, 0)
@@ -335,8 +321,7 @@ def test_double_open_riichi_is_worth_four_han():
     g = riichi_table(draws="5s 9m 9p 9s 3p", dora="1z", rules=rules)
     act(g, 0, A.OPEN_RIICHI)
     discard(g, 0, "9m")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (1, 2, 3))
     act(g, 0, A.TSUMO)
     yaku = yaku_of(g, 0)
     riichi_han = sum(yaku.get(k, 0) for k in ("riichi", "double_riichi", "open_riichi"))
@@ -358,10 +343,7 @@ def test_open_riichi_deal_in_by_a_riichi_player_pays_normally():
     pass_claims(g)
     act(g, 1, A.RIICHI)
     discard(g, 1, "1z")
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
+    tsumogiri_each(g, (2, 3, 0, 1))
     act(g, 0, A.RON)
     wins = [w for w in last_wins(g) if w["winner"] == 0]
     assert wins and wins[0]["yakuman"] == 0, describe(g, f"not a yakuman payment: {wins}")
@@ -377,10 +359,7 @@ def test_riichi_ankan_refused_when_a_reading_breaks_the_triplet(hand, waits_):
     run (11m + 123m ...): docs/rules.md allows the riichi ankan only if every reading has 111m."""
     assert waits(hand) == [t34(w) for w in waits_.split()]
     g = table({**NO_1M, 0: hand}, draws="7z 1z 2z 3z 1m", dora="9p")
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "7z")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "7z")
     assert g.actor == 0 and g.state.closed34[0, 0, t34("1m")] == 4, describe(g)
     assert_not_legal(g, 0, A.KAN + t34("1m"), "(a reading without the 111m triplet)")
 
@@ -395,10 +374,7 @@ def test_ura_dora_under_a_kan_indicator_counts_no_ippatsu_after_own_kan():
         dora="9p 8p",
         ura="9p 7z",
     )
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "7z")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "7z")
     act(g, 0, A.KAN + t34("1m"))
     act(g, 0, A.TSUMO)
     yaku = yaku_of(g, 0)
@@ -412,10 +388,7 @@ def test_ura_dora_under_a_kan_indicator_counts_no_ippatsu_after_own_kan():
 
 def test_riichi_tsumogiri_of_a_drawn_red_five():
     g = riichi_table(draws="5s 1z 2z 3z 0m", dora="1z")
-    act(g, 0, A.RIICHI)
-    discard(g, 0, "9m")
-    for s in (1, 2, 3):
-        tsumogiri(g, s)
+    _riichi_round(g, "9m")
     discards = [a for a in g.legal_actions() if a < A.RIICHI]
     assert discards == [discard_id("0m")], describe(g, "after riichi only the drawn red 5m")
 

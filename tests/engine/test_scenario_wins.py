@@ -26,10 +26,13 @@ from scenario_helpers import (
     last_wins,
     live_left,
     pass_claims,
+    pon_three,
     start_hand,
     t34,
     table,
     tsumogiri,
+    tsumogiri_each,
+    tsumogiri_pass,
     yaku_of,
 )
 from scenario_helpers import (
@@ -54,8 +57,7 @@ def test_tsumo_needs_a_yaku():
     discard(g, 0, "5m")
     act(g, 1, A.CHI_MID)
     discard(g, 1, "5z")
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (2, 3, 0))
     assert g.actor == 1 and g.state.closed34[0, 1, t34("1s")] == 3, describe(g)
     assert_not_legal(g, 1, A.TSUMO, "(open hand, 111s 99s 123p 789p + chi: no yaku)")
 
@@ -86,34 +88,31 @@ def _last_draw(g, seat: int):
     assert g.actor == seat and live_left(g) == 0, describe(g, f"S{seat} should draw the last tile")
 
 
+def _s1_draws_the_last(hands: list[str], last: str, **kwargs):
+    """A hand (dora 9s) whose last live tile is ``last``, played until S1 has drawn it."""
+    g = start_hand(hands=hands, draws=["?"] * 69 + [last], dora="9s", **kwargs)
+    _last_draw(g, 1)
+    return g
+
+
 def test_haitei_tsumo():
     hands = [PINLESS[0], "34p234m567m234s88s", PINLESS[1], PINLESS[2]]
-    g = start_hand(
-        hands=hands,
-        draws=["?"] * 69 + ["2p"],
-        rinshan="5p 5p 5p 0p",
-        ura="2p 2p 2p",
-        dora="9s",
-        seed=1,
-    )
-    _last_draw(g, 1)
+    g = _s1_draws_the_last(hands, "2p", rinshan="5p 5p 5p 0p", ura="2p 2p 2p", seed=1)
     act(g, 1, A.TSUMO)
     assert "haitei_raoyue" in yaku_of(g, 1), describe(g)
 
 
+def _houtei_discard():
+    """S1 draws the last live tile, 5p, and discards it: S2 waits on it, S3 holds 55p."""
+    hands = [PINLESS[0], PINLESS[1], "34p234m567m234s88s", "369m369s55p12345z"]
+    g = _s1_draws_the_last(hands, "5p", rinshan="2p 2p 2p 2p", ura="0p", seed=2)
+    tsumogiri(g, 1)
+    return g
+
+
 def test_houtei_ron_only_no_chi_or_pon_on_the_last_discard():
     """S1 discards the last tile 5p: S2 (34p, left of it S1) may ron but not chi; S3 (55p) no pon."""
-    hands = [PINLESS[0], PINLESS[1], "34p234m567m234s88s", "369m369s55p12345z"]
-    g = start_hand(
-        hands=hands,
-        draws=["?"] * 69 + ["5p"],
-        rinshan="2p 2p 2p 2p",
-        ura="0p",
-        dora="9s",
-        seed=2,
-    )
-    _last_draw(g, 1)
-    tsumogiri(g, 1)
+    g = _houtei_discard()
     assert g.actor == 2 and g.phase == "claim", describe(g, "S2 waits on 5p")
     assert_not_legal(g, 2, A.CHI_HIGH, "(houtei: only ron)")
     assert_not_legal(g, 2, A.CHI_LOW, "(houtei: only ron)")
@@ -123,17 +122,7 @@ def test_houtei_ron_only_no_chi_or_pon_on_the_last_discard():
 
 
 def test_houtei_ron():
-    hands = [PINLESS[0], PINLESS[1], "34p234m567m234s88s", "369m369s55p12345z"]
-    g = start_hand(
-        hands=hands,
-        draws=["?"] * 69 + ["5p"],
-        rinshan="2p 2p 2p 2p",
-        ura="0p",
-        dora="9s",
-        seed=2,
-    )
-    _last_draw(g, 1)
-    tsumogiri(g, 1)
+    g = _houtei_discard()
     act(g, 2, A.RON)
     assert "houtei_raoyui" in yaku_of(g, 2), describe(g)
 
@@ -177,11 +166,17 @@ PINFU_TANYAO_3P = "45p234m567m234s88s"  # ron 3p: 2 han 30 fu
 PINFU_3P = "45p678m678s456p99s"  # ron 3p: pinfu only, 1 han 30 fu
 
 
-@pytest.mark.nojit
-def test_double_ron_honba_and_sticks_to_the_first_winner_after_the_discarder():
+def _s0_deals_3p_to_s1_and_s3():
+    """S0 discards 3p at two honba and one stick: S1 (pinfu tanyao) and S3 (pinfu) may ron."""
     hands = ["3p147m147s123456z", PINFU_TANYAO_3P, "39m19p15s1234567z", PINFU_3P]
     g = start_hand(hands=hands, draws="9p", dora="9s", honba=2, kyotaku=1)
     discard(g, 0, "3p")
+    return g
+
+
+@pytest.mark.nojit
+def test_double_ron_honba_and_sticks_to_the_first_winner_after_the_discarder():
+    g = _s0_deals_3p_to_s1_and_s3()
     act(g, 1, A.RON)
     act(g, 3, A.RON)
     assert hand_deltas(g) == [-3600, 3600, 0, 1000], describe(
@@ -192,17 +187,20 @@ def test_double_ron_honba_and_sticks_to_the_first_winner_after_the_discarder():
     )
 
 
-def test_double_ron_first_winner_wraps_around():
-    """S2 deals in to S3 and S0 (dealer): S3 comes first after S2 and takes honba and stick."""
+def _s2_deals_in_to_s3_and_s0(**kwargs):
+    """S2 discards 3p at two honba: S3 (pinfu tanyao) and S0 (dealer, pinfu) both ron."""
     hands = [PINFU_3P, "39m19p15s1234567z", "3p147m147s123456z", PINFU_TANYAO_3P]
-    g = start_hand(hands=hands, draws="1m 9m 2z", dora="9s", honba=2, kyotaku=1)
-    tsumogiri(g, 0)
-    pass_claims(g)
-    tsumogiri(g, 1)
-    pass_claims(g)
+    g = start_hand(hands=hands, draws="1m 9m 2z", dora="9s", honba=2, **kwargs)
+    tsumogiri_pass(g, (0, 1))
     discard(g, 2, "3p")
     act(g, 3, A.RON)
     act(g, 0, A.RON)
+    return g
+
+
+def test_double_ron_first_winner_wraps_around():
+    """S2 deals in to S3 and S0 (dealer): S3 comes first after S2 and takes honba and stick."""
+    g = _s2_deals_in_to_s3_and_s0(kyotaku=1)
     assert hand_deltas(g) == [1500, 0, -4100, 3600], describe(
         g, "S3: 2000 + 600 + 1000 stick; dealer S0: 1500; S2 pays 2600 + 1500"
     )
@@ -246,109 +244,93 @@ def _pao_table(hand1: str, draws: str, **kwargs):
     return table({**PAO_OTHERS, 1: hand1}, draws=draws, dora="8p", **kwargs)
 
 
+def _pon_dragons_no_check(g):
+    pon_three(g, ("5z", "6z", "7z"), ("9m", "1s", "9s"))
+
+
 def _pon_three_dragons(g):
-    discard(g, 0, "5z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9m")
-    discard(g, 2, "6z")
-    act(g, 1, A.PON)
-    discard(g, 1, "1s")
-    discard(g, 2, "7z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9s")
+    _pon_dragons_no_check(g)
     assert int(g.state.pao_seat[0, 1]) == 2, describe(g, "S2 is liable for S1's daisangen")
 
 
-def test_pao_tsumo_liable_pays_all_honba_normal():
-    g = _pao_table("55z66z77z234m5p19s9m", "9p 9m 8m 1m 1p 9s 5p", honba=1)
-    _pon_three_dragons(g)
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
+def _pao_tsumo(hand1: str, draws: str, pon=_pon_three_dragons, **kwargs):
+    """``_pao_table``; S1 pons the three dragons, S2, S3 and S0 tsumogiri, S1 wins by tsumo."""
+    g = _pao_table(hand1, draws, **kwargs)
+    pon(g)
+    tsumogiri_each(g, (2, 3, 0))
     act(g, 1, A.TSUMO)
-    assert hand_deltas(g) == [-100, 32300, -32100, -100], describe(
-        g, "daisangen tsumo: S2 pays the whole 32,000; the honba (100 each) is paid normally"
-    )
+    return g
 
 
-def test_pao_tsumo_liable_pays_all_honba_with_pao_honba_liable():
-    """Tenhou (pao_honba="liable"): S2 pays the 32,000 and all 300 honba, the others nothing."""
-    g = _pao_table(
-        "55z66z77z234m5p19s9m",
-        "9p 9m 8m 1m 1p 9s 5p",
-        honba=1,
-        rules=MAHJONGSOUL.replace(pao_honba="liable"),
-    )
+def _pao_ron_on_s3(hand1: str, draws: str, **kwargs):
+    """``_pao_table``; S1 pons the three dragons, S2 tsumogiris, S1 rons S3's tsumogiri."""
+    g = _pao_table(hand1, draws, **kwargs)
     _pon_three_dragons(g)
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
-    act(g, 1, A.TSUMO)
-    assert hand_deltas(g) == [0, 32300, -32300, 0], describe(
-        g, "daisangen tsumo, pao_honba liable: S2 pays 32,000 + 300 honba"
-    )
-
-
-def test_pao_ron_split_is_the_same_with_pao_honba_liable():
-    g = _pao_table(
-        "55z66z77z234m5p19s9m",
-        "9p 9m 8m 1m 5p",
-        honba=1,
-        rules=MAHJONGSOUL.replace(pao_honba="liable"),
-    )
-    _pon_three_dragons(g)
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
+    tsumogiri_each(g, (2, 3))
     act(g, 1, A.RON)
-    assert hand_deltas(g) == [0, 32300, -16000, -16300], describe(
-        g, "pao_honba only changes tsumo: on ron the discarder pays the honba"
-    )
+    return g
 
 
-def test_pao_ron_liable_and_discarder_split():
-    g = _pao_table("55z66z77z234m5p19s9m", "9p 9m 8m 1m 5p", honba=1)
-    _pon_three_dragons(g)
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
-    act(g, 1, A.RON)
-    assert hand_deltas(g) == [0, 32300, -16000, -16300], describe(
-        g, "daisangen ron on S3: S2 (liable) and S3 pay 16,000 each; S3 pays the 300 honba"
-    )
+@pytest.mark.parametrize(
+    ("rules", "expected", "why"),
+    [
+        (
+            MAHJONGSOUL,
+            [-100, 32300, -32100, -100],
+            "daisangen tsumo: S2 pays the whole 32,000; the honba (100 each) is paid normally",
+        ),
+        (
+            MAHJONGSOUL.replace(pao_honba="liable"),
+            [0, 32300, -32300, 0],
+            "daisangen tsumo, pao_honba liable: S2 pays 32,000 + 300 honba",
+        ),
+    ],
+    ids=["honba_normal", "with_pao_honba_liable"],
+)
+def test_pao_tsumo_liable_pays_all(rules, expected, why):
+    """S2 pays the whole 32,000; the honba is paid normally, or all by S2 under Tenhou's
+    pao_honba="liable" (the others then pay nothing)."""
+    g = _pao_tsumo("55z66z77z234m5p19s9m", "9p 9m 8m 1m 1p 9s 5p", honba=1, rules=rules)
+    assert hand_deltas(g) == expected, describe(g, why)
+
+
+@pytest.mark.parametrize(
+    ("rules", "why"),
+    [
+        (
+            MAHJONGSOUL,
+            "daisangen ron on S3: S2 (liable) and S3 pay 16,000 each; S3 pays the 300 honba",
+        ),
+        (
+            MAHJONGSOUL.replace(pao_honba="liable"),
+            "pao_honba only changes tsumo: on ron the discarder pays the honba",
+        ),
+    ],
+    ids=["honba_normal", "split_is_the_same_with_pao_honba_liable"],
+)
+def test_pao_ron_liable_and_discarder_split(rules, why):
+    g = _pao_ron_on_s3("55z66z77z234m5p19s9m", "9p 9m 8m 1m 5p", honba=1, rules=rules)
+    assert hand_deltas(g) == [0, 32300, -16000, -16300], describe(g, why)
 
 
 def test_pao_other_yakuman_paid_normally():
     """Daisangen + tsuuiisou by tsumo: S2 pays daisangen whole; tsuuiisou is paid by everyone."""
-    g = _pao_table(
+    g = _pao_tsumo(
         "55z66z77z444z2z19s9m", "9p 9m 8m 1m 1p 9s 2z", points=[25000, 20000, 45000, 10000]
     )
-    _pon_three_dragons(g)
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
-    act(g, 1, A.TSUMO)
     assert hand_deltas(g) == [-16000, 64000, -40000, -8000], describe(
         g, "S2: 32,000 (pao daisangen) + 8,000 (tsuuiisou share); dealer 16,000; S3 8,000"
     )
 
 
 def test_no_pao_without_the_rule():
-    g = _pao_table(
-        "55z66z77z234m5p19s9m", "9p 9m 8m 1m 1p 9s 5p", rules=MAHJONGSOUL.replace(pao=False)
+    g = _pao_tsumo(
+        "55z66z77z234m5p19s9m",
+        "9p 9m 8m 1m 1p 9s 5p",
+        pon=_pon_dragons_no_check,
+        rules=MAHJONGSOUL.replace(pao=False),
     )
-    _pon_dragons_no_check(g)
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
-    act(g, 1, A.TSUMO)
     assert hand_deltas(g) == [-16000, 32000, -8000, -8000], describe(g, "pao off: normal tsumo")
-
-
-def _pon_dragons_no_check(g):
-    discard(g, 0, "5z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9m")
-    discard(g, 2, "6z")
-    act(g, 1, A.PON)
-    discard(g, 1, "1s")
-    discard(g, 2, "7z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9s")
 
 
 def test_pao_ron_by_the_liable_player_pays_all():
@@ -379,8 +361,7 @@ def _daisuushii(rules):
         act(g, 1, A.PON)
         discard(g, 1, out)
     assert int(g.state.pao_seat[0, 1]) == 2, describe(g, "S2 fed the fourth wind set")
-    for s in (2, 3, 0):
-        tsumogiri(g, s)
+    tsumogiri_each(g, (2, 3, 0))
     act(g, 1, A.TSUMO)
     return g
 
@@ -433,15 +414,7 @@ def test_red_five_counts_as_dora():
 
 
 def test_dealer_among_double_ron_winners_keeps_the_deal():
-    hands = [PINFU_3P, "39m19p15s1234567z", "3p147m147s123456z", PINFU_TANYAO_3P]
-    g = start_hand(hands=hands, draws="1m 9m 2z", dora="9s", honba=2)
-    tsumogiri(g, 0)
-    pass_claims(g)
-    tsumogiri(g, 1)
-    pass_claims(g)
-    discard(g, 2, "3p")
-    act(g, 3, A.RON)
-    act(g, 0, A.RON)
+    g = _s2_deals_in_to_s3_and_s0()
     assert int(g.state.kyoku[0]) == 0 and int(g.state.honba[0]) == 3, describe(
         g, "the dealer won: renchan, honba +1"
     )
@@ -449,9 +422,7 @@ def test_dealer_among_double_ron_winners_keeps_the_deal():
 
 def test_sticks_go_to_the_first_actual_winner():
     """S1 declines its ron; S3 alone wins and takes honba and the stick."""
-    hands = ["3p147m147s123456z", PINFU_TANYAO_3P, "39m19p15s1234567z", PINFU_3P]
-    g = start_hand(hands=hands, draws="9p", dora="9s", honba=2, kyotaku=1)
-    discard(g, 0, "3p")
+    g = _s0_deals_3p_to_s1_and_s3()
     act(g, 1, A.PASS)
     act(g, 3, A.RON)
     assert hand_deltas(g) == [-1600, 0, 0, 2600], describe(g, "S3: 1000 + 600 honba + stick")
@@ -520,11 +491,9 @@ def test_chiihou_broken_by_a_closed_kan():
 def test_pao_ron_other_yakuman_paid_by_the_discarder():
     """Daisangen + tsuuiisou ron on S3: S2 pays half the daisangen (16,000); S3 pays the other
     half and the whole tsuuiisou (16,000 + 32,000)."""
-    g = _pao_table("55z66z77z444z2z19s9m", "9p 9m 8m 1m 2z", points=[25000, 20000, 45000, 10000])
-    _pon_three_dragons(g)
-    tsumogiri(g, 2)
-    tsumogiri(g, 3)
-    act(g, 1, A.RON)
+    g = _pao_ron_on_s3(
+        "55z66z77z444z2z19s9m", "9p 9m 8m 1m 2z", points=[25000, 20000, 45000, 10000]
+    )
     assert hand_deltas(g) == [0, 64000, -16000, -48000], describe(g)
 
 
@@ -571,9 +540,7 @@ def test_wind_yakuhai_follow_seat_and_round(kyoku, yaku_keys):
 def test_pinfu_tsumo_is_20_fu():
     hands = [PINLESS[0], "234m678s234p45p88s", PINLESS[1], PINLESS[2]]
     g = start_hand(hands=hands, draws="1z 9m 9s 2z 3z 3p", dora="9p")
-    for s in (0, 1, 2, 3, 0):
-        tsumogiri(g, s)
-        pass_claims(g)
+    tsumogiri_pass(g, (0, 1, 2, 3, 0))
     act(g, 1, A.TSUMO)
     win = last_wins(g)[0]
     assert (win["han"], win["fu"]) == (3, 20), describe(g, f"pinfu tanyao tsumo: {win}")
@@ -593,9 +560,7 @@ def test_ron_on_shanpon_is_not_suuankou():
 
 def test_tsumo_on_shanpon_is_suuankou():
     g = table({1: SHANPON_SANANKOU}, draws="9m 9p 9s 8m 7z 5z", dora="9p")
-    for s in (0, 1, 2, 3, 0):
-        tsumogiri(g, s)
-        pass_claims(g)
+    tsumogiri_pass(g, (0, 1, 2, 3, 0))
     act(g, 1, A.TSUMO)
     yaku = yaku_of(g, 1)
     assert "suuankou" in yaku, describe(g, f"yaku {yaku}")

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from engine.rules import MAHJONGSOUL, TENHOU
+from engine.scoring.hand_score import SITUATIONAL_FLAGS
 from engine.tiles import hand34_to_str, tile34_to_str
 
 mahjong = pytest.importorskip("mahjong")
@@ -303,22 +304,7 @@ class Case:
     def describe(self) -> str:
         """The case in mpsz, for failure messages."""
         i = self.inp
-        flags = [
-            f
-            for f in (
-                "riichi",
-                "double_riichi",
-                "open_riichi",
-                "ippatsu",
-                "rinshan",
-                "chankan",
-                "haitei",
-                "houtei",
-                "tenhou",
-                "chiihou",
-            )
-            if i.get(f)
-        ]
+        flags = [f for f in SITUATIONAL_FLAGS if i.get(f)]
         melds = " ".join(f"{m['type']}:{m['tiles']}" for m in i["melds"])
         return (
             f"[{self.theme}] {i['closed']} win {i['win_tile']} {i['win_type']} "
@@ -395,21 +381,7 @@ def _build(rng: random.Random, preset: str, themes=THEMES) -> Case | None:
     seat = "E" if force.get("tenhou") else rng.choice("SWN" if force.get("chiihou") else WINDS)
     rnd = rng.choice("EESSWN")
     tsumo = bool(force.get("tsumo") or first_draw or rng.random() < 0.5)
-    flags = dict.fromkeys(
-        (
-            "riichi",
-            "double_riichi",
-            "open_riichi",
-            "ippatsu",
-            "rinshan",
-            "chankan",
-            "haitei",
-            "houtei",
-            "tenhou",
-            "chiihou",
-        ),
-        False,
-    )
+    flags = dict.fromkeys(SITUATIONAL_FLAGS, False)
     if first_draw:
         flags["tenhou"] = bool(force.get("tenhou"))
         flags["chiihou"] = bool(force.get("chiihou"))
@@ -993,18 +965,9 @@ def test_generator_covers_every_meld_type_flag_and_yakuman():
     cases = generate_cases(11, 2000, "mahjongsoul")
     melds = Counter(m["type"] for c in cases for m in c.inp["melds"])
     assert set(melds) == {"chi", "pon", "daiminkan", "kakan", "ankan"}
-    for flag in (
-        "riichi",
-        "double_riichi",
-        "ippatsu",
-        "rinshan",
-        "chankan",
-        "haitei",
-        "houtei",
-        "tenhou",
-        "chiihou",
-    ):
-        assert sum(c.inp[flag] for c in cases) >= 10, flag
+    for flag in SITUATIONAL_FLAGS:
+        if flag != "open_riichi":  # drawn for the variant rules only
+            assert sum(c.inp[flag] for c in cases) >= 10, flag
     assert sum(c.inp["win_type"] == "tsumo" for c in cases) > 500
     assert {c.inp["seat_wind"] for c in cases} == set(WINDS)
     assert sum(c.inp["honba"] > 0 for c in cases) > 100

@@ -219,6 +219,17 @@ def _complete_patterns(n_sets):
     return np.array([c for c in out if c.max() <= 4])
 
 
+def _random_hand(rng, kinds, n_sets: int) -> np.ndarray:
+    """A hand34 of ``3 * n_sets`` + 1 or 2 tiles of ``kinds``, at most four of a kind."""
+    n_tiles = 3 * n_sets + int(rng.integers(1, 3))
+    h = np.zeros(34, np.int64)
+    while h.sum() < n_tiles:
+        t = rng.choice(kinds)
+        if h[t] < 4:
+            h[t] += 1
+    return h
+
+
 @pytest.mark.parametrize("n_sets", [0, 1, 2])
 def test_small_hands_match_brute_force(tables, n_sets):
     """Shanten = min over complete hands C of (tiles of C not held) - 1, hands crowded into few kinds."""
@@ -226,12 +237,7 @@ def test_small_hands_match_brute_force(tables, n_sets):
     rng = np.random.default_rng(n_sets)
     for _ in range(400 if n_sets < 2 else 120):
         kinds = rng.choice(34, size=int(rng.integers(2, 7)), replace=False)
-        n_tiles = 3 * n_sets + int(rng.integers(1, 3))
-        h = np.zeros(34, np.int64)
-        while h.sum() < n_tiles:
-            t = rng.choice(kinds)
-            if h[t] < 4:
-                h[t] += 1
+        h = _random_hand(rng, kinds, n_sets)
         expected = int(np.maximum(complete - h, 0).sum(axis=1).min()) - 1
         got = _shanten_standard(h.astype(np.uint8), tables.shanten_suit, tables.shanten_honor)
         assert got == expected, hand34_to_str(h)
@@ -256,12 +262,7 @@ def test_three_player_hands_need_no_run_a_three_player_wall_lacks(tables, n_sets
             terminal = rng.choice([0, 8])
             if terminal not in kinds:  # distinct kinds: room for every tile of the hand
                 kinds[0] = terminal
-        n_tiles = 3 * n_sets + int(rng.integers(1, 3))
-        h = np.zeros(34, np.int64)
-        while h.sum() < n_tiles:
-            t = rng.choice(kinds)
-            if h[t] < 4:
-                h[t] += 1
+        h = _random_hand(rng, kinds, n_sets)
         want = int(np.maximum(three - h, 0).sum(axis=1).min()) - 1
         assert int(np.maximum(complete - h, 0).sum(axis=1).min()) - 1 == want, hand34_to_str(h)
         got = _shanten_standard(h.astype(np.uint8), tables.shanten_suit, tables.shanten_honor)

@@ -20,6 +20,7 @@ from scenario_helpers import (
     start_hand,
     t34,
     tsumogiri,
+    tsumogiri_each,
 )
 
 from engine.game import Game
@@ -114,21 +115,25 @@ def test_discarded_kinds_must_match_the_river():
         validate(g.state)
 
 
+def _fresh_state_with(flag: str, seat: int):
+    """A new game's state with ``flag[0, seat]`` set, though the seat has passed no tile."""
+    fresh = Game(seed=8)
+    getattr(fresh.state, flag)[0, seat] = 1
+    return fresh.state
+
+
 def test_temporary_furiten_flag_must_match_the_passed_tiles():
     g = _s1_table(TANYAO_36P, "1z 2z 3p 6p 6p 3z 6p")
-    tsumogiri(g, 0)
-    tsumogiri(g, 1)
-    tsumogiri(g, 2)
+    tsumogiri_each(g, (0, 1, 2))
     act(g, 1, A.PASS, "(S1 declines ron on S2's 3p)")
     validate(g.state)
     assert int(g.state.furiten_temp[0, 1]) == 1
     g.state.furiten_temp[0, 1] = 0
     with pytest.raises(ValueError, match=r"temporary furiten flag .* \(seat 1\)"):
         validate(g.state)
-    fresh = Game(seed=8)
-    fresh.state.furiten_temp[0, 2] = 1
+    fresh = _fresh_state_with("furiten_temp", 2)
     with pytest.raises(ValueError, match=r"temporary furiten flag .* \(seat 2\)"):
-        validate(fresh.state)
+        validate(fresh)
 
 
 def test_riichi_furiten_flag_must_match_the_passes_after_riichi():
@@ -138,18 +143,16 @@ def test_riichi_furiten_flag_must_match_the_passes_after_riichi():
     discard(g, 1, "2z")
     tsumogiri(g, 2)
     act(g, 1, A.PASS, "(S1 in riichi declines ron on 3p)")
-    tsumogiri(g, 3)
-    tsumogiri(g, 0)
+    tsumogiri_each(g, (3, 0))
     tsumogiri(g, 1)  # clears the temporary flag, not the riichi one
     validate(g.state)
     assert int(g.state.furiten_riichi[0, 1]) == 1 and int(g.state.furiten_temp[0, 1]) == 0
     g.state.furiten_riichi[0, 1] = 0
     with pytest.raises(ValueError, match=r"riichi furiten flag .* \(seat 1\)"):
         validate(g.state)
-    fresh = Game(seed=8)
-    fresh.state.furiten_riichi[0, 3] = 1
+    fresh = _fresh_state_with("furiten_riichi", 3)
     with pytest.raises(ValueError, match=r"riichi furiten flag .* \(seat 3\)"):
-        validate(fresh.state)
+        validate(fresh)
 
 
 ANKAN_HANDS = ["258m258p258s1234z", "111m47m47p47s1567z", "99m19p19s1234567z", "369m369p369s2347z"]

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
 
-from scenario_helpers import act, discard, pass_claims, tsumogiri  # noqa: E402
+from scenario_helpers import act, discard, pass_claims, pon_three, tsumogiri  # noqa: E402
 from scenario_helpers import play_out as scenario_play_out  # noqa: E402
 
 from engine import actions as A  # noqa: E402, N812
@@ -107,15 +107,7 @@ def pao_hand(seed: int) -> Game:
     others = {0: "147m147p147s1235z", 2: "258m258p258s1367z", 3: "369m369p369s1234z"}
     hands = [others.get(s, "55z66z77z234m5p19s9m") for s in range(4)]
     g = start_hand(hands=hands, draws="9p 9m 8m 1m 1p 9s 5p", dora="8p", seed=seed)
-    discard(g, 0, "5z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9m")
-    discard(g, 2, "6z")
-    act(g, 1, A.PON)
-    discard(g, 1, "1s")
-    discard(g, 2, "7z")
-    act(g, 1, A.PON)
-    discard(g, 1, "9s")
+    pon_three(g, ("5z", "6z", "7z"), ("9m", "1s", "9s"))
     for s in (2, 3, 0):
         tsumogiri(g, s)
     act(g, 1, A.TSUMO)
