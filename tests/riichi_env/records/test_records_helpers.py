@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+import pytest
 
 from engine.tiles import red_ids
 from riichi_env.records.convert import read_file
@@ -11,6 +14,18 @@ from riichi_env.records.mjlog import load_walls
 
 LOGS = Path(__file__).resolve().parents[2] / "data" / "logs"
 WALLS = load_walls(LOGS / "tenhou-mjlog" / "walls.jsonl")
+
+NAMES = [f"set-00000-rotation-{r}.mjson" for r in range(4)]
+"""The record files of an arena's first set (four rotations)."""
+
+needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+
+
+def plant_victim(tmp_path: Path) -> Path:
+    """A file a planted symbolic link may point at: ``victim.txt``, reading ``precious``."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    return victim
 
 
 def index_table(n_cells: int) -> list[tuple[list[str], dict]]:
