@@ -835,8 +835,8 @@ def test_bad_kita_answers_are_substituted_and_counted(mode):
     seats = ["efficiency", None, "greedy"]
 
     def seated(bot, **kw):
-        seated = [bot if s is None else s for s in seats]
-        return selfplay(seated, games=2, seed=5, records="events", rules="tenhou-3p", **kw)
+        table = [bot if s is None else s for s in seats]
+        return selfplay(table, games=2, seed=5, records="events", rules="tenhou-3p", **kw)
 
     ok = seated(app_bot("ok"))
     argv = [sys.executable, str(KITA_BOT), mode, "{seat}", "nukidora", "mjaiapp"]
