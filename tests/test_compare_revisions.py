@@ -21,6 +21,18 @@ def _git(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
 
 
+def _compare(tmp_path, *args: str, **kw) -> subprocess.CompletedProcess:
+    """``compare_revisions.py ARGS --workdir TMP_PATH``, its output captured as text."""
+    argv = [sys.executable, str(SCRIPT), *args, "--workdir", str(tmp_path)]
+    return subprocess.run(argv, capture_output=True, text=True, **kw)
+
+
+def _cells(stdout: str, start: str) -> list[str]:
+    """The cells of the table row that starts with ``start``."""
+    row = next(line for line in stdout.splitlines() if line.startswith(start))
+    return [c.strip() for c in row.strip("|").split("|")]
+
+
 @pytest.fixture
 def checkout(tmp_path):
     try:
@@ -38,19 +50,13 @@ def checkout(tmp_path):
 
 
 def test_two_revisions_give_a_table_with_their_ratio(checkout, tmp_path):
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), "HEAD", "--only", "raw", "--budget", "tiny"]
-        + ["--rounds", "2", "--workdir", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    args = ["HEAD", "--only", "raw", "--budget", "tiny", "--rounds", "2"]
+    out = _compare(tmp_path, *args, timeout=900)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     header = next(line for line in lines if line.startswith("| row |"))
     assert "| HEAD (" in header and "| working tree |" in header
-    row = next(line for line in lines if line.startswith("| raw:"))
-    cells = [c.strip() for c in row.strip("|").split("|")]
+    cells = _cells(out.stdout, "| raw:")
     assert cells[1] == "decisions/s"
     assert cells[2][0].isdigit() and cells[3][0].isdigit()  # a rate at each revision
     assert cells[4].endswith("x")
@@ -58,32 +64,18 @@ def test_two_revisions_give_a_table_with_their_ratio(checkout, tmp_path):
 
 
 def test_a_bad_revision_or_row_is_refused_with_its_name(checkout, tmp_path):
-    bad = subprocess.run(
-        [sys.executable, str(SCRIPT), "no-such-rev", "--workdir", str(tmp_path)],
-        capture_output=True,
-        text=True,
-    )
+    bad = _compare(tmp_path, "no-such-rev")
     assert bad.returncode != 0 and "'no-such-rev' is not a git revision" in bad.stderr
-    row = subprocess.run(
-        [sys.executable, str(SCRIPT), "HEAD", "--only", "envv", "--workdir", str(tmp_path)],
-        capture_output=True,
-        text=True,
-    )
+    row = _compare(tmp_path, "HEAD", "--only", "envv")
     assert row.returncode == 2 and "unknown rows ['envv']" in row.stderr
 
 
 def test_the_record_rows_read_and_pack_the_same_records(checkout, tmp_path):
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), "HEAD", "--only", "read,pack", "--budget", "tiny"]
-        + ["--rounds", "1", "--workdir", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    args = ["HEAD", "--only", "read,pack", "--budget", "tiny", "--rounds", "1"]
+    out = _compare(tmp_path, *args, timeout=900)
     assert out.returncode == 0, out.stderr
     assert len(list((tmp_path / "records-3").iterdir())) >= 3  # written once, for both rows
     for name in ("read", "pack"):
-        row = next(line for line in out.stdout.splitlines() if line.startswith(f"| {name}:"))
-        cells = [c.strip() for c in row.strip("|").split("|")]
+        cells = _cells(out.stdout, f"| {name}:")
         assert cells[1] == "hanchan/CPU s"
         assert cells[2][0].isdigit() and cells[3][0].isdigit() and cells[4].endswith("x")

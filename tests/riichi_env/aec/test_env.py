@@ -53,6 +53,26 @@ def _choose(mask, rng, kita_first=False):
     return int(legal[rng.integers(legal.size)])
 
 
+def _play_alike(e, clone, rng, moves, *, turns_and_rewards=False):
+    """Up to ``moves`` random moves made in ``e`` and its ``clone`` alike, both observing the same
+    before each (with ``turns_and_rewards`` also the same rewards so far, and the same seat to move
+    after each move)."""
+    for _ in range(moves):
+        agent = e.agent_selection
+        if e.terminations[agent]:
+            break
+        o1, o2 = e.observe(agent), clone.observe(agent)
+        assert np.array_equal(o1["observation"], o2["observation"])
+        assert np.array_equal(o1["action_mask"], o2["action_mask"])
+        if turns_and_rewards:
+            assert e._cumulative_rewards == clone._cumulative_rewards
+        a = _choose(o1["action_mask"], rng)
+        e.step(a)
+        clone.step(a)
+        if turns_and_rewards:
+            assert clone.agent_selection == e.agent_selection
+
+
 # api_test warns about Dict observations for envs outside PettingZoo's own list of classic envs
 DICT_OBS = pytest.mark.filterwarnings(
     "ignore:Observation is not a NumPy array", "ignore:Observation space for each agent"
@@ -130,19 +150,7 @@ def test_pickle_round_trip_mid_game():
     _random_steps(e, 150, rng)
     clone = pickle.loads(pickle.dumps(e))
     assert clone.agent_selection == e.agent_selection
-    for _ in range(400):
-        agent = e.agent_selection
-        if e.terminations[agent]:
-            break
-        o1, o2 = e.observe(agent), clone.observe(agent)
-        assert np.array_equal(o1["observation"], o2["observation"])
-        assert np.array_equal(o1["action_mask"], o2["action_mask"])
-        assert e._cumulative_rewards == clone._cumulative_rewards
-        legal = np.flatnonzero(o1["action_mask"])
-        a = int(legal[rng.integers(legal.size)])
-        e.step(a)
-        clone.step(a)
-        assert clone.agent_selection == e.agent_selection
+    _play_alike(e, clone, rng, 400, turns_and_rewards=True)
     assert e.points() == clone.points()
 
 
@@ -478,16 +486,7 @@ def test_pickle_round_trip_mid_game_three_players():
     for _ in range(120):
         e.step(_choose(e.action_mask(), rng, kita_first=True))
     clone = pickle.loads(pickle.dumps(e))
-    for _ in range(200):
-        agent = e.agent_selection
-        if e.terminations[agent]:
-            break
-        o1, o2 = e.observe(agent), clone.observe(agent)
-        assert np.array_equal(o1["observation"], o2["observation"])
-        assert np.array_equal(o1["action_mask"], o2["action_mask"])
-        a = _choose(o1["action_mask"], rng)
-        e.step(a)
-        clone.step(a)
+    _play_alike(e, clone, rng, 200)
     assert e.points() == clone.points()
 
 

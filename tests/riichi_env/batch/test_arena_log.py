@@ -4,28 +4,18 @@ is a file is a one-line error."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
+from test_records_helpers import NAMES, needs_symlinks, plant_victim
 
 from riichi_env.batch.arena import arena
 from riichi_env.cli.main import main
 
 SEATS = ["greedy", "random", "random", "random"]
-NAMES = [f"set-00000-rotation-{r}.mjson" for r in range(4)]
-
-needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
-
-
-def _victim(tmp_path):
-    victim = tmp_path / "victim.txt"
-    victim.write_text("precious")
-    return victim
 
 
 @needs_symlinks
 def test_arena_log_never_follows_a_link_or_replaces_a_record(tmp_path):
-    victim = _victim(tmp_path)
+    victim = plant_victim(tmp_path)
     out = tmp_path / "logs"
     out.mkdir()
     (out / NAMES[0]).symlink_to(victim)
@@ -70,7 +60,7 @@ def test_arena_log_link_planted_while_the_games_run(tmp_path):
     """A link planted after the directory check is still refused when the record is written."""
     from riichi_env.batch.play import selfplay
 
-    victim = _victim(tmp_path)
+    victim = plant_victim(tmp_path)
     out = tmp_path / "logs"
 
     def runner(*args, **kwargs):

@@ -11,10 +11,10 @@ empty) against the engine's records.
 import io
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from mjai_helpers import APP_BOT, BAD_BOT, app_bot, check_answer_without_decision
 
 from agents import EfficiencyAgent, RandomAgent
 from engine.actions import KAN, KITA, N_ACTIONS, PASS, PON, PON_PLAIN, TSUMO, action_name
@@ -28,7 +28,6 @@ from riichi_env.mjai.bot import MjaiPlayer, WorldError
 from riichi_env.mjai.protocol import action_to_answer, answer_to_action, seat_events
 from riichi_env.mjai.seat import MjaiBot, MjaiBotError, game_events
 
-BAD_BOT = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots" / "bad_bot.py"
 REFERENCE = "python -m riichi_env.mjai.bot"
 STARTUP = 900.0  # the reference bot may compile the engine's kernels on a cold cache
 KITA_BOT = BAD_BOT.parent / "kita_bot.py"
@@ -334,13 +333,11 @@ def test_pass_and_tsumo_answers():
 
 # ---------------------------------------------------------------------- seats and dialects
 
-APP_BOT = BAD_BOT.parent / "app_bot.py"
 LATE = BAD_BOT.parent / "late_wrapper.py"
 
 
 def _app(mode: str, *extra: str, **kw) -> MjaiBot:
-    argv = [sys.executable, str(APP_BOT), mode, "{seat}", *extra]
-    return MjaiBot(argv, dialect="mjaiapp", timeout=5.0, startup_timeout=60.0, **kw)
+    return app_bot(mode, *extra, timeout=5.0, startup_timeout=60.0, **kw)
 
 
 def test_seat_field_is_the_seat_each_process_plays():
@@ -447,18 +444,7 @@ def test_mjaiapp_output_where_the_seat_has_no_decision():
     """app_bot ``chatty`` answers its start_game line with a discard (``chattyend`` its end_game
     line): an error (stop), or one counted per game and ignored (substitute: the games are the
     ``ok`` bot's)."""
-    with pytest.raises(MjaiBotError, match='something else than {"type":"none"}'):
-        selfplay([_app("chatty"), "random", "random", "random"], games=1)
-    ok = selfplay([_app("ok"), "random", "random", "random"], games=2, records="events")
-    out = selfplay(
-        [_app("chatty"), "random", "random", "random"],
-        games=2,
-        records="events",
-        bot_errors="substitute",
-    )
-    assert [r["bot_errors"] for r in out["results"]] == [[1, 0, 0, 0]] * 2
-    for a, b in zip(_logs(ok), _logs(out), strict=True):
-        np.testing.assert_array_equal(a, b)
+    check_answer_without_decision(_app, "chatty", 'something else than {"type":"none"}')
     # the same at the end of a game (game_over): counted in the game that ended
     with pytest.raises(MjaiBotError, match='last event sent: {"type":"end_game"'):
         selfplay(["random", _app("chattyend"), "random", "random"], games=1)
@@ -847,24 +833,14 @@ def test_bad_kita_answers_are_substituted_and_counted(mode):
     """With ``substitute`` each bad kita becomes tsumogiri, what app_bot ``ok`` plays: the same
     games, and one error per such draw at the bot's seat."""
     seats = ["efficiency", None, "greedy"]
-    ok_bot = MjaiBot([sys.executable, str(APP_BOT), "ok", "{seat}"], dialect="mjaiapp")
-    ok = selfplay(
-        [ok_bot if s is None else s for s in seats],
-        games=2,
-        seed=5,
-        records="events",
-        rules="tenhou-3p",
-    )
+
+    def seated(bot, **kw):
+        table = [bot if s is None else s for s in seats]
+        return selfplay(table, games=2, seed=5, records="events", rules="tenhou-3p", **kw)
+
+    ok = seated(app_bot("ok"))
     argv = [sys.executable, str(KITA_BOT), mode, "{seat}", "nukidora", "mjaiapp"]
-    bad = MjaiBot(argv, dialect="mjaiapp", timeout=5.0)
-    out = selfplay(
-        [bad if s is None else s for s in seats],
-        games=2,
-        seed=5,
-        records="events",
-        rules="tenhou-3p",
-        bot_errors="substitute",
-    )
+    out = seated(MjaiBot(argv, dialect="mjaiapp", timeout=5.0), bot_errors="substitute")
     for a, b in zip(_logs(ok), _logs(out), strict=True):
         np.testing.assert_array_equal(a, b)
     for res, rows in zip(out["results"], _logs(out), strict=True):

@@ -6,9 +6,9 @@ want of a module is told which interpreter ran it."""
 import os
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from mjai_helpers import APP_BOT, BAD_BOT, app_bot
 
 from riichi_env import selfplay
 from riichi_env.batch.arena import arena
@@ -21,14 +21,6 @@ from riichi_env.mjai.seat import (
     MjaiBotError,
 )
 
-BOTS = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots"
-APP_BOT = BOTS / "app_bot.py"
-BAD_BOT = BOTS / "bad_bot.py"
-
-
-def _app(mode: str, **kw) -> MjaiBot:
-    return MjaiBot([sys.executable, str(APP_BOT), mode, "{seat}"], dialect="mjaiapp", **kw)
-
 
 def test_a_bot_that_never_answers_ends_a_run_within_a_minute_by_default():
     """The defaults: the first answer's wait (start-up) and two more timeouts."""
@@ -40,7 +32,7 @@ def test_a_bot_that_never_answers_ends_a_run_within_a_minute_by_default():
 @pytest.mark.parametrize(
     "bot",
     [
-        lambda: _app("silent", timeout=0.3, startup_timeout=0.6, name="silent"),
+        lambda: app_bot("silent", timeout=0.3, startup_timeout=0.6, name="silent"),
         lambda: MjaiBot(
             [sys.executable, str(BAD_BOT), "silent"],
             timeout=0.3,
@@ -63,7 +55,7 @@ def test_a_never_answering_bot_is_declared_dead_in_substitute_mode(bot):
 
 
 def test_a_bot_that_stops_answering_is_dead_after_max_timeouts():
-    bot = _app("stall5", timeout=0.3, startup_timeout=30.0, max_timeouts=2, name="stall")
+    bot = app_bot("stall5", timeout=0.3, startup_timeout=30.0, max_timeouts=2, name="stall")
     with pytest.raises(MjaiBotError, match="declared dead after 2 timeouts in a row"):
         selfplay([bot, "random", "random", "random"], games=1, bot_errors="substitute")
 
@@ -72,7 +64,7 @@ def test_timeouts_that_are_not_in_a_row_do_not_kill(monkeypatch):
     """slow2 is late at its 2nd and 4th draws, answering in time in between: two errors, the
     game played to its end with max_timeouts=2."""
     monkeypatch.setenv("APP_BOT_DELAY", "2.0")
-    bot = _app("slow2", timeout=1.5, startup_timeout=30.0, max_timeouts=2)
+    bot = app_bot("slow2", timeout=1.5, startup_timeout=30.0, max_timeouts=2)
     out = selfplay([bot, "random", "random", "random"], games=1, bot_errors="substitute")
     assert out["results"][0]["bot_errors"] == [2, 0, 0, 0]
 
@@ -87,7 +79,7 @@ def test_the_arena_ends_with_the_message_and_the_progress_line_counts_errors(cap
     assert "bot error" in err.split("riichi-env arena: error")[0]  # the progress line
     assert main([*argv[:-6], "--bot-max-timeouts", "0"]) == 2
     assert "--bot-max-timeouts must be >= 1" in capsys.readouterr().err
-    every3 = _app("every3")
+    every3 = app_bot("every3")
     arena(
         [every3, "random", "greedy", "random"],
         games=4,
@@ -104,14 +96,14 @@ def test_the_arena_ends_with_the_message_and_the_progress_line_counts_errors(cap
 
 
 def test_stop_mode_ends_at_the_first_timeout_and_names_the_start_up():
-    bot = _app("silent", timeout=0.3, startup_timeout=0.5)
+    bot = app_bot("silent", timeout=0.3, startup_timeout=0.5)
     with pytest.raises(MjaiBotError, match=r"no answer within 0\.5 s \(its first, start-up"):
         selfplay([bot, "random", "random", "random"], games=1)
 
 
 def test_a_missing_module_gets_the_interpreter_hint(capsys):
     with pytest.raises(MjaiBotError) as info:
-        selfplay([_app("nomodule"), "random", "random", "random"], games=1)
+        selfplay([app_bot("nomodule"), "random", "random", "random"], games=1)
     text = str(info.value)
     assert (
         "ModuleNotFoundError" in text

@@ -9,10 +9,10 @@ such an input line with one line on stderr.
 import io
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
+from mjai_helpers import app_bot, check_answer_without_decision
 
 from riichi_env import selfplay
 from riichi_env.mjai.seat import (
@@ -24,15 +24,12 @@ from riichi_env.mjai.seat import (
     game_events,
 )
 
-BOTS = Path(__file__).resolve().parent.parent.parent / "data" / "mjai_bots"
-APP_BOT = BOTS / "app_bot.py"
 DEEP = "[" * 200_000 + "]" * 200_000
 DIGITS = '{"type":"none","n":' + "9" * 5000 + "}"
 
 
 def _app(mode: str) -> MjaiBot:
-    argv = [sys.executable, str(APP_BOT), mode, "{seat}"]
-    return MjaiBot(argv, dialect="mjaiapp", timeout=5.0, startup_timeout=60.0, name=mode)
+    return app_bot(mode, timeout=5.0, startup_timeout=60.0, name=mode)
 
 
 def _own_draws(rows, seat: int) -> int:
@@ -79,18 +76,9 @@ def test_a_hostile_answer_is_a_malformed_answer(mode, message):
 def test_a_long_line_where_the_seat_has_no_decision():
     """mjai.app's dialect answers every line: a too-long ``none`` to ``start_game`` is an error
     (stop) or one counted per game (substitute), the games the ``ok`` bot's."""
-    with pytest.raises(MjaiBotError, match="line longer than 1,048,576 bytes to a line without"):
-        selfplay([_app("longnone"), "random", "random", "random"], games=1)
-    ok = selfplay([_app("ok"), "random", "random", "random"], games=2, records="events")
-    out = selfplay(
-        [_app("longnone"), "random", "random", "random"],
-        games=2,
-        records="events",
-        bot_errors="substitute",
+    check_answer_without_decision(
+        _app, "longnone", "line longer than 1,048,576 bytes to a line without"
     )
-    assert [r["bot_errors"] for r in out["results"]] == [[1, 0, 0, 0]] * 2
-    for a, b in zip(ok["records"], out["records"], strict=True):
-        np.testing.assert_array_equal(a, b)
 
 
 WRITER = """

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
-import numpy as np
 import pytest
-from test_records_helpers import normalized
-from test_records_roundtrip import _full, _in_common_order
+from test_records_helpers import (
+    LOGS,
+    assert_index_counts,
+    assert_known_differences,
+    index_table,
+    normalized,
+)
+from test_records_roundtrip import _full, _in_common_order, _play
 
-from engine.actions import N_ACTIONS_3P
-from engine.events import event_rows
-from engine.harness.selfplay import _play_game
 from engine.rules import MAHJONGSOUL_3P, TENHOU, TENHOU_3P
-from engine.state import new_state
-from engine.tables import load_tables
 from riichi_env.records.convert import read_file, read_text, write_text
 from riichi_env.records.export import export_mjai, export_tenhou6, game_from_events
 from riichi_env.records.mjai import SANMA_DIALECTS, dumps_mjai, write_mjai
@@ -27,8 +26,7 @@ from riichi_env.records.model import RecordError
 from riichi_env.records.replay import explain_rules, record_preset, replay_game
 from riichi_env.records.tenhou6 import write_tenhou6
 
-LOGS_3P = Path(__file__).resolve().parents[2] / "data" / "logs"
-SANMA2 = LOGS_3P / "tenhou-mjlog" / "sanma2.xml"
+SANMA2 = LOGS / "tenhou-mjlog" / "sanma2.xml"
 
 EAST = MAHJONGSOUL_3P.replace(game_length="tonpuusen")
 RULES_GIVEN = {
@@ -54,24 +52,7 @@ KNOWN_DIFFERENCES = {
 
 def index_rows_3p() -> list[dict]:
     """Rows of ``tests/data/logs/INDEX.md``'s three-player tables: file, hands, wins, draws, kita."""
-    rows = []
-    for line in (LOGS_3P / "INDEX.md").read_text().splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 8 or not re.match(r"^[\w-]+/", cells[0]):
-            continue
-        path = LOGS_3P / cells[0]
-        assert path.exists(), f"INDEX.md lists {cells[0]}, which is not in {LOGS_3P}"
-        rows.append(
-            {
-                "file": cells[0],
-                "path": path,
-                "hands": int(cells[1]),
-                "wins": int(cells[2]),
-                "draws": int(cells[3]),
-                "kita": int(cells[4]),
-            }
-        )
-    return rows
+    return [{**row, "kita": int(cells[4])} for cells, row in index_table(8)]
 
 
 ROWS = index_rows_3p()
@@ -80,8 +61,8 @@ ROWS = index_rows_3p()
 def test_the_records_are_all_listed():
     listed = {r["file"] for r in ROWS}
     on_disk = {
-        str(p.relative_to(LOGS_3P))
-        for p in LOGS_3P.rglob("*")
+        str(p.relative_to(LOGS))
+        for p in LOGS.rglob("*")
         if p.is_file()
         and p.suffix in (".xml", ".json", ".jsonl")
         and p.parent.name not in ("riichienv", "mjai")
@@ -96,19 +77,12 @@ def test_the_records_are_all_listed():
 def test_real_three_player_record_replays(row):
     game = read_file(row["path"])
     assert game.players == 3 and game.complete
-    assert len(game.hands) == row["hands"]
-    assert sum(len(h.wins) for h in game.hands) == row["wins"]
-    assert sum(h.draw is not None for h in game.hands) == row["draws"]
+    assert_index_counts(game, row)
     assert sum(e.type == "kita" for h in game.hands for e in h.events) == row["kita"]
     assert all(h.players == 3 and h.haipai[3] == [] and h.scores[3] == 0 for h in game.hands)
     result = replay_game(game, RULES_GIVEN.get(row["file"]))
     assert result.hands == row["hands"]
-    known = KNOWN_DIFFERENCES.get(row["file"], {})
-    unexpected = [m for m in result.mismatches if m.hand not in known]
-    assert not unexpected, "\n".join(str(m) for m in unexpected)
-    assert result.mismatched_hands == set(known), "a listed difference no longer shows"
-    for hand, (_, text) in known.items():
-        assert any(m.hand == hand and text in m.what for m in result.mismatches), hand
+    assert_known_differences(result, KNOWN_DIFFERENCES.get(row["file"], {}))
 
 
 def test_the_record_chooses_the_three_player_preset():
@@ -200,7 +174,7 @@ def test_mjai_kita_errors():
     bad = lines[:i] + [lines[i].replace('"N"', '"E"')] + lines[i + 1 :]
     with pytest.raises(RecordError, match="only a North"):
         read_text("\n".join(bad), fmt="mjai")
-    four = read_file(LOGS_3P / "mjai" / "126_204_0_mjai.jsonl")
+    four = read_file(LOGS / "mjai" / "126_204_0_mjai.jsonl")
     lines = dumps_mjai(four).splitlines()
     j = next(i for i, x in enumerate(lines) if '"tsumo"' in x)
     bad = lines[: j + 1] + [_kita_line("kita")] + lines[j + 1 :]
@@ -225,28 +199,6 @@ def test_real_records_convert_and_read_back(row):
         assert (got.final_scores, got.final_results) == (game.final_scores, game.final_results)
         rules = RULES_GIVEN.get(row["file"], explain_rules(game)[0])
         assert replay_game(got, rules).mismatched_hands == mismatched, fmt
-
-
-def _play(rules, seeds, policy):
-    tables = load_tables()
-    st = new_state(1, rules, 16384)
-    mask = np.zeros(N_ACTIONS_3P, dtype=np.int8)
-    for seed in seeds:
-        _play_game(
-            st.records,
-            0,
-            st.events,
-            tables,
-            seed,
-            check=0,
-            policy=policy,
-            scratch=-1,
-            mask=mask,
-            detail=np.zeros(2, dtype=np.int64),
-            rng_state=np.zeros(2, dtype=np.int64),
-        )
-        assert not st.ev_overflow[0]
-        yield seed, event_rows(st, 0)
 
 
 @pytest.mark.parametrize("rules", [MAHJONGSOUL_3P, TENHOU_3P], ids=lambda r: r.name)
@@ -319,7 +271,7 @@ def test_tenhou6_with_three_seat_lists_reads_the_same():
     empty fourth seat) gives the same game as Tenhou's four-entry layout; mjai-reviewer3p's
     convlog reads the four-entry layout the writer keeps (four names and points, an empty
     fourth haipai, four deltas)."""
-    path = LOGS_3P / "tenhou6" / "double_nukidora.json"
+    path = LOGS / "tenhou6" / "double_nukidora.json"
     obj = json.loads(path.read_text())
     obj["name"] = obj["name"][:3]
     obj["sc"] = obj["sc"][:6]
@@ -344,7 +296,7 @@ def test_tenhou6_with_three_seat_lists_reads_the_same():
 def test_replay_small_three_player_records():
     """Also without JIT: a one-hand Mahjong Soul record, and sanma2.xml's first hand (four kita,
     a tsumo with tsumo loss)."""
-    result = replay_game(read_file(LOGS_3P / "tenhou6" / "kokushi_ankan.json"))
+    result = replay_game(read_file(LOGS / "tenhou6" / "kokushi_ankan.json"))
     assert result.ok and result.hands == 1, "\n".join(str(m) for m in result.mismatches)
     game = read_file(SANMA2)
     game.hands, game.complete, game.final_scores, game.final_results = (

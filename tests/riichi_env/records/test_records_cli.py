@@ -62,14 +62,19 @@ def test_rules_option_overrides_the_record(tmp_path, capsys):
     assert "rules tenhou-2009 (--rules tenhou-2009)" in capsys.readouterr().out
 
 
+def _replay_lines(capsys, files) -> list[str]:
+    """The output lines of ``riichi-env replay FILES``, which must exit 0."""
+    assert main(["replay", *map(str, files)]) == 0
+    return capsys.readouterr().out.strip().splitlines()
+
+
 def test_one_rules_line_per_file(capsys):
     files = [
         MJLOG / "shuffle.xml",
         LOGS / "tenhou6" / "confusing_nakis_7.json",
         LOGS / "riichienv" / "mjsoul_seed186.jsonl",
     ]
-    assert main(["replay", *map(str, files)]) == 0
-    lines = capsys.readouterr().out.strip().splitlines()
+    lines = _replay_lines(capsys, files)
     assert lines[0] == (
         f"{files[0]}: 5 hands, 0 mismatched; rules tenhou-2009 (a Tenhou game: rules '鳳東喰赤'; "
         "no SHUFFLE element: an mjlog record from before August 2009, before tenpai-yame "
@@ -133,8 +138,7 @@ def test_non_record_files_are_skipped_with_a_reason(capsys):
         LOGS / "INDEX.md",
         LOGS / "tenhou6" / "rinshan.json",
     ]
-    assert main(["replay", *map(str, files)]) == 0
-    out = capsys.readouterr().out.strip().splitlines()
+    out = _replay_lines(capsys, files)
     assert out[0] == (
         f"{files[0]}: skipped: a wall file (walls.jsonl: the full walls of the mjlog records "
         "beside it), not a game record"

@@ -7,18 +7,9 @@ import os
 import stat
 
 import pytest
+from test_records_helpers import NAMES, needs_symlinks, plant_victim
 
 from riichi_env.records.files import create_file, log_directory
-
-NAMES = [f"set-00000-rotation-{r}.mjson" for r in range(4)]
-
-needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
-
-
-def _victim(tmp_path):
-    victim = tmp_path / "victim.txt"
-    victim.write_text("precious")
-    return victim
 
 
 def test_create_file_makes_a_new_file(tmp_path):
@@ -52,7 +43,7 @@ def test_overwrite_replaces_a_regular_file_keeping_its_mode(tmp_path):
 @needs_symlinks
 @pytest.mark.parametrize("overwrite", [False, True])
 def test_a_planted_symlink_is_never_followed(tmp_path, overwrite):
-    victim = _victim(tmp_path)
+    victim = plant_victim(tmp_path)
     link = tmp_path / "set.jsonl"
     link.symlink_to(victim)
     dangling = tmp_path / "dangling.jsonl"
@@ -91,6 +82,6 @@ def test_log_directory_checks(tmp_path):
 
 @needs_symlinks
 def test_log_directory_refuses_a_planted_link_even_with_overwrite(tmp_path):
-    (tmp_path / NAMES[2]).symlink_to(_victim(tmp_path))
+    (tmp_path / NAMES[2]).symlink_to(plant_victim(tmp_path))
     with pytest.raises(ValueError, match=f"{NAMES[2]} is a symbolic link; records never replace"):
         log_directory(tmp_path, NAMES, overwrite=True)

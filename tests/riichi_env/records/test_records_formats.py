@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_records_helpers import LOGS, check_convlog_structure, index_rows, load, normalized
+from test_records_helpers import (
+    LOGS,
+    assert_index_counts,
+    check_convlog_structure,
+    index_rows,
+    load,
+    normalized,
+)
 
 from riichi_env.records.convert import detect_format, read_text, write_text
 from riichi_env.records.mjlog import decode_meld, encode_meld
@@ -25,10 +32,7 @@ IDS = [r["file"] for r in ROWS]
 
 @pytest.mark.parametrize("row", ROWS, ids=IDS)
 def test_counts_match_index(row):
-    game = load(row["path"])
-    assert len(game.hands) == row["hands"]
-    assert sum(len(h.wins) for h in game.hands) == row["wins"]
-    assert sum(h.draw is not None for h in game.hands) == row["draws"]
+    assert_index_counts(load(row["path"]), row)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=IDS)

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_records_helpers import LOGS, index_rows
+from test_records_helpers import LOGS, assert_index_counts, assert_known_differences, index_rows
 
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU, TENHOU_3P, TENHOU_2009
 from engine.shanten import waits
@@ -134,18 +134,11 @@ def test_riichienv_game_replays(row):
     game = read_file(row["path"])
     assert game.players == row["players"]
     assert game.complete and game.final_scores is None  # end_game without scores
-    assert len(game.hands) == row["hands"]
-    assert sum(len(h.wins) for h in game.hands) == row["wins"]
-    assert sum(h.draw is not None for h in game.hands) == row["draws"]
+    assert_index_counts(game, row)
     assert sum(e.type == "kita" for h in game.hands for e in h.events) == row.get("kita", 0)
     result = replay_game(game, _rules(row))
     assert result.hands == row["hands"]
-    known = KNOWN_DIFFERENCES.get(row["file"], {})
-    unexpected = [m for m in result.mismatches if m.hand not in known]
-    assert not unexpected, "\n".join(str(m) for m in unexpected)
-    assert result.mismatched_hands == set(known), "a listed difference no longer shows"
-    for hand, (_, text) in known.items():
-        assert any(m.hand == hand and text in m.what for m in result.mismatches), hand
+    assert_known_differences(result, KNOWN_DIFFERENCES.get(row["file"], {}))
 
 
 def test_tenpai_yame_decides_how_riichienv_tenhou_games_end():

@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 import pytest
-from test_records_helpers import check_convlog_structure
+from test_records_helpers import RESULTS, check_convlog_structure, hand_fields
 
 from engine.actions import n_actions
 from engine.events import event_rows
@@ -26,7 +26,9 @@ N_GAMES = 200
 """Random games per preset."""
 
 
-def _play(rules, seeds):
+def _play(rules, seeds, policy=0):
+    """``(seed, event rows)`` of a game of each seed, played by the engine's compiled self-play
+    (``policy``: a ``POLICY_*`` of ``engine.harness.selfplay``, 0 uniform random)."""
     tables = load_tables()
     st = new_state(1, rules, 16384)
     mask = np.zeros(n_actions(rules.players), dtype=np.int8)  # 86 with three players (kita)
@@ -39,7 +41,7 @@ def _play(rules, seeds):
             tables,
             seed,
             check=0,
-            policy=0,
+            policy=policy,
             scratch=-1,
             mask=mask,
             detail=detail,
@@ -60,25 +62,7 @@ def _full(game, *, dora_positions: bool = True) -> list:
     for h in game.hands:
         hands.append(
             (
-                h.label,
-                h.kyotaku,
-                h.scores,
-                [t(x) for x in h.dora_indicators],
-                [t(x) for x in h.ura_indicators],
-                [sorted(t(x) for x in hp) for hp in h.haipai],
-                [
-                    (
-                        e.type,
-                        e.seat,
-                        t(e.tile),
-                        sorted(t(x) for x in e.consumed),
-                        e.from_seat,
-                        e.tsumogiri,
-                        e.rinshan,
-                    )
-                    for e in h.events
-                    if dora_positions or e.type != "dora"
-                ],
+                *hand_fields(h, t, dora_positions=dora_positions),
                 [
                     (
                         w.seat,
@@ -138,18 +122,7 @@ def test_export_url_and_structure():
         assert len(kyoku) == 17 and len(kyoku[0]) == 3 and len(kyoku[1]) == 4
         for s in range(4):
             assert len(kyoku[4 + 3 * s]) == 13
-        assert kyoku[16][0] in (
-            "和了",
-            "流局",
-            "全員聴牌",
-            "全員不聴",
-            "流し満貫",
-            "九種九牌",
-            "四家立直",
-            "四風連打",
-            "四槓散了",
-            "三家和了",
-        )
+        assert kyoku[16][0] in ("和了", *RESULTS)
     assert export_url(rows, TENHOU).startswith("https://tenhou.net/6/#json=")
 
 
