@@ -8,10 +8,15 @@ import json
 import math
 import sys
 
-from engine.arguments import SEED_RANGE
 from riichi_env.batch.arena import FIGURE_NAMES
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
-from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
+from riichi_env.cli.main import (
+    add_backend_arguments,
+    add_progress_argument,
+    add_rules_argument,
+    add_seed_argument,
+    int_arg,
+)
 from riichi_env.mjai.seat import (
     BOT_ERRORS,
     DEFAULT_MAX_TIMEOUTS,
@@ -94,36 +99,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="rank",
         help="the figure of --target-ci: " + ", ".join(FIGURE_NAMES) + " (default rank)",
     )
-    parser.add_argument(
-        "--seed", type=seed_arg, default=0, help=f"seed of the first set, {SEED_RANGE} (default 0)"
-    )
+    add_seed_argument(parser, "set")
     parser.add_argument("--workers", type=int_arg, default=1, help="threads (default 1)")
-    parser.add_argument(
-        "--rules",
-        default="mahjongsoul",
-        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
-        "mahjongsoul-3p, tenhou-3p (then --seats takes three)",
-    )
+    add_rules_argument(parser, " (then --seats takes three)")
     add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--log",
-        metavar="DIR",
-        help="write every game's record into DIR (created if missing); existing records there "
+    add_log_arguments(
+        parser,
+        "write every game's record into DIR (created if missing); existing records there "
         "and symbolic links are refused before the first game",
     )
+    add_bot_arguments(parser)
+    add_progress_argument(parser)
+
+
+def add_log_arguments(parser: argparse.ArgumentParser, log_help: str) -> None:
+    """``--log DIR`` (helped by ``log_help``), ``--overwrite`` and ``--format`` (shared by
+    ``arena`` and ``ladder``)."""
+    parser.add_argument("--log", metavar="DIR", help=log_help)
     parser.add_argument(
         "--overwrite", action="store_true", help="with --log: replace existing record files"
     )
     parser.add_argument(
         "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
-    )
-    add_bot_arguments(parser)
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
     )
 
 

@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any
 
-from riichi_env.cli.main import int_arg
+from riichi_env.cli.main import add_progress_argument, int_arg
 
 HELP = "convert game records into training shards (obs, mask, action, ... as .npz files)"
 
@@ -141,12 +141,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write into a non-empty --out directory, replacing its shards and manifest",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,12 +10,13 @@ from pathlib import Path
 from riichi_env.batch.ladder import ANCHORS, BY, DEFAULT_SEED_KEY, FIELD
 from riichi_env.cli.arena import (
     add_bot_arguments,
+    add_log_arguments,
     check_common,
     make_pool,
     points_arg,
     resolver,
 )
-from riichi_env.cli.main import add_backend_arguments, int_arg
+from riichi_env.cli.main import add_backend_arguments, add_progress_argument, int_arg
 from riichi_env.extras import MissingExtraError
 
 HELP = (
@@ -88,20 +89,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plot", metavar="FILE", help="draw the ladder into a PNG (matplotlib: the plot extra)"
     )
-    parser.add_argument("--log", metavar="DIR", help="write every game's record into DIR")
-    parser.add_argument(
-        "--overwrite", action="store_true", help="with --log: replace existing record files"
-    )
-    parser.add_argument(
-        "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
-    )
+    add_log_arguments(parser, "write every game's record into DIR")
     add_bot_arguments(parser)
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def _specs(text: str, option: str) -> list[str]:
