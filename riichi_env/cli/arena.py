@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import math
@@ -267,6 +268,18 @@ def make_pool(args: argparse.Namespace):
     return RayPool(args.workers, address=args.ray_address)
 
 
+@contextlib.contextmanager
+def pool_runner(args: argparse.Namespace):
+    """The ``runner`` of ``--backend``: the Ray pool's ``selfplay`` (closed on leaving), or None
+    for local threads."""
+    pool = make_pool(args)
+    try:
+        yield pool.selfplay if pool is not None else None
+    finally:
+        if pool is not None:
+            pool.close()
+
+
 def check_common(args: argparse.Namespace):
     """The rules preset and the checks shared by ``arena`` and ``ladder``."""
     from engine.rules import PRESETS, PRESETS_3P, Rules
@@ -322,19 +335,15 @@ def run(args: argparse.Namespace) -> int:
         opponents = split_specs(args.opponents, "--opponents", n - 1)
         policies = [seat(s) for s in challengers]
         others = [seat(s) for s in opponents]
-        pool = make_pool(args)
-        try:
+        with pool_runner(args) as runner:
             out = challenge(
                 policies,
                 others,
                 names=challengers,
                 opponent_names=opponents,
-                runner=pool.selfplay if pool is not None else None,
+                runner=runner,
                 **common,
             )
-        finally:
-            if pool is not None:
-                pool.close()
     else:
         if args.opponents is not None:
             raise ValueError("--opponents goes with --challengers")
@@ -343,18 +352,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--seats needs {word} comma-separated seat specs, got {args.seats!r}")
         compare = split_specs(args.compare, "--compare", 2) if args.compare else None
         policies = [seat(s) for s in specs]
-        pool = make_pool(args)
-        try:
-            out = arena(
-                policies,
-                names=specs,
-                compare=compare,
-                runner=pool.selfplay if pool is not None else None,
-                **common,
-            )
-        finally:
-            if pool is not None:
-                pool.close()
+        with pool_runner(args) as runner:
+            out = arena(policies, names=specs, compare=compare, runner=runner, **common)
     if args.json:
         doc = {k: v for k, v in out.items() if k not in ("seconds", "records_sha256")}
         print(json.dumps(jsonable(doc)))

@@ -12,8 +12,8 @@ from riichi_env.cli.arena import (
     add_bot_arguments,
     add_log_arguments,
     check_common,
-    make_pool,
     points_arg,
+    pool_runner,
     resolver,
 )
 from riichi_env.cli.main import add_backend_arguments, add_progress_argument, int_arg
@@ -139,8 +139,7 @@ def run(args: argparse.Namespace) -> int:
     seat = resolver(args)
     policies = [seat(s) for s in entrants]
     opponents = [seat(s) for s in field]
-    pool = make_pool(args)
-    try:
+    with pool_runner(args) as runner:
         out = ladder(
             policies,
             names=entrants,
@@ -152,16 +151,13 @@ def run(args: argparse.Namespace) -> int:
             points=args.points,
             by=by,
             workers=args.workers,
-            runner=pool.selfplay if pool is not None else None,
+            runner=runner,
             bot_errors=args.bot_errors,
             progress=args.progress,
             log_dir=args.log,
             log_format=args.format,
             overwrite=args.overwrite,
         )
-    finally:
-        if pool is not None:
-            pool.close()
     if args.manifest is not None:
         command = ["riichi-env", *getattr(args, "_argv", sys.argv[1:])]
         doc = manifest(out, specs=specs, command=command, rules=rules)
