@@ -39,6 +39,24 @@ called ``uniform``, ``greedy``, ``efficiency`` and ``simple``: ``EfficiencyAgent
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the subcommand."""
+    _add_seat_arguments(parser)
+    _add_figure_arguments(parser)
+    add_seed_argument(parser, "set")
+    parser.add_argument("--workers", type=int_arg, default=1, help="threads (default 1)")
+    add_rules_argument(parser, " (then --seats takes three)")
+    add_backend_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_log_arguments(
+        parser,
+        "write every game's record into DIR (created if missing); existing records there "
+        "and symbolic links are refused before the first game",
+    )
+    add_bot_arguments(parser)
+    add_progress_argument(parser)
+
+
+def _add_seat_arguments(parser: argparse.ArgumentParser) -> None:
+    """Who plays: ``--seats``, or ``--challengers`` against ``--opponents``; how many games."""
     parser.add_argument(
         "--seats",
         default="efficiency,random,random,random",
@@ -80,6 +98,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="two seat specs of --seats whose difference on the same walls is shown first (every "
         "pair is in --json) and --target-ci aims at",
     )
+
+
+def _add_figure_arguments(parser: argparse.ArgumentParser) -> None:
+    """The figures of the table: ``--points``, and ``--target-ci`` with its ``--target``."""
     parser.add_argument(
         "--points",
         type=points_arg,
@@ -100,18 +122,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="rank",
         help="the figure of --target-ci: " + ", ".join(FIGURE_NAMES) + " (default rank)",
     )
-    add_seed_argument(parser, "set")
-    parser.add_argument("--workers", type=int_arg, default=1, help="threads (default 1)")
-    add_rules_argument(parser, " (then --seats takes three)")
-    add_backend_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_log_arguments(
-        parser,
-        "write every game's record into DIR (created if missing); existing records there "
-        "and symbolic links are refused before the first game",
-    )
-    add_bot_arguments(parser)
-    add_progress_argument(parser)
 
 
 def add_log_arguments(parser: argparse.ArgumentParser, log_help: str) -> None:

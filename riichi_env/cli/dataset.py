@@ -35,6 +35,13 @@ def _seats(text: str) -> list[int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""
+    _add_input_arguments(parser)
+    _add_row_arguments(parser)
+    _add_output_arguments(parser)
+
+
+def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """The records, ``--out``, the encoder and rules they are read with, and ``--workers``."""
     from engine.rules import PRESETS_3P
     from riichi_env.core.encoders import ALL_ENCODERS
 
@@ -69,6 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         help="processes converting files, this one included (default 1); the shards are the same for any number",
     )
+
+
+def _add_row_arguments(parser: argparse.ArgumentParser) -> None:
+    """Which decisions become rows, and what a row holds."""
     parser.add_argument(
         "--players", type=_names, default=None, metavar="A,B", help="only the seats of these names"
     )
@@ -107,6 +118,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="observation dtype (default float32; uint8: quantized as vector_env(dtype=uint8), 4 "
         "times smaller)",
     )
+
+
+def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """How the shards are laid out and written, and what is printed."""
     parser.add_argument(
         "--layout",
         choices=("games", "rows"),
