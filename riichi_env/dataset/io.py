@@ -222,8 +222,7 @@ class _Run:
         ring = None
         if self.shuffle_buffer:
             ring = _Ring(self.shuffle_buffer, np.random.default_rng(self.seed))
-        parallel = self.workers > 1 and len(self.files) > 1
-        results = self._convert_in_workers() if parallel else self._convert_here()
+        results = self.results()
         rows = None
         try:
             for index, (rows, delta) in enumerate(results):
@@ -244,6 +243,12 @@ class _Run:
         finally:
             rows = None
             results.close()
+
+    def results(self) -> Iterator[tuple]:
+        """Each file's ``(rows, stats delta)`` in file order (``(game, delta)`` in the ``games``
+        mode): converted by worker processes when there are several workers and files."""
+        parallel = self.workers > 1 and len(self.files) > 1
+        return self._convert_in_workers() if parallel else self._convert_here()
 
     def _convert_here(self) -> Iterator[tuple]:
         for path in self.files:
