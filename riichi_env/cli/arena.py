@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import math
 import sys
 
-from engine.arguments import SEED_RANGE
 from riichi_env.batch.arena import FIGURE_NAMES
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
-from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
+from riichi_env.cli.main import (
+    add_backend_arguments,
+    add_progress_argument,
+    add_rules_argument,
+    add_seed_argument,
+    int_arg,
+)
 from riichi_env.mjai.seat import (
     BOT_ERRORS,
     DEFAULT_MAX_TIMEOUTS,
@@ -33,6 +39,24 @@ called ``uniform``, ``greedy``, ``efficiency`` and ``simple``: ``EfficiencyAgent
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the subcommand."""
+    _add_seat_arguments(parser)
+    _add_figure_arguments(parser)
+    add_seed_argument(parser, "set")
+    parser.add_argument("--workers", type=int_arg, default=1, help="threads (default 1)")
+    add_rules_argument(parser, " (then --seats takes three)")
+    add_backend_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_log_arguments(
+        parser,
+        "write every game's record into DIR (created if missing); existing records there "
+        "and symbolic links are refused before the first game",
+    )
+    add_bot_arguments(parser)
+    add_progress_argument(parser)
+
+
+def _add_seat_arguments(parser: argparse.ArgumentParser) -> None:
+    """Who plays: ``--seats``, or ``--challengers`` against ``--opponents``; how many games."""
     parser.add_argument(
         "--seats",
         default="efficiency,random,random,random",
@@ -74,6 +98,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="two seat specs of --seats whose difference on the same walls is shown first (every "
         "pair is in --json) and --target-ci aims at",
     )
+
+
+def _add_figure_arguments(parser: argparse.ArgumentParser) -> None:
+    """The figures of the table: ``--points``, and ``--target-ci`` with its ``--target``."""
     parser.add_argument(
         "--points",
         type=points_arg,
@@ -94,36 +122,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="rank",
         help="the figure of --target-ci: " + ", ".join(FIGURE_NAMES) + " (default rank)",
     )
-    parser.add_argument(
-        "--seed", type=seed_arg, default=0, help=f"seed of the first set, {SEED_RANGE} (default 0)"
-    )
-    parser.add_argument("--workers", type=int_arg, default=1, help="threads (default 1)")
-    parser.add_argument(
-        "--rules",
-        default="mahjongsoul",
-        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
-        "mahjongsoul-3p, tenhou-3p (then --seats takes three)",
-    )
-    add_backend_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--log",
-        metavar="DIR",
-        help="write every game's record into DIR (created if missing); existing records there "
-        "and symbolic links are refused before the first game",
-    )
+
+
+def add_log_arguments(parser: argparse.ArgumentParser, log_help: str) -> None:
+    """``--log DIR`` (helped by ``log_help``), ``--overwrite`` and ``--format`` (shared by
+    ``arena`` and ``ladder``)."""
+    parser.add_argument("--log", metavar="DIR", help=log_help)
     parser.add_argument(
         "--overwrite", action="store_true", help="with --log: replace existing record files"
     )
     parser.add_argument(
         "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
-    )
-    add_bot_arguments(parser)
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
     )
 
 
@@ -269,6 +278,18 @@ def make_pool(args: argparse.Namespace):
     return RayPool(args.workers, address=args.ray_address)
 
 
+@contextlib.contextmanager
+def pool_runner(args: argparse.Namespace):
+    """The ``runner`` of ``--backend``: the Ray pool's ``selfplay`` (closed on leaving), or None
+    for local threads."""
+    pool = make_pool(args)
+    try:
+        yield pool.selfplay if pool is not None else None
+    finally:
+        if pool is not None:
+            pool.close()
+
+
 def check_common(args: argparse.Namespace):
     """The rules preset and the checks shared by ``arena`` and ``ladder``."""
     from engine.rules import PRESETS, PRESETS_3P, Rules
@@ -324,19 +345,15 @@ def run(args: argparse.Namespace) -> int:
         opponents = split_specs(args.opponents, "--opponents", n - 1)
         policies = [seat(s) for s in challengers]
         others = [seat(s) for s in opponents]
-        pool = make_pool(args)
-        try:
+        with pool_runner(args) as runner:
             out = challenge(
                 policies,
                 others,
                 names=challengers,
                 opponent_names=opponents,
-                runner=pool.selfplay if pool is not None else None,
+                runner=runner,
                 **common,
             )
-        finally:
-            if pool is not None:
-                pool.close()
     else:
         if args.opponents is not None:
             raise ValueError("--opponents goes with --challengers")
@@ -345,18 +362,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--seats needs {word} comma-separated seat specs, got {args.seats!r}")
         compare = split_specs(args.compare, "--compare", 2) if args.compare else None
         policies = [seat(s) for s in specs]
-        pool = make_pool(args)
-        try:
-            out = arena(
-                policies,
-                names=specs,
-                compare=compare,
-                runner=pool.selfplay if pool is not None else None,
-                **common,
-            )
-        finally:
-            if pool is not None:
-                pool.close()
+        with pool_runner(args) as runner:
+            out = arena(policies, names=specs, compare=compare, runner=runner, **common)
     if args.json:
         doc = {k: v for k, v in out.items() if k not in ("seconds", "records_sha256")}
         print(json.dumps(jsonable(doc)))

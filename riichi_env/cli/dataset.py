@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any
 
-from riichi_env.cli.main import int_arg
+from riichi_env.cli.main import add_progress_argument, int_arg
 
 HELP = "convert game records into training shards (obs, mask, action, ... as .npz files)"
 
@@ -35,6 +35,13 @@ def _seats(text: str) -> list[int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""
+    _add_input_arguments(parser)
+    _add_row_arguments(parser)
+    _add_output_arguments(parser)
+
+
+def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """The records, ``--out``, the encoder and rules they are read with, and ``--workers``."""
     from engine.rules import PRESETS_3P
     from riichi_env.core.encoders import ALL_ENCODERS
 
@@ -69,6 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         help="processes converting files, this one included (default 1); the shards are the same for any number",
     )
+
+
+def _add_row_arguments(parser: argparse.ArgumentParser) -> None:
+    """Which decisions become rows, and what a row holds."""
     parser.add_argument(
         "--players", type=_names, default=None, metavar="A,B", help="only the seats of these names"
     )
@@ -107,6 +118,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="observation dtype (default float32; uint8: quantized as vector_env(dtype=uint8), 4 "
         "times smaller)",
     )
+
+
+def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """How the shards are laid out and written, and what is printed."""
     parser.add_argument(
         "--layout",
         choices=("games", "rows"),
@@ -141,12 +156,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write into a non-empty --out directory, replacing its shards and manifest",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

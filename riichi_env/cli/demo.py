@@ -6,31 +6,21 @@ import argparse
 import time
 
 from engine.arguments import SEED_MAX, SEED_RANGE
-from riichi_env.cli.main import int_arg, seed_arg
+from riichi_env.cli.main import add_rules_argument, add_seed_argument, int_arg
 
 HELP = "self-play demo through the PettingZoo env: prints each hand's result and the final scores"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int_arg, default=1, help="games to play (default 1)")
-    parser.add_argument(
-        "--seed",
-        type=seed_arg,
-        default=0,
-        help=f"seed of the first game, {SEED_RANGE} (default 0)",
-    )
+    add_seed_argument(parser)
     parser.add_argument(
         "--agents",
         choices=("mixed", "efficiency", "random"),
         default="mixed",
         help="mixed: player_0 efficiency, the others random (default); or all of one kind",
     )
-    parser.add_argument(
-        "--rules",
-        default="mahjongsoul",
-        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
-        "mahjongsoul-3p, tenhou-3p",
-    )
+    add_rules_argument(parser)
     parser.add_argument(
         "--length", choices=("hanchan", "tonpuusen"), default="hanchan", help="game length"
     )

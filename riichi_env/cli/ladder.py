@@ -10,12 +10,13 @@ from pathlib import Path
 from riichi_env.batch.ladder import ANCHORS, BY, DEFAULT_SEED_KEY, FIELD
 from riichi_env.cli.arena import (
     add_bot_arguments,
+    add_log_arguments,
     check_common,
-    make_pool,
     points_arg,
+    pool_runner,
     resolver,
 )
-from riichi_env.cli.main import add_backend_arguments, int_arg
+from riichi_env.cli.main import add_backend_arguments, add_progress_argument, int_arg
 from riichi_env.extras import MissingExtraError
 
 HELP = (
@@ -88,20 +89,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plot", metavar="FILE", help="draw the ladder into a PNG (matplotlib: the plot extra)"
     )
-    parser.add_argument("--log", metavar="DIR", help="write every game's record into DIR")
-    parser.add_argument(
-        "--overwrite", action="store_true", help="with --log: replace existing record files"
-    )
-    parser.add_argument(
-        "--format", choices=("mjai", "tenhou6"), default="mjai", help="record format of --log"
-    )
+    add_log_arguments(parser, "write every game's record into DIR")
     add_bot_arguments(parser)
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def _specs(text: str, option: str) -> list[str]:
@@ -149,8 +139,7 @@ def run(args: argparse.Namespace) -> int:
     seat = resolver(args)
     policies = [seat(s) for s in entrants]
     opponents = [seat(s) for s in field]
-    pool = make_pool(args)
-    try:
+    with pool_runner(args) as runner:
         out = ladder(
             policies,
             names=entrants,
@@ -162,16 +151,13 @@ def run(args: argparse.Namespace) -> int:
             points=args.points,
             by=by,
             workers=args.workers,
-            runner=pool.selfplay if pool is not None else None,
+            runner=runner,
             bot_errors=args.bot_errors,
             progress=args.progress,
             log_dir=args.log,
             log_format=args.format,
             overwrite=args.overwrite,
         )
-    finally:
-        if pool is not None:
-            pool.close()
     if args.manifest is not None:
         command = ["riichi-env", *getattr(args, "_argv", sys.argv[1:])]
         doc = manifest(out, specs=specs, command=command, rules=rules)

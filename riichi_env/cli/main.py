@@ -48,6 +48,36 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_seed_argument(parser: argparse.ArgumentParser, first: str = "game") -> None:
+    """``--seed``: the seed of the first ``first`` (a game, or arena's deal set), default 0."""
+    parser.add_argument(
+        "--seed",
+        type=seed_arg,
+        default=0,
+        help=f"seed of the first {first}, {SEED_RANGE} (default 0)",
+    )
+
+
+def add_rules_argument(parser: argparse.ArgumentParser, note: str = "") -> None:
+    """``--rules``: a preset name, default mahjongsoul; ``note`` ends the help."""
+    parser.add_argument(
+        "--rules",
+        default="mahjongsoul",
+        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
+        "mahjongsoul-3p, tenhou-3p" + note,
+    )
+
+
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--no-progress``: a progress line on stderr, default when a terminal."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (default: when stderr is a terminal)",
+    )
+
+
 def seed_arg(text: str) -> int:
     """An ``argparse`` type for ``--seed``: the one seed range, checked before anything runs."""
     try:

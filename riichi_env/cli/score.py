@@ -11,7 +11,7 @@ from engine.kernels import _parse_groups
 from engine.melds import MELD_TYPES
 from engine.rules import PRESETS, PRESETS_3P, Rules
 from engine.tiles import hand34_to_str
-from riichi_env.cli.hand_score import WINDS, score_input, score_lines
+from riichi_env.cli.hand_score import FLAGS, WINDS, score_input, score_lines
 from riichi_env.cli.main import int_arg
 from riichi_env.core.compiling import ensure_compiled
 
@@ -56,19 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             help=f"a called {meld} (repeatable), e.g. --{meld} "
             + {"chi": "345p", "pon": "777z"}.get(meld, "5555m"),
         )
-    for flag in (
-        "riichi",
-        "double-riichi",
-        "open-riichi",
-        "ippatsu",
-        "rinshan",
-        "chankan",
-        "haitei",
-        "houtei",
-        "tenhou",
-        "chiihou",
-    ):
-        parser.add_argument(f"--{flag}", action="store_true", help=f"{flag.replace('-', ' ')}")
+    for flag in FLAGS:
+        parser.add_argument(
+            f"--{flag.replace('_', '-')}", action="store_true", help=flag.replace("_", " ")
+        )
     parser.add_argument(
         "--dora", action="append", default=[], metavar="TILES", help="dora indicator(s), repeatable"
     )

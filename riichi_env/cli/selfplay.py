@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.arguments import SEED_RANGE
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
-from riichi_env.cli.main import add_backend_arguments, int_arg, seed_arg
+from riichi_env.cli.main import (
+    add_backend_arguments,
+    add_progress_argument,
+    add_rules_argument,
+    add_seed_argument,
+    int_arg,
+)
 from riichi_env.progress import ProgressLine
 
 HELP = "play N games with a compiled policy entirely in compiled code and print rates"
@@ -16,18 +21,8 @@ HELP = "play N games with a compiled policy entirely in compiled code and print 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the subcommand."""
     parser.add_argument("--games", type=int_arg, default=10, help="number of games (default 10)")
-    parser.add_argument(
-        "--seed",
-        type=seed_arg,
-        default=0,
-        help=f"seed of the first game, {SEED_RANGE} (default 0)",
-    )
-    parser.add_argument(
-        "--rules",
-        default="mahjongsoul",
-        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
-        "mahjongsoul-3p, tenhou-3p",
-    )
+    add_seed_argument(parser)
+    add_rules_argument(parser)
     parser.add_argument(
         "--workers",
         "--threads",
@@ -56,12 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -200,6 +200,86 @@ def _names(value, what: str, allowed=None) -> frozenset | None:
     return frozenset(items)
 
 
+def _check_encoder_rules(encoder: str, rules: str | Rules) -> int:
+    """The players of ``encoder`` (3 or 4), once it and ``rules`` (of those players) are checked."""
+    if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
+        raise ValueError(f"unknown encoder {encoder!r}; expected one of {', '.join(ALL_ENCODERS)}")
+    if not isinstance(rules, Rules):
+        if not isinstance(rules, str):
+            raise TypeError(f"rules must be a preset name or engine.Rules, got {rules!r}")
+        if rules != "auto":
+            _check_rules_players(Rules.preset(rules), encoder)  # raises naming the presets
+    else:
+        _check_rules_players(rules, encoder)
+    return 3 if encoder in ENCODERS_3P else 4
+
+
+def _seat_set(seats: Iterable[int] | None) -> frozenset[int] | None:
+    """``seats`` as a set of ints 0-3 (None: every seat)."""
+    seat_set = _names(seats, "seats")
+    if seat_set is not None:
+        try:
+            seat_set = frozenset(int(s) for s in seat_set)
+        except (TypeError, ValueError):
+            raise ValueError(f"seats must be ints 0-3, got {sorted(seats)!r}") from None
+        if not seat_set or not seat_set <= {0, 1, 2, 3}:
+            raise ValueError(f"seats must be ints 0-3, got {sorted(seat_set)}")
+    return seat_set
+
+
+def _check_augment(augment: str | None, encoder: str, game_players: int) -> None:
+    """Raise ``ValueError`` unless ``augment`` is one of ``AUGMENTS`` the players allow."""
+    if augment not in AUGMENTS:
+        raise ValueError(f"augment must be None, 'mp', 'ps' or 'suits', got {augment!r}")
+    if game_players == 3 and augment not in AUGMENTS_3P:
+        raise ValueError(
+            f"augment {augment!r} swaps the man suit, which a three-player game has only 1m "
+            f"and 9m of; with the three-seat encoder {encoder} use None or 'ps' (pin/sou)"
+        )
+
+
+def _row_dtype(dtype: str | np.dtype | type) -> np.dtype:
+    """``dtype`` as a NumPy dtype, float32 or uint8."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"dtype must be float32 or uint8, got {dtype!r}") from None
+    if dt not in (np.float32, np.uint8):
+        raise ValueError(f"dtype must be float32 or uint8, got {dt}")
+    return dt
+
+
+def _replay_arrays(pk: PackedGame, scratch: tuple, buf: dict, quantized: bool, per_hand: tuple):
+    """The replay kernel's arrays: the packed record, the encoders' scratch, the row buffers
+    (observations in the float or the byte slots, by ``quantized``) and the per-hand outputs."""
+    obs = buf["obs"]
+    orc = buf.get("oracle")
+    return (
+        pk.walls,
+        pk.known,
+        pk.starts,
+        pk.script,
+        pk.script_lo,
+        pk.ends,
+        pk.rec_deltas,
+        pk.finished,
+        pk.red,
+        *scratch,
+        _NO_FLOATS if quantized else obs,
+        obs if quantized else _NO_BYTES,
+        _NO_FLOATS if (quantized or orc is None) else orc,
+        orc if (quantized and orc is not None) else _NO_BYTES,
+        buf["mask"],
+        buf["action"],
+        buf["seat"],
+        buf["kind"],
+        buf["forced"],
+        buf["hand"],
+        buf["step"],
+        *per_hand,
+    )
+
+
 class Converter:
     """Records to rows, with fixed options; reuse one for many records (it keeps its buffers).
 
@@ -240,42 +320,13 @@ class Converter:
         strict: bool = False,
         walls: Any = None,
     ) -> None:
-        if not isinstance(encoder, str) or encoder not in ENCODER_IDS:
-            raise ValueError(
-                f"unknown encoder {encoder!r}; expected one of {', '.join(ALL_ENCODERS)}"
-            )
-        game_players = 3 if encoder in ENCODERS_3P else 4
-        if not isinstance(rules, Rules):
-            if not isinstance(rules, str):
-                raise TypeError(f"rules must be a preset name or engine.Rules, got {rules!r}")
-            if rules != "auto":
-                _check_rules_players(Rules.preset(rules), encoder)  # raises naming the presets
-        else:
-            _check_rules_players(rules, encoder)
-        seat_set = _names(seats, "seats")
-        if seat_set is not None:
-            try:
-                seat_set = frozenset(int(s) for s in seat_set)
-            except (TypeError, ValueError):
-                raise ValueError(f"seats must be ints 0-3, got {sorted(seats)!r}") from None
-            if not seat_set or not seat_set <= {0, 1, 2, 3}:
-                raise ValueError(f"seats must be ints 0-3, got {sorted(seat_set)}")
+        game_players = _check_encoder_rules(encoder, rules)
+        seat_set = _seat_set(seats)
         kind_set = _names(kinds, "kinds", KINDS)
         if kind_set is not None and not kind_set:
             raise ValueError("kinds is empty: no decision would become a row")
-        if augment not in AUGMENTS:
-            raise ValueError(f"augment must be None, 'mp', 'ps' or 'suits', got {augment!r}")
-        if game_players == 3 and augment not in AUGMENTS_3P:
-            raise ValueError(
-                f"augment {augment!r} swaps the man suit, which a three-player game has only 1m "
-                f"and 9m of; with the three-seat encoder {encoder} use None or 'ps' (pin/sou)"
-            )
-        try:
-            dt = np.dtype(dtype)
-        except TypeError:
-            raise TypeError(f"dtype must be float32 or uint8, got {dtype!r}") from None
-        if dt not in (np.float32, np.uint8):
-            raise ValueError(f"dtype must be float32 or uint8, got {dt}")
+        _check_augment(augment, encoder, game_players)
+        dt = _row_dtype(dtype)
         for name, value in (("skip_forced", skip_forced), ("oracle", oracle), ("strict", strict)):
             if not isinstance(value, (bool, np.bool_)):
                 raise TypeError(f"{name} must be True or False, got {value!r}")
@@ -300,17 +351,7 @@ class Converter:
         self._tables = load_tables()
         self._tables_tuple = tuple(self._tables)
         self._rows = N_ROWS[encoder]
-        chosen = KINDS if kind_set is None else kind_set
-        # the runner's records of the one replay table, copied per record: game 0, its first
-        # hand dealt at the start, the options (``kinds``: bit k for kind k)
-        self._ti, self._tf = new_tables(1)
-        self._ti[0, T_GAME_INDEX] = 0
-        self._ti[0, T_START] = 1
-        options = self._ti[1]
-        options[O_HI] = 1
-        options[O_ENCODER] = ENCODER_IDS[encoder]
-        options[O_KINDS] = sum(1 << KIND_IDS[k] for k in chosen)
-        options[O_ORACLE] = ENCODER_IDS[self.oracle_encoder] if self.oracle else 0
+        self._ti, self._tf = self._replay_table()
         self._masks = np.zeros((1, self.n_actions), dtype=np.int8)
         self._cap = 0
         self._per_move = 1.2
@@ -318,6 +359,21 @@ class Converter:
         self.hand_status = np.zeros(0, dtype=np.int32)
         """Each hand's replay status (``record_seat.HAND_*``) of the last record replayed as
         recorded (its first suit permutation)."""
+
+    def _replay_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The runner's records of the one replay table, copied per record: game 0, its first
+        hand dealt at the start, the options (``kinds``: bit k for kind k)."""
+        ti, tf = new_tables(1)
+        ti[0, T_GAME_INDEX] = 0
+        ti[0, T_START] = 1
+        options = ti[1]
+        options[O_HI] = 1
+        options[O_ENCODER] = ENCODER_IDS[self.encoder]
+        options[O_KINDS] = sum(
+            1 << KIND_IDS[k] for k in (KINDS if self.kinds is None else self.kinds)
+        )
+        options[O_ORACLE] = ENCODER_IDS[self.oracle_encoder] if self.oracle else 0
+        return ti, tf
 
     def empty(self) -> dict[str, np.ndarray]:
         """The columns with no rows (their dtypes and shapes)."""
@@ -554,52 +610,16 @@ class Converter:
         status = np.zeros(n_hands, dtype=np.int32)
         err = np.zeros(n_hands, dtype=np.int32)
         deltas = np.zeros((n_hands, 4), dtype=np.int32)
-        hand_rows = np.zeros(n_hands, dtype=np.int32)
-        quantized = self.dtype == np.uint8
-        scratch = np.zeros((self._rows, 34), dtype=np.float32)
-        oscratch = np.zeros((N_ROWS[self.oracle_encoder], 34), dtype=np.float32)
-        ti, tf = self._ti.copy(), self._tf  # the one table's records (the options set once)
-        ti[0, T_REC_HAND_END] = n_hands
-        ti[0, T_REC_SEATS : T_REC_SEATS + 4] = seat_ok
-        ti[0, T_REC_KNOWN] = not pk.full_walls
+        per_hand = (status, err, deltas, np.zeros(n_hands, dtype=np.int32))  # + rows per hand
+        scratch = (
+            np.zeros((self._rows, 34), dtype=np.float32),
+            np.zeros((N_ROWS[self.oracle_encoder], 34), dtype=np.float32),
+        )
+        ti, tf = self._record_table(pk, seat_ok, row0, observe)
         options = ti[1]
-        options[O_ROWS] = row0
-        options[O_SKIP_FORCED] = self.skip_forced
-        if not observe:  # rows counted and checked, nothing encoded
-            options[O_ENCODER] = NO_ENCODER
-            options[O_ORACLE] = 0
         masks = self._masks
         while True:
-            obs = buf["obs"]
-            orc = buf.get("oracle")
-            rp = (
-                pk.walls,
-                pk.known,
-                pk.starts,
-                pk.script,
-                pk.script_lo,
-                pk.ends,
-                pk.rec_deltas,
-                pk.finished,
-                pk.red,
-                scratch,
-                oscratch,
-                _NO_FLOATS if quantized else obs,
-                obs if quantized else _NO_BYTES,
-                _NO_FLOATS if (quantized or orc is None) else orc,
-                orc if (quantized and orc is not None) else _NO_BYTES,
-                buf["mask"],
-                buf["action"],
-                buf["seat"],
-                buf["kind"],
-                buf["forced"],
-                buf["hand"],
-                buf["step"],
-                status,
-                err,
-                deltas,
-                hand_rows,
-            )
+            rp = _replay_arrays(pk, scratch, buf, self.dtype == np.uint8, per_hand)
             _run_replay(
                 st.records, st.events, self._tables_tuple, ti, tf, masks, _NO_VIEWS, _NO_BYTES, rp
             )
@@ -615,7 +635,28 @@ class Converter:
         if count:
             self.stats.hands += n_hands
             self.hand_status = status
-        for i in range(n_hands):
+        self._hand_results(pk, name, count, status, err, deltas)
+        return buf, row0, n, deltas
+
+    def _record_table(self, pk: PackedGame, seat_ok, row0: int, observe: bool):
+        """The one table's records for replaying ``pk`` (a copy; the options set once): its
+        hands, the seats whose decisions are rows, the first row, what is encoded."""
+        ti, tf = self._ti.copy(), self._tf
+        ti[0, T_REC_HAND_END] = pk.walls.shape[0]
+        ti[0, T_REC_SEATS : T_REC_SEATS + 4] = seat_ok
+        ti[0, T_REC_KNOWN] = not pk.full_walls
+        options = ti[1]
+        options[O_ROWS] = row0
+        options[O_SKIP_FORCED] = self.skip_forced
+        if not observe:  # rows counted and checked, nothing encoded
+            options[O_ENCODER] = NO_ENCODER
+            options[O_ORACLE] = 0
+        return ti, tf
+
+    def _hand_results(self, pk: PackedGame, name: str, count: bool, status, err, deltas) -> None:
+        """After a replay: no point changes for an unfinished hand; with ``count``, a hand that
+        failed is counted (illegal) and skipped or raised (``_fail``)."""
+        for i in range(len(status)):
             s = int(status[i])
             if s == HAND_UNFINISHED:
                 deltas[i] = DELTA_UNKNOWN  # the engine's are those of an earlier hand
@@ -626,7 +667,6 @@ class Converter:
                 self._fail(
                     name, f"hand {pk.labels[i]}: {self._why(pk, i, s, int(err[i]), deltas[i])}"
                 )
-        return buf, row0, n, deltas
 
     @staticmethod
     def _why(pk: PackedGame, h: int, status: int, err: int, delta) -> str:

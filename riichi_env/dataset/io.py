@@ -222,8 +222,7 @@ class _Run:
         ring = None
         if self.shuffle_buffer:
             ring = _Ring(self.shuffle_buffer, np.random.default_rng(self.seed))
-        parallel = self.workers > 1 and len(self.files) > 1
-        results = self._convert_in_workers() if parallel else self._convert_here()
+        results = self.results()
         rows = None
         try:
             for index, (rows, delta) in enumerate(results):
@@ -245,6 +244,12 @@ class _Run:
             rows = None
             results.close()
 
+    def results(self) -> Iterator[tuple]:
+        """Each file's ``(rows, stats delta)`` in file order (``(game, delta)`` in the ``games``
+        mode): converted by worker processes when there are several workers and files."""
+        parallel = self.workers > 1 and len(self.files) > 1
+        return self._convert_in_workers() if parallel else self._convert_here()
+
     def _convert_here(self) -> Iterator[tuple]:
         for path in self.files:
             yield _convert_one(self._converter, path, reuse=True, mode=self.mode)
@@ -263,11 +268,55 @@ class _Run:
         answers with a small header; this process reads the rows as views of the block, copies
         them once into the batches, and only then gives that slot a file again.
         """
-        ctx = _context()
-        env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
         count = min(self.workers - 1, len(self.files) - 1)
         prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
         blocks = _Blocks([f"{prefix}{i}_" for i in range(count)])
+        conns, theirs, procs = self._worker_processes(blocks, count)
+        book = _Book(count, blocks)
+        payload = None
+        n = len(self.files)
+        share = count + 1  # this process converts file k when k % share == 0 (workers ready)
+        window = _INFLIGHT_PER_WORKER * share
+        try:
+            for p, their in zip(procs, theirs, strict=True):
+                p.start()
+                their.close()  # only the worker holds its end now: its exit closes it
+            nxt = 1  # the next file to give a worker, unless this process's
+            for want in range(n):
+                book.take(self._receive(conns, procs, book.inflight, block=False))
+                stop = min(n, want + window + 1)
+                nxt = self._give(conns, procs, book, max(nxt, want + 1), stop, share)
+                if want not in book.where:  # no worker has it: converted here
+                    payload = _convert_one(
+                        self._converter, self.files[want], reuse=True, mode=self.mode
+                    )
+                    yield payload
+                    payload = None  # the converter's buffers are the next file's now
+                    continue
+                while want not in book.done:
+                    book.take(self._receive(conns, procs, book.inflight))
+                status, payload = book.done.pop(want)
+                if status == "error":  # raised in file order, after the files before it
+                    raise payload
+                yield payload
+                payload = None  # copied out: the slot is free again
+                w, slot = book.where.pop(want)
+                book.free[w].append(slot)
+            for c in conns:
+                c.send(None)
+            for p in procs:
+                p.join(_JOIN_SECONDS)
+        finally:
+            book.done.clear()
+            payload = None
+            _stop(procs, conns + theirs)
+            blocks.close()
+
+    def _worker_processes(self, blocks: _Blocks, count: int) -> tuple[list, list, list]:
+        """``count`` worker processes, not started, each with a connection: ``(this process's
+        ends, the workers' ends, the processes)``."""
+        ctx = _context()
+        env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
         conns, theirs, procs = [], [], []
         for i in range(count):
             mine, their = ctx.Pipe(duplex=True)
@@ -282,78 +331,30 @@ class _Run:
                 )
             )
         self._procs[:] = procs
-        done: dict[int, tuple] = {}
-        payload = None
-        n = len(self.files)
-        share = count + 1  # this process converts file k when k % share == 0 (workers ready)
-        window = _INFLIGHT_PER_WORKER * share
-        ready = [False] * count
-        free = [list(range(_INFLIGHT_PER_WORKER - 1, -1, -1)) for _ in procs]
-        inflight: list[deque[int]] = [deque() for _ in procs]
-        where: dict[int, tuple[int, int]] = {}
+        return conns, theirs, procs
 
-        def take(results) -> None:
-            for w, (index, status, payload, name) in results:
-                if index < 0:  # a worker's start: ready, or an error raised here
-                    if status != "ready":
-                        raise payload
-                    ready[w] = True
-                    continue
-                inflight[w].remove(index)
-                if status == "ok":
-                    payload = blocks.rows(w, where[index][1], payload, name)
-                done[index] = (status, payload)
-
-        try:
-            for p, their in zip(procs, theirs, strict=True):
-                p.start()
-                their.close()  # only the worker holds its end now: its exit closes it
-            nxt = 1  # the next file to give a worker, unless this process's
-            for want in range(n):
-                take(self._receive(conns, procs, inflight, block=False))
-                nxt = max(nxt, want + 1)
-                while nxt < n and nxt <= want + window:
-                    if nxt % share == 0:  # this process's
-                        nxt += 1
-                        continue
-                    ok = [w for w in range(count) if ready[w] and free[w]]
-                    if not ok:
-                        break
-                    w = max(ok, key=lambda i: len(free[i]))
-                    slot = free[w].pop()
-                    try:
-                        conns[w].send((nxt, str(self.files[nxt]), slot))
-                    except OSError:  # the worker is gone: _receive says so
-                        self._receive(conns, procs, inflight)
-                        raise
-                    inflight[w].append(nxt)
-                    where[nxt] = (w, slot)
-                    nxt += 1
-                if want not in where:  # no worker has it: converted here
-                    payload = _convert_one(
-                        self._converter, self.files[want], reuse=True, mode=self.mode
-                    )
-                    yield payload
-                    payload = None  # the converter's buffers are the next file's now
-                    continue
-                while want not in done:
-                    take(self._receive(conns, procs, inflight))
-                status, payload = done.pop(want)
-                if status == "error":  # raised in file order, after the files before it
-                    raise payload
-                yield payload
-                payload = None  # copied out: the slot is free again
-                w, slot = where.pop(want)
-                free[w].append(slot)
-            for c in conns:
-                c.send(None)
-            for p in procs:
-                p.join(_JOIN_SECONDS)
-        finally:
-            done.clear()
-            payload = None
-            _stop(procs, conns + theirs)
-            blocks.close()
+    def _give(self, conns, procs, book: _Book, nxt: int, stop: int, share: int) -> int:
+        """Send files ``nxt``, ``nxt + 1``, ... before ``stop`` (but this process's, every
+        ``share``-th) to the ready workers with a free slot, the freest first; the first file
+        not given."""
+        while nxt < stop:
+            if nxt % share == 0:  # this process's
+                nxt += 1
+                continue
+            ok = [w for w in range(len(conns)) if book.ready[w] and book.free[w]]
+            if not ok:
+                break
+            w = max(ok, key=lambda i: len(book.free[i]))
+            slot = book.free[w].pop()
+            try:
+                conns[w].send((nxt, str(self.files[nxt]), slot))
+            except OSError:  # the worker is gone: _receive says so
+                self._receive(conns, procs, book.inflight)
+                raise
+            book.inflight[w].append(nxt)
+            book.where[nxt] = (w, slot)
+            nxt += 1
+        return nxt
 
     def _receive(self, conns, procs, inflight, block: bool = True) -> list[tuple[int, tuple]]:
         """The results ready (waits for one unless not ``block``); a worker that ended is a
@@ -375,6 +376,33 @@ class _Run:
                 f"{procs[w].exitcode}); the files it was converting: {files}"
             )
         return out
+
+
+class _Book:
+    """The parent's bookkeeping of its worker processes: which are ready, each one's free slots
+    and files in flight, where each file given went, and the results received (``done``)."""
+
+    def __init__(self, count: int, blocks: _Blocks) -> None:
+        self.blocks = blocks
+        self.ready = [False] * count
+        self.free = [list(range(_INFLIGHT_PER_WORKER - 1, -1, -1)) for _ in range(count)]
+        self.inflight: list[deque[int]] = [deque() for _ in range(count)]
+        self.where: dict[int, tuple[int, int]] = {}
+        self.done: dict[int, tuple] = {}
+
+    def take(self, results) -> None:
+        """File the results of :meth:`_Run._receive`: a worker's start (ready, or its error
+        raised here), or a file's rows (as views of its block) or error."""
+        for w, (index, status, payload, name) in results:
+            if index < 0:
+                if status != "ready":
+                    raise payload
+                self.ready[w] = True
+                continue
+            self.inflight[w].remove(index)
+            if status == "ok":
+                payload = self.blocks.rows(w, self.where[index][1], payload, name)
+            self.done[index] = (status, payload)
 
 
 def _converter_class():

@@ -622,9 +622,7 @@ def write_game_shards(
 
     batches._mode = GAMES
     writer = ShardWriter(out, shard_games)
-    run = _Run(batches)
-    parallel = run.workers > 1 and len(batches.files) > 1
-    results = run._convert_in_workers() if parallel else run._convert_here()
+    results = _Run(batches).results()
     game = None
     try:
         for index, (game, delta) in enumerate(results):

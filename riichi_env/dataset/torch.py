@@ -51,7 +51,25 @@ def _tensors(batch: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
     return out
 
 
-class RecordDataset(IterableDataset):
+class _BatchDataset(IterableDataset):
+    """What both datasets share: the batching options, checked, and the epoch."""
+
+    def _set_batching(
+        self, batch_size: int, shuffle_buffer: int, seed: int, drop_last: bool
+    ) -> None:
+        """Check and keep the batching options; the epoch starts at 0."""
+        self.batch_size = check_int("batch_size", batch_size, 1)
+        self.shuffle_buffer = check_int("shuffle_buffer", shuffle_buffer, 0)
+        self.seed = check_seed(seed)
+        self.drop_last = check_bool("drop_last", drop_last)
+        self.epoch = 0
+
+    def set_epoch(self, epoch: int) -> None:
+        """Shuffle differently in each epoch (call before iterating; a non-negative int)."""
+        self.epoch = check_int("epoch", epoch, 0)
+
+
+class RecordDataset(_BatchDataset):
     """Batches of rows of record files, converted as they are read.
 
     ``paths`` are record files or directories of them (:func:`riichi_env.dataset.io.record_files`);
@@ -78,12 +96,8 @@ class RecordDataset(IterableDataset):
     ) -> None:
         super().__init__()
         self.files = record_files(paths)
-        self.batch_size = check_int("batch_size", batch_size, 1)
-        self.shuffle_buffer = check_int("shuffle_buffer", shuffle_buffer, 0)
-        self.seed = check_seed(seed)
-        self.drop_last = check_bool("drop_last", drop_last)
+        self._set_batching(batch_size, shuffle_buffer, seed, drop_last)
         self.options = dict(converter_options)
-        self.epoch = 0
         self._iterator(self.files, 0)  # checks the converter options now
 
     @classmethod
@@ -107,10 +121,6 @@ class RecordDataset(IterableDataset):
             **options,
         )
 
-    def set_epoch(self, epoch: int) -> None:
-        """Shuffle differently in each epoch (call before iterating; a non-negative int)."""
-        self.epoch = check_int("epoch", epoch, 0)
-
     def _iterator(self, files: list, worker: int) -> BatchIterator:
         return BatchIterator(
             files,
@@ -133,7 +143,7 @@ class RecordDataset(IterableDataset):
                 yield _tensors(batch)
 
 
-class ShardDataset(IterableDataset):
+class ShardDataset(_BatchDataset):
     """Batches of the rows of a shard directory (``riichi-env dataset --out DIR``).
 
     In a ``DataLoader`` with ``num_workers=W`` worker ``i`` reads games ``i, i + W, ...`` of a
@@ -164,17 +174,9 @@ class ShardDataset(IterableDataset):
         self.manifest = read_manifest(directory)
         self.directory = directory
         self.files = list(self.manifest["files"])
-        self.batch_size = check_int("batch_size", batch_size, 1)
-        self.shuffle_buffer = check_int("shuffle_buffer", shuffle_buffer, 0)
-        self.seed = check_seed(seed)
-        self.drop_last = check_bool("drop_last", drop_last)
+        self._set_batching(batch_size, shuffle_buffer, seed, drop_last)
         self.options = dict(options)
-        self.epoch = 0
         self._batches(0, 1).close()  # checks the options now, in this process
-
-    def set_epoch(self, epoch: int) -> None:
-        """Shuffle differently in each epoch (call before iterating; a non-negative int)."""
-        self.epoch = check_int("epoch", epoch, 0)
 
     def _batches(self, worker: int, workers: int) -> ShardBatches:
         return iter_shard_batches(

@@ -58,8 +58,7 @@ from riichi_env.records.model import (
     Win,
     clip,
     hand_label,
-    json_problem,
-    strip_bom,
+    load_json,
     tile_text,
 )
 from riichi_env.records.wall import from_engine_wall, hand_wall, to_engine_wall
@@ -318,20 +317,7 @@ def _kind_name(kind: int, is_red: bool) -> str:
 
 def read_mahjongsoul(text_or_obj, *, source: str = "") -> Game:
     """Parse a Mahjong Soul record (JSON text or an already-loaded object) into a :class:`Game`."""
-    if isinstance(text_or_obj, str):
-        try:
-            data = json.loads(strip_bom(text_or_obj))
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not valid JSON: {exc.msg}",
-                file=source,
-                position=f"line {exc.lineno} column {exc.colno}",
-            ) from None
-        except (ValueError, RecursionError) as exc:
-            raise RecordError(json_problem(exc), file=source) from None
-    else:
-        data = text_or_obj
-    return _Reader(data, source).game
+    return _Reader(load_json(text_or_obj, source), source).game
 
 
 class _Reader:

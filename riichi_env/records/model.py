@@ -23,6 +23,7 @@ empty seat (no haipai, 0 points, 0 in every delta), as Tenhou's records write it
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -179,6 +180,32 @@ def json_problem(exc: BaseException) -> str:
 
 class NotARecordError(RecordError):
     """The file is not a game record at all (a ``walls.jsonl`` wall file, or no known format)."""
+
+
+def load_json(text_or_obj, source: str = "", cut_note: str = ""):
+    """A record read as one JSON document (an already-loaded object as it is), a byte-order mark
+    ignored; a :class:`RecordError` names what ``json.loads`` refused and where, ``cut_note``
+    added to a syntax error at the end of the text (a cut file)."""
+    if not isinstance(text_or_obj, str):
+        return text_or_obj
+    try:
+        return json.loads(strip_bom(text_or_obj))
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"not valid JSON: {exc.msg}" + (cut_note if cut_note and _ends_early(exc) else ""),
+            file=source,
+            position=f"line {exc.lineno} column {exc.colno}",
+        ) from None
+    except (ValueError, RecursionError) as exc:  # too deep, or a number over 4300 digits
+        raise RecordError(json_problem(exc), file=source) from None
+
+
+def _ends_early(exc: json.JSONDecodeError) -> bool:
+    """Whether ``json.loads`` stopped at the end of its text (or in a string never closed)."""
+    doc = exc.doc.rstrip()
+    return exc.pos >= len(doc) or (
+        exc.msg.startswith("Unterminated string") and '"' not in doc[exc.pos + 1 :]
+    )
 
 
 def hand_label(round_wind: int, kyoku: int, honba: int) -> str:

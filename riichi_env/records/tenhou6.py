@@ -44,8 +44,7 @@ from riichi_env.records.model import (
     Win,
     find_log_id,
     hand_label,
-    json_problem,
-    strip_bom,
+    load_json,
 )
 from riichi_env.records.notation import from_tenhou6_code, tenhou6_code
 
@@ -177,29 +176,11 @@ def base_points(han: int, fu: int, limit: str, yakuman: int = 0) -> int:
 
 def read_tenhou6(text_or_obj, *, source: str = "") -> Game:
     """Parse tenhou.net/6 JSON (text or an already-loaded object) into a :class:`Game`."""
-    if isinstance(text_or_obj, str):
-        try:
-            data = json.loads(strip_bom(text_or_obj))
-        except json.JSONDecodeError as exc:
-            doc = exc.doc.rstrip()
-            cut = exc.pos >= len(doc) or (
-                exc.msg.startswith("Unterminated string") and '"' not in doc[exc.pos + 1 :]
-            )
-            raise RecordError(
-                f"not valid JSON: {exc.msg}"
-                + (
-                    " (the file ends early: a cut file? a tenhou.net/6 record is one JSON "
-                    "document, read whole)"
-                    if cut
-                    else ""
-                ),
-                file=source,
-                position=f"line {exc.lineno} column {exc.colno}",
-            ) from None
-        except (ValueError, RecursionError) as exc:  # too deep, or a number over 4300 digits
-            raise RecordError(json_problem(exc), file=source) from None
-    else:
-        data = text_or_obj
+    data = load_json(
+        text_or_obj,
+        source,
+        " (the file ends early: a cut file? a tenhou.net/6 record is one JSON document, read whole)",
+    )
     if not isinstance(data, dict) or not isinstance(data.get("log"), list):
         raise RecordError('not a tenhou.net/6 log (no "log" list)', file=source)
     rule = data.get("rule") or {}

@@ -15,6 +15,8 @@ at 126–130, ura at 131–135, and 2m–8m in the unused slots. Tenhou's three-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.state import (
     DORA_START,
     LIVE_END_3P,
@@ -54,26 +56,9 @@ def _engine_slots_3p(hand: Hand) -> list[tuple[int, int, str]]:
         seat = (hand.dealer + i) % 3
         for j, t in enumerate(hand.haipai[seat]):
             slots.append((13 * i + j, t, f"seat {seat} deal"))
-    live = ENGINE_LIVE_START
-    k = 0
-    for n, ev in enumerate(hand.events):
-        if ev.type != "draw":
-            continue
-        if ev.rinshan:
-            if k >= 8:
-                raise RecordError(
-                    "more than eight replacement draws", hand=hand.label, position=f"event {n}"
-                )
-            slot = RINSHAN_START + k if k < 4 else LIVE_END_3P - 1 - (k - 4)
-            slots.append((slot, ev.tile, f"event {n} rinshan draw"))
-            k += 1
-        else:
-            slots.append((live, ev.tile, f"event {n} draw"))
-            live += 1
-    for i, t in enumerate(hand.dora_indicators):
-        slots.append((DORA_START + i, t, f"dora indicator {i}"))
-    for i, t in enumerate(hand.ura_indicators):
-        slots.append((URA_START + i, t, f"ura indicator {i}"))
+    k = _draw_slots(hand, slots, ENGINE_LIVE_START, 1, _RINSHAN_3P)
+    dora = range(DORA_START, DORA_START + len(hand.dora_indicators))
+    _indicator_slots(hand, slots, dora, range(URA_START, URA_START + len(hand.ura_indicators)))
     for p, t, what in slots:
         if t // 4 in range(1, 8):
             raise RecordError(
@@ -94,26 +79,49 @@ def wall_slots(hand: Hand, layout: str = "tenhou") -> list[tuple[int, int, str]]
     for seat, positions in enumerate(deal_positions(hand.dealer)):
         for p, t in zip(positions, hand.haipai[seat], strict=True):
             slots.append((p, t, f"seat {seat} deal"))
-    live = LIVE_START
-    n_rinshan = 0
+    _draw_slots(hand, slots, LIVE_START, -1, lay["rinshan"])
+    _indicator_slots(hand, slots, lay["dora"], lay["ura"])
+    return slots
+
+
+_RINSHAN_3P = (
+    *range(RINSHAN_START, RINSHAN_START + 4),
+    *range(LIVE_END_3P - 1, LIVE_END_3P - 5, -1),
+)
+"""The slots of a three-player hand's replacement draws in order: the four of the dead wall,
+then (after kita) from the live wall's end backwards."""
+_COUNT_WORDS = {4: "four", 8: "eight"}
+
+
+def _draw_slots(hand: Hand, slots: list, live: int, step: int, rinshan: Sequence[int]) -> int:
+    """Append the slots of the hand's draws to ``slots``: the ``k``-th replacement draw at
+    ``rinshan[k]`` (no more than ``len(rinshan)``), the others from ``live`` on by ``step``;
+    return how many replacement draws there were."""
+    k = 0
     for n, ev in enumerate(hand.events):
         if ev.type != "draw":
             continue
         if ev.rinshan:
-            if n_rinshan >= 4:
+            if k >= len(rinshan):
                 raise RecordError(
-                    "more than four replacement draws", hand=hand.label, position=f"event {n}"
+                    f"more than {_COUNT_WORDS[len(rinshan)]} replacement draws",
+                    hand=hand.label,
+                    position=f"event {n}",
                 )
-            slots.append((lay["rinshan"][n_rinshan], ev.tile, f"event {n} rinshan draw"))
-            n_rinshan += 1
+            slots.append((rinshan[k], ev.tile, f"event {n} rinshan draw"))
+            k += 1
         else:
             slots.append((live, ev.tile, f"event {n} draw"))
-            live -= 1
+            live += step
+    return k
+
+
+def _indicator_slots(hand: Hand, slots: list, dora: Sequence[int], ura: Sequence[int]) -> None:
+    """Append the slots of the dora indicators (the ``i``-th at ``dora[i]``) and ura indicators."""
     for i, t in enumerate(hand.dora_indicators):
-        slots.append((lay["dora"][i], t, f"dora indicator {i}"))
+        slots.append((dora[i], t, f"dora indicator {i}"))
     for i, t in enumerate(hand.ura_indicators):
-        slots.append((lay["ura"][i], t, f"ura indicator {i}"))
-    return slots
+        slots.append((ura[i], t, f"ura indicator {i}"))
 
 
 def check_wall(hand: Hand) -> None:
