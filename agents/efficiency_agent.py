@@ -18,25 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.simple_efficiency_agent import _tie_rank
-from engine.actions import (
-    CHI_HIGH,
-    CHI_HIGH_PLAIN,
-    CHI_LOW,
-    CHI_LOW_PLAIN,
-    CHI_MID,
-    CHI_MID_PLAIN,
-    DISCARD,
-    DISCARD_RED,
-    KITA,
-    KYUUSHU,
-    PASS,
-    PON,
-    PON_PLAIN,
-    RIICHI,
-    RON,
-    TSUMO,
-)
+from agents.simple_efficiency_agent import _discard_id, _legal_discards, _tie_rank, _winning_action
+from engine.actions import KYUUSHU, PASS, RIICHI
+from engine.harness.policies import CLAIM_OPTIONS
 from engine.kernels import _discard_table, _shanten
 from engine.melds import MELD_ANKAN, MELD_CHI
 from engine.tables import load_tables
@@ -153,12 +137,9 @@ class EfficiencyAgent:
     def act(self, observation, action_mask: np.ndarray, view) -> int:
         """The chosen action id (``view``: the seat's ``engine.visibility.SeatView``)."""
         mask = np.asarray(action_mask)
-        if mask[TSUMO]:
-            return TSUMO
-        if mask[RON]:
-            return RON
-        if mask.shape[0] > KITA and mask[KITA]:
-            return KITA  # three players: a North set aside is a nuki dora and a free draw
+        win = _winning_action(mask)
+        if win >= 0:
+            return win
         hand = np.asarray(view.hand34, dtype=np.uint8)
         if mask[PASS]:
             return self._claim(mask, view, hand)
@@ -187,18 +168,11 @@ class EfficiencyAgent:
         melds = self._open_melds(view, view.seat)
         closed = not melds  # no open meld (an ankan keeps the hand closed)
         options = []
-        for action, used, kind in (
-            (PON, (k, k), "pon"),
-            (PON_PLAIN, (k, k), "pon"),
-            (CHI_LOW, (k + 1, k + 2), "chi"),
-            (CHI_LOW_PLAIN, (k + 1, k + 2), "chi"),
-            (CHI_MID, (k - 1, k + 1), "chi"),
-            (CHI_MID_PLAIN, (k - 1, k + 1), "chi"),
-            (CHI_HIGH, (k - 2, k - 1), "chi"),
-            (CHI_HIGH_PLAIN, (k - 2, k - 1), "chi"),
-        ):
+        for action, d0, d1 in CLAIM_OPTIONS:
             if not mask[action]:
                 continue
+            used = (k + d0, k + d1)
+            kind = "chi" if d0 != 0 else "pon"
             after = hand.copy()
             for u in used:
                 after[u] -= 1
@@ -216,10 +190,7 @@ class EfficiencyAgent:
         return min(options)[2]
 
     def _discard(self, mask: np.ndarray, view, hand: np.ndarray) -> int:
-        legal = mask[DISCARD : DISCARD + 34] != 0
-        for suit in range(3):
-            if mask[DISCARD_RED + suit]:
-                legal[9 * suit + 4] = True
+        legal = _legal_discards(mask, np.zeros(34, dtype=np.bool_))
         if not legal.any():
             return int(np.flatnonzero(mask)[0])
         _discard_table(
@@ -234,7 +205,7 @@ class EfficiencyAgent:
                 candidates,
                 key=lambda c: (min(safety(c, s, view) for s in threats), -sh[c], uk[c]),
             )
-            return self._discard_id(mask, k)
+            return _discard_id(mask, k)
         yakuhai = self._yakuhai(view)
         melds = self._open_melds(view, view.seat)
         plan = self._plan(view, hand, melds) if melds else ""
@@ -246,7 +217,7 @@ class EfficiencyAgent:
             )
             return (sh[c], not off_plan, keeps_pair, -uk[c], _tie_rank(c), c)
 
-        return self._discard_id(mask, min(candidates, key=key))
+        return _discard_id(mask, min(candidates, key=key))
 
     def _off_suit(self, c: int, hand: np.ndarray, melds) -> bool:
         suits = [t // 9 for _, t in melds if t < 27]
@@ -254,12 +225,6 @@ class EfficiencyAgent:
             suits[0] if suits else int(np.argmax([hand[9 * s : 9 * s + 9].sum() for s in range(3)]))
         )
         return c // 9 != suit
-
-    @staticmethod
-    def _discard_id(mask: np.ndarray, k: int) -> int:
-        if mask[DISCARD + k]:
-            return DISCARD + k
-        return DISCARD_RED + k // 9
 
     def __call__(self, observation, action_mask, view) -> int:
         return self.act(observation, action_mask, view)

@@ -34,6 +34,65 @@ from engine.rules import RULE_PLAYERS
 from engine.shanten import _shanten, _ukeire
 from engine.visibility import _dora_kinds, _visible34
 
+CLAIM_OPTIONS = (
+    (PON, 0, 0),
+    (PON_PLAIN, 0, 0),
+    (CHI_LOW, 1, 2),
+    (CHI_LOW_PLAIN, 1, 2),
+    (CHI_MID, -1, 1),
+    (CHI_MID_PLAIN, -1, 1),
+    (CHI_HIGH, -2, -1),
+    (CHI_HIGH_PLAIN, -2, -1),
+)
+"""The claims ``EfficiencyAgent`` tries, in its order (the two pons first): the action id and the
+offsets from the offered kind of the two tiles the claim takes from the hand."""
+
+
+@njit(inline="always")
+def _winning_action(mask):
+    """``TSUMO``, ``RON`` or (three players) ``KITA`` when the mask holds one, in that order; -1
+    otherwise: both compiled agents take these first."""
+    if mask[TSUMO]:
+        return TSUMO
+    if mask[RON]:
+        return RON
+    if mask.shape[0] > KITA and mask[KITA]:
+        return KITA  # three players: a North set aside is a dora and a free draw
+    return -1
+
+
+@njit(inline="always")
+def _legal_discards(mask, legal34):
+    """Mark in ``legal34`` (all False) the kinds the mask lets the seat discard (a red five
+    counts for its kind); True if there is one."""
+    any_legal = False
+    for k in range(34):
+        if mask[DISCARD + k]:
+            legal34[k] = True
+            any_legal = True
+    for suit in range(3):
+        if mask[DISCARD_RED + suit]:
+            legal34[9 * suit + 4] = True
+            any_legal = True
+    return any_legal
+
+
+@njit(inline="always")
+def _discard_action(mask, k):
+    """The action that discards kind ``k``: the plain copy when the mask allows it, else the red five."""
+    if mask[DISCARD + k]:
+        return DISCARD + k
+    return DISCARD_RED + k // 9
+
+
+@njit(inline="always")
+def _first_legal(mask):
+    """The lowest legal action id; -1 if none."""
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            return a
+    return -1
+
 
 @njit
 def _tie_rank(t):
@@ -73,12 +132,9 @@ def _best_discard(hand34, visible34, legal34, suit_table, honor_table):
 @njit(example=lambda x: (x.st, x.i, x.tables, x.mask))
 def _simple_action(st, t, tables, mask):
     """``SimpleEfficiencyAgent``: win, riichi when offered, pass claims, most efficient discard."""
-    if mask[TSUMO]:
-        return TSUMO
-    if mask[RON]:
-        return RON
-    if mask.shape[0] > KITA and mask[KITA]:
-        return KITA  # three players: a North set aside is a dora and a free draw
+    win = _winning_action(mask)
+    if win >= 0:
+        return win
     if mask[RIICHI]:
         return RIICHI
     if mask[PASS]:
@@ -86,29 +142,15 @@ def _simple_action(st, t, tables, mask):
     rec = st[t]
     seat = rec.actor
     legal34 = np.zeros(34, dtype=np.bool_)
-    any_legal = False
-    for k in range(34):
-        if mask[DISCARD + k]:
-            legal34[k] = True
-            any_legal = True
-    for suit in range(3):
-        if mask[DISCARD_RED + suit]:
-            legal34[9 * suit + 4] = True
-            any_legal = True
-    if any_legal:
+    if _legal_discards(mask, legal34):
         visible = np.zeros(34, dtype=np.uint8)
         _visible34(st, t, seat, False, visible)
         k = _best_discard(
             rec.closed34[seat], visible, legal34, tables.shanten_suit, tables.shanten_honor
         )
         if k >= 0:
-            if mask[DISCARD + k]:
-                return DISCARD + k
-            return DISCARD_RED + k // 9
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            return a
-    return -1
+            return _discard_action(mask, k)
+    return _first_legal(mask)
 
 
 # ------------------------------------------------------------------ EfficiencyAgent, compiled
@@ -283,36 +325,12 @@ def _safety(k, threat, hand, visible, discarded):
     return 3 if (low or high) else 0
 
 
-@njit
-def _claim_option(i):
-    """Claim ``i`` in the order ``EfficiencyAgent`` tries them: its action id and the offsets
-    from the offered kind of the two tiles it takes from the hand."""
-    if i == 0:
-        return PON, 0, 0
-    if i == 1:
-        return PON_PLAIN, 0, 0
-    if i == 2:
-        return CHI_LOW, 1, 2
-    if i == 3:
-        return CHI_LOW_PLAIN, 1, 2
-    if i == 4:
-        return CHI_MID, -1, 1
-    if i == 5:
-        return CHI_MID_PLAIN, -1, 1
-    if i == 6:
-        return CHI_HIGH, -2, -1
-    return CHI_HIGH_PLAIN, -2, -1
-
-
 @njit(example=lambda x: (x.st, x.i, x.tables, x.mask))
 def _efficiency_action(st, t, tables, mask):
     """``agents.EfficiencyAgent`` inside the kernels, reading its ``SeatView`` from the state."""
-    if mask[TSUMO]:
-        return TSUMO
-    if mask[RON]:
-        return RON
-    if mask.shape[0] > KITA and mask[KITA]:
-        return KITA  # three players (the Python agents play four players only yet)
+    win = _winning_action(mask)
+    if win >= 0:
+        return win
     rec = st[t]
     seat = rec.actor
     hand = rec.closed34[seat].copy()
@@ -347,7 +365,7 @@ def _efficiency_action(st, t, tables, mask):
         best_u = 0
         best_a = -1
         for i in range(8):
-            a, d0, d1 = _claim_option(i)
+            a, d0, d1 = CLAIM_OPTIONS[i]
             if not mask[a]:
                 continue
             after = hand.copy()
@@ -395,20 +413,8 @@ def _efficiency_action(st, t, tables, mask):
         if not dama:
             return RIICHI
     legal = np.zeros(34, dtype=np.bool_)
-    any_legal = False
-    for k in range(34):
-        if mask[DISCARD + k]:
-            legal[k] = True
-            any_legal = True
-    for s in range(3):
-        if mask[DISCARD_RED + s]:
-            legal[9 * s + 4] = True
-            any_legal = True
-    if not any_legal:
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                return a
-        return -1
+    if not _legal_discards(mask, legal):
+        return _first_legal(mask)
     _discard_table(hand, visible, legal, suit_t, honor_t, sh, uk, False)
     best_sh = 99
     for k in range(34):
@@ -463,6 +469,4 @@ def _efficiency_action(st, t, tables, mask):
             if choice < 0 or key < best_key:
                 choice = c
                 best_key = key
-    if mask[DISCARD + choice]:
-        return DISCARD + choice
-    return DISCARD_RED + choice // 9
+    return _discard_action(mask, choice)

@@ -15,23 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.actions import (
-    CHI_HIGH,
-    CHI_LOW,
-    CHI_MID,
-    DISCARD_RED,
-    KAN,
-    KITA,
-    KYUUSHU,
-    OPEN_RIICHI,
-    PASS,
-    PLAIN_OFFSET,
-    PON,
-    RIICHI,
-    RON,
-    TSUMO,
-    action_name,
-)
+from engine import actions
+from engine.actions import CHI_HIGH, CHI_LOW, DISCARD_RED, KAN, KYUUSHU, action_name
 from engine.deal import deal_hand
 from engine.game import Game
 from engine.rules import MAHJONGSOUL, Rules, as_rules
@@ -184,22 +169,27 @@ def start_hand(
 
 
 _WORDS = {
-    "riichi": RIICHI,
-    "open riichi": OPEN_RIICHI,
-    "tsumo": TSUMO,
-    "ron": RON,
-    "pon": PON,
-    "pass": PASS,
-    "kyuushu": KYUUSHU,
-    "kita": KITA,
-    "chi low": CHI_LOW,
-    "chi mid": CHI_MID,
-    "chi high": CHI_HIGH,
-    "pon plain": PON + PLAIN_OFFSET,
-    "chi low plain": CHI_LOW + PLAIN_OFFSET,
-    "chi mid plain": CHI_MID + PLAIN_OFFSET,
-    "chi high plain": CHI_HIGH + PLAIN_OFFSET,
+    words: getattr(actions, words.upper().replace(" ", "_"))
+    for words in (
+        "riichi",
+        "open riichi",
+        "tsumo",
+        "ron",
+        "pon",
+        "pass",
+        "kyuushu",
+        "kita",
+        "chi low",
+        "chi mid",
+        "chi high",
+        "pon plain",
+        "chi low plain",
+        "chi mid plain",
+        "chi high plain",
+    )
 }
+"""The moves ``action_id`` reads as words: each names its ``engine.actions`` constant
+(``"chi low plain"`` is ``CHI_LOW_PLAIN``)."""
 
 
 def action_id(game: Game, text: str) -> int:

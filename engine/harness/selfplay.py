@@ -76,6 +76,25 @@ def _nth_legal(mask, k):
     return -1
 
 
+@njit(inline="always")
+def _n_legal(mask):
+    """How many actions the mask allows."""
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    return n
+
+
+@njit(inline="always")
+def _shanten_after_discard(h, a, tables):
+    """Shanten of hand ``h`` (changed, then restored) without the kind discard action ``a`` throws."""
+    k = a if a < DISCARD_RED else 4 + 9 * (a - DISCARD_RED)
+    h[k] -= 1
+    v = _shanten(h, tables.shanten_suit, tables.shanten_honor)
+    h[k] += 1
+    return v
+
+
 @njit
 def _greedy_action(st, t, tables, mask, rng_state):
     """A random legal action biased to play the hand: win, riichi, keep shanten low, few calls."""
@@ -86,10 +105,7 @@ def _greedy_action(st, t, tables, mask, rng_state):
         return RON
     if rec.phase == PHASE_CLAIM:
         if _rand_below(rng_state, 4) == 0:
-            n = 0
-            for a in range(mask.shape[0]):
-                n += mask[a]
-            return _nth_legal(mask, _rand_below(rng_state, n))
+            return _nth_legal(mask, _rand_below(rng_state, _n_legal(mask)))
         return PASS
     if mask[RIICHI] and _rand_below(rng_state, 4) != 0:
         return RIICHI
@@ -99,27 +115,19 @@ def _greedy_action(st, t, tables, mask, rng_state):
     h = rec.closed34[s].copy()
     for a in range(N_DISCARD_ACTIONS):
         if mask[a]:
-            k = a if a < DISCARD_RED else 4 + 9 * (a - DISCARD_RED)
-            h[k] -= 1
-            v = _shanten(h, tables.shanten_suit, tables.shanten_honor)
-            h[k] += 1
+            v = _shanten_after_discard(h, a, tables)
             if v < best:
                 best = v
                 n_best = 1
             elif v == best:
                 n_best += 1
-    n = 0
-    for a in range(mask.shape[0]):
-        n += mask[a]
+    n = _n_legal(mask)
     if n_best == 0 or _rand_below(rng_state, 8) == 0:
         return _nth_legal(mask, _rand_below(rng_state, n))
     j = _rand_below(rng_state, n_best)
     for a in range(N_DISCARD_ACTIONS):
         if mask[a]:
-            k = a if a < DISCARD_RED else 4 + 9 * (a - DISCARD_RED)
-            h[k] -= 1
-            v = _shanten(h, tables.shanten_suit, tables.shanten_honor)
-            h[k] += 1
+            v = _shanten_after_discard(h, a, tables)
             if v == best:
                 if j == 0:
                     return a

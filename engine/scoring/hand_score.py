@@ -25,57 +25,14 @@ from engine.rules import (
     Rules,
     as_rules,
 )
+from engine.scoring import layout
 from engine.scoring.kernel import (
     N_WORK,
     _score_hand,
     _score_hands_batch,
     new_work,
 )
-from engine.scoring.layout import (
-    CTX_CHANKAN,
-    CTX_CHIIHOU,
-    CTX_HAITEI,
-    CTX_HONBA,
-    CTX_HOUTEI,
-    CTX_IPPATSU,
-    CTX_KYOTAKU,
-    CTX_N_AKA,
-    CTX_N_DORA,
-    CTX_N_URA,
-    CTX_OPEN_RIICHI,
-    CTX_RIICHI,
-    CTX_RINSHAN,
-    CTX_ROUND_WIND,
-    CTX_SEAT_WIND,
-    CTX_TENHOU,
-    CTX_TSUMO,
-    CTX_YAKUMAN_PAY,
-    LIMIT_BAIMAN,
-    LIMIT_HANEMAN,
-    LIMIT_KAZOE,
-    LIMIT_MANGAN,
-    LIMIT_NAMES,
-    LIMIT_NONE,
-    LIMIT_SANBAIMAN,
-    LIMIT_YAKUMAN,
-    MAX_COUNTER,
-    MAX_INDICATORS,
-    N_CTX,
-    N_RES,
-    RES_BASE,
-    RES_FU,
-    RES_HAN,
-    RES_LIMIT,
-    RES_PAY_DEALER,
-    RES_PAY_NONDEALER,
-    RES_PAY_RON,
-    RES_STATUS,
-    RES_WINNER_GAIN,
-    RES_YAKUMAN,
-    STATUS_NO_YAKU,
-    STATUS_NOT_AGARI,
-    STATUS_OK,
-)
+from engine.scoring.layout import *  # noqa: F403 (re-exported: the kernel's vectors, ``layout.__all__``)
 from engine.scoring.payment import (
     _ceil100,
     _limit_base,
@@ -275,8 +232,8 @@ def _parse_melds(melds) -> list[tuple[int, int, str, str, list[tuple[int, bool]]
 def _check_count(name: str, value) -> int:
     if not is_int(value):
         raise InputTypeError(name, f"must be a whole number, got {describe(value)}")
-    if not 0 <= value <= MAX_COUNTER:
-        raise InputError(name, f"must be 0-{MAX_COUNTER}, got {value}")
+    if not 0 <= value <= layout.MAX_COUNTER:
+        raise InputError(name, f"must be 0-{layout.MAX_COUNTER}, got {value}")
     return int(value)
 
 
@@ -287,8 +244,8 @@ def _indicators(name: str, values) -> list[tuple[int, bool]]:
         raise InputTypeError(name, f"must be a list of tiles, got {describe(values)}")
     else:
         out = [_one_tile(f"{name}[{i}]", v) for i, v in enumerate(values)]
-    if len(out) > MAX_INDICATORS:
-        raise InputError(name, f"has {len(out)} indicators, at most {MAX_INDICATORS}")
+    if len(out) > layout.MAX_INDICATORS:
+        raise InputError(name, f"has {len(out)} indicators, at most {layout.MAX_INDICATORS}")
     return out
 
 
@@ -676,7 +633,7 @@ def _score(h: _Hand) -> HandResult:
     dora, ura = _dora_kinds(h.dora, three), _dora_kinds(h.ura, three)
     closed34, melds_arr, n_aka = _hand_arrays(h)
     ctx = _context(h, n_aka, len(dora), len(ura))
-    out = np.zeros(N_RES, dtype=np.int32)
+    out = np.zeros(layout.N_RES, dtype=np.int32)
     yaku_out = np.zeros(N_YAKU, dtype=np.int32)
     _score_hand(
         closed34,
@@ -691,18 +648,18 @@ def _score(h: _Hand) -> HandResult:
         out,
         yaku_out,
     )
-    if three and out[RES_STATUS] == STATUS_OK:
+    if three and out[layout.RES_STATUS] == layout.STATUS_OK:
         ura_counted = ura if _any_riichi(h.flags) else []
         _three_player_result(out, yaku_out, h.kita, dora, ura_counted, rules_arr)
         gain = _payments_3p(
-            int(out[RES_BASE]),
+            int(out[layout.RES_BASE]),
             h.seat_wind == 0,
             bool(h.tsumo),
             int(h.honba),
             h.rules.tsumo_loss,
             out,
         )
-        out[RES_WINNER_GAIN] = gain + 1000 * h.kyotaku
+        out[layout.RES_WINNER_GAIN] = gain + 1000 * h.kyotaku
     return result_from_arrays(out, yaku_out)
 
 
@@ -715,7 +672,7 @@ def _dora_kinds(indicators: list[tuple[int, bool]], three: bool) -> list[int]:
 
 def _indicator_array(kinds: list[int]) -> np.ndarray:
     """The kernel's ``int32[MAX_INDICATORS]`` of indicator kinds."""
-    arr = np.zeros(MAX_INDICATORS, dtype=np.int32)
+    arr = np.zeros(layout.MAX_INDICATORS, dtype=np.int32)
     arr[: len(kinds)] = kinds
     return arr
 
@@ -741,25 +698,25 @@ def _hand_arrays(h: _Hand) -> tuple[np.ndarray, np.ndarray, int]:
 def _context(h: _Hand, n_aka: int, n_dora: int, n_ura: int) -> np.ndarray:
     """The kernel's situation vector (``int32[N_CTX]``, ``CTX_*``) of a checked hand."""
     flags = h.flags
-    ctx = np.zeros(N_CTX, dtype=np.int32)
-    ctx[CTX_TSUMO] = h.tsumo
-    ctx[CTX_SEAT_WIND] = h.seat_wind
-    ctx[CTX_ROUND_WIND] = h.round_wind
-    ctx[CTX_RIICHI] = 2 if flags["double_riichi"] else (1 if _any_riichi(flags) else 0)
-    ctx[CTX_OPEN_RIICHI] = flags["open_riichi"]
-    ctx[CTX_IPPATSU] = flags["ippatsu"]
-    ctx[CTX_RINSHAN] = flags["rinshan"]
-    ctx[CTX_CHANKAN] = flags["chankan"]
-    ctx[CTX_HAITEI] = flags["haitei"]
-    ctx[CTX_HOUTEI] = flags["houtei"]
-    ctx[CTX_TENHOU] = flags["tenhou"]
-    ctx[CTX_CHIIHOU] = flags["chiihou"]
-    ctx[CTX_HONBA] = h.honba
-    ctx[CTX_KYOTAKU] = h.kyotaku
-    ctx[CTX_N_AKA] = n_aka
-    ctx[CTX_N_DORA] = n_dora
-    ctx[CTX_N_URA] = n_ura
-    ctx[CTX_YAKUMAN_PAY] = flags["yakuman_pay"]
+    ctx = np.zeros(layout.N_CTX, dtype=np.int32)
+    ctx[layout.CTX_TSUMO] = h.tsumo
+    ctx[layout.CTX_SEAT_WIND] = h.seat_wind
+    ctx[layout.CTX_ROUND_WIND] = h.round_wind
+    ctx[layout.CTX_RIICHI] = 2 if flags["double_riichi"] else (1 if _any_riichi(flags) else 0)
+    ctx[layout.CTX_OPEN_RIICHI] = flags["open_riichi"]
+    ctx[layout.CTX_IPPATSU] = flags["ippatsu"]
+    ctx[layout.CTX_RINSHAN] = flags["rinshan"]
+    ctx[layout.CTX_CHANKAN] = flags["chankan"]
+    ctx[layout.CTX_HAITEI] = flags["haitei"]
+    ctx[layout.CTX_HOUTEI] = flags["houtei"]
+    ctx[layout.CTX_TENHOU] = flags["tenhou"]
+    ctx[layout.CTX_CHIIHOU] = flags["chiihou"]
+    ctx[layout.CTX_HONBA] = h.honba
+    ctx[layout.CTX_KYOTAKU] = h.kyotaku
+    ctx[layout.CTX_N_AKA] = n_aka
+    ctx[layout.CTX_N_DORA] = n_dora
+    ctx[layout.CTX_N_URA] = n_ura
+    ctx[layout.CTX_YAKUMAN_PAY] = flags["yakuman_pay"]
     return ctx
 
 
@@ -767,26 +724,26 @@ def _three_player_result(out, yaku_out, kita: int, dora, ura, rules_arr) -> None
     """Add the nuki dora of ``kita`` Norths set aside to a scored hand, as the game does
     (``engine.settlement._score_win``): one han each, one more per West dora indicator and per
     West ura indicator (``ura`` empty without riichi); none for a yakuman hand."""
-    if kita == 0 or out[RES_YAKUMAN] > 0:
+    if kita == 0 or out[layout.RES_YAKUMAN] > 0:
         return
     extra = kita * (1 + sum(t == _WEST for t in dora))
     extra_ura = kita * sum(t == _WEST for t in ura)
     yaku_out[Y_DORA] += extra
     yaku_out[Y_URA_DORA] += extra_ura
-    han = int(out[RES_HAN]) + extra + extra_ura
-    out[RES_HAN] = han
-    if out[RES_BASE] < 8000:  # not an open-riichi yakuman payment
-        limit, base = _limit_base(han, int(out[RES_FU]), 0, rules_arr)
-        out[RES_LIMIT] = limit
-        out[RES_BASE] = base
+    han = int(out[layout.RES_HAN]) + extra + extra_ura
+    out[layout.RES_HAN] = han
+    if out[layout.RES_BASE] < 8000:  # not an open-riichi yakuman payment
+        limit, base = _limit_base(han, int(out[layout.RES_FU]), 0, rules_arr)
+        out[layout.RES_LIMIT] = limit
+        out[layout.RES_BASE] = base
 
 
 def result_from_arrays(out: np.ndarray, yaku_out: np.ndarray) -> HandResult:
     """A ``HandResult`` from a kernel's ``out`` and ``yaku_out`` vectors."""
-    status = int(out[RES_STATUS])
-    if status == STATUS_NOT_AGARI:
+    status = int(out[layout.RES_STATUS])
+    if status == layout.STATUS_NOT_AGARI:
         return HandResult(valid=False, error="not_agari")
-    if status == STATUS_NO_YAKU:
+    if status == layout.STATUS_NO_YAKU:
         return HandResult(valid=False, error="no_yaku")
     yaku = []
     for y in range(N_YAKU):
@@ -797,68 +754,26 @@ def result_from_arrays(out: np.ndarray, yaku_out: np.ndarray) -> HandResult:
             yaku.append({"key": YAKU_KEYS[y], "han": 13 * v, "yakuman": v})
         else:
             yaku.append({"key": YAKU_KEYS[y], "han": v})
-    mult = int(out[RES_YAKUMAN])
-    limit = _limit_name(int(out[RES_LIMIT]), mult)
+    mult = int(out[layout.RES_YAKUMAN])
+    limit = _limit_name(int(out[layout.RES_LIMIT]), mult)
     payments = _payments_dict(out)
     return HandResult(
         valid=True,
-        han=int(out[RES_HAN]),
-        fu=int(out[RES_FU]),
+        han=int(out[layout.RES_HAN]),
+        fu=int(out[layout.RES_FU]),
         yaku=tuple(yaku),
         yakuman_multiplier=mult,
         limit=limit,
         payments=payments,
-        winner_gain=int(out[RES_WINNER_GAIN]),
+        winner_gain=int(out[layout.RES_WINNER_GAIN]),
     )
 
 
 __all__ = [
-    "CTX_CHANKAN",
-    "CTX_CHIIHOU",
-    "CTX_HAITEI",
-    "CTX_HONBA",
-    "CTX_HOUTEI",
-    "CTX_IPPATSU",
-    "CTX_KYOTAKU",
-    "CTX_N_AKA",
-    "CTX_N_DORA",
-    "CTX_N_URA",
-    "CTX_OPEN_RIICHI",
-    "CTX_RIICHI",
-    "CTX_RINSHAN",
-    "CTX_ROUND_WIND",
-    "CTX_SEAT_WIND",
-    "CTX_TENHOU",
-    "CTX_TSUMO",
-    "CTX_YAKUMAN_PAY",
+    *layout.__all__,
     "HandResult",
-    "LIMIT_BAIMAN",
-    "LIMIT_HANEMAN",
-    "LIMIT_KAZOE",
-    "LIMIT_MANGAN",
-    "LIMIT_NAMES",
-    "LIMIT_NONE",
-    "LIMIT_SANBAIMAN",
-    "LIMIT_YAKUMAN",
-    "MAX_COUNTER",
-    "MAX_INDICATORS",
-    "N_CTX",
-    "N_RES",
     "N_WORK",
-    "RES_BASE",
-    "RES_FU",
-    "RES_HAN",
-    "RES_LIMIT",
-    "RES_PAY_DEALER",
-    "RES_PAY_NONDEALER",
-    "RES_PAY_RON",
-    "RES_STATUS",
-    "RES_WINNER_GAIN",
-    "RES_YAKUMAN",
     "SITUATIONAL_FLAGS",
-    "STATUS_NOT_AGARI",
-    "STATUS_NO_YAKU",
-    "STATUS_OK",
     "_ceil100",
     "_limit_base",
     "_payments",

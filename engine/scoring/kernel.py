@@ -446,35 +446,16 @@ def _score_hand(
         n = _push_yakuman(work, 0, y, double_on)
         fu = np.int64(30 if tsumo else 40)
         has_yaku |= _offer(
-            work,
-            base_han,
-            base_yakuman,
-            n_dora,
-            n,
-            fu,
-            dealer,
-            tsumo,
-            rules,
-            out,
-            yaku_out,
+            work, base_han, base_yakuman, n_dora, n, fu, dealer, tsumo, rules, out, yaku_out
         )
 
     # Chiitoitsu: no melds, seven kinds, each exactly twice.
     if n_melds == 0 and n_kinds == 7 and all_pairs:
         agari = True
         n = _push(work, 0, Y_CHIITOITSU, True)
+        fu = np.int64(FU_CHIITOITSU)
         has_yaku |= _offer(
-            work,
-            base_han,
-            base_yakuman,
-            n_dora,
-            n,
-            np.int64(FU_CHIITOITSU),
-            dealer,
-            tsumo,
-            rules,
-            out,
-            yaku_out,
+            work, base_han, base_yakuman, n_dora, n, fu, dealer, tsumo, rules, out, yaku_out
         )
 
     # Four sets and a pair.
@@ -588,17 +569,7 @@ def _score_hand(
                 raw -= _set_fu(win_tile, False, True) - _set_fu(win_tile, False, False)
             fu = _round_fu(raw, menzen, tsumo, pinfu)
             has_yaku |= _offer(
-                work,
-                base_han,
-                base_yakuman,
-                n_dora,
-                n,
-                fu,
-                dealer,
-                tsumo,
-                rules,
-                out,
-                yaku_out,
+                work, base_han, base_yakuman, n_dora, n, fu, dealer, tsumo, rules, out, yaku_out
             )
 
     if not agari:

@@ -62,3 +62,6 @@ MAX_INDICATORS = 5
 """Dora (and ura) indicators: one at the start plus one per kan."""
 MAX_COUNTER = 1000
 """Largest honba / kyotaku accepted by ``score_hand`` (keeps int32 payments exact)."""
+
+__all__ = [name for name in dir() if name.isupper()]
+"""Every constant above (``engine.scoring.hand_score`` re-exports them)."""
