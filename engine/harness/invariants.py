@@ -26,7 +26,6 @@ from engine.events import (
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
 )
-from engine.kans import _is_kokushi_with
 from engine.legality import _kuikae_leaves_discard
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NONE, MELD_PON
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
@@ -294,6 +293,23 @@ def _validate(st, t, detail):
 
 
 @njit
+def _kokushi_with(hand34, k):
+    """True if ``hand34`` plus one ``k`` is kokushi musou (every terminal and honor, one pair)."""
+    pair = 0
+    for i in range(34):
+        c = int(hand34[i]) + (1 if i == k else 0)
+        yaochuu = i >= 27 or i % 9 == 0 or i % 9 == 8
+        if not yaochuu:
+            if c > 0:
+                return False
+        elif c == 0 or c > 2:
+            return False
+        elif c == 2:
+            pair += 1
+    return pair == 1
+
+
+@njit
 def _calls_possible(st, t, s, x, d, live):
     """CLAIM_BIT_* of the pon, daiminkan and chi seat ``s`` can make on a discard of kind ``x``.
 
@@ -407,7 +423,6 @@ def _replay_furiten(st, t, ev, temp, rfur):
     own = np.zeros((4, 34), dtype=np.uint8)
     in_riichi = np.zeros(4, dtype=np.uint8)
     then = np.zeros(34, dtype=np.int32)
-    held = np.zeros(34, dtype=np.uint8)  # ``then`` as a hand row, the type kans' kernel takes
     for s in range(4):
         temp[s] = 0
         rfur[s] = 0
@@ -447,9 +462,7 @@ def _replay_furiten(st, t, ev, temp, rfur):
                 if furiten:
                     continue
                 _hand_at(st, t, ev, s, i, then)
-                for j in range(34):
-                    held[j] = then[j]
-                if not _is_kokushi_with(held, np.int64(k)):
+                if not _kokushi_with(then, k):
                     continue
             temp[s] = 1
             if in_riichi[s]:
@@ -530,7 +543,7 @@ def _validate_rules(st, t, ev, tables, detail):
         m = rec.claim_mask[s]
         if m & CLAIM_BIT_RON:
             if rec.claim_kind == CLAIM_ANKAN:
-                can = _is_kokushi_with(rec.closed34[s], np.int64(x))
+                can = _kokushi_with(rec.closed34[s], x)
             else:
                 can = rec.waits[s, x] == 1
             if not can or rec.furiten_temp[s] or rec.furiten_riichi[s]:
