@@ -26,7 +26,6 @@ from engine.events import (
     EV_RIICHI,
     EV_RIICHI_ACCEPTED,
 )
-from engine.legality import _kuikae_leaves_discard
 from engine.melds import MELD_ANKAN, MELD_CHI, MELD_DAIMINKAN, MELD_KAKAN, MELD_NONE, MELD_PON
 from engine.rules import RULE_EXTENSION_HANDS, RULE_N_WINDS, RULE_START_POINTS
 from engine.seats import _is_tenpai, _n_players
@@ -310,6 +309,16 @@ def _kokushi_with(hand34, k):
 
 
 @njit
+def _leaves_discard(hand34, k1, k2, forbid1, forbid2):
+    """After taking ``k1`` and ``k2`` out for a call, some kind other than the kuikae kinds is held."""
+    for i in range(34):
+        c = int(hand34[i]) - (1 if i == k1 else 0) - (1 if i == k2 else 0)
+        if c > 0 and i != forbid1 and i != forbid2:
+            return True
+    return False
+
+
+@njit
 def _calls_possible(st, t, s, x, d, live):
     """CLAIM_BIT_* of the pon, daiminkan and chi seat ``s`` can make on a discard of kind ``x``.
 
@@ -322,34 +331,24 @@ def _calls_possible(st, t, s, x, d, live):
     if live <= 0 or rec.riichi[s] > 0:
         return m
     h = rec.closed34[s]
-    if h[x] >= 2 and _kuikae_leaves_discard(h, x, x, x, -1):
+    if h[x] >= 2 and _leaves_discard(h, x, x, x, -1):
         m |= CLAIM_BIT_PON
     if h[x] == 3 and rec.n_kans < 4:
         m |= CLAIM_BIT_KAN
     if s == (d + 1) % 4 and x < 27 and _n_players(st, t) == 4:  # no chi with three players
         n = x % 9
         far = x + 3 if n <= 5 else -1
-        if (
-            n <= 6
-            and h[x + 1] > 0
-            and h[x + 2] > 0
-            and _kuikae_leaves_discard(h, x + 1, x + 2, x, far)
-        ):
+        if n <= 6 and h[x + 1] > 0 and h[x + 2] > 0 and _leaves_discard(h, x + 1, x + 2, x, far):
             m |= CLAIM_BIT_CHI_LOW
         if (
             1 <= n <= 7
             and h[x - 1] > 0
             and h[x + 1] > 0
-            and _kuikae_leaves_discard(h, x - 1, x + 1, x, -1)
+            and _leaves_discard(h, x - 1, x + 1, x, -1)
         ):
             m |= CLAIM_BIT_CHI_MID
         far = x - 3 if n >= 3 else -1
-        if (
-            n >= 2
-            and h[x - 2] > 0
-            and h[x - 1] > 0
-            and _kuikae_leaves_discard(h, x - 2, x - 1, x, far)
-        ):
+        if n >= 2 and h[x - 2] > 0 and h[x - 1] > 0 and _leaves_discard(h, x - 2, x - 1, x, far):
             m |= CLAIM_BIT_CHI_HIGH
     return m
 
