@@ -43,8 +43,10 @@ sees only observations and ``info`` cannot rebuild the walls (``docs/environment
 the encoder's bounds (``riichi_env.core.encoders.bounds``): 0/1 rows are exactly 0/255, counts of four
 within 1/510. ``dequantize(obs)`` maps bytes back to floats. By default a step returns fresh
 arrays; ``copy=False`` returns the env's own buffers, overwritten by the next step (faster for
-large batches). An illegal action raises ``ValueError`` naming the table, the seat and the action
-(nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
+large batches). ``threads=K`` steps the tables in K compiled calls at once, each over its own
+contiguous share of at least ``MIN_SHARE`` tables (``riichi_env.batch.tables``): the kernels
+release the GIL, and every table's game is the one-thread game, byte for byte. An illegal action
+raises ``ValueError`` naming the table, the seat and the action (nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
 ``step`` raise ``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
 
 **Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``): masks ``int8 (B, 86)``
