@@ -40,8 +40,9 @@ from riichi_env.core.runner import (
 OPTION_NAMES = ("lo", "hi", "reward_mode", "stride", "games_end", "skip_forced", "stop_at_game_end")
 """The options ``Batch.run`` sets, in the order of its arguments."""
 
-MIN_SHARE = 16
-"""Fewest tables a thread of a split run takes: below, a thread's start costs more than it saves."""
+MIN_SHARE = 64
+"""Fewest tables a call of a split run takes: a split costs about 60 us a step (handing the
+share to a thread and waiting for it, 2-core VM), what 64 tables of compiled play take."""
 
 
 class Batch:
@@ -120,6 +121,16 @@ class Batch:
         """Per game (row ``game_index``): points 0-3, ranks 4-7, hands 8, decisions 9."""
         self.results_f = np.zeros((0, 4), dtype=np.float64)
         """Per game: final scores."""
+        self._call_args = [self._arguments(k) for k in range(threads)] if threads > 1 else []
+
+    def _arguments(self, k: int) -> tuple:
+        """Call ``k``'s runner arguments, each array a view of its own: a compiled call counts
+        its references to each array it is given, and calls at once counting on the same
+        array would contend for one cache line (two threads ran at half speed each)."""
+        ti, tf = self._calls[k]
+        tables = tuple(a[...] for a in self.tables_tuple)
+        bufs = (self.masks, self._obs, self._obs_u8)
+        return (self.st[...], self.ev[...], tables, ti, tf, *(b[...] for b in bufs))
 
     @property
     def games_done(self) -> int:
@@ -208,13 +219,10 @@ class Batch:
         ti[n, O_HI] = cuts[1]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="riichi-tables")
-        args = (self.st, self.ev, self.tables_tuple)
-        bufs = (self.masks, self._obs, self._obs_u8)
-        futures = [
-            self._pool.submit(self._runner, *args, *self._calls[k], *bufs) for k in range(1, parts)
-        ]
+        run, args = self._runner, self._call_args
+        futures = [self._pool.submit(run, *args[k]) for k in range(1, parts)]
         try:
-            self._runner(*args, *self._calls[0], *bufs)
+            run(*args[0])
         finally:
             for f in futures:
                 f.result()

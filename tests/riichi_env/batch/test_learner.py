@@ -4,6 +4,7 @@ four and three players (issue 26: seats 0-2, 86-entry masks)."""
 import numpy as np
 import pytest
 
+import riichi_env.batch.tables
 from engine.actions import KITA
 from riichi_env import learner_vector_env, selfplay
 from riichi_env.batch.learner import learner_seat_of
@@ -239,7 +240,7 @@ def test_expert_actions_and_bad_arguments():
 
 
 @pytest.mark.parametrize("opponents", ["efficiency", "random"])
-def test_threads_give_the_learner_the_same_run(opponents):
+def test_threads_give_the_learner_the_same_run(opponents, monkeypatch):
     """``threads=2`` plays the tables in two compiled calls at once: the learner sees exactly
     the one-thread run (observations, masks, rewards, terminations, infos)."""
 
@@ -254,9 +255,11 @@ def test_threads_give_the_learner_the_same_run(opponents):
             out += [obs["observation"].tobytes(), obs["action_mask"].tobytes(), r.tobytes()]
             out += [t.tobytes(), info["seat"].tobytes(), info["game_seed"].tobytes()]
             ended += int(t.sum())
+        assert (venv._batch._pool is not None) == (threads > 1)  # the run was split
         venv.close()
         return out, ended
 
+    monkeypatch.setattr(riichi_env.batch.tables, "MIN_SHARE", 16)  # 40 tables: two calls
     one, ended = run(1)
     assert ended > 0
     assert run(2) == (one, ended)

@@ -342,10 +342,18 @@ def _threaded_run(threads, players, dtype, opts, steps):
             ended += int(t.sum())
             out += [x["observation"].tobytes() for x in info["final_obs"][t]]
             out += [a.tobytes() for a in info["final_info"].values()]
+    assert (venv._batch._pool is not None) == (threads > 1)  # the run was split
     venv.close()
     return out, ended
 
 
+@pytest.fixture
+def small_shares(monkeypatch):
+    """Split runs from 16 tables a thread, so that small batches run in threads too."""
+    monkeypatch.setattr(riichi_env.batch.tables, "MIN_SHARE", 16)
+
+
+@pytest.mark.usefixtures("small_shares")
 @pytest.mark.parametrize(
     ("players", "dtype", "opts"),
     [
@@ -363,6 +371,7 @@ def test_threads_give_the_same_run(players, dtype, opts):
     assert _threaded_run(3, players, dtype, opts, 1200) == (one, ended)
 
 
+@pytest.mark.usefixtures("small_shares")
 def test_threads_option_and_errors():
     with pytest.raises(TypeError, match="threads"):
         RiichiVectorEnv(2, threads=1.5)
