@@ -4,10 +4,10 @@
 
 Each row steps ``riichi_env.vector_env`` with random legal actions chosen in NumPy (one
 ``rng.random`` and ``argmax`` per step over the whole batch), ``basic_v0`` observations, for about
-``--steps`` steps (scaled down for large batches); a row of 256 three-player tables
-(``basic3_v0``) per three-player preset. Then ``riichi_env.selfplay`` with a NumPy
-policy for every seat (the batched-policy path) and with compiled random play, for the same
-batch of tables. One process, one core; prints a markdown table.
+``--steps`` steps (scaled down for large batches); 256 tables in two threads (``threads=2``);
+a row of 256 three-player tables (``basic3_v0``) per three-player preset. Then
+``riichi_env.selfplay`` with a NumPy policy for every seat (the batched-policy path) and with
+compiled random play, for the same batch of tables. One process, one core (two for the ``threads=2`` rows); prints a markdown table.
 """
 
 from __future__ import annotations
@@ -19,12 +19,23 @@ import numpy as np
 
 
 def vector_rate(
-    tables: int, steps: int, dtype, copy: bool, encoder: str, rules: str = "mahjongsoul"
+    tables: int,
+    steps: int,
+    dtype,
+    copy: bool,
+    encoder: str,
+    rules: str = "mahjongsoul",
+    threads: int = 1,
 ) -> float:
     import riichi_env
 
     venv = riichi_env.vector_env(
-        num_tables=tables, obs_dtype=dtype, copy=copy, encoder=encoder, rules=rules
+        num_tables=tables,
+        obs_dtype=dtype,
+        copy=copy,
+        encoder=encoder,
+        rules=rules,
+        threads=threads,
     )
     obs, _ = venv.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -55,6 +66,9 @@ def main() -> None:
             rate = vector_rate(b, steps, dtype, copy, "basic_v0")
             print(f"| {b} | basic_v0 {np.dtype(dtype)} | {copy} | {rate:,.0f} |")
     b = 256
+    for dtype in (np.float32, np.uint8):
+        rate = vector_rate(b, args.steps, dtype, False, "basic_v0", threads=2)
+        print(f"| {b} | basic_v0 {np.dtype(dtype)}, threads=2 | False | {rate:,.0f} |")
     for dtype, copy in ((np.float32, False),):
         rate = vector_rate(b, args.steps, dtype, copy, "rich_v0")
         print(f"| {b} | rich_v0 {np.dtype(dtype)} | {copy} | {rate:,.0f} |")

@@ -5,7 +5,8 @@
 RiichiEnv (PyPI ``riichienv``, Rust core) plays hanchan with random legal actions in its own Python
 loop, with and without ``Observation.encode()``, in its own virtual environment (``_peers.py``).
 riichi_env rows: compiled random self-play (1 and 2 workers), the vector env (``basic_v0``, 256
-tables, random legal actions chosen in NumPy, float32 and uint8 observations), and the PettingZoo
+tables, random legal actions chosen in NumPy, float32 and uint8 observations, one thread and
+``threads=2``), and the PettingZoo
 AEC env (raw and wrapped, ``basic_v0``) in the same kind of loop as RiichiEnv's. Every round runs
 every row once, rounds interleave, and each row keeps its best round, so a slow spell of a shared
 machine hits all rows alike. Prints a markdown table with each row's ratio to its reference and
@@ -31,11 +32,11 @@ def _aec(make_env, games: int, seed: int) -> tuple[int, int, float]:
     return _play(make_env, games, seed, True)
 
 
-def _vector(tables: int, steps: int, dtype, seed: int) -> tuple[int, int, float]:
+def _vector(tables: int, steps: int, dtype, seed: int, threads: int = 1) -> tuple[int, int, float]:
     """(decisions, hanchan finished, seconds) of the vector env with NumPy random legal actions."""
     import riichi_env
 
-    venv = riichi_env.vector_env(num_tables=tables, obs_dtype=dtype, copy=False)
+    venv = riichi_env.vector_env(num_tables=tables, obs_dtype=dtype, copy=False, threads=threads)
     obs, _ = venv.reset(seed=seed)
     rng = np.random.default_rng(seed)
     games = 0
@@ -75,6 +76,7 @@ def main() -> None:
     _aec(riichi_env.env, 1, 10_000)
     _vector(4, 50, np.float32, 1)
     _vector(4, 50, np.uint8, 1)
+    _vector(64, 50, np.float32, 1, 2)
     _selfplay(2, 2, 1)
     warm = time.perf_counter() - t0
 
@@ -95,6 +97,14 @@ def main() -> None:
         "vec8": (
             "riichi_env vector env, 256 tables, basic_v0 uint8",
             lambda: _vector(256, args.vector_steps, np.uint8, s),
+        ),
+        "vec_t2": (
+            "riichi_env vector env, 256 tables, basic_v0 float32, threads=2",
+            lambda: _vector(256, args.vector_steps, np.float32, s, 2),
+        ),
+        "vec8_t2": (
+            "riichi_env vector env, 256 tables, basic_v0 uint8, threads=2",
+            lambda: _vector(256, args.vector_steps, np.uint8, s, 2),
         ),
         "raw": ("riichi_env raw_env + basic_v0", lambda: _aec(riichi_env.raw_env, g, s)),
         "wrapped": ("riichi_env env() wrapped + basic_v0", lambda: _aec(riichi_env.env, g, s)),
@@ -131,6 +141,8 @@ def main() -> None:
         ("sp2", "game", "sp1", 1.8),
         ("vec", "dec", "re_encode", 10.0),
         ("vec8", "dec", "re_encode", 10.0),
+        ("vec_t2", "dec", "re_encode", 10.0),
+        ("vec8_t2", "dec", "re_encode", 10.0),
         ("raw", "dec", "re_encode", None),
         ("wrapped", "dec", "re_encode", 1.5),
         ("re_plain", "game", None, None),

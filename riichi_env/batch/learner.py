@@ -38,6 +38,8 @@ adds ``info["final_obs"][i]`` (the learner's last view, mask all zeros) and ``in
 (per table the learner's ``"seat"``, ``"rank"`` (0 = first), ``"points"``, ``"final_score"`` and the
 ``"game_seed"``), with Gymnasium's ``_final_obs`` / ``_final_info`` masks. A game seed determines
 every wall to come: ``info_seed=False`` leaves ``"game_seed"`` out of both for a fair evaluation.
+``threads=K`` plays the tables in K compiled calls at once, as ``riichi_env.vector_env`` does
+(the same games for any K).
 """
 
 from __future__ import annotations
@@ -56,7 +58,13 @@ from engine.arguments import check_bool, check_int, check_seed, describe
 from engine.harness.selfplay import POLICY_SIMPLE
 from riichi_env.batch.play import COMPILED_POLICIES, _ask, _name, _policies
 from riichi_env.batch.tables import Batch
-from riichi_env.batch.vector import GAMES_FOREVER, _check_open, _start_step, reward_spec
+from riichi_env.batch.vector import (
+    GAMES_FOREVER,
+    MAX_THREADS,
+    _check_open,
+    _start_step,
+    reward_spec,
+)
 from riichi_env.core.compiling import ensure_compiled
 from riichi_env.core.encoders import ENCODER_IDS, N_ROWS, _encode, bounds, encoder_for
 from riichi_env.core.options import _make_rules, default_rank_points
@@ -94,9 +102,11 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         rank_points: Sequence[float] | None = None,
         seed: int | None = None,
         info_seed: bool = True,
+        threads: int = 1,
         **rule_options: Any,
     ):
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
+        self.threads = check_int("threads", threads, 1, MAX_THREADS)
         self.info_seed = check_bool("info_seed", info_seed)
         if encoder is not None and not (isinstance(encoder, str) and encoder in N_ROWS):
             encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
@@ -120,7 +130,9 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self._n_actions = n_actions(p)
         self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
         n = self.num_envs
-        self._batch = Batch(n, self.rules, encoder, ENCODER_IDS[encoder], np.float32)
+        self._batch = Batch(
+            n, self.rules, encoder, ENCODER_IDS[encoder], np.float32, threads=self.threads
+        )
         self._seat = np.zeros(n, dtype=np.int64)
         self._all = np.arange(n)
         self._python = [p for p in dict.fromkeys(o for o in opp if not isinstance(o, str))]
@@ -304,6 +316,9 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
     def close(self, **kwargs: Any) -> None:
         """End the env: ``reset`` and ``step`` then raise ``riichi_env.batch.vector.ClosedEnvError``."""
         self.closed = True
+        batch = getattr(self, "_batch", None)  # None: closed by __del__ after a failed __init__
+        if batch is not None:
+            batch.close()
 
 
 def learner_vector_env(num_tables: int, opponents: Any = "efficiency", **kwargs: Any):

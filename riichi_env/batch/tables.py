@@ -9,6 +9,8 @@ observations. A *worker* is a batch of its own, so workers can run in threads at
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from engine.actions import action_name, n_actions
@@ -18,6 +20,7 @@ from engine.rules import Rules
 from engine.state import new_state
 from engine.tables import load_tables
 from riichi_env.core.encoders import N_ROWS
+from riichi_env.core.fields import O_GAMES_DONE, O_HI, O_LO, O_PLAYED
 from riichi_env.core.runner import (
     F_FINAL_SCORES,
     FINAL_RESULT,
@@ -37,13 +40,20 @@ from riichi_env.core.runner import (
 OPTION_NAMES = ("lo", "hi", "reward_mode", "stride", "games_end", "skip_forced", "stop_at_game_end")
 """The options ``Batch.run`` sets, in the order of its arguments."""
 
+MIN_SHARE = 64
+"""Fewest tables a call of a split run takes: a split costs about 60 us a step (handing the
+share to a thread and waiting for it, 2-core VM), what 64 tables of compiled play take."""
+
 
 class Batch:
     """``n`` tables under ``rules`` with the runner's records and buffers.
 
     ``encoder`` is an encoder name or ``None`` (no observations); ``obs_dtype`` is ``np.float32``
     or ``np.uint8``; ``max_events`` > 0 keeps an event log per table (records); ``final_obs``
-    keeps a finished game's last view (``self.final_obs``).
+    keeps a finished game's last view (``self.final_obs``). ``threads`` > 1 splits a run over
+    many tables into that many runner calls at once, each over its own contiguous share of the
+    tables and its own options row (``new_tables``): the kernels release the GIL, and a table's
+    game depends on nothing but its own rows, so the results are the same for any ``threads``.
     """
 
     def __init__(
@@ -55,8 +65,10 @@ class Batch:
         obs_dtype,
         max_events: int = 0,
         final_obs: bool = False,
+        threads: int = 1,
     ) -> None:
         self.n = n
+        self.threads = threads
         self.players = rules.players
         """Seats at each table: 4, or 3 (seat 3 absent: it never acts, its rewards are 0)."""
         self.n_actions = n_actions(rules.players)
@@ -66,9 +78,12 @@ class Batch:
         tables = load_tables()
         self.tables_tuple = tuple(tables)
         self.suit, self.honor = tables.shanten_suit, tables.shanten_honor
-        self.ti, self.tf = new_tables(n)
+        self.ti, self.tf = new_tables(n, threads)
+        self._calls = [(self.ti[: n + 1 + k], self.tf[: n + 1 + k]) for k in range(threads)]
+        """Each call's ``(ti, tf)``: the tables' rows and that call's options row last."""
+        self._pool = None  # the threads of calls 1 .. threads - 1, started at the first split run
         self.masks = np.zeros((n, self.n_actions), dtype=np.int8)
-        self.tab, self.opt = tab, _ = fields(self.ti, self.tf)
+        self.tab, self.opt = tab, _ = fields(*self._calls[0])
         """The tables' fields and the options by name (views of ``ti`` and ``tf``; a width-1
         option is a 0-d view)."""
         self.seats = tab["seat"]
@@ -106,6 +121,16 @@ class Batch:
         """Per game (row ``game_index``): points 0-3, ranks 4-7, hands 8, decisions 9."""
         self.results_f = np.zeros((0, 4), dtype=np.float64)
         """Per game: final scores."""
+        self._call_args = [self._arguments(k) for k in range(threads)] if threads > 1 else []
+
+    def _arguments(self, k: int) -> tuple:
+        """Call ``k``'s runner arguments, each array a view of its own: a compiled call counts
+        its references to each array it is given, and calls at once counting on the same
+        array would contend for one cache line (two threads ran at half speed each)."""
+        ti, tf = self._calls[k]
+        tables = tuple(a[...] for a in self.tables_tuple)
+        bufs = (self.masks, self._obs, self._obs_u8)
+        return (self.st[...], self.ev[...], tables, ti, tf, *(b[...] for b in bufs))
 
     @property
     def games_done(self) -> int:
@@ -153,7 +178,10 @@ class Batch:
                 opt[name][...] = value
             opt["reward_scale"][...] = reward[1][0]
             opt["rank_points"][:] = reward[1][1:]
-        self.call_runner()
+        if self.threads > 1 and hi - lo >= 2 * MIN_SHARE:
+            self._call_split(lo, hi)
+        else:
+            self.call_runner()
         if self.results_i.shape[0]:
             if hi - lo == 1:  # a table of its own: no array pass
                 if self.ti[lo, T_TERMINATED]:
@@ -175,6 +203,39 @@ class Batch:
             self._obs,
             self._obs_u8,
         )
+
+    def _call_split(self, lo: int, hi: int) -> None:
+        """The runner over tables ``lo .. hi - 1`` in up to ``threads`` calls at once, each over
+        a contiguous share with its own options row (a copy of the first's, counters apart);
+        the counters are then added into the first row, whose range is ``lo .. hi`` again."""
+        n, ti, tf = self.n, self.ti, self.tf
+        parts = min(self.threads, (hi - lo) // MIN_SHARE)
+        cuts = np.linspace(lo, hi, parts + 1).astype(np.int64)
+        for k in range(1, parts):
+            ti[n + k] = ti[n]
+            tf[n + k] = tf[n]
+            ti[n + k, O_PLAYED] = ti[n + k, O_GAMES_DONE] = 0
+            ti[n + k, O_LO], ti[n + k, O_HI] = cuts[k], cuts[k + 1]
+        ti[n, O_HI] = cuts[1]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="riichi-tables")
+        run, args = self._runner, self._call_args
+        futures = [self._pool.submit(run, *args[k]) for k in range(1, parts)]
+        try:
+            run(*args[0])
+        finally:
+            for f in futures:
+                f.result()
+            ti[n, O_HI] = hi
+            for k in range(1, parts):
+                ti[n, O_PLAYED] += ti[n + k, O_PLAYED]
+                ti[n, O_GAMES_DONE] += ti[n + k, O_GAMES_DONE]
+
+    def close(self) -> None:
+        """Stop the threads of a split run, if any started."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     def _store_results(self, idx: np.ndarray) -> None:
         """Each finished game of tables ``idx`` into its row of ``results_*``."""

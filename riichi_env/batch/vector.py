@@ -43,8 +43,10 @@ sees only observations and ``info`` cannot rebuild the walls (``docs/environment
 the encoder's bounds (``riichi_env.core.encoders.bounds``): 0/1 rows are exactly 0/255, counts of four
 within 1/510. ``dequantize(obs)`` maps bytes back to floats. By default a step returns fresh
 arrays; ``copy=False`` returns the env's own buffers, overwritten by the next step (faster for
-large batches). An illegal action raises ``ValueError`` naming the table, the seat and the action
-(nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
+large batches). ``threads=K`` steps the tables in K compiled calls at once, each over its own
+contiguous share of at least ``MIN_SHARE`` tables (``riichi_env.batch.tables``): the kernels
+release the GIL, and every table's game is the one-thread game, byte for byte. An illegal action
+raises ``ValueError`` naming the table, the seat and the action (nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
 ``step`` raise ``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
 
 **Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``): masks ``int8 (B, 86)``
@@ -77,6 +79,9 @@ from riichi_env.core.compiling import ensure_compiled
 from riichi_env.core.encoders import ENCODER_IDS, N_ROWS, bounds, encoder_for
 from riichi_env.core.options import _make_rules, check_obs_dtype, default_rank_points, reward_spec
 from riichi_env.core.runner import PYTHON_SEAT
+
+MAX_THREADS = 64
+"""Most threads a vector env steps its tables in (``threads=``)."""
 
 GAMES_FOREVER = 2**62
 """``games_end`` of a vector env: tables never run out of games."""
@@ -230,9 +235,11 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         obs_dtype: Any = np.float32,
         copy: bool = True,
         info_seed: bool = True,
+        threads: int = 1,
         **rule_options: Any,
     ) -> None:
         self.num_envs = check_int("num_tables", num_tables, 1, 1 << 20)
+        self.threads = check_int("threads", threads, 1, MAX_THREADS)
         self.info_seed = check_bool("info_seed", info_seed)
         if encoder is not None and not (isinstance(encoder, str) and encoder in N_ROWS):
             encoder_for(encoder, 4)  # an unknown name: the four-player list, before the rules
@@ -254,7 +261,13 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
         self.obs_dtype = dtype
         self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
         self._batch = Batch(
-            self._num_envs, self.rules, encoder, ENCODER_IDS[encoder], dtype, final_obs=True
+            self._num_envs,
+            self.rules,
+            encoder,
+            ENCODER_IDS[encoder],
+            dtype,
+            final_obs=True,
+            threads=self.threads,
         )
         self._seat_policy = np.full(4, PYTHON_SEAT, dtype=np.int64)
         self._all = np.arange(self._num_envs)
@@ -385,6 +398,9 @@ class RiichiVectorEnv(gymnasium.vector.VectorEnv):
     def close(self, **kwargs: Any) -> None:
         """End the env: ``reset`` and ``step`` then raise ``ClosedEnvError``."""
         self.closed = True
+        batch = getattr(self, "_batch", None)  # None: closed by __del__ after a failed __init__
+        if batch is not None:
+            batch.close()
 
 
 __all__ = [

@@ -200,28 +200,30 @@ BUFFERS: tuple[tuple[str, str, str], ...] = (
 """The output buffers of the runner, after the records: (name, dtype and shape, meaning)."""
 
 
-def new_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(ti, tf)`` of ``n`` tables, ``n + 1`` rows (the last: the options): every seat a Python
-    seat, no game started (``FINISHED``); no tables in the call, no encoder, hand reward with
-    scale 1, every game index playable, no stop at game end, play (not the teacher mode)."""
-    ti = np.zeros((n + 1, T_WIDTH), dtype=np.int64)
+def new_tables(n: int, calls: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """``(ti, tf)`` of ``n`` tables, ``n + calls`` rows (the last ``calls``: the options of each
+    runner call that may run at once, call ``k`` passing ``ti[: n + 1 + k]``): every seat a
+    Python seat, no game started (``FINISHED``); no tables in the call, no encoder, hand reward
+    with scale 1, every game index playable, no stop at game end, play (not the teacher mode)."""
+    ti = np.zeros((n + calls, T_WIDTH), dtype=np.int64)
     ti[:n, T_ACTION] = -1
     ti[:n, T_SEAT_POLICY : T_SEAT_POLICY + 4] = PYTHON_SEAT
     ti[:n, T_GAME_INDEX] = FINISHED
     ti[:n, T_SEAT] = FINISHED
     ti[:n, T_TEACHER_ACTION] = -1
-    oi = ti[n]
-    oi[O_STRIDE] = 1
-    oi[O_GAMES_END] = 2**62
-    oi[O_ENCODER] = NO_ENCODER
-    oi[O_TEACHER] = NO_TEACHER
-    tf = np.zeros((n + 1, F_WIDTH), dtype=np.float64)
-    tf[n, P_REWARD_SCALE] = 1.0
+    oi = ti[n:]
+    oi[:, O_STRIDE] = 1
+    oi[:, O_GAMES_END] = 2**62
+    oi[:, O_ENCODER] = NO_ENCODER
+    oi[:, O_TEACHER] = NO_TEACHER
+    tf = np.zeros((n + calls, F_WIDTH), dtype=np.float64)
+    tf[n:, P_REWARD_SCALE] = 1.0
     return ti, tf
 
 
 def fields(ti: np.ndarray, tf: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """``(tables, options)``: views of ``new_tables``' arrays by field name (``columns``)."""
+    """``(tables, options)``: views of ``new_tables``' arrays by field name (``columns``); the
+    options are the first call's (``ti[n]``, ``n`` the tables given as ``ti.shape[0] - 1``)."""
     n = ti.shape[0] - 1
     tables = {**columns(TABLE_INTS, ti[:n]), **columns(TABLE_FLOATS, tf[:n])}
     return tables, {**columns(OPTION_INTS, ti[n]), **columns(OPTION_FLOATS, tf[n])}

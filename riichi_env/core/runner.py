@@ -581,11 +581,12 @@ def _observe_final(st, t, ti, nb, suit, honor, obs):
 @njit(inline="always")
 def _observe(st, t, actor, ti, nb, suit, honor, obs, obs_u8):
     """The view of ``actor``, the seat to act, into ``obs[OBS_NOW, t]`` (bytes: into
-    ``obs_u8[t]`` through ``obs[OBS_NOW, 0]``), if written."""
+    ``obs_u8[t]`` through ``obs[OBS_NOW, lo]``, the call's first table), if written."""
     enc = ti[nb, O_ENCODER]
     if enc >= 0 and obs.shape[0] > OBS_NOW:
         quantized = obs_u8.shape[0] > 0
-        out = obs[OBS_NOW, 0 if quantized else t]  # bytes: one float row, kept in the cache
+        # bytes: one float row, kept in the cache; the call's own (calls may run at once)
+        out = obs[OBS_NOW, ti[nb, O_LO] if quantized else t]
         _encode(st, t, actor, enc, suit, honor, out)
         if quantized:
             rows = out.shape[0]

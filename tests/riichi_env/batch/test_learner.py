@@ -4,6 +4,7 @@ four and three players (issue 26: seats 0-2, 86-entry masks)."""
 import numpy as np
 import pytest
 
+import riichi_env.batch.tables
 from engine.actions import KITA
 from riichi_env import learner_vector_env, selfplay
 from riichi_env.batch.learner import learner_seat_of
@@ -236,3 +237,29 @@ def test_expert_actions_and_bad_arguments():
     with pytest.raises(ValueError, match="'basic_v0' is for four-player rules"):
         learner_vector_env(num_tables=1, encoder="basic_v0", rules="tenhou-3p")
     assert KITA == 85
+
+
+@pytest.mark.parametrize("opponents", ["efficiency", "random"])
+def test_threads_give_the_learner_the_same_run(opponents, monkeypatch):
+    """``threads=2`` plays the tables in two compiled calls at once: the learner sees exactly
+    the one-thread run (observations, masks, rewards, terminations, infos)."""
+
+    def run(threads):
+        venv = learner_vector_env(num_tables=40, opponents=opponents, threads=threads, seed=3)
+        obs, info = venv.reset(seed=9)
+        rng = np.random.default_rng(2)
+        out, ended = [], 0
+        for _ in range(600):
+            a = (rng.random(obs["action_mask"].shape) * obs["action_mask"]).argmax(axis=1)
+            obs, r, t, _, info = venv.step(a)
+            out += [obs["observation"].tobytes(), obs["action_mask"].tobytes(), r.tobytes()]
+            out += [t.tobytes(), info["seat"].tobytes(), info["game_seed"].tobytes()]
+            ended += int(t.sum())
+        assert (venv._batch._pool is not None) == (threads > 1)  # the run was split
+        venv.close()
+        return out, ended
+
+    monkeypatch.setattr(riichi_env.batch.tables, "MIN_SHARE", 16)  # 40 tables: two calls
+    one, ended = run(1)
+    assert ended > 0
+    assert run(2) == (one, ended)

@@ -319,3 +319,74 @@ def test_bad_actions_and_options():
         riichi_env.vector_env(num_tables=2, rules="mahjongsoul-3p", encoder="basic_v0")
     with pytest.raises(ValueError, match="rank_points must be a tuple of three numbers"):
         riichi_env.vector_env(num_tables=2, rules="tenhou-3p", rank_points=(1, 0, 0, -1))
+
+
+def _threaded_run(threads, players, dtype, opts, steps):
+    """What a vector env of 48 tables shows over ``steps`` random steps: every array of every
+    step, the final observations and infos of the games that ended."""
+    venv = riichi_env.vector_env(num_tables=48, threads=threads, obs_dtype=dtype, **opts)
+    obs, info = venv.reset(seed=11)
+    rng = np.random.default_rng(4)
+    out = [obs["observation"].tobytes(), info["seat"].tobytes()]
+    ended = 0
+    for _ in range(steps):
+        obs, r, t, _, info = venv.step(_random_actions(rng, obs["action_mask"]))
+        out += [
+            obs["observation"].tobytes(),
+            obs["action_mask"].tobytes(),
+            r.tobytes(),
+            t.tobytes(),
+        ]
+        out += [info["seat"].tobytes(), info["game_seed"].tobytes()]
+        if t.any():
+            ended += int(t.sum())
+            out += [x["observation"].tobytes() for x in info["final_obs"][t]]
+            out += [a.tobytes() for a in info["final_info"].values()]
+    assert (venv._batch._pool is not None) == (threads > 1)  # the run was split
+    venv.close()
+    return out, ended
+
+
+@pytest.fixture
+def small_shares(monkeypatch):
+    """Split runs from 16 tables a thread, so that small batches run in threads too."""
+    monkeypatch.setattr(riichi_env.batch.tables, "MIN_SHARE", 16)
+
+
+@pytest.mark.usefixtures("small_shares")
+@pytest.mark.parametrize(
+    ("players", "dtype", "opts"),
+    [
+        (4, np.float32, {}),
+        (4, np.uint8, {"reward": "rank", "skip_forced": True}),
+        (3, np.float32, {"rules": "mahjongsoul-3p", "reward": "placement"}),
+    ],
+)
+def test_threads_give_the_same_run(players, dtype, opts):
+    """``threads=K`` steps the tables in K calls at once: every observation, mask, reward,
+    termination, seat, seed and final observation is the one-thread run's, byte for byte."""
+    one, ended = _threaded_run(1, players, dtype, opts, 1200)
+    assert ended > 0  # the comparison covers games that ended and the next games' starts
+    assert _threaded_run(2, players, dtype, opts, 1200) == (one, ended)
+    assert _threaded_run(3, players, dtype, opts, 1200) == (one, ended)
+
+
+@pytest.mark.usefixtures("small_shares")
+def test_threads_option_and_errors():
+    with pytest.raises(TypeError, match="threads"):
+        RiichiVectorEnv(2, threads=1.5)
+    with pytest.raises(ValueError, match="threads"):
+        RiichiVectorEnv(2, threads=0)
+    venv = riichi_env.vector_env(num_tables=40, threads=2)
+    obs, info = venv.reset(seed=0)
+    actions = obs["action_mask"].argmax(axis=1)
+    actions[37] = int(np.flatnonzero(obs["action_mask"][37] == 0)[0])
+    before = venv.state.records.copy()
+    with pytest.raises(ValueError, match=rf"table 37 \(seat {info['seat'][37]}\): illegal action"):
+        venv.step(actions)
+    for name in before.dtype.names:  # nothing was applied at any table
+        np.testing.assert_array_equal(venv.state.records[name], before[name], err_msg=name)
+    venv.step(obs["action_mask"].argmax(axis=1))
+    venv.close()
+    with pytest.raises(gymnasium.error.ClosedEnvironmentError):
+        venv.step(actions)
