@@ -79,8 +79,10 @@ class Batch:
         self.tables_tuple = tuple(tables)
         self.suit, self.honor = tables.shanten_suit, tables.shanten_honor
         self.ti, self.tf = new_tables(n, threads)
-        self._calls = [(self.ti[: n + 1 + k], self.tf[: n + 1 + k]) for k in range(threads)]
-        """Each call's ``(ti, tf)``: the tables' rows and that call's options row last."""
+        calls = [(self.ti[: n + 1 + k], self.tf[: n + 1 + k]) for k in range(threads)]
+        self._calls = calls if threads > 1 else [(self.ti, self.tf)]
+        """Each call's ``(ti, tf)``: the tables' rows and that call's options row last (a run
+        that is not split is call 0)."""
         self._pool = None  # the threads of calls 1 .. threads - 1, started at the first split run
         self.masks = np.zeros((n, self.n_actions), dtype=np.int8)
         self.tab, self.opt = tab, _ = fields(*self._calls[0])
@@ -193,12 +195,13 @@ class Batch:
         """The runner on this batch's buffers with the options as they are; its result. The
         teacher mode (``teacher``) runs in ``_run``, a call that plays in the runner its seat
         policies need (``runner_for``)."""
+        ti, tf = self._calls[0]
         return (_run if teacher else self._runner)(
             self.st,
             self.ev,
             self.tables_tuple,
-            self.ti,
-            self.tf,
+            ti,
+            tf,
             self.masks,
             self._obs,
             self._obs_u8,

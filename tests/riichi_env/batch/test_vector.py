@@ -321,7 +321,7 @@ def test_bad_actions_and_options():
         riichi_env.vector_env(num_tables=2, rules="tenhou-3p", rank_points=(1, 0, 0, -1))
 
 
-def _threaded_run(threads, players, dtype, opts, steps):
+def _threaded_run(threads, players, dtype, opts, steps, split=True):
     """What a vector env of 48 tables shows over ``steps`` random steps: every array of every
     step, the final observations and infos of the games that ended."""
     venv = riichi_env.vector_env(num_tables=48, threads=threads, obs_dtype=dtype, **opts)
@@ -342,7 +342,7 @@ def _threaded_run(threads, players, dtype, opts, steps):
             ended += int(t.sum())
             out += [x["observation"].tobytes() for x in info["final_obs"][t]]
             out += [a.tobytes() for a in info["final_info"].values()]
-    assert (venv._batch._pool is not None) == (threads > 1)  # the run was split
+    assert (venv._batch._pool is not None) == (threads > 1 and split)  # the run was split
     venv.close()
     return out, ended
 
@@ -369,6 +369,13 @@ def test_threads_give_the_same_run(players, dtype, opts):
     assert ended > 0  # the comparison covers games that ended and the next games' starts
     assert _threaded_run(2, players, dtype, opts, 1200) == (one, ended)
     assert _threaded_run(3, players, dtype, opts, 1200) == (one, ended)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8])
+def test_threads_with_too_few_tables_to_split_play_the_same(dtype):
+    """Below ``MIN_SHARE`` tables a call, ``threads=2`` runs one call (no thread started) and
+    plays the one-thread run."""
+    assert _threaded_run(2, 4, dtype, {}, 300, split=False) == _threaded_run(1, 4, dtype, {}, 300)
 
 
 @pytest.mark.usefixtures("small_shares")
