@@ -59,7 +59,9 @@ def raw_row(size: int) -> dict:
     return {"work": work, "seconds": seconds}
 
 
-def _vector(size: int, dtype) -> dict:
+def _vector(size: int, dtype, threads: int = 1) -> dict:
+    import inspect
+
     import riichi_env
 
     if not hasattr(riichi_env, "vector_env"):
@@ -70,6 +72,12 @@ def _vector(size: int, dtype) -> dict:
         if dtype is np.float32
         else {"num_tables": tables, "obs_dtype": dtype}
     )
+    if threads > 1:
+        from riichi_env.batch.vector import RiichiVectorEnv
+
+        if "threads" not in inspect.signature(RiichiVectorEnv).parameters:
+            return {"missing": "no threads option"}
+        kwargs["threads"] = threads
     venv = riichi_env.vector_env(**kwargs)
     obs, _ = venv.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -89,6 +97,10 @@ def vector_row(size: int) -> dict:
 
 def vector_u8_row(size: int) -> dict:
     return _vector(size, np.uint8)
+
+
+def vector_t2_row(size: int) -> dict:
+    return _vector(size, np.float32, threads=2)
 
 
 def selfplay_row(size: int) -> dict:
@@ -213,6 +225,7 @@ ROWS = {
     "raw": raw_row,
     "vector": vector_row,
     "vector_u8": vector_u8_row,
+    "vector_t2": vector_t2_row,
     "selfplay": selfplay_row,
     "dataset": dataset_row,
     "read": read_row,

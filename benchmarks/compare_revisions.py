@@ -1,7 +1,7 @@
 """The hot paths at two git revisions, measured alternately in one run: rates and their ratio.
 
     python benchmarks/compare_revisions.py BASE [HEAD]
-        [--only env,raw,vector,vector_u8,selfplay,dataset,read,pack,cold]
+        [--only env,raw,vector,vector_u8,vector_t2,selfplay,dataset,read,pack,cold]
         [--rounds 3] [--budget normal|tiny] [--workdir DIR]
 
 ``BASE`` and ``HEAD`` are git revisions (``main``, ``HEAD~3``, a hash); ``HEAD`` defaults to
@@ -16,7 +16,7 @@ the table also shows the slowest, the spread of the machine.
 Rows (``--only``): ``env`` the wrapped PettingZoo ``env()`` with ``basic_v0`` and ``raw`` the
 ``raw_env``, random masked play in PettingZoo's loop (decisions/s); ``vector`` and ``vector_u8``
 256 tables of ``vector_env`` with float32 and uint8 observations, random legal actions chosen in
-NumPy (decisions/s); ``selfplay`` compiled random self-play, one worker (decisions/s); ``dataset``
+NumPy (decisions/s), and ``vector_t2`` the float32 one in two threads (``threads=2``); ``selfplay`` compiled random self-play, one worker (decisions/s); ``dataset``
 ``riichi-env dataset DIR --out OUT`` with its defaults and one worker over mjai records of
 compiled agents' hanchan, written once by this checkout (hanchan/s, and bytes a hanchan); ``read``
 ``read_file`` of each of those records and ``pack`` ``pack_game(read_file(p), rules_for(game,
@@ -55,13 +55,14 @@ ROWS = {
     "raw": ("raw_env + basic_v0", "decisions/s", 20, 1),
     "vector": ("vector_env, 256 tables, float32", "decisions/s", 1500, 20),
     "vector_u8": ("vector_env, 256 tables, uint8", "decisions/s", 1500, 20),
+    "vector_t2": ("vector_env, 256 tables, float32, threads=2", "decisions/s", 1500, 20),
     "selfplay": ("compiled random self-play, 1 worker", "decisions/s", 400, 2),
     "dataset": ("`riichi-env dataset`, defaults, 1 worker", "hanchan/s", 200, 3),
     "read": ("`read_file` of mjai records", "hanchan/CPU s", 200, 3),
     "pack": ("`read_file` + `pack_game` of mjai records", "hanchan/CPU s", 200, 3),
     "cold": ("empty cache: env step + self-play hanchan", "s", 1, 1),
 }
-DEFAULT_ROWS = "env,raw,vector,vector_u8,selfplay,dataset,read,pack,cold"
+DEFAULT_ROWS = "env,raw,vector,vector_u8,vector_t2,selfplay,dataset,read,pack,cold"
 ON_RECORDS = ("dataset", "read", "pack")
 """Rows measured over the mjai records ``make_records`` writes."""
 
