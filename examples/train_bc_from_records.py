@@ -245,7 +245,8 @@ def then_ppo(model, args) -> int:
     return int(model.num_timesteps)
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("records", nargs="+", help="record files and folders")
     parser.add_argument("--encoder", default="basic_v0", help="observation encoder")
@@ -272,6 +273,12 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=0, help="arena games per checkpoint")
     parser.add_argument("--out", default="runs/bc", help="bc.zip, curve.png, history.json")
     parser.add_argument("--json", action="store_true", help="one JSON object as the last line")
+    return parser
+
+
+def parse_args() -> argparse.Namespace:
+    """The checked options (``--epochs 1`` when neither it nor ``--minutes`` is given)."""
+    parser = build_parser()
     args = parser.parse_args()
     for name in ("batch_size", "workers", "threads", "tables"):
         if getattr(args, name) < 1:
@@ -289,27 +296,17 @@ def main() -> None:
         parser.error("--then-ppo and --critic-warmup must be at least 0")
 
     from riichi_env.core.encoders import check_encoder
-    from riichi_env.dataset.io import iter_batches
-    from riichi_env.integrations.sb3 import (
-        RiichiSB3VecEnv,
-        evaluate_in_arena,
-        maskable_ppo,
-        masked_logits,
-    )
 
     try:
         check_encoder(args.encoder)
     except ValueError as exc:
         parser.error(str(exc))
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    files = record_files(args.records)
-    train_files, held_files = split_files(files, args.held_out, args.seed)
-    print(
-        f"{len(files):,} record files: {len(train_files):,} to train on, {len(held_files):,} held out"
-    )
+    return args
+
+
+def make_model(args):
+    """The MaskablePPO model the clone lives in (on a vector env for ``--then-ppo``)."""
+    from riichi_env.integrations.sb3 import RiichiSB3VecEnv, maskable_ppo
 
     tables = args.tables if args.then_ppo > 0 else 1
     venv = RiichiSB3VecEnv(tables, opponents=args.opponents, seed=args.seed, encoder=args.encoder)
@@ -324,31 +321,55 @@ def main() -> None:
     )
     if args.init:
         load_init(model, args.init, args.encoder)
-    policy = model.policy
-    optimizer = torch.optim.Adam(policy.parameters(), lr=args.lr)
-    to_float = Observations(args.encoder)
-    options = {"encoder": args.encoder, "dtype": args.dtype, "skip_forced": True}
+    return model
 
-    def held_batches():
-        return iter_batches(held_files, 1024, workers=args.workers, **options)
 
-    curve_rows = []
-    if held_files and args.curve_rows:
-        with held_batches() as batches:
-            got = 0
-            for batch in batches:
-                curve_rows.append(batch)
-                got += len(batch["action"])
-                if got >= args.curve_rows:
-                    break
+class Cloner:
+    """The cloning loop: the policy, its optimizer, the held-out curve and the counters."""
 
-    history: list[dict] = []
+    def __init__(self, model, args, held_files: list[Path]):
+        self.args = args
+        self.out = Path(args.out)
+        self.policy = model.policy
+        self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=args.lr)
+        self.to_float = Observations(args.encoder)
+        self.options = {"encoder": args.encoder, "dtype": args.dtype, "skip_forced": True}
+        self.held_files = held_files
+        self.curve_rows = self.first_held_rows()
+        self.history: list[dict] = []
+        self.samples = 0
+        self.skipped: list = []  # the first pass's skipped records and hands
+        self.trained = 0.0  # seconds in the training loop (conversion included, curve points not)
+        self.epoch = 0.0
+        self.next_point = args.curve_every
+        self.running, self.running_n = 0.0, 0
 
-    def point(samples: int, seconds: float, train_loss: float | None) -> None:
-        policy.eval()
-        held = score(policy, to_float, curve_rows, args.curve_rows)
-        policy.train()
-        history.append(
+    def held_batches(self):
+        """Batches of 1024 held-out rows."""
+        from riichi_env.dataset.io import iter_batches
+
+        return iter_batches(self.held_files, 1024, workers=self.args.workers, **self.options)
+
+    def first_held_rows(self) -> list[dict]:
+        """The held-out batches of the curve: the first ``--curve-rows`` rows."""
+        curve_rows = []
+        if self.held_files and self.args.curve_rows:
+            with self.held_batches() as batches:
+                got = 0
+                for batch in batches:
+                    curve_rows.append(batch)
+                    got += len(batch["action"])
+                    if got >= self.args.curve_rows:
+                        break
+        return curve_rows
+
+    def point(self, samples: int, seconds: float, train_loss: float | None) -> None:
+        """Measure, record, plot and print one point of the curve."""
+        args = self.args
+        self.policy.eval()
+        held = score(self.policy, self.to_float, self.curve_rows, args.curve_rows)
+        self.policy.train()
+        self.history.append(
             {
                 "samples": samples,
                 "seconds": seconds,
@@ -358,7 +379,8 @@ def main() -> None:
                 "held_out_loss": held.as_dict()["loss"],
             }
         )
-        plot(history, out / "curve.png", f"cloning records into {args.net} ({args.encoder})")
+        title = f"cloning records into {args.net} ({args.encoder})"
+        plot(self.history, self.out / "curve.png", title)
         loss_text = "-" if train_loss is None else f"{train_loss:.3f}"
         print(
             f"{samples:>11,} samples {seconds / 60:6.1f} min: training loss {loss_text}, "
@@ -366,124 +388,188 @@ def main() -> None:
             flush=True,
         )
 
-    budget = args.minutes * 60 if args.minutes is not None else float("inf")
-    samples = 0
-    skipped: list = []  # the first pass's skipped records and hands
-    trained = 0.0  # seconds in the training loop (conversion included, curve points not)
-    epoch = 0.0
-    next_point = args.curve_every
-    running, running_n = 0.0, 0
-    point(0, 0.0, None)
-    done = False
-    while not done:
-        order = np.random.default_rng([args.seed, int(epoch)]).permutation(len(train_files))
+    def step(self, batch: dict) -> None:
+        """One Adam step on the cross-entropy of a batch's recorded moves."""
+        from riichi_env.integrations.sb3 import masked_logits
+
+        n = len(batch["action"])
+        logits = masked_logits(self.policy, self.to_float(batch["obs"]), batch["mask"])
+        action = torch.as_tensor(batch["action"].astype(np.int64))
+        loss = torch.nn.functional.cross_entropy(logits, action)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        self.samples += n
+        self.running += float(loss.detach()) * n
+        self.running_n += n
+
+    def pass_paths(self, train_files: list[Path]) -> list[Path]:
+        """This pass's files in its seeded order (a fraction of them for a fractional epoch)."""
+        args = self.args
+        order = np.random.default_rng([args.seed, int(self.epoch)]).permutation(len(train_files))
         paths = [train_files[i] for i in order]
-        if args.epochs is not None and args.epochs - epoch < 1:  # a fraction of a pass
-            paths = paths[: max(1, int(round((args.epochs - epoch) * len(paths))))]
+        if args.epochs is not None and args.epochs - self.epoch < 1:  # a fraction of a pass
+            paths = paths[: max(1, int(round((args.epochs - self.epoch) * len(paths))))]
+        return paths
+
+    def one_pass(self, train_files: list[Path], budget: float) -> bool:
+        """Train on one pass over the files (or until ``budget`` seconds); whether to stop."""
+        from riichi_env.dataset.io import iter_batches
+
+        args = self.args
+        paths = self.pass_paths(train_files)
         seen_rows = 0
         seen_files: set[int] = set()
+        done = False
         t0 = time.perf_counter()
         batches = iter_batches(
             paths,
             args.batch_size,
             shuffle_buffer=args.shuffle_buffer,
-            seed=args.seed + int(epoch),
+            seed=args.seed + int(self.epoch),
             workers=args.workers,
-            **options,
+            **self.options,
         )
         with batches:
             for batch in batches:
-                n = len(batch["action"])
-                logits = masked_logits(policy, to_float(batch["obs"]), batch["mask"])
-                action = torch.as_tensor(batch["action"].astype(np.int64))
-                loss = torch.nn.functional.cross_entropy(logits, action)
-                optimizer.zero_grad()
-                loss.backward()
-                optimizer.step()
-                samples += n
-                seen_rows += n
+                self.step(batch)
+                seen_rows += len(batch["action"])
                 seen_files.update(np.unique(batch["file"]).tolist())
-                running += float(loss.detach()) * n
-                running_n += n
-                now = trained + time.perf_counter() - t0
+                now = self.trained + time.perf_counter() - t0
                 if now >= budget:
                     done = True
                     break
-                if now >= next_point:
-                    trained = now
-                    point(samples, trained, running / running_n)
-                    running, running_n = 0.0, 0
-                    next_point += args.curve_every
+                if now >= self.next_point:
+                    self.trained = now
+                    self.point(self.samples, self.trained, self.running / self.running_n)
+                    self.running, self.running_n = 0.0, 0
+                    self.next_point += args.curve_every
                     t0 = time.perf_counter()
-        trained += time.perf_counter() - t0
-        if epoch < 1:
-            skipped = batches.stats.skipped
+        self.trained += time.perf_counter() - t0
+        if self.epoch < 1:
+            self.skipped = batches.stats.skipped
         if seen_rows == 0 and not done:
             raise SystemExit(
                 "error: the training files gave no rows (see the records' skip reasons)"
             )
         if done:  # stopped by --minutes within a pass: the files it reached
-            epoch += len(seen_files) / len(train_files)
+            self.epoch += len(seen_files) / len(train_files)
         else:
-            epoch = epoch + 1 if len(paths) == len(train_files) else args.epochs
-        if args.epochs is not None and epoch >= args.epochs:
-            done = True
-    point(samples, trained, running / running_n if running_n else None)
+            self.epoch = self.epoch + 1 if len(paths) == len(train_files) else args.epochs
+        return done or (args.epochs is not None and self.epoch >= args.epochs)
+
+    def clone(self, train_files: list[Path]) -> None:
+        """Train for ``--minutes`` or ``--epochs``, with a curve point at the start and the end."""
+        budget = self.args.minutes * 60 if self.args.minutes is not None else float("inf")
+        self.point(0, 0.0, None)
+        done = False
+        while not done:
+            done = self.one_pass(train_files, budget)
+        running = self.running / self.running_n if self.running_n else None
+        self.point(self.samples, self.trained, running)
+
+
+def save_clone(model, cloner: Cloner) -> None:
+    """Save ``OUT/bc.zip`` and ``OUT/history.json``; print what the cloning did."""
+    out, samples, trained = cloner.out, cloner.samples, cloner.trained
     model.save(out / "bc.zip")
     print(
         f"cloned for {trained / 60:.1f} min: {samples:,} samples ({samples / max(trained, 1e-9):,.0f}"
-        f"/s), {epoch:.2f} epochs; saved {out / 'bc.zip'}"
+        f"/s), {cloner.epoch:.2f} epochs; saved {out / 'bc.zip'}"
     )
-    if skipped:
-        print(f"{len(skipped):,} records or hands gave no rows, the first: {skipped[0].as_dict()}")
-    (out / "history.json").write_text(json.dumps(history, indent=1))
+    if cloner.skipped:
+        print(
+            f"{len(cloner.skipped):,} records or hands gave no rows, "
+            f"the first: {cloner.skipped[0].as_dict()}"
+        )
+    (out / "history.json").write_text(json.dumps(cloner.history, indent=1))
 
-    summary = {
+
+def summarize(files: list[Path], train_files: list[Path], cloner: Cloner) -> dict:
+    """The summary's fields about the records and the cloning."""
+    return {
         "files": len(files),
         "train_files": len(train_files),
-        "held_out_files": len(held_files),
-        "samples": samples,
-        "epochs": epoch,
-        "minutes": trained / 60,
-        "samples_per_s": samples / max(trained, 1e-9),
-        "skipped": len(skipped),
-        "checkpoint": str(out / "bc.zip"),
+        "held_out_files": len(cloner.held_files),
+        "samples": cloner.samples,
+        "epochs": cloner.epoch,
+        "minutes": cloner.trained / 60,
+        "samples_per_s": cloner.samples / max(cloner.trained, 1e-9),
+        "skipped": len(cloner.skipped),
+        "checkpoint": str(cloner.out / "bc.zip"),
     }
-    if held_files:
-        policy.eval()
-        with held_batches() as batches:
-            held = score(policy, to_float, batches, args.held_out_rows)
-        summary["held_out"] = held.as_dict()
-        print(
-            f"held-out agreement with the recorded moves ({held.as_dict()['rows']:,} decisions "
-            f"of {len(held.files):,} games, forced ones left out):\n{held.table()}"
-        )
-    checkpoints = {"bc": model}
-    if args.then_ppo > 0:
-        steps = then_ppo(model, args)
-        model.save(out / "ppo.zip")
-        summary["ppo_steps"] = steps
-        print(f"MaskablePPO for {args.then_ppo:g} min: {steps:,} steps; saved {out / 'ppo.zip'}")
-        checkpoints = {"ppo": model}  # the clone is in bc.zip
-        if args.eval_games:
-            from sb3_contrib import MaskablePPO
 
-            checkpoints = {"bc": MaskablePPO.load(out / "bc.zip", device="cpu"), "ppo": model}
+
+def held_out_agreement(cloner: Cloner) -> dict:
+    """Print the clone's agreement per kind on up to ``--held-out-rows`` held-out rows; its dict."""
+    cloner.policy.eval()
+    with cloner.held_batches() as batches:
+        held = score(cloner.policy, cloner.to_float, batches, cloner.args.held_out_rows)
+    print(
+        f"held-out agreement with the recorded moves ({held.as_dict()['rows']:,} decisions "
+        f"of {len(held.files):,} games, forced ones left out):\n{held.table()}"
+    )
+    return held.as_dict()
+
+
+def ppo_after(model, args, summary: dict, out: Path) -> dict:
+    """Run ``--then-ppo`` on the clone and save ``OUT/ppo.zip``; the checkpoints to evaluate."""
+    if args.then_ppo <= 0:
+        return {"bc": model}
+    steps = then_ppo(model, args)
+    model.save(out / "ppo.zip")
+    summary["ppo_steps"] = steps
+    print(f"MaskablePPO for {args.then_ppo:g} min: {steps:,} steps; saved {out / 'ppo.zip'}")
+    if not args.eval_games:
+        return {"ppo": model}  # the clone is in bc.zip
+    from sb3_contrib import MaskablePPO
+
+    return {"bc": MaskablePPO.load(out / "bc.zip", device="cpu"), "ppo": model}
+
+
+def evaluate(checkpoints: dict, args) -> dict:
+    """Play ``--eval-games`` arena games of each checkpoint; print and return their results."""
+    from riichi_env.integrations.sb3 import evaluate_in_arena
+
+    results = {}
+    for name, m in checkpoints.items():
+        t0 = time.perf_counter()
+        row = evaluate_in_arena(m, args.opponents, args.eval_games, seed=10_000, name=name)
+        lo, hi = row["avg_rank_ci95"]
+        print(
+            f"{name}: average rank {row['avg_rank']:.3f} ({lo:.3f}-{hi:.3f}, 95 %) over "
+            f"{row['games']} arena games vs 3 {args.opponents}, win rate "
+            f"{row['win_rate']:.1%}, deal-in rate {row['deal_in_rate']:.1%} "
+            f"({time.perf_counter() - t0:.0f} s)"
+        )
+        results[name] = {
+            k: row[k] for k in ("games", "avg_rank", "avg_rank_ci95", "rank_counts", "win_rate")
+        } | {"deal_in_rate": row["deal_in_rate"]}
+    return results
+
+
+def main() -> None:
+    """Clone the records, then optionally run PPO and evaluate; write the summary."""
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    files = record_files(args.records)
+    train_files, held_files = split_files(files, args.held_out, args.seed)
+    print(
+        f"{len(files):,} record files: {len(train_files):,} to train on, {len(held_files):,} held out"
+    )
+    model = make_model(args)
+    cloner = Cloner(model, args, held_files)
+    cloner.clone(train_files)
+    save_clone(model, cloner)
+    summary = summarize(files, train_files, cloner)
+    if held_files:
+        summary["held_out"] = held_out_agreement(cloner)
+    checkpoints = ppo_after(model, args, summary, out)
     if args.eval_games:
-        summary["eval"] = {}
-        for name, m in checkpoints.items():
-            t0 = time.perf_counter()
-            row = evaluate_in_arena(m, args.opponents, args.eval_games, seed=10_000, name=name)
-            lo, hi = row["avg_rank_ci95"]
-            print(
-                f"{name}: average rank {row['avg_rank']:.3f} ({lo:.3f}-{hi:.3f}, 95 %) over "
-                f"{row['games']} arena games vs 3 {args.opponents}, win rate "
-                f"{row['win_rate']:.1%}, deal-in rate {row['deal_in_rate']:.1%} "
-                f"({time.perf_counter() - t0:.0f} s)"
-            )
-            summary["eval"][name] = {
-                k: row[k] for k in ("games", "avg_rank", "avg_rank_ci95", "rank_counts", "win_rate")
-            } | {"deal_in_rate": row["deal_in_rate"]}
+        summary["eval"] = evaluate(checkpoints, args)
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     if args.json:
         print(json.dumps(summary))

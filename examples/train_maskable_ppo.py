@@ -159,7 +159,8 @@ class Cloning:
         return len(a)
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--opponents", choices=OPPONENTS, default="random")
     parser.add_argument("--minutes", type=float, default=10.0, help="training wall time")
@@ -195,14 +196,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/maskable_ppo", help="checkpoints and curve.png")
     parser.add_argument("--json", action="store_true", help="one JSON object as the last line")
-    args = parser.parse_args()
-    from riichi_env.integrations.sb3 import freeze_policy
+    return parser
 
+
+def parse_args() -> argparse.Namespace:
+    """The checked options (``--pretrain`` needs the vector adapter)."""
+    parser = build_parser()
+    args = parser.parse_args()
     if args.single_table and args.pretrain != "none":
         parser.error("--pretrain needs the vector adapter (not --single-table)")
+    return args
 
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+
+def make_env(args):
+    """``(env, n_steps)``: the vector adapter, or ``RiichiGymEnv`` for ``--single-table``."""
     if args.single_table:
         from agents import EfficiencyAgent, RandomAgent, SimpleEfficiencyAgent
         from riichi_env import RiichiGymEnv
@@ -214,99 +221,136 @@ def main() -> None:
         }
         opponents = [make[args.opponents]() for _ in range(3)]
         env = RiichiGymEnv(opponents=opponents, seat="random", reward="hand", encoder=args.encoder)
-        env = _ObservationOnly(env)
-        n_steps = 4096
-    else:
-        from riichi_env.integrations.sb3 import RiichiSB3VecEnv
+        return _ObservationOnly(env), 4096
+    from riichi_env.integrations.sb3 import RiichiSB3VecEnv
 
-        env = RiichiSB3VecEnv(
-            args.tables, opponents=args.opponents, seed=args.seed, encoder=args.encoder
+    env = RiichiSB3VecEnv(
+        args.tables, opponents=args.opponents, seed=args.seed, encoder=args.encoder
+    )
+    return env, 64
+
+
+class Training:
+    """The training loop: cloning (``--pretrain``) then PPO, evaluated every ``--eval-every`` s."""
+
+    def __init__(self, model, env, args, n_steps: int):
+        self.model, self.args = model, args
+        self.out = Path(args.out)
+        self.budget = args.minutes * 60
+        self.cloning = None
+        if args.pretrain != "none":
+            seconds = min(args.pretrain_minutes * 60, self.budget)
+            self.cloning = Cloning(model, env, args.pretrain, seconds, args.seed)
+        self.history: list[dict] = []
+        self.start = time.perf_counter()
+        self.trained = 0.0  # seconds spent training (evaluation excluded)
+        self.next_eval = args.eval_every
+        self.chunk_steps = n_steps * (1 if args.single_table else args.tables)
+
+    def steps(self) -> int:
+        """Learner decisions trained on so far, cloned or PPO."""
+        cloning = self.cloning
+        return int(self.model.num_timesteps) + (cloning.samples if cloning else 0)
+
+    def train_chunk(self, t0: float) -> str:
+        """Train one chunk (begun at ``t0``) of cloning or PPO; its phase."""
+        from riichi_env.integrations.sb3 import freeze_policy
+
+        cloning, trained = self.cloning, self.trained
+        if cloning is not None and trained < cloning.seconds:
+            cloning.chunk(trained)
+            if trained + time.perf_counter() - t0 >= cloning.seconds:
+                cloning.ended = trained + time.perf_counter() - t0
+                freeze_policy(self.model, True)  # the value head learns first (--critic-warmup)
+                print(
+                    f"cloned {self.args.pretrain} for {cloning.samples:,} decisions "
+                    f"(accuracy {cloning.accuracy:.1%} on the last chunk); PPO from here",
+                    flush=True,
+                )
+            return "cloning"
+        if cloning is not None and trained >= cloning.seconds + self.args.critic_warmup * 60:
+            freeze_policy(self.model, False)
+        self.model.learn(self.chunk_steps, reset_num_timesteps=False)
+        return "ppo"
+
+    def eval_point(self, steps: int, phase: str, done: bool) -> None:
+        """Evaluate in the arena, save a checkpoint, redraw the curve and print a line."""
+        args, cloning, trained = self.args, self.cloning, self.trained
+        games = args.eval_games if not done else (args.final_eval_games or args.eval_games)
+        row = evaluate(self.model, args.opponents, games, seed=10_000)
+        self.history.append(
+            {
+                "steps": steps,
+                "seconds": trained,
+                "wall": time.perf_counter() - self.start,
+                "phase": phase,
+                "cloned": cloning.samples if cloning else 0,
+                "avg_rank": row["avg_rank"],
+                "avg_rank_ci95": row["avg_rank_ci95"],
+                "win_rate": row["win_rate"],
+                "games": row["games"],
+            }
         )
-        n_steps = 64
-    model = make_model(env, args, n_steps)
-    budget = args.minutes * 60
-    cloning = None
-    if args.pretrain != "none":
-        cloning = Cloning(
-            model, env, args.pretrain, min(args.pretrain_minutes * 60, budget), args.seed
-        )
-    history: list[dict] = []
-    start = time.perf_counter()
-    trained = 0.0  # seconds spent training (evaluation excluded)
-    next_eval = args.eval_every
-    chunk = n_steps * (1 if args.single_table else args.tables)
-    first = True  # evaluate the untrained policy too: the curve starts at step 0
-    while True:
-        t0 = time.perf_counter()
-        phase = "start" if first else "ppo"
-        if not first:
-            if cloning is not None and trained < cloning.seconds:
-                phase = "cloning"
-                cloning.chunk(trained)
-                if trained + time.perf_counter() - t0 >= cloning.seconds:
-                    cloning.ended = trained + time.perf_counter() - t0
-                    freeze_policy(model, True)  # the value head learns first (--critic-warmup)
-                    print(
-                        f"cloned {args.pretrain} for {cloning.samples:,} decisions "
-                        f"(accuracy {cloning.accuracy:.1%} on the last chunk); PPO from here",
-                        flush=True,
-                    )
-            else:
-                if cloning is not None and trained >= cloning.seconds + args.critic_warmup * 60:
-                    freeze_policy(model, False)
-                model.learn(chunk, reset_num_timesteps=False)
-        trained += time.perf_counter() - t0
-        steps = int(model.num_timesteps) + (cloning.samples if cloning else 0)
-        done = trained >= budget or (args.max_steps is not None and steps >= args.max_steps)
-        if first or trained >= next_eval or done:
-            if not first:
-                next_eval += args.eval_every
-            first = False
-            games = args.eval_games if not done else (args.final_eval_games or args.eval_games)
-            row = evaluate(model, args.opponents, games, seed=10_000)
-            history.append(
-                {
-                    "steps": steps,
-                    "seconds": trained,
-                    "wall": time.perf_counter() - start,
-                    "phase": phase,
-                    "cloned": cloning.samples if cloning else 0,
-                    "avg_rank": row["avg_rank"],
-                    "avg_rank_ci95": row["avg_rank_ci95"],
-                    "win_rate": row["win_rate"],
-                    "games": row["games"],
-                }
-            )
-            model.save(out / f"ppo_{steps}.zip")
-            until = None
-            if cloning is not None and trained >= cloning.seconds:
-                until = (cloning.samples, cloning.ended / 60)
-            plot(history, out / "curve.png", title(args), until)
-            lo, hi = row["avg_rank_ci95"]
-            extra = f", cloning accuracy {cloning.accuracy:.1%}" if phase == "cloning" else ""
-            print(
-                f"{steps:>9,} steps {trained / 60:5.1f} min ({phase}): avg rank "
-                f"{row['avg_rank']:.3f} ({lo:.2f}-{hi:.2f}), win {row['win_rate']:.1%}, "
-                f"{steps / max(trained, 1e-9):,.0f} steps/s{extra}",
-                flush=True,
-            )
-        if done:
-            break
-    (out / "history.json").write_text(json.dumps(history, indent=1))
-    last = history[-1]
-    if args.json:
+        self.model.save(self.out / f"ppo_{steps}.zip")
+        until = None
+        if cloning is not None and trained >= cloning.seconds:
+            until = (cloning.samples, cloning.ended / 60)
+        plot(self.history, self.out / "curve.png", title(args), until)
+        lo, hi = row["avg_rank_ci95"]
+        extra = f", cloning accuracy {cloning.accuracy:.1%}" if phase == "cloning" else ""
         print(
-            json.dumps(
-                {
-                    "steps": last["steps"],
-                    "steps_per_s": last["steps"] / max(trained, 1e-9),
-                    "minutes": trained / 60,
-                    "avg_rank": last["avg_rank"],
-                    "avg_rank_ci95": last["avg_rank_ci95"],
-                    "games": last["games"],
-                }
-            )
+            f"{steps:>9,} steps {trained / 60:5.1f} min ({phase}): avg rank "
+            f"{row['avg_rank']:.3f} ({lo:.2f}-{hi:.2f}), win {row['win_rate']:.1%}, "
+            f"{steps / max(trained, 1e-9):,.0f} steps/s{extra}",
+            flush=True,
         )
+
+    def run(self) -> None:
+        """Train until ``--minutes`` or ``--max-steps``, evaluating at the start and the end too."""
+        args = self.args
+        first = True  # evaluate the untrained policy too: the curve starts at step 0
+        while True:
+            t0 = time.perf_counter()
+            phase = "start" if first else self.train_chunk(t0)
+            self.trained += time.perf_counter() - t0
+            steps = self.steps()
+            done = self.trained >= self.budget or (
+                args.max_steps is not None and steps >= args.max_steps
+            )
+            if first or self.trained >= self.next_eval or done:
+                if not first:
+                    self.next_eval += args.eval_every
+                first = False
+                self.eval_point(steps, phase, done)
+            if done:
+                break
+
+
+def summary(training: Training) -> dict:
+    """The ``--json`` object: the final evaluation and the training speed."""
+    last = training.history[-1]
+    return {
+        "steps": last["steps"],
+        "steps_per_s": last["steps"] / max(training.trained, 1e-9),
+        "minutes": training.trained / 60,
+        "avg_rank": last["avg_rank"],
+        "avg_rank_ci95": last["avg_rank_ci95"],
+        "games": last["games"],
+    }
+
+
+def main() -> None:
+    """Train, evaluate and plot; write ``OUT/history.json``."""
+    args = parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    env, n_steps = make_env(args)
+    model = make_model(env, args, n_steps)
+    training = Training(model, env, args, n_steps)
+    training.run()
+    (out / "history.json").write_text(json.dumps(training.history, indent=1))
+    if args.json:
+        print(json.dumps(summary(training)))
 
 
 def title(args) -> str:
