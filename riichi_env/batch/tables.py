@@ -79,13 +79,9 @@ class Batch:
         self.tables_tuple = tuple(tables)
         self.suit, self.honor = tables.shanten_suit, tables.shanten_honor
         self.ti, self.tf = new_tables(n, threads)
-        calls = [(self.ti[: n + 1 + k], self.tf[: n + 1 + k]) for k in range(threads)]
-        self._calls = calls if threads > 1 else [(self.ti, self.tf)]
-        """Each call's ``(ti, tf)``: the tables' rows and that call's options row last (a run
-        that is not split is call 0)."""
         self._pool = None  # the threads of calls 1 .. threads - 1, started at the first split run
         self.masks = np.zeros((n, self.n_actions), dtype=np.int8)
-        self.tab, self.opt = tab, _ = fields(*self._calls[0])
+        self.tab, self.opt = tab, _ = fields(self.ti[: n + 1], self.tf[: n + 1])
         """The tables' fields and the options by name (views of ``ti`` and ``tf``; a width-1
         option is a 0-d view)."""
         self.seats = tab["seat"]
@@ -123,16 +119,22 @@ class Batch:
         """Per game (row ``game_index``): points 0-3, ranks 4-7, hands 8, decisions 9."""
         self.results_f = np.zeros((0, 4), dtype=np.float64)
         """Per game: final scores."""
-        self._call_args = [self._arguments(k) for k in range(threads)] if threads > 1 else []
+        self._call_args = [self._arguments(k) for k in range(threads)]
+        """Each runner call's arguments; a run that is not split is call 0."""
 
     def _arguments(self, k: int) -> tuple:
-        """Call ``k``'s runner arguments, each array a view of its own: a compiled call counts
-        its references to each array it is given, and calls at once counting on the same
-        array would contend for one cache line (two threads ran at half speed each)."""
-        ti, tf = self._calls[k]
+        """Call ``k``'s runner arguments: ``ti`` and ``tf`` up to its options row
+        (``new_tables``). With several calls each array is a view of its own: a compiled call
+        counts its references to each array it is given, and calls at once counting on the
+        same array contend for one cache line (two threads ran slower than one)."""
+        arrays = (self.st, self.ev, self.masks, self._obs, self._obs_u8)
+        if self.threads == 1:
+            st, ev, masks, obs, obs_u8 = arrays
+            return (st, ev, self.tables_tuple, self.ti, self.tf, masks, obs, obs_u8)
+        st, ev, masks, obs, obs_u8 = (a[...] for a in arrays)
         tables = tuple(a[...] for a in self.tables_tuple)
-        bufs = (self.masks, self._obs, self._obs_u8)
-        return (self.st[...], self.ev[...], tables, ti, tf, *(b[...] for b in bufs))
+        rows = self.n + 1 + k
+        return (st, ev, tables, self.ti[:rows], self.tf[:rows], masks, obs, obs_u8)
 
     @property
     def games_done(self) -> int:
@@ -195,17 +197,7 @@ class Batch:
         """The runner on this batch's buffers with the options as they are; its result. The
         teacher mode (``teacher``) runs in ``_run``, a call that plays in the runner its seat
         policies need (``runner_for``)."""
-        ti, tf = self._calls[0]
-        return (_run if teacher else self._runner)(
-            self.st,
-            self.ev,
-            self.tables_tuple,
-            ti,
-            tf,
-            self.masks,
-            self._obs,
-            self._obs_u8,
-        )
+        return (_run if teacher else self._runner)(*self._call_args[0])
 
     def _call_split(self, lo: int, hi: int) -> None:
         """The runner over tables ``lo .. hi - 1`` in up to ``threads`` calls at once, each over

@@ -46,8 +46,9 @@ arrays; ``copy=False`` returns the env's own buffers, overwritten by the next st
 large batches). ``threads=K`` steps the tables in K compiled calls at once, each over its own
 contiguous share of at least ``MIN_SHARE`` tables (``riichi_env.batch.tables``): the kernels
 release the GIL, and every table's game is the one-thread game, byte for byte. An illegal action
-raises ``ValueError`` naming the table, the seat and the action (nothing is applied); a non-integer one raises ``TypeError``. After ``close()``, ``reset`` and
-``step`` raise ``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
+raises ``ValueError`` naming the table, the seat and the action (nothing is applied); a
+non-integer one raises ``TypeError``. After ``close()``, ``reset`` and ``step`` raise
+``ClosedEnvError`` (Gymnasium's ``ClosedEnvironmentError``).
 
 **Three players** (``rules="mahjongsoul-3p"`` / ``"tenhou-3p"``): masks ``int8 (B, 86)``
 (85: kita), ``Discrete(86)``, the three-seat encoders (``basic3_v0`` default), rewards ``float32

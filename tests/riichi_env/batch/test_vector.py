@@ -343,6 +343,7 @@ def _threaded_run(threads, players, dtype, opts, steps, split=True):
             out += [x["observation"].tobytes() for x in info["final_obs"][t]]
             out += [a.tobytes() for a in info["final_info"].values()]
     assert (venv._batch._pool is not None) == (threads > 1 and split)  # the run was split
+    out += [int(venv._batch.opt["games_done"]), int(venv._batch.opt["played"])]  # every call's
     venv.close()
     return out, ended
 
