@@ -26,10 +26,6 @@ from riichi_env.mjai.seat import (
 )
 from riichi_env.records.mjai import SANMA_DIALECTS
 
-HELP = (
-    "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
-    "mjaiapp:COMMAND for an external bot) and their stats"
-)
 BUILT_IN = (*POLICY_NAMES, *POLICY_ALIASES, "efficiency-py", "simple-py")
 """Seat names the arena knows: the compiled policies of ``riichi_env.selfplay`` (``random``, also
 called ``uniform``, ``greedy``, ``efficiency`` and ``simple``: ``EfficiencyAgent`` and

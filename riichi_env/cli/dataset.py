@@ -10,8 +10,6 @@ from typing import Any
 
 from riichi_env.cli.main import add_progress_argument, int_arg
 
-HELP = "convert game records into training shards (obs, mask, action, ... as .npz files)"
-
 
 def _names(text: str) -> list[str]:
     """An ``argparse`` type: comma-separated non-empty names."""

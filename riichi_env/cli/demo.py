@@ -8,8 +8,6 @@ import time
 from engine.arguments import SEED_MAX, SEED_RANGE
 from riichi_env.cli.main import add_rules_argument, add_seed_argument, int_arg
 
-HELP = "self-play demo through the PettingZoo env: prints each hand's result and the final scores"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int_arg, default=1, help="games to play (default 1)")

@@ -1,7 +1,7 @@
 """``riichi-env`` command line: one subcommand per module ``riichi_env.cli.<name>``.
 
-Each subcommand module defines ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int`` (the exit status).
+Each subcommand module defines ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
+status); its help line is in ``SUBCOMMANDS``, so that a run imports the chosen module only.
 """
 
 from __future__ import annotations
@@ -9,14 +9,31 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import importlib.util
 import re
 import signal
 import sys
+from collections.abc import Collection
 
 from engine.arguments import SEED_RANGE, check_seed
 
-SUBCOMMANDS = ("arena", "ladder", "demo", "score", "selfplay", "replay", "convert", "dataset")
-"""Subcommand names in help order; ``riichi_env.cli.<name>`` implements each."""
+SUBCOMMANDS = {
+    "arena": "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
+    "mjaiapp:COMMAND for an external bot) and their stats",
+    "ladder": "rank seat specs (and the anchors random, simple, efficiency) by duplicate games "
+    "against one fixed field on published walls, with intervals, a manifest and a plot",
+    "demo": "self-play demo through the PettingZoo env: prints each hand's result and the final "
+    "scores",
+    "score": "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl",
+    "selfplay": "play N games with a compiled policy entirely in compiled code and print rates",
+    "replay": "replay game records (mjlog XML, tenhou.net/6, mjai, Mahjong Soul) in the engine and "
+    "compare the results",
+    "convert": "convert game records between mjlog XML, tenhou.net/6 JSON, mjai events and Mahjong "
+    "Soul's own records",
+    "dataset": "convert game records into training shards (obs, mask, action, ... as .npz files)",
+}
+"""Subcommand names in help order, each with its help line; ``riichi_env.cli.<name>`` implements
+each."""
 
 
 _INT = re.compile(r"-?[0-9]+")
@@ -97,20 +114,33 @@ def _load(name: str):
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available subcommand."""
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand; ``commands`` (default: all) get their
+    options and run function, which imports their modules. The others are listed by name and help
+    line only and take any arguments (``_command`` reads a command line with them)."""
     parser = argparse.ArgumentParser(
         prog="riichi-env", description="Rule-exact Riichi Mahjong environment and tools."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    for name, text in SUBCOMMANDS.items():
+        if commands is not None and name not in commands:
+            if importlib.util.find_spec(f"riichi_env.cli.{name}") is not None:
+                sub.add_parser(name, help=text, description=text, add_help=False)
+            continue
         module = _load(name)
         if module is None:
             continue
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(name, help=text, description=text)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
+
+
+def _command(argv: list[str] | None) -> str | None:
+    """The subcommand a command line names (``None``: none), as argparse reads it, without
+    importing any subcommand's module; ``-h`` before it and an unknown name end the run here
+    as they would in the full parser."""
+    return build_parser(commands=()).parse_known_args(argv)[0].command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     command = "riichi-env"
     try:
-        parser = build_parser()
+        parser = build_parser(commands=(_command(argv),))
         args = parser.parse_args(argv)
         if not hasattr(args, "_run"):
             parser.print_help()

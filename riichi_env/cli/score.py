@@ -15,8 +15,6 @@ from riichi_env.cli.hand_score import FLAGS, WINDS, score_input, score_lines
 from riichi_env.cli.main import int_arg
 from riichi_env.core.compiling import ensure_compiled
 
-HELP = "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl"
-
 EPILOG = """examples:
   riichi-env score 123m456p789s1122z --win 2z --tsumo --riichi --dora 1m
   riichi-env score 234m66p11z --pon 777z --chi 456s --win 1z --seat S

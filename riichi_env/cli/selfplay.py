@@ -15,8 +15,6 @@ from riichi_env.cli.main import (
 )
 from riichi_env.progress import ProgressLine
 
-HELP = "play N games with a compiled policy entirely in compiled code and print rates"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the subcommand."""
