@@ -149,9 +149,15 @@ def cache_dir() -> Path | None:
 def kernel_cache_dir(py_file: str) -> Path | None:
     """The Numba cache directory of a kernel defined in ``py_file``: ``cache_dir()`` for the
     project's files; ``None`` (Numba's own choice) for other files or with ``NUMBA_CACHE_DIR``."""
+    return None if numba.config.CACHE_DIR or not _is_project_file(py_file) else cache_dir()
+
+
+@functools.cache
+def _is_project_file(py_file: str) -> bool:
+    """Whether ``py_file`` lies in one of the project's packages (resolved once per file: a
+    module's kernels are decorated one after another)."""
     parts = Path(py_file).resolve().parts
-    ours = parts[: len(_ROOT.parts)] == _ROOT.parts and parts[len(_ROOT.parts)] in _PACKAGES
-    return None if numba.config.CACHE_DIR or not ours else cache_dir()
+    return parts[: len(_ROOT.parts)] == _ROOT.parts and parts[len(_ROOT.parts)] in _PACKAGES
 
 
 def compile_kernel(kernel, signature: tuple) -> None:
