@@ -11,7 +11,7 @@ import sys
 
 from riichi_env.batch.arena import FIGURE_NAMES
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
-from riichi_env.cli.main import (
+from riichi_env.cli.arguments import (
     add_backend_arguments,
     add_progress_argument,
     add_rules_argument,

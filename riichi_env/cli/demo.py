@@ -6,7 +6,7 @@ import argparse
 import time
 
 from engine.arguments import SEED_MAX, SEED_RANGE
-from riichi_env.cli.main import add_rules_argument, add_seed_argument, int_arg
+from riichi_env.cli.arguments import add_rules_argument, add_seed_argument, int_arg
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ from riichi_env.cli.arena import (
     pool_runner,
     resolver,
 )
-from riichi_env.cli.main import add_backend_arguments, add_progress_argument, int_arg
+from riichi_env.cli.arguments import add_backend_arguments, add_progress_argument, int_arg
 from riichi_env.extras import MissingExtraError
 
 

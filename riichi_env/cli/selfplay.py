@@ -6,7 +6,7 @@ import argparse
 import json
 
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
-from riichi_env.cli.main import (
+from riichi_env.cli.arguments import (
     add_backend_arguments,
     add_progress_argument,
     add_rules_argument,
