@@ -72,7 +72,19 @@ def njit(*args, example=None, **kwargs):
 
 def signature(*args) -> tuple:
     """The Numba argument types of ``args``: what a call with them compiles for."""
-    return tuple(numba.typeof(a) for a in args)
+    return signatures([args])[0]
+
+
+def signatures(arg_lists) -> list[tuple]:
+    """``signature`` of each argument list, an object in several lists typed once (typing the
+    game's record array takes about a millisecond; a group's examples all pass the same one)."""
+    arg_lists = list(arg_lists)  # held until the end: no object's id is reused meanwhile
+    types: dict[int, object] = {}
+    for args in arg_lists:
+        for a in args:
+            if id(a) not in types:
+                types[id(a)] = numba.typeof(a)
+    return [tuple(types[id(a)] for a in args) for args in arg_lists]
 
 
 def _decorate(fn, options: dict):
