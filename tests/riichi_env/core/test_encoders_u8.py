@@ -26,6 +26,10 @@ RULES = {4: {"open_riichi": True}, 3: {"rules": "mahjongsoul-3p"}}
 """Four players with open riichi (the v1 encoders' rows then show hands), three with kita."""
 
 
+EDGE_POINTS = np.array([0, -100, 199_900, -300_000, 300_000, 25_000], np.int32)
+"""Scores the games rarely reach: zero (the byte 128), negative, and past the clip at +-2."""
+
+
 def _action(e, rng):
     """Open riichi half the times it is legal, a random legal action one time in five, else
     ``EfficiencyAgent``'s (which reaches tenpai: riichi, open hands, kans, ura indicators)."""
@@ -42,7 +46,8 @@ def _action(e, rng):
 def test_every_encoder_writes_the_quantized_bytes(name):
     """Two tonpuusen of random play: at every decision, each seat's bytes from ``_encode`` and
     from the encoder's own kernel are ``_quantize`` of its float32 rows (whatever ``out`` held
-    before); with an oracle encoder so are its wall rows limited to a random record's places."""
+    before), and so they are with the scores set to ``EDGE_POINTS``; with an oracle encoder so
+    are its wall rows limited to a random record's places."""
     i = enc.ENCODER_IDS[name]
     players = enc.SPECS[name].players
     rows = enc.N_ROWS[name]
@@ -69,8 +74,13 @@ def test_every_encoder_writes_the_quantized_bytes(name):
                     enc._known_wall_rows(e._rec, 0, i, known, floats)
                     enc._known_wall_rows(e._rec, 0, i, known, got)
                     np.testing.assert_array_equal(got, quantized(i, floats))
+                edges = e._rec.copy()
+                edges["points"][0] = np.roll(EDGE_POINTS, seat)[:4]
+                enc._encode(edges, 0, seat, i, e._suit, e._honor, floats)
+                enc._encode(edges, 0, seat, i, e._suit, e._honor, got)
+                np.testing.assert_array_equal(got, quantized(i, floats))
             e.step(_action(e, rng))
-    assert {0, 64, 128, 191, 255} <= seen  # the quarter counts, and a score's zero
+    assert {0, 64, 128, 191, 255} <= seen  # the quarter counts among them
     assert open_hands > 0 or not enc.SPECS[name].open_hands
 
 
