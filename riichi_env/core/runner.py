@@ -267,7 +267,7 @@ def _runner(agents: bool, replay: bool):
         if replay:  # the record's arrays its seat reads and the rows, out of the tuple once
             rp = tables_tuple[2]
             script, red = rp[R_SCRIPT], rp[R_RED]
-            known_walls, orc_scratch = rp[R_KNOWN], rp[R_ORACLE_SCRATCH]
+            revealed, orc_scratch = rp[R_KNOWN], rp[R_ORACLE_SCRATCH]  # wall places known
             obs_rows, obs_u8_rows, orc, orc_u8 = (
                 rp[R_OBS],
                 rp[R_OBS_U8],
@@ -320,34 +320,23 @@ def _runner(agents: bool, replay: bool):
                                 _rows_full(ti, t, ti[nb])
                                 break
                             r = ti[nb, O_ROWS]
-                            enc = ti[nb, O_ENCODER]
+                            enc, oracle_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # oracle: never 0
                             h = ti[t, T_REC_HAND]
                             if enc < 0:  # no observation: a row count (the dataset's check)
                                 pass
                             elif obs_u8_rows.shape[0] > 0:  # bytes, written by the encoder
-                                _encode_row(
-                                    st, t, tables, actor, enc, ti, known_walls, obs_u8_rows[r]
-                                )
+                                _encode_row(st, t, tables, actor, enc, ti, revealed, obs_u8_rows[r])
                             else:
-                                _encode_row(st, t, tables, actor, enc, ti, known_walls, obs_rows[r])
-                            if ti[nb, O_ORACLE]:  # the oracle encoder's id (never 0)
-                                oracle_id = ti[nb, O_ORACLE]
-                                if orc_u8.shape[0] > 0:
-                                    _encode_row(
-                                        st, t, tables, actor, oracle_id, ti, known_walls, orc_u8[r]
-                                    )
-                                else:
-                                    _encode_row(
-                                        st,
-                                        t,
-                                        tables,
-                                        actor,
-                                        oracle_id,
-                                        ti,
-                                        known_walls,
-                                        orc_scratch,
-                                    )
-                                    orc[r, :, :] = orc_scratch
+                                _encode_row(st, t, tables, actor, enc, ti, revealed, obs_rows[r])
+                            if oracle_id and orc_u8.shape[0] > 0:  # the oracle encoder's row
+                                _encode_row(
+                                    st, t, tables, actor, oracle_id, ti, revealed, orc_u8[r]
+                                )
+                            elif oracle_id:
+                                _encode_row(
+                                    st, t, tables, actor, oracle_id, ti, revealed, orc_scratch
+                                )
+                                orc[r, :, :] = orc_scratch
                             if mask.shape[0] == N_ACTIONS:  # a constant count: vector moves
                                 for a in range(N_ACTIONS):
                                     out_mask[r, a] = mask[a]
@@ -578,13 +567,13 @@ def _observe_final(st, t, ti, nb, suit, honor, obs):
 
 
 @njit(inline="always")
-def _encode_row(st, t, tables, seat, enc, ti, known_walls, out):
+def _encode_row(st, t, tables, seat, enc, ti, revealed, out):
     """The replay's observation of ``seat`` under encoder ``enc`` into ``out`` (float32 or uint8
     rows): with ``rec_known``, an oracle encoder's wall rows show only the places the record
-    reveals (``known_walls`` of the hand in play)."""
+    reveals (``revealed``, ``REPLAY``'s ``known``, at the hand in play)."""
     _encode(st, t, seat, enc, tables.shanten_suit, tables.shanten_honor, out)
     if ti[t, T_REC_KNOWN]:
-        _known_wall_rows(st, t, enc, known_walls[ti[t, T_REC_HAND]], out)
+        _known_wall_rows(st, t, enc, revealed[ti[t, T_REC_HAND]], out)
 
 
 @njit(inline="always")
