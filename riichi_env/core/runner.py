@@ -320,7 +320,7 @@ def _runner(agents: bool, replay: bool):
                                 _rows_full(ti, t, ti[nb])
                                 break
                             r = ti[nb, O_ROWS]
-                            enc, oracle_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # oracle: never 0
+                            enc, oracle_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # oracle: 0 none
                             h = ti[t, T_REC_HAND]
                             if enc < 0:  # no observation: a row count (the dataset's check)
                                 pass
