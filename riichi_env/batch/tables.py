@@ -102,7 +102,8 @@ class Batch:
         rows = N_ROWS[encoder] if encoder is not None else 1
         self.obs_shape = (rows, 34)
         self.quantized = np.dtype(obs_dtype) == np.uint8
-        views = 2 if final_obs else 1 if encoder is not None else 0
+        floats = encoder is not None and not self.quantized  # bytes are written straight
+        views = 2 if final_obs else 1 if floats else 0
         self._obs = np.zeros((views, n if views else 0, rows, 34), dtype=np.float32)
         self.final_obs = self._obs[OBS_FINAL] if final_obs else None
         """A finished game's last view of the seat that acted, float32, by table."""

@@ -1,4 +1,5 @@
-"""Versioned observation encoders: Numba kernels that write one seat's view into ``float32[R, 34]``.
+"""Versioned observation encoders: Numba kernels that write one seat's view into ``float32[R, 34]``,
+or its bytes into ``uint8[R, 34]``.
 
 Every row has 34 columns, one per tile kind (tile34 order 1m..9m 1p..9p 1s..9s E S W N Haku Hatsu
 Chun). A *scalar* row holds one number repeated in all 34 columns. Seats are relative to the
@@ -34,6 +35,13 @@ the open-riichi rows (``_encode_open``). Adding an encoder: a ``TABLE`` entry (t
 ids are never reused nor renumbered) and its own kernel ``_encode_<name>`` (the families it lists,
 what the env calls), its table in ``docs/environment.md`` and its tests.
 
+**Bytes** (``obs_dtype=np.uint8``, the dataset's ``dtype="uint8"``): the same kernels, compiled for
+a ``uint8`` output, store each value's byte, ``round(255 * (x - low) / (high - low))`` with the
+row's ``bounds`` (``_unit``, ``_score``: exactly ``runner._quantize``'s bytes of the float32
+observation), with no float row in between. A float32 output compiles to the float code alone
+(``_bytes`` is a constant of the output's type). The count / 4 rows (river kinds, dora, ura)
+count tiles in the bytes and store each count's byte once counted (``_quarter``).
+
 ``ROWS[name]`` lists ``(first row, number of rows, meaning)``; ``docs/environment.md`` prints the
 same table. An encoder never changes once released: a new layout gets a new version suffix.
 Only ``oracle_v0`` reads hidden information (other seats' concealed tiles, the wall). With the
@@ -46,6 +54,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from engine._numba import njit
 from engine.kernels import (
@@ -379,6 +389,12 @@ def bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
+UNIT_LOW, UNIT_SCALE = np.float32(0.0), np.float32(255.0)
+"""Every row but the scores lies in [0, 1] (``bounds``): its bytes' low bound and 255 / width."""
+SCORE_LOW, SCORE_SCALE = np.float32(-2.0), np.float32(255.0 / 4.0)
+"""The same for the score rows, [-2, 2]: the byte of 0 is 128."""
+
+
 def table_markdown(name: str, start: int = 0) -> str:
     """The encoder's row table as Markdown (rows, meaning), from row ``start`` on."""
     lines = ["| rows | meaning |", "|---|---|"]
@@ -388,6 +404,62 @@ def table_markdown(name: str, start: int = 0) -> str:
         rows = str(first) if count == 1 else f"{first}-{first + count - 1}"
         lines.append(f"| {rows} | {meaning} |")
     return "\n".join(lines)
+
+
+def _bytes(out) -> bool:
+    """Whether ``out`` holds bytes (uint8 rows, ``obs_dtype=np.uint8``) rather than float32: a
+    constant of each compiled type (``_bytes_typed``), so each kernel keeps one branch."""
+    return out.dtype == np.uint8
+
+
+@overload(_bytes, inline="always")
+def _bytes_typed(out):
+    answer = out.dtype == types.uint8
+    return lambda out: answer
+
+
+@njit(inline="always")
+def _byte(x, low, scale):
+    """The byte of value ``x`` (rounded to float32) in a row of low bound ``low`` and ``scale =
+    255 / (high - low)``: ``(x - low) * scale + 0.5`` in float32, clamped to 0..255, truncated
+    (``runner._quantize``'s bytes; the tests compare them over every value a row can hold)."""
+    y = (np.float32(x) - low) * scale + np.float32(0.5)
+    return np.uint8(np.int32(min(max(y, np.float32(0.0)), np.float32(255.0))))
+
+
+@njit(inline="always")
+def _unit(out, x):
+    """``x``, a value of a [0, 1] row (every row but the scores), as ``out`` holds it: itself,
+    or its byte."""
+    if _bytes(out):
+        return _byte(x, UNIT_LOW, UNIT_SCALE)
+    return x
+
+
+@njit(inline="always")
+def _score(out, x):
+    """``x``, a value of a score row ([-2, 2]), as ``out`` holds it: itself, or its byte."""
+    if _bytes(out):
+        return _byte(x, SCORE_LOW, SCORE_SCALE)
+    return x
+
+
+@njit(inline="always")
+def _quarter(out):
+    """What a tile adds to a cell of a count / 4 row: 0.25, or 1 in uint8 rows, which count tiles
+    and become bytes once counted (``_counts_to_bytes``): bytes do not add up, 4 x 64 is not 255."""
+    if _bytes(out):
+        return 1.0
+    return 0.25
+
+
+@njit(inline="always")
+def _counts_to_bytes(out, row):
+    """A count / 4 row of uint8 ``out`` from its counts (``_quarter``) to their bytes; float32
+    rows are left as they are."""
+    if _bytes(out):
+        for c in range(34):
+            out[row, c] = _byte(out[row, c] * 0.25, UNIT_LOW, UNIT_SCALE)
 
 
 @njit(inline="always")
@@ -415,28 +487,30 @@ def _public_rows(st, t, seat, players, out):
     three = players == 3
     live_draws = float(LIVE_DRAWS3) if three else float(LIVE_DRAWS4)
     rec = st[t]
-    out[:N_PUBLIC, :] = 0.0
+    one = _unit(out, 1.0)  # 1.0, or the byte 255
+    quarter = _quarter(out)
+    out[:N_PUBLIC, :] = 0.0  # every score row is written below (its byte of 0 is 128)
     rules = rec.rules[:]
     hand = rec.closed34[seat]
     for k in range(34):
         c = hand[k]
         for j in range(4):
             if c > j:
-                out[HAND + j, k] = 1.0
+                out[HAND + j, k] = one
     for suit in range(3):
         five = 9 * suit + 4
         n_red = rules[suit]
         held = 0
         for j in range(n_red):
             held += rec.closed[seat, five * 4 + j]
-        out[HAND_RED, five] = held / 4.0
+        out[HAND_RED, five] = _unit(out, held / 4.0)
     phase = rec.phase
     my_decision = rec.actor == seat
     own_turn = phase <= PHASE_RIICHI_DISCARD and rec.turn == seat
     if own_turn and rec.drawn >= 0:
-        out[DRAWN, rec.drawn // 4] = 1.0
+        out[DRAWN, rec.drawn // 4] = one
     if my_decision and phase == PHASE_CLAIM and rec.claim_tile >= 0:
-        out[OFFERED, rec.claim_tile // 4] = 1.0
+        out[OFFERED, rec.claim_tile // 4] = one
     for r in range(players):
         s = (seat + r) % players
         melds = MELDS + 4 * r
@@ -448,69 +522,74 @@ def _public_rows(st, t, seat, players, out):
                     c = 0
                     while c < 3 and out[melds + c, k] != 0.0:
                         c += 1
-                    out[melds + c, k] = 1.0
+                    out[melds + c, k] = one
             if rec.meld_type[s, m] == MELD_ANKAN:
-                out[ANKAN + r, rec.meld_tile34[s, m]] = 1.0
+                out[ANKAN + r, rec.meld_tile34[s, m]] = one
         n_river = rec.n_river[s]
         for i in range(n_river):
             k = rec.river[s, i] // 4
-            out[RIVER_KINDS + r, k] += 0.25  # at most four copies: never above 1
+            out[RIVER_KINDS + r, k] += quarter  # at most four copies
             if i < RIVER_SLOTS:
-                out[RIVER + RIVER_SLOTS * r + i, k] = 1.0
+                out[RIVER + RIVER_SLOTS * r + i, k] = one
                 flags = rec.river_flags[s, i]
                 if flags & RIVER_TSUMOGIRI:
-                    out[RIVER_FLAGS + 3 * r, i] = 1.0
+                    out[RIVER_FLAGS + 3 * r, i] = one
                 if flags & RIVER_RIICHI:
-                    out[RIVER_FLAGS + 3 * r + 1, i] = 1.0
+                    out[RIVER_FLAGS + 3 * r + 1, i] = one
                 if flags & RIVER_CALLED:
-                    out[RIVER_FLAGS + 3 * r + 2, i] = 1.0
-        _fill(out, SCORES + r, _clip(rec.points[s] / 100000.0, -2.0, 2.0))
+                    out[RIVER_FLAGS + 3 * r + 2, i] = one
+        _fill(out, SCORES + r, _score(out, _clip(rec.points[s] / 100000.0, -2.0, 2.0)))
         if rec.riichi[s] > 0:
-            _fill(out, RIICHI + r, 1.0)
+            _fill(out, RIICHI + r, one)
         if three:
-            _fill(out, KITA + r, _clip(rec.n_kita[s] / 4.0, 0.0, 1.0))
+            _fill(out, KITA + r, _unit(out, _clip(rec.n_kita[s] / 4.0, 0.0, 1.0)))
     for d in range(rec.n_dora):
         ind = rec.wall[DORA_START + d] // 4
-        out[DORA_INDICATORS, ind] += 0.25
+        out[DORA_INDICATORS, ind] += quarter
         if three and ind == 0:
-            out[DORA, 8] += 0.25  # 1m indicates 9m
+            out[DORA, 8] += quarter  # 1m indicates 9m
         else:
-            out[DORA, _dora_from_indicator(ind)] += 0.25
+            out[DORA, _dora_from_indicator(ind)] += quarter
+    for r in range(players):
+        _counts_to_bytes(out, RIVER_KINDS + r)
+    _counts_to_bytes(out, DORA_INDICATORS)
+    _counts_to_bytes(out, DORA)
     kyoku = rec.kyoku
     dealer = kyoku % 4
-    out[ROUND_WIND, 27 + (kyoku // 4) % 4] = 1.0
-    out[SEAT_WIND, 27 + (seat - dealer) % players] = 1.0
-    _fill(out, KYOTAKU, _clip(rec.kyotaku / 10.0, 0.0, 1.0))
-    _fill(out, HONBA, _clip(rec.honba / 10.0, 0.0, 1.0))
-    _fill(out, TILES_LEFT, _clip(_live_left(st, t) / live_draws, 0.0, 1.0))
-    out[KYOKU, min(kyoku, 33)] = 1.0
-    out[SEAT, seat] = 1.0
+    out[ROUND_WIND, 27 + (kyoku // 4) % 4] = one
+    out[SEAT_WIND, 27 + (seat - dealer) % players] = one
+    _fill(out, KYOTAKU, _unit(out, _clip(rec.kyotaku / 10.0, 0.0, 1.0)))
+    _fill(out, HONBA, _unit(out, _clip(rec.honba / 10.0, 0.0, 1.0)))
+    _fill(out, TILES_LEFT, _unit(out, _clip(_live_left(st, t) / live_draws, 0.0, 1.0)))
+    out[KYOKU, min(kyoku, 33)] = one
+    out[SEAT, seat] = one
     if my_decision:
         if phase == PHASE_TURN:
-            out[DECISION, 0] = 1.0
+            out[DECISION, 0] = one
         elif phase == PHASE_RIICHI_DISCARD:
-            out[DECISION, 1] = 1.0
+            out[DECISION, 1] = one
         elif phase == PHASE_CLAIM:
-            out[DECISION, 2] = 1.0
+            out[DECISION, 2] = one
 
 
 @njit
 def _encode_open(st, t, seat, base, out):
     """The open-riichi block (``basic_v1`` at ``N_BASIC``, ``rich_v1`` at ``N_RICH``)."""
     rec = st[t]
+    one = _unit(out, 1.0)
     out[base : base + N_OPEN, :] = 0.0
     cnt = np.zeros(34, dtype=np.int32)
     for r in range(4):
         s = (seat + r) % 4
         if rec.riichi[s] > 0 and rec.open_riichi[s]:
-            _fill(out, base + OPEN_RIICHI + r, 1.0)
+            _fill(out, base + OPEN_RIICHI + r, one)
         if r == 0 or not _open_hand_shown(st, t, s):
             continue
         _open_hand(st, t, s, cnt)
         for k in range(34):
             for j in range(4):
                 if cnt[k] > j:
-                    out[base + OPEN_HANDS + 4 * (r - 1) + j, k] = 1.0
+                    out[base + OPEN_HANDS + 4 * (r - 1) + j, k] = one
 
 
 @njit(inline="always")
@@ -540,7 +619,7 @@ def _encode_rich_at(st, t, seat, suit_table, honor_table, open_seen, base, out):
         n += hand[k]
     if n > 0:
         s = _shanten(hand, suit_table, honor_table)
-        _fill(out, SHANTEN + shift, _clip((s + 1) / 7.0, 0.0, 1.0))
+        _fill(out, SHANTEN + shift, _unit(out, _clip((s + 1) / 7.0, 0.0, 1.0)))
     seen = np.zeros(34, dtype=np.int32)
     _seen34(st, t, np.int64(seat), np.bool_(open_seen), seen)  # one signature
     visible = np.zeros(34, dtype=np.uint8)
@@ -551,18 +630,18 @@ def _encode_rich_at(st, t, seat, suit_table, honor_table, open_seen, base, out):
         if three and 1 <= k <= 7:
             v = 4 - hand[k]  # no 2m-8m in a three-player wall
         visible[k] = v
-        out[SEEN + shift, k] = _clip((seen[k] + hand[k]) / 4.0, 0.0, 1.0)
+        out[SEEN + shift, k] = _unit(out, _clip((seen[k] + hand[k]) / 4.0, 0.0, 1.0))
     if n % 3 == 1:
         waits = np.zeros(34, dtype=np.uint8)
         if _waits(hand, suit_table, honor_table, waits) > 0:
             furiten = rec.furiten_temp[seat] != 0 or rec.furiten_riichi[seat] != 0
             for k in range(34):
                 if waits[k]:
-                    out[WAITS + shift, k] = 1.0
+                    out[WAITS + shift, k] = _unit(out, 1.0)
                     if rec.discarded34[seat, k]:
                         furiten = True
             if furiten:
-                _fill(out, FURITEN + shift, 1.0)
+                _fill(out, FURITEN + shift, _unit(out, 1.0))
     elif n % 3 == 2:
         after = np.full(34, 99, dtype=np.int32)
         best = 99
@@ -573,7 +652,7 @@ def _encode_rich_at(st, t, seat, suit_table, honor_table, open_seen, base, out):
             after[k] = _shanten(hand, suit_table, honor_table)
             hand[k] += 1
             best = min(best, after[k])
-            out[DISCARD_SHANTEN + shift, k] = _clip((after[k] + 1) / 7.0, 0.0, 1.0)
+            out[DISCARD_SHANTEN + shift, k] = _unit(out, _clip((after[k] + 1) / 7.0, 0.0, 1.0))
         for k in range(34):
             if after[k] != best:
                 continue
@@ -582,7 +661,7 @@ def _encode_rich_at(st, t, seat, suit_table, honor_table, open_seen, base, out):
             u = _ukeire(hand, visible, suit_table, honor_table)
             hand[k] += 1
             visible[k] -= 1
-            out[DISCARD_UKEIRE + shift, k] = _clip(u / 80.0, 0.0, 1.0)
+            out[DISCARD_UKEIRE + shift, k] = _unit(out, _clip(u / 80.0, 0.0, 1.0))
 
 
 @njit
@@ -592,13 +671,14 @@ def _oracle_rows(st, t, seat, players, base, out):
     rec = st[t]
     wall = base + 4 * (players - 1)
     out[base:wall, :] = 0.0
+    one = _unit(out, 1.0)
     for r in range(1, players):
         s = (seat + r) % players
         for k in range(34):
             c = rec.closed34[s, k]
             for j in range(4):
                 if c > j:
-                    out[base + 4 * (r - 1) + j, k] = 1.0
+                    out[base + 4 * (r - 1) + j, k] = one
     _oracle_wall_rows(st, t, wall, np.zeros(0, dtype=np.uint8), out)
 
 
@@ -610,6 +690,7 @@ def _oracle_wall_rows(st, t, base, known, out):
     (``riichi_env.dataset``); empty, the whole wall counts."""
     rec = st[t]
     out[base : base + 9, :] = 0.0
+    one, quarter = _unit(out, 1.0), _quarter(out)
     whole = known.shape[0] == 0
     end = rec.wall_pos + _live_left(st, t)
     cnt = np.zeros(34, dtype=np.int32)
@@ -619,14 +700,15 @@ def _oracle_wall_rows(st, t, base, known, out):
     for k in range(34):
         for j in range(4):
             if cnt[k] > j:
-                out[base + j, k] = 1.0
+                out[base + j, k] = one
     for j in range(4):
         i = rec.wall_pos + j
         if i < end and (whole or known[i]):
-            out[base + 4 + j, rec.wall[i] // 4] = 1.0
+            out[base + 4 + j, rec.wall[i] // 4] = one
     for d in range(rec.n_dora):
         if whole or known[URA_START + d]:
-            out[base + 8, rec.wall[URA_START + d] // 4] += 0.25
+            out[base + 8, rec.wall[URA_START + d] // 4] += quarter
+    _counts_to_bytes(out, base + 8)
 
 
 @njit(inline="always")
@@ -647,8 +729,9 @@ def _example(x, *encoder) -> tuple:
 
 @njit(example=lambda x: _example(x, x.i))
 def _encode(st, t, seat, encoder, suit_table, honor_table, out):
-    """Encoder ``ALL_ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32[rows,
-    34]): the families ``TABLE`` lists for that id, each called once (any other id: nothing)."""
+    """Encoder ``ALL_ENCODERS[encoder]`` of ``seat`` at table ``t`` into ``out`` (float32 or
+    uint8 ``[rows, 34]``): the families ``TABLE`` lists for that id, each called once (any other
+    id: nothing)."""
     if encoder < 0 or encoder >= _PLAN.shape[0]:
         return
     players = _PLAN[encoder, 0]

@@ -32,8 +32,7 @@ HAND_ENDED = 4
 GAME_OVER = -1
 """``_run``'s result when no seat of table ``lo`` waits (its game ended, or none is left)."""
 OBS_NOW = 0
-"""``obs[OBS_NOW, t]``: the acting seat's observation (with ``obs_u8``: ``obs[OBS_NOW, 0]`` is the
-float form of each table's in turn, a scratch that stays in the cache)."""
+"""``obs[OBS_NOW, t]``: the acting seat's observation (not written when ``obs_u8`` has rows)."""
 OBS_FINAL = 1
 """``obs[OBS_FINAL, t]``: the last view of a finished game."""
 
@@ -169,7 +168,8 @@ if O_WIDTH > T_WIDTH or P_WIDTH > F_WIDTH:
 
 def _byte_bounds() -> tuple[np.ndarray, np.ndarray]:
     """Each encoder's rows' low bound and 255 / (high - low), ``float32 (encoders, MAX_ROWS)``:
-    what ``obs_u8`` quantizes with (constants of the compiled runner)."""
+    the bounds ``runner._quantize`` turns a float observation into the bytes of ``obs_u8`` with
+    (the encoders write those bytes themselves, ``encoders._unit`` and ``_score``)."""
     lo = np.zeros((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
     inv = np.ones((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
     for name in ALL_ENCODERS:  # the three-seat encoders too, each at its id
@@ -192,10 +192,10 @@ BUFFERS: tuple[tuple[str, str, str], ...] = (
     (
         "obs",
         "float32 (views, B, rows, 34)",
-        "``OBS_NOW``: the acting seat's observation (needed with ``obs_u8``: the float form); "
+        "``OBS_NOW``: the acting seat's observation (unless ``obs_u8`` has rows); "
         "``OBS_FINAL``: a finished game's last view",
     ),
-    ("obs_u8", "uint8 (B, rows, 34)", "the observation in bytes, written too when it has rows"),
+    ("obs_u8", "uint8 (B, rows, 34)", "the observation in bytes, written instead if it has rows"),
 )
 """The output buffers of the runner, after the records: (name, dtype and shape, meaning)."""
 

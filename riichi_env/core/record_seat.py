@@ -126,7 +126,6 @@ REPLAY: tuple[tuple[str, str, str], ...] = (
     ("finished", "uint8 (H)", "1 if the record shows the hand's end"),
     ("red", "uint8 (136)", "1 for a red five's tile136"),
     # scratch
-    ("scratch", "float32 (rows, 34)", "one observation, quantized into ``obs_u8``"),
     (
         "oracle_scratch",
         "float32 (184 or 148, 34)",
@@ -134,7 +133,7 @@ REPLAY: tuple[tuple[str, str, str], ...] = (
     ),
     # the rows (R of them; the float or the byte buffers have no rows)
     ("obs", "float32 (R, rows, 34)", "the encoder's observation"),
-    ("obs_u8", "uint8 (R, rows, 34)", "the same in bytes (the runner's ``QUANT_*`` bounds)"),
+    ("obs_u8", "uint8 (R, rows, 34)", "the same in bytes (the encoder's ``bounds``)"),
     ("oracle", "float32 (R, 184, 34)", "the oracle's observation (option ``oracle``)"),
     ("oracle_u8", "uint8 (R, 184, 34)", "the same in bytes"),
     ("mask", "int8 (R, N_ACTIONS)", "the legal actions"),
@@ -154,9 +153,9 @@ REPLAY: tuple[tuple[str, str, str], ...] = (
 (R_WALLS, R_KNOWN, R_STARTS, R_SCRIPT, R_SCRIPT_LO, R_ENDS, R_REC_DELTAS, R_FINISHED, R_RED) = (
     range(9)
 )
-R_SCRATCH, R_ORACLE_SCRATCH, R_OBS, R_OBS_U8, R_ORACLE, R_ORACLE_U8 = range(9, 15)
-R_MASK, R_ACTION, R_SEAT, R_KIND, R_FORCED, R_HAND, R_STEP = range(15, 22)
-R_STATUS, R_ERR, R_DELTAS, R_HAND_ROWS = range(22, 26)
+R_ORACLE_SCRATCH, R_OBS, R_OBS_U8, R_ORACLE, R_ORACLE_U8 = range(9, 14)
+R_MASK, R_ACTION, R_SEAT, R_KIND, R_FORCED, R_HAND, R_STEP = range(14, 21)
+R_STATUS, R_ERR, R_DELTAS, R_HAND_ROWS = range(21, 25)
 if len(REPLAY) - 1 != R_HAND_ROWS:
     raise ImportError("the R_* indices must follow REPLAY")
 

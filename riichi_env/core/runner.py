@@ -110,8 +110,6 @@ from riichi_env.core.fields import (
     P_RANK_POINTS,
     P_REWARD_SCALE,
     PYTHON_SEAT,
-    QUANT_INV,
-    QUANT_LO,
     T_ACTION,
     T_DELTA,
     T_FINAL_DECISIONS,
@@ -159,7 +157,6 @@ from riichi_env.core.record_seat import (
     R_ORACLE_SCRATCH,
     R_ORACLE_U8,
     R_RED,
-    R_SCRATCH,
     R_SCRIPT,
     R_SEAT,
     R_STEP,
@@ -214,7 +211,6 @@ def replay_example_arguments() -> tuple:
         np.zeros(136, u8),  # red
     )
     rows_ = (
-        np.zeros((rows, 34), f32),  # scratch
         np.zeros((rows, 34), f32),  # oracle_scratch
         floats,  # obs
         byte_rows,  # obs_u8
@@ -265,12 +261,13 @@ def _runner(agents: bool, replay: bool):
                 _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
                 return 0
             raise ValueError("the teacher mode runs in _run, not _run_random")
-        if not encodes and ti[nb, O_ENCODER] >= 0 and obs.shape[0] > OBS_NOW:
+        writes = obs.shape[0] > OBS_NOW or obs_u8.shape[0] > 0  # observations, float or bytes
+        if not encodes and ti[nb, O_ENCODER] >= 0 and writes:
             raise ValueError("observations are written by _run, not _run_random")
         if replay:  # the record's arrays its seat reads and the rows, out of the tuple once
             rp = tables_tuple[2]
             script, red = rp[R_SCRIPT], rp[R_RED]
-            known_walls, scratch, orc_scratch = rp[R_KNOWN], rp[R_SCRATCH], rp[R_ORACLE_SCRATCH]
+            revealed, orc_scratch = rp[R_KNOWN], rp[R_ORACLE_SCRATCH]  # wall places known
             obs_rows, obs_u8_rows, orc, orc_u8 = (
                 rp[R_OBS],
                 rp[R_OBS_U8],
@@ -323,32 +320,23 @@ def _runner(agents: bool, replay: bool):
                                 _rows_full(ti, t, ti[nb])
                                 break
                             r = ti[nb, O_ROWS]
-                            enc = ti[nb, O_ENCODER]
+                            enc, oracle_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # oracle: 0 none
                             h = ti[t, T_REC_HAND]
                             if enc < 0:  # no observation: a row count (the dataset's check)
                                 pass
-                            elif obs_u8_rows.shape[0] > 0:  # bytes: through a float scratch row
-                                _encode(st, t, actor, enc, suit, honor, scratch)
-                                if ti[t, T_REC_KNOWN]:  # an oracle encoder's wall rows
-                                    _known_wall_rows(st, t, enc, known_walls[h], scratch)
-                                n = scratch.shape[0]
-                                lo_, inv_ = QUANT_LO[enc, :n], QUANT_INV[enc, :n]
-                                _quantize(scratch, lo_, inv_, obs_u8_rows[r])
+                            elif obs_u8_rows.shape[0] > 0:  # bytes, written by the encoder
+                                _encode_row(st, t, tables, actor, enc, ti, revealed, obs_u8_rows[r])
                             else:
-                                _encode(st, t, actor, enc, suit, honor, obs_rows[r])
-                                if ti[t, T_REC_KNOWN]:
-                                    _known_wall_rows(st, t, enc, known_walls[h], obs_rows[r])
-                            if ti[nb, O_ORACLE]:  # the oracle encoder's id (never 0)
-                                oracle_id = ti[nb, O_ORACLE]
-                                _encode(st, t, actor, oracle_id, suit, honor, orc_scratch)
-                                if ti[t, T_REC_KNOWN]:
-                                    _known_wall_rows(st, t, oracle_id, known_walls[h], orc_scratch)
-                                if orc_u8.shape[0] > 0:
-                                    n = orc_scratch.shape[0]
-                                    lo_, inv_ = QUANT_LO[oracle_id, :n], QUANT_INV[oracle_id, :n]
-                                    _quantize(orc_scratch, lo_, inv_, orc_u8[r])
-                                else:
-                                    orc[r, :, :] = orc_scratch
+                                _encode_row(st, t, tables, actor, enc, ti, revealed, obs_rows[r])
+                            if oracle_id and orc_u8.shape[0] > 0:  # the oracle encoder's row
+                                _encode_row(
+                                    st, t, tables, actor, oracle_id, ti, revealed, orc_u8[r]
+                                )
+                            elif oracle_id:
+                                _encode_row(
+                                    st, t, tables, actor, oracle_id, ti, revealed, orc_scratch
+                                )
+                                orc[r, :, :] = orc_scratch
                             if mask.shape[0] == N_ACTIONS:  # a constant count: vector moves
                                 for a in range(N_ACTIONS):
                                     out_mask[r, a] = mask[a]
@@ -579,18 +567,25 @@ def _observe_final(st, t, ti, nb, suit, honor, obs):
 
 
 @njit(inline="always")
+def _encode_row(st, t, tables, seat, enc, ti, revealed, out):
+    """The replay's observation of ``seat`` under encoder ``enc`` into ``out`` (float32 or uint8
+    rows): with ``rec_known``, an oracle encoder's wall rows show only the places the record
+    reveals (``revealed``, ``REPLAY``'s ``known``, at the hand in play)."""
+    _encode(st, t, seat, enc, tables.shanten_suit, tables.shanten_honor, out)
+    if ti[t, T_REC_KNOWN]:
+        _known_wall_rows(st, t, enc, revealed[ti[t, T_REC_HAND]], out)
+
+
+@njit(inline="always")
 def _observe(st, t, actor, ti, nb, suit, honor, obs, obs_u8):
-    """The view of ``actor``, the seat to act, into ``obs[OBS_NOW, t]`` (bytes: into
-    ``obs_u8[t]`` through ``obs[OBS_NOW, lo]``, the call's first table), if written."""
+    """The view of ``actor``, the seat to act, into ``obs_u8[t]`` if it has rows (the encoder
+    writes the bytes), else into ``obs[OBS_NOW, t]`` if kept."""
     enc = ti[nb, O_ENCODER]
-    if enc >= 0 and obs.shape[0] > OBS_NOW:
-        quantized = obs_u8.shape[0] > 0
-        # bytes: one float row, kept in the cache; the call's own (calls may run at once)
-        out = obs[OBS_NOW, ti[nb, O_LO] if quantized else t]
-        _encode(st, t, actor, enc, suit, honor, out)
-        if quantized:
-            rows = out.shape[0]
-            _quantize(out, QUANT_LO[enc, :rows], QUANT_INV[enc, :rows], obs_u8[t])
+    if enc >= 0:
+        if obs_u8.shape[0] > 0:
+            _encode(st, t, actor, enc, suit, honor, obs_u8[t])
+        elif obs.shape[0] > OBS_NOW:
+            _encode(st, t, actor, enc, suit, honor, obs[OBS_NOW, t])
 
 
 @njit(inline="always")
@@ -686,7 +681,9 @@ def _queue_actions(masks, idx, actions, ti):
 
 @njit(fastmath=True)
 def _quantize(x, lo, inv, out):
-    """``out = round((x - lo) * inv)``, the byte form of a float observation (0 .. 255).
+    """``out = round((x - lo) * inv)``, the byte form of a float observation (0 .. 255): the
+    reference of the bytes the encoders write straight into ``obs_u8`` (the tests compare them;
+    ``lo``, ``inv``: an encoder's ``QUANT_LO``, ``QUANT_INV`` rows).
 
     ``fastmath`` lets the clamp and the conversion vectorize (2.3x faster; values are finite).
     """

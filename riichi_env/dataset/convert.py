@@ -250,7 +250,7 @@ def _row_dtype(dtype: str | np.dtype | type) -> np.dtype:
 
 
 def _replay_arrays(pk: PackedGame, scratch: tuple, buf: dict, quantized: bool, per_hand: tuple):
-    """The replay kernel's arrays: the packed record, the encoders' scratch, the row buffers
+    """The replay kernel's arrays: the packed record, the oracle's float scratch, the row buffers
     (observations in the float or the byte slots, by ``quantized``) and the per-hand outputs."""
     obs = buf["obs"]
     orc = buf.get("oracle")
@@ -611,10 +611,7 @@ class Converter:
         err = np.zeros(n_hands, dtype=np.int32)
         deltas = np.zeros((n_hands, 4), dtype=np.int32)
         per_hand = (status, err, deltas, np.zeros(n_hands, dtype=np.int32))  # + rows per hand
-        scratch = (
-            np.zeros((self._rows, 34), dtype=np.float32),
-            np.zeros((N_ROWS[self.oracle_encoder], 34), dtype=np.float32),
-        )
+        scratch = (np.zeros((N_ROWS[self.oracle_encoder], 34), dtype=np.float32),)
         ti, tf = self._record_table(pk, seat_ok, row0, observe)
         options = ti[1]
         masks = self._masks

@@ -321,6 +321,43 @@ def test_bad_actions_and_options():
         riichi_env.vector_env(num_tables=2, rules="tenhou-3p", rank_points=(1, 0, 0, -1))
 
 
+@pytest.mark.usefixtures("small_shares")
+@pytest.mark.parametrize(
+    ("opts", "encoder", "threads"),
+    [
+        ({"rules": "mahjongsoul", "open_riichi": True}, "rich_v1", 1),
+        ({"rules": "mahjongsoul"}, "oracle_v0", 2),
+        ({"rules": "mahjongsoul-3p"}, "oracle3_v0", 2),
+    ],
+)
+def test_uint8_observations_are_the_float_ones_quantized(opts, encoder, threads):
+    """The encoder writes the bytes itself: at every step each table's are exactly
+    ``runner._quantize`` of the float32 env's observation (same games, same actions), calls at
+    once included."""
+    from riichi_env.core.encoders import ENCODER_IDS
+    from riichi_env.core.fields import QUANT_INV, QUANT_LO
+    from riichi_env.core.runner import _quantize
+
+    f = riichi_env.vector_env(num_tables=40, encoder=encoder, threads=threads, **opts)
+    q = riichi_env.vector_env(
+        num_tables=40, encoder=encoder, threads=threads, obs_dtype=np.uint8, **opts
+    )
+    of, _ = f.reset(seed=8)
+    oq, _ = q.reset(seed=8)
+    i, rows = ENCODER_IDS[encoder], of["observation"].shape[1]
+    lo, inv = QUANT_LO[i, :rows], QUANT_INV[i, :rows]
+    want = np.zeros((rows, 34), np.uint8)
+    rng = np.random.default_rng(6)
+    for _ in range(150):
+        for t in range(40):
+            _quantize(of["observation"][t], lo, inv, want)
+            np.testing.assert_array_equal(oq["observation"][t], want)
+        a = _random_actions(rng, of["action_mask"])
+        of, *_ = f.step(a)
+        oq, *_ = q.step(a)
+    assert (q._batch._pool is not None) == (threads > 1)
+
+
 def _threaded_run(threads, players, dtype, opts, steps, split=True):
     """What a vector env of 48 tables shows over ``steps`` random steps: every array of every
     step, the final observations and infos of the games that ended."""

@@ -106,7 +106,6 @@ def _replay(packs, rules: Rules, capacity: int):
             script_lo,
             *(cat[k] for k in ("ends", "rec_deltas", "finished")),
             packs[0].red,
-            np.zeros((rows, 34), np.float32),
             np.zeros((N_ROWS["oracle_v0"], 34), np.float32),
             *buf,
             *outcome,

@@ -53,6 +53,8 @@ from riichi_env.dataset.convert import (
     COLUMNS,
     KIND_IDS,
     KINDS,
+    ORACLE,
+    ORACLE_3P,
     Converter,
     DatasetError,
     concat_rows,
@@ -277,6 +279,32 @@ def test_uint8_rows_are_the_vector_envs_bytes():
         _quantize(f["obs"][n], lo, inv, want)
         assert np.array_equal(u["obs"][n], want)
     assert u["obs"].dtype == np.uint8
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_uint8_obs_and_oracle_rows_are_the_float_rows_quantized(players):
+    """dtype uint8: the encoders write the bytes themselves, exactly ``_quantize`` of the float32
+    rows; the ``oracle`` column's too, its wall rows limited to what an mjai record reveals."""
+    from riichi_env.core.encoders import ENCODER_IDS
+    from riichi_env.core.fields import QUANT_INV, QUANT_LO
+    from riichi_env.core.runner import _quantize
+
+    preset, encoder, record = {
+        4: ("mahjongsoul", "rich_v0", "mjai"),
+        3: ("mahjongsoul-3p", "rich3_v0", "mjai-kita"),
+    }[players]
+    rules = Rules.preset(preset)
+    _, env = play(preset, "basic3_v0" if players == 3 else "basic_v0", "efficiency", 21)
+    game = RECORDS[players][0](env, rules)[record]
+    f = Converter(encoder, rules=rules, oracle=True).convert(game)
+    u = Converter(encoder, rules=rules, oracle=True, dtype="uint8").convert(game)
+    assert len(u["action"]) == len(f["action"]) > 100
+    for column, name in (("obs", encoder), ("oracle", ORACLE_3P if players == 3 else ORACLE)):
+        i, rows = ENCODER_IDS[name], f[column].shape[1]
+        want = np.zeros((rows, 34), np.uint8)
+        for n in range(len(f["action"])):
+            _quantize(f[column][n], QUANT_LO[i, :rows], QUANT_INV[i, :rows], want)
+            assert np.array_equal(u[column][n], want), (column, n)
 
 
 def test_oracle_column_shows_the_wall_the_record_reveals():
