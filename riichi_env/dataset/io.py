@@ -322,10 +322,12 @@ class _Run:
                         book.take(self._receive(conns, procs, book.inflight, block=False))
                     else:
                         book.take(self._receive(conns, procs, book.inflight))
-            for c in conns:
-                c.send(None)
-            for p in procs:
-                p.join(_JOIN_SECONDS)
+            for w, c in enumerate(conns):  # a worker still starting is stopped, not awaited
+                if book.ready[w]:
+                    c.send(None)
+            for w, p in enumerate(procs):
+                if book.ready[w]:
+                    p.join(_JOIN_SECONDS)
         finally:
             book.done.clear()
             book.mine.clear()
