@@ -72,7 +72,19 @@ def njit(*args, example=None, **kwargs):
 
 def signature(*args) -> tuple:
     """The Numba argument types of ``args``: what a call with them compiles for."""
-    return tuple(numba.typeof(a) for a in args)
+    return signatures([args])[0]
+
+
+def signatures(arg_lists) -> list[tuple]:
+    """``signature`` of each argument list, an object in several lists typed once (typing the
+    game's record array takes about a millisecond; a group's examples all pass the same one)."""
+    arg_lists = list(arg_lists)  # held until the end: no object's id is reused meanwhile
+    types: dict[int, object] = {}
+    for args in arg_lists:
+        for a in args:
+            if id(a) not in types:
+                types[id(a)] = numba.typeof(a)
+    return [tuple(types[id(a)] for a in args) for args in arg_lists]
 
 
 def _decorate(fn, options: dict):
@@ -149,9 +161,15 @@ def cache_dir() -> Path | None:
 def kernel_cache_dir(py_file: str) -> Path | None:
     """The Numba cache directory of a kernel defined in ``py_file``: ``cache_dir()`` for the
     project's files; ``None`` (Numba's own choice) for other files or with ``NUMBA_CACHE_DIR``."""
+    return None if numba.config.CACHE_DIR or not _is_project_file(py_file) else cache_dir()
+
+
+@functools.cache
+def _is_project_file(py_file: str) -> bool:
+    """Whether ``py_file`` lies in one of the project's packages (resolved once per file: a
+    module's kernels are decorated one after another)."""
     parts = Path(py_file).resolve().parts
-    ours = parts[: len(_ROOT.parts)] == _ROOT.parts and parts[len(_ROOT.parts)] in _PACKAGES
-    return None if numba.config.CACHE_DIR or not ours else cache_dir()
+    return parts[: len(_ROOT.parts)] == _ROOT.parts and parts[len(_ROOT.parts)] in _PACKAGES
 
 
 def compile_kernel(kernel, signature: tuple) -> None:

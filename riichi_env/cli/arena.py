@@ -11,7 +11,7 @@ import sys
 
 from riichi_env.batch.arena import FIGURE_NAMES
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
-from riichi_env.cli.main import (
+from riichi_env.cli.arguments import (
     add_backend_arguments,
     add_progress_argument,
     add_rules_argument,
@@ -26,10 +26,6 @@ from riichi_env.mjai.seat import (
 )
 from riichi_env.records.mjai import SANMA_DIALECTS
 
-HELP = (
-    "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
-    "mjaiapp:COMMAND for an external bot) and their stats"
-)
 BUILT_IN = (*POLICY_NAMES, *POLICY_ALIASES, "efficiency-py", "simple-py")
 """Seat names the arena knows: the compiled policies of ``riichi_env.selfplay`` (``random``, also
 called ``uniform``, ``greedy``, ``efficiency`` and ``simple``: ``EfficiencyAgent`` and

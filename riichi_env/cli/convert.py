@@ -13,10 +13,6 @@ from riichi_env.records.model import RecordError
 from riichi_env.records.scan import RECORD_SUFFIXES
 from riichi_env.records.tenhou6 import viewer_url, write_tenhou6
 
-HELP = (
-    "convert game records between mjlog XML, tenhou.net/6 JSON, mjai events and Mahjong Soul's "
-    "own records"
-)
 _SUFFIX = {"tenhou6": ".json", "mjai": ".jsonl", "mahjongsoul": ".json"}
 
 

@@ -8,9 +8,7 @@ import sys
 import time
 from typing import Any
 
-from riichi_env.cli.main import add_progress_argument, int_arg
-
-HELP = "convert game records into training shards (obs, mask, action, ... as .npz files)"
+from riichi_env.cli.arguments import add_progress_argument, int_arg
 
 
 def _names(text: str) -> list[str]:

@@ -6,9 +6,7 @@ import argparse
 import time
 
 from engine.arguments import SEED_MAX, SEED_RANGE
-from riichi_env.cli.main import add_rules_argument, add_seed_argument, int_arg
-
-HELP = "self-play demo through the PettingZoo env: prints each hand's result and the final scores"
+from riichi_env.cli.arguments import add_rules_argument, add_seed_argument, int_arg
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,13 +16,8 @@ from riichi_env.cli.arena import (
     pool_runner,
     resolver,
 )
-from riichi_env.cli.main import add_backend_arguments, add_progress_argument, int_arg
+from riichi_env.cli.arguments import add_backend_arguments, add_progress_argument, int_arg
 from riichi_env.extras import MissingExtraError
-
-HELP = (
-    "rank seat specs (and the anchors random, simple, efficiency) by duplicate games against "
-    "one fixed field on published walls, with intervals, a manifest and a plot"
-)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

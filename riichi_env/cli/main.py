@@ -1,7 +1,8 @@
 """``riichi-env`` command line: one subcommand per module ``riichi_env.cli.<name>``.
 
-Each subcommand module defines ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int`` (the exit status).
+Each subcommand module defines ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
+status); its help line is in ``SUBCOMMANDS``, so that a run imports the chosen module only. The
+options and argument types several subcommands share are in ``riichi_env.cli.arguments``.
 """
 
 from __future__ import annotations
@@ -9,83 +10,28 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import re
+import importlib.util
 import signal
 import sys
+from collections.abc import Collection
 
-from engine.arguments import SEED_RANGE, check_seed
-
-SUBCOMMANDS = ("arena", "ladder", "demo", "score", "selfplay", "replay", "convert", "dataset")
-"""Subcommand names in help order; ``riichi_env.cli.<name>`` implements each."""
-
-
-_INT = re.compile(r"-?[0-9]+")
-
-
-def int_arg(text: str) -> int:
-    """An ``argparse`` type: an integer written in ASCII digits (``int()`` would also read
-    full-width and other Unicode digits, ``1_000`` and surrounding spaces)."""
-    if not _INT.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {text!r}")
-    return int(text)
-
-
-def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--backend local|ray`` and ``--ray-address`` (shared by selfplay and arena)."""
-    parser.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="local: threads in this process (default); ray: --workers Ray actors "
-        '(pip install "riichi-env[ray]"), the same results for the same seeds',
-    )
-    parser.add_argument(
-        "--ray-address",
-        default=None,
-        metavar="ADDR",
-        help="with --backend ray: the cluster to join (as ray.init(address=...); default a "
-        "local Ray, or the cluster in RAY_ADDRESS)",
-    )
-
-
-def add_seed_argument(parser: argparse.ArgumentParser, first: str = "game") -> None:
-    """``--seed``: the seed of the first ``first`` (a game, or arena's deal set), default 0."""
-    parser.add_argument(
-        "--seed",
-        type=seed_arg,
-        default=0,
-        help=f"seed of the first {first}, {SEED_RANGE} (default 0)",
-    )
-
-
-def add_rules_argument(parser: argparse.ArgumentParser, note: str = "") -> None:
-    """``--rules``: a preset name, default mahjongsoul; ``note`` ends the help."""
-    parser.add_argument(
-        "--rules",
-        default="mahjongsoul",
-        help="rules preset: mahjongsoul (default), tenhou, tenhou-2009, or the three-player "
-        "mahjongsoul-3p, tenhou-3p" + note,
-    )
-
-
-def add_progress_argument(parser: argparse.ArgumentParser) -> None:
-    """``--progress`` / ``--no-progress``: a progress line on stderr, default when a terminal."""
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (default: when stderr is a terminal)",
-    )
-
-
-def seed_arg(text: str) -> int:
-    """An ``argparse`` type for ``--seed``: the one seed range, checked before anything runs."""
-    try:
-        return check_seed(int_arg(text))
-    except (argparse.ArgumentTypeError, ValueError):
-        raise argparse.ArgumentTypeError(
-            f"expected an integer {SEED_RANGE}, got {text!r}"
-        ) from None
+SUBCOMMANDS = {
+    "arena": "duplicate games between four seats (built-in agents, module:Class, or mjai:COMMAND / "
+    "mjaiapp:COMMAND for an external bot) and their stats",
+    "ladder": "rank seat specs (and the anchors random, simple, efficiency) by duplicate games "
+    "against one fixed field on published walls, with intervals, a manifest and a plot",
+    "demo": "self-play demo through the PettingZoo env: prints each hand's result and the final "
+    "scores",
+    "score": "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl",
+    "selfplay": "play N games with a compiled policy entirely in compiled code and print rates",
+    "replay": "replay game records (mjlog XML, tenhou.net/6, mjai, Mahjong Soul) in the engine and "
+    "compare the results",
+    "convert": "convert game records between mjlog XML, tenhou.net/6 JSON, mjai events and Mahjong "
+    "Soul's own records",
+    "dataset": "convert game records into training shards (obs, mask, action, ... as .npz files)",
+}
+"""Subcommand names in help order, each with its help line; ``riichi_env.cli.<name>`` implements
+each."""
 
 
 def _load(name: str):
@@ -97,20 +43,33 @@ def _load(name: str):
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available subcommand."""
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand; ``commands`` (default: all) get their
+    options and run function, which imports their modules. The others are listed by name and help
+    line only and take any arguments (``_command`` reads a command line with them)."""
     parser = argparse.ArgumentParser(
         prog="riichi-env", description="Rule-exact Riichi Mahjong environment and tools."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    for name, text in SUBCOMMANDS.items():
+        if commands is not None and name not in commands:
+            if importlib.util.find_spec(f"riichi_env.cli.{name}") is not None:
+                sub.add_parser(name, help=text, description=text, add_help=False)
+            continue
         module = _load(name)
         if module is None:
             continue
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(name, help=text, description=text)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
+
+
+def _command(argv: list[str] | None) -> str | None:
+    """The subcommand a command line names (``None``: none), as argparse reads it, without
+    importing any subcommand's module; ``-h`` before it and an unknown name end the run here
+    as they would in the full parser."""
+    return build_parser(commands=()).parse_known_args(argv)[0].command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     command = "riichi-env"
     try:
-        parser = build_parser()
+        parser = build_parser(commands=(_command(argv),))
         args = parser.parse_args(argv)
         if not hasattr(args, "_run"):
             parser.print_help()

@@ -9,11 +9,6 @@ from pathlib import Path
 from riichi_env.cli.convert import add_limit_arguments, read_limits
 from riichi_env.records.model import NotARecordError, RecordError
 
-HELP = (
-    "replay game records (mjlog XML, tenhou.net/6, mjai, Mahjong Soul) in the engine and compare "
-    "the results"
-)
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""

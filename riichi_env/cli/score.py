@@ -11,11 +11,9 @@ from engine.kernels import _parse_groups
 from engine.melds import MELD_TYPES
 from engine.rules import PRESETS, PRESETS_3P, Rules
 from engine.tiles import hand34_to_str
+from riichi_env.cli.arguments import int_arg
 from riichi_env.cli.hand_score import FLAGS, WINDS, score_input, score_lines
-from riichi_env.cli.main import int_arg
 from riichi_env.core.compiling import ensure_compiled
-
-HELP = "score a winning hand (yaku, han, fu, payments), or JSON lines with --jsonl"
 
 EPILOG = """examples:
   riichi-env score 123m456p789s1122z --win 2z --tsumo --riichi --dora 1m

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from riichi_env.batch.play import COMPILED_POLICIES, POLICY_ALIASES, POLICY_NAMES
-from riichi_env.cli.main import (
+from riichi_env.cli.arguments import (
     add_backend_arguments,
     add_progress_argument,
     add_rules_argument,
@@ -14,8 +14,6 @@ from riichi_env.cli.main import (
     int_arg,
 )
 from riichi_env.progress import ProgressLine
-
-HELP = "play N games with a compiled policy entirely in compiled code and print rates"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

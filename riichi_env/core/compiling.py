@@ -27,7 +27,7 @@ from engine._numba import (
     compile_kernel,
     jit_disabled,
     python_argv,
-    signature,
+    signatures,
     source_digest,
 )
 from engine.kernels import AGENTS, GAME, SCORING, _choose_random, _play_games, _score_hand
@@ -110,7 +110,8 @@ def name(kernel) -> str:
 
 def entries(kind: str) -> list[tuple]:
     """``kind``'s kernels, each with the signature of its example: ``(kernel, types)``."""
-    return [(f, signature(*f.example(examples()))) for f in KINDS[kind][2]()]
+    kernels = KINDS[kind][2]()
+    return list(zip(kernels, signatures([f.example(examples()) for f in kernels]), strict=True))
 
 
 def helper_entries(kind: str) -> list[tuple]:
