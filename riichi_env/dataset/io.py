@@ -19,6 +19,7 @@ import mmap
 import multiprocessing
 import os
 import secrets
+import selectors
 import signal
 import sys
 import time
@@ -26,7 +27,6 @@ import weakref
 import zipfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +46,12 @@ SHARD_ROWS = 65536
 """Rows a shard of the ``rows`` layout holds by default."""
 _SHARD_NAME = "shard-{:05d}.npz"
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-_INFLIGHT_PER_WORKER = 2
-_AHEAD = 2
-"""Files this process converts ahead of their turn while a worker has the one wanted."""
+_INFLIGHT_PER_WORKER = 4
+_AHEAD = 32
+"""Files this process converts ahead of their turn while a worker has the one wanted, at most
+(packed games are a few KB each)..."""
+_AHEAD_BYTES = 64 << 20
+"""... and at most this many bytes of them (a float32 hanchan's rows are about 14 MB)."""
 _JOIN_SECONDS = 5.0
 _REDRAW_SECONDS = 0.25
 _MIN_BLOCK_BYTES = 1 << 20
@@ -91,7 +94,7 @@ def iter_batches(
     :func:`record_files`). Rows come in file order, then row order, unless ``shuffle_buffer=N``:
     then each row is drawn uniformly from a buffer of ``N`` rows (seeded with ``seed``). With
     ``workers=K > 1`` the files are converted by ``K`` processes, this one and ``K - 1`` workers
-    (at most two files a worker in flight); the rows and their order are the same for every
+    (at most four files a worker in flight); the rows and their order are the same for every
     ``K``. Only the last batch may be shorter (``drop_last=True`` drops it). ``progress`` is
     called with the number of files done after each one.
 
@@ -267,14 +270,14 @@ class _Run:
         the ready workers are given the next files, at most ``_INFLIGHT_PER_WORKER`` each ahead
         of the consumer, and this process converts the file the consumer wants when no worker
         has it; when a worker has it and has not answered yet, this process converts the next
-        file nobody has instead of waiting (at most ``_AHEAD`` of them held, as fresh arrays).
-        So the files split by speed: this process also copies every file's rows out, and takes
-        fewer files. Each worker has its own connection (a socket pair on POSIX) and
-        ``_INFLIGHT_PER_WORKER`` slots, each a shared-memory block (:class:`_Blocks`): this
-        process sends it ``(index, path, slot)``, it writes the rows into that slot's block (a
-        new, larger one when they do not fit) and answers with a small header; this process
-        reads the rows as views of the block, copies them once into the batches, and only then
-        gives that slot a file again.
+        file nobody has instead of waiting (holding at most ``_AHEAD`` such results, and
+        ``_AHEAD_BYTES``, as fresh arrays). So the files split by speed: this process, which also
+        takes every file's rows, converts fewer. Each worker has its own connection (a socket
+        pair on POSIX) and ``_INFLIGHT_PER_WORKER`` slots, each a shared-memory block
+        (:class:`_Blocks`): this process sends it ``(index, path, slot)``, it writes the rows
+        into that slot's block (a new, larger one when they do not fit) and answers with a small
+        header; this process reads the rows as views of the block, copies them once into the
+        batches, and only then gives that slot a file again.
         """
         count = min(self.workers - 1, len(self.files) - 1)
         prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
@@ -283,13 +286,13 @@ class _Run:
         book = _Book(count, blocks)
         payload = None
         n = len(self.files)
-        window = _INFLIGHT_PER_WORKER * (count + 1)
+        window = _INFLIGHT_PER_WORKER * count + _AHEAD
         try:
             for p, their in zip(procs, theirs, strict=True):
                 p.start()
                 their.close()  # only the worker holds its end now: its exit closes it
             for want in range(n):
-                book.take(self._receive(conns, procs, book.inflight, block=False))
+                book.take(self._receive(conns, procs, book, block=False))
                 book.next = self._give(conns, procs, book, book.next, min(n, want + window))
                 while True:
                     if want >= book.next:  # nobody has it: converted here, in turn
@@ -301,7 +304,7 @@ class _Run:
                         payload = None  # the converter's buffers are the next file's now
                         break
                     if want in book.mine:  # converted here ahead of its turn
-                        status, payload = book.mine.pop(want)
+                        status, payload = book.release(want)
                         if status == "error":
                             raise payload
                         yield payload
@@ -318,12 +321,12 @@ class _Run:
                         break
                     # a worker has it: convert the next file nobody has rather than wait
                     ahead = book.next
-                    if ahead < min(n, want + window) and len(book.mine) < _AHEAD:
+                    if ahead < min(n, want + window) and book.room():
                         book.next = ahead + 1
-                        book.mine[ahead] = self._convert_ahead(ahead)
-                        book.take(self._receive(conns, procs, book.inflight, block=False))
+                        book.hold(ahead, self._convert_ahead(ahead))
+                        book.take(self._receive(conns, procs, book, block=False))
                     else:
-                        book.take(self._receive(conns, procs, book.inflight))
+                        book.take(self._receive(conns, procs, book))
             for w, c in enumerate(conns):  # a worker still starting is stopped, not awaited
                 if book.ready[w]:
                     c.send(None)
@@ -333,6 +336,8 @@ class _Run:
         finally:
             book.done.clear()
             book.mine.clear()
+            if book.selector is not None:
+                book.selector.close()
             payload = None
             _stop(procs, conns + theirs)
             blocks.close()
@@ -378,17 +383,22 @@ class _Run:
             try:
                 conns[w].send((nxt, str(self.files[nxt]), slot))
             except OSError:  # the worker is gone: _receive says so
-                self._receive(conns, procs, book.inflight)
+                self._receive(conns, procs, book)
                 raise
             book.inflight[w].append(nxt)
             book.where[nxt] = (w, slot)
             nxt += 1
         return nxt
 
-    def _receive(self, conns, procs, inflight, block: bool = True) -> list[tuple[int, tuple]]:
+    def _receive(self, conns, procs, book: _Book, block: bool = True) -> list[tuple[int, tuple]]:
         """The results ready (waits for one unless not ``block``); a worker that ended is a
         ``RuntimeError``."""
-        ready = set(wait([*conns, *(p.sentinel for p in procs)], None if block else 0))
+        if book.selector is None:  # one selector for the run: a new one each call cost 20 us
+            book.selector = selectors.DefaultSelector()
+            for obj in (*conns, *(p.sentinel for p in procs)):
+                book.selector.register(obj, selectors.EVENT_READ)
+        ready = {key.fileobj for key, _ in book.selector.select(None if block else 0)}
+        inflight = book.inflight
         out = []
         for w, conn in enumerate(conns):
             if conn in ready or (procs[w].sentinel in ready and conn.poll()):
@@ -421,7 +431,24 @@ class _Book:
         self.where: dict[int, tuple[int, int]] = {}
         self.done: dict[int, tuple] = {}
         self.mine: dict[int, tuple] = {}  # converted here ahead of their turn
+        self.held = 0  # their bytes
+        self.selector: selectors.BaseSelector | None = None  # the connections and sentinels
         self.next = 0  # the first file nobody has yet (a worker or this process)
+
+    def room(self) -> bool:
+        """Whether this process may hold another file converted ahead of its turn."""
+        return len(self.mine) < _AHEAD and self.held < _AHEAD_BYTES
+
+    def hold(self, index: int, result: tuple) -> None:
+        """Keep ``("ok", (rows, delta))`` or ``("error", exc)`` of a file converted ahead."""
+        self.mine[index] = result
+        self.held += _nbytes(result)
+
+    def release(self, index: int) -> tuple:
+        """The result of a file converted ahead, no longer held."""
+        result = self.mine.pop(index)
+        self.held -= _nbytes(result)
+        return result
 
     def take(self, results) -> None:
         """File the results of :meth:`_Run._receive`: a worker's start (ready, or its error
@@ -436,6 +463,13 @@ class _Book:
             if status == "ok":
                 payload = self.blocks.rows(w, self.where[index][1], payload, name)
             self.done[index] = (status, payload)
+
+
+def _nbytes(result: tuple) -> int:
+    """The bytes of the arrays of a ``("ok", (rows, delta))`` result (0 for an error)."""
+    status, payload = result
+    rows = payload[0] if status == "ok" else None
+    return sum(v.nbytes for v in rows.values()) if rows else 0
 
 
 def _converter_class():
