@@ -154,8 +154,6 @@ class BatchIterator:
         self.files = scan.files
         self.ignored = [(str(p), why) for p, why in scan.ignored]
         self.options = dict(converter_options)
-        if self.workers > 1 and len(self.files) > 1:
-            _start_forkserver()  # its imports run while this process loads its kernels
         self._converter = _converter_class()(**converter_options)  # checks the options
         self.stats = _fresh_stats(self._converter)
         self._procs: list = []
@@ -482,18 +480,6 @@ def _context():
     """A start method that never forks a process with threads: forkserver, else spawn."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
-def _start_forkserver() -> None:
-    """Start the forkserver now, with this module imported in it (NumPy, Numba, the engine), so
-    the workers forked from it later only load their kernels (no-op under ``spawn``, or when the
-    forkserver already runs: then its own preload stands)."""
-    if _context().get_start_method() != "forkserver":
-        return
-    from multiprocessing import forkserver
-
-    forkserver.set_forkserver_preload(["__main__", __name__])
-    forkserver.ensure_running()
 
 
 def _stop(procs: list, conns: list) -> None:
