@@ -289,26 +289,38 @@ def ahead(monkeypatch) -> list[int]:
     return seen
 
 
+def _error_after_the_workers_files(files) -> tuple[list[Path], int]:
+    """The files with the 3-player one (an error when strict) where this process converts it
+    ahead of its turn: after file 0 (this process's) and the worker's first slots-full; its
+    index."""
+    import riichi_env.dataset.io as dio
+
+    k = dio._INFLIGHT_PER_WORKER + 1
+    others = [f for i, f in enumerate(files) if i != 2]
+    assert len(others) > k
+    return [*others[:k], files[2], *others[k:]], k
+
+
 def test_files_converted_here_ahead_of_their_turn_keep_file_order(files, ahead):
-    order = [files[0], files[1], files[3], files[2], *files[4:]]
+    order, _ = _error_after_the_workers_files(files)
     one = iter_batches(order, 300)
     two = iter_batches(order, 300, workers=2)
     _assert_same_batches(list(one), list(two))
     assert two.stats == one.stats
-    assert ahead[0] == -1 and len(ahead) > 1  # files 1 and 2 went to the worker, 3 on here
+    assert ahead[0] == -1 and len(ahead) > 1  # the worker had the next files, this one more
     assert _our_children() == []
 
 
 def test_strict_error_in_a_file_converted_ahead_is_raised_in_file_order(files, ahead):
-    order = [files[0], files[1], files[3], files[2], *files[4:]]  # the 3-player one at 3
+    order, k = _error_after_the_workers_files(files)
     it = iter_batches(order, 10_000, workers=2, strict=True)
     seen = []
     with pytest.raises(DatasetError, match="sanma3.xml.*3-player"):
         for batch in it:
             seen.extend(np.unique(batch["file"]).tolist())
-    assert 3 in ahead  # converted here while the worker had files 1 and 2
-    assert set(seen) <= {0, 1, 2}  # the files before it
-    assert it.stats.files == 3
+    assert k in ahead  # converted here while the worker had the files before it
+    assert set(seen) <= set(range(k))  # the files before it
+    assert it.stats.files == k
     assert _our_children() == []
 
 
