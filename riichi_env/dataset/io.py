@@ -22,7 +22,6 @@ import secrets
 import selectors
 import signal
 import sys
-import threading
 import time
 import weakref
 import zipfile
@@ -155,17 +154,9 @@ class BatchIterator:
         self.files = scan.files
         self.ignored = [(str(p), why) for p, why in scan.ignored]
         self.options = dict(converter_options)
-        count = min(self.workers - 1, len(self.files) - 1)
-        # the workers start now, in the background: their start overlaps this process's own
-        self._workers = _Workers(self.options, count) if count > 0 else None
-        try:
-            self._converter = _converter_class()(**converter_options)  # checks the options
-        except BaseException:
-            if self._workers is not None:
-                self._workers.close()
-            raise
+        self._converter = _converter_class()(**converter_options)  # checks the options
         self.stats = _fresh_stats(self._converter)
-        self._procs: list = list(self._workers.procs) if self._workers is not None else []
+        self._procs: list = []
         self._gen: Iterator[dict[str, np.ndarray]] | None = None
         self._mode = "rows"  # what a file becomes: its rows, or a packed game (shards.GAMES)
 
@@ -183,9 +174,6 @@ class BatchIterator:
             self._gen = iter(())
         else:
             self._gen.close()
-        if self._workers is not None:  # never iterated: no run took them
-            self._workers.close()
-            self._workers = None
 
     def __enter__(self) -> BatchIterator:
         return self
@@ -223,7 +211,6 @@ class _Run:
         self.stats = it.stats
         self._converter = it._converter
         self._procs = it._procs
-        self._workers, it._workers = it._workers, None  # this run's to stop
         self.mode = it._mode
 
     def batches(self) -> Iterator[dict[str, np.ndarray]]:
@@ -265,7 +252,8 @@ class _Run:
     def results(self) -> Iterator[tuple]:
         """Each file's ``(rows, stats delta)`` in file order (``(game, delta)`` in the ``games``
         mode): converted by worker processes when there are several workers and files."""
-        return self._convert_in_workers() if self._workers is not None else self._convert_here()
+        parallel = self.workers > 1 and len(self.files) > 1
+        return self._convert_in_workers() if parallel else self._convert_here()
 
     def _convert_here(self) -> Iterator[tuple]:
         for path in self.files:
@@ -275,29 +263,32 @@ class _Run:
         """The files converted by ``workers`` processes, this one included, their results in
         file order.
 
-        The ``workers - 1`` worker processes were started when the iterator was made
-        (:class:`_Workers`); this process converts every file itself until a worker says it is
-        ready (its imports done and its kernels loaded). From then on the ready workers are
-        given the next files, at most ``_INFLIGHT_PER_WORKER`` each ahead of the consumer, and
-        this process converts the file the consumer wants when no worker has it; when a worker
-        has it and has not answered yet, this process converts the next file nobody has instead
-        of waiting (holding at most ``_AHEAD`` such results, and ``_AHEAD_BYTES``, as fresh
-        arrays). So the files split by speed: this process, which also takes every file's rows,
-        converts fewer. Each worker has its own connection (a socket pair on POSIX) and
-        ``_INFLIGHT_PER_WORKER`` slots, each a shared-memory block (:class:`_Blocks`): this
-        process sends it ``(index, path, slot, mode)``, it writes the rows into that slot's
-        block (a new, larger one when they do not fit) and answers with a small header; this
-        process reads the rows as views of the block, copies them once into the batches, and
-        only then gives that slot a file again.
+        This process starts ``workers - 1`` worker processes and converts every file itself
+        until a worker says it is ready (its imports done and its kernels loaded). From then on
+        the ready workers are given the next files, at most ``_INFLIGHT_PER_WORKER`` each ahead
+        of the consumer, and this process converts the file the consumer wants when no worker
+        has it; when a worker has it and has not answered yet, this process converts the next
+        file nobody has instead of waiting (holding at most ``_AHEAD`` such results, and
+        ``_AHEAD_BYTES``, as fresh arrays). So the files split by speed: this process, which also
+        takes every file's rows, converts fewer. Each worker has its own connection (a socket
+        pair on POSIX) and ``_INFLIGHT_PER_WORKER`` slots, each a shared-memory block
+        (:class:`_Blocks`): this process sends it ``(index, path, slot)``, it writes the rows
+        into that slot's block (a new, larger one when they do not fit) and answers with a small
+        header; this process reads the rows as views of the block, copies them once into the
+        batches, and only then gives that slot a file again.
         """
-        workers = self._workers
-        conns, procs, count = workers.conns, workers.procs, len(workers.procs)
-        book = _Book(count, workers.blocks)
+        count = min(self.workers - 1, len(self.files) - 1)
+        prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
+        blocks = _Blocks([f"{prefix}{i}_" for i in range(count)])
+        conns, theirs, procs = self._worker_processes(blocks, count)
+        book = _Book(count, blocks)
         payload = None
         n = len(self.files)
         window = _INFLIGHT_PER_WORKER * count + _AHEAD
         try:
-            workers.started()
+            for p, their in zip(procs, theirs, strict=True):
+                p.start()
+                their.close()  # only the worker holds its end now: its exit closes it
             for want in range(n):
                 book.take(self._receive(conns, procs, book, block=False))
                 book.next = self._give(conns, procs, book, book.next, min(n, want + window))
@@ -346,7 +337,8 @@ class _Run:
             if book.selector is not None:
                 book.selector.close()
             payload = None
-            workers.close()
+            _stop(procs, conns + theirs)
+            blocks.close()
 
     def _convert_ahead(self, index: int) -> tuple[str, Any]:
         """``("ok", (rows, delta))`` of a file converted here before its turn (fresh arrays,
@@ -355,6 +347,27 @@ class _Run:
             return "ok", _convert_one(self._converter, self.files[index], mode=self.mode)
         except Exception as exc:  # noqa: BLE001 - raised in file order, as a worker's would be
             return "error", exc
+
+    def _worker_processes(self, blocks: _Blocks, count: int) -> tuple[list, list, list]:
+        """``count`` worker processes, not started, each with a connection: ``(this process's
+        ends, the workers' ends, the processes)``."""
+        ctx = _context()
+        env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
+        conns, theirs, procs = [], [], []
+        for i in range(count):
+            mine, their = ctx.Pipe(duplex=True)
+            conns.append(mine)
+            theirs.append(their)
+            procs.append(
+                ctx.Process(
+                    target=_worker_main,
+                    args=(self.options, env, their, blocks.prefixes[i], self.mode),
+                    name=f"riichi_env-dataset-{i}",
+                    daemon=True,
+                )
+            )
+        self._procs[:] = procs
+        return conns, theirs, procs
 
     def _give(self, conns, procs, book: _Book, nxt: int, stop: int) -> int:
         """Send files ``nxt``, ``nxt + 1``, ... before ``stop`` to the ready workers with a free
@@ -366,7 +379,7 @@ class _Run:
             w = max(ok, key=lambda i: len(book.free[i]))
             slot = book.free[w].pop()
             try:
-                conns[w].send((nxt, str(self.files[nxt]), slot, self.mode))
+                conns[w].send((nxt, str(self.files[nxt]), slot))
             except OSError:  # the worker is gone: _receive says so
                 self._receive(conns, procs, book)
                 raise
@@ -400,63 +413,6 @@ class _Run:
                 f"{procs[w].exitcode}); the files it was converting: {files}"
             )
         return out
-
-
-class _Workers:
-    """``count`` worker processes for ``options``, started in a background thread at once (its
-    start then overlaps this process's own; ``started`` waits for it), each with a connection
-    and its shared-memory blocks' prefix; stopped by ``close``, or when dropped."""
-
-    def __init__(self, options: dict, count: int) -> None:
-        ctx = _context()
-        env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
-        prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
-        self.blocks = _Blocks([f"{prefix}{i}_" for i in range(count)])
-        self.conns, theirs, self.procs = [], [], []
-        for i in range(count):
-            mine, their = ctx.Pipe(duplex=True)
-            self.conns.append(mine)
-            theirs.append(their)
-            self.procs.append(
-                ctx.Process(
-                    target=_worker_main,
-                    args=(options, env, their, self.blocks.prefixes[i]),
-                    name=f"riichi_env-dataset-{i}",
-                    daemon=True,
-                )
-            )
-        self.error: BaseException | None = None
-        self._starter = threading.Thread(
-            target=self._start, args=(theirs,), name="riichi_env-dataset-start", daemon=True
-        )
-        self._starter.start()
-        self._finalizer = weakref.finalize(
-            self, _Workers._end, self._starter, self.procs, self.conns + theirs, self.blocks
-        )
-
-    def _start(self, theirs: list) -> None:
-        try:
-            for p, their in zip(self.procs, theirs, strict=True):
-                p.start()
-                their.close()  # only the worker holds its end now: its exit closes it
-        except BaseException as exc:  # noqa: BLE001 - raised by ``started``
-            self.error = exc
-
-    def started(self) -> None:
-        """Wait until the processes are started (not ready); raise what starting them raised."""
-        self._starter.join()
-        if self.error is not None:
-            raise self.error
-
-    def close(self) -> None:
-        """Stop the processes (those still running are terminated) and release the blocks."""
-        self._finalizer()
-
-    @staticmethod
-    def _end(starter: threading.Thread, procs: list, conns: list, blocks: _Blocks) -> None:
-        starter.join()
-        _stop(procs, conns)
-        blocks.close()
 
 
 class _Book:
@@ -542,9 +498,9 @@ def _stop(procs: list, conns: list) -> None:
         c.close()
 
 
-def _worker_main(options: dict, env: dict, conn, prefix: str) -> None:
-    """A worker process: converts the ``(index, path, slot, mode)`` it receives until ``None``, or
-    until the parent is gone (its end of the connection closed), writing each file's rows into the
+def _worker_main(options: dict, env: dict, conn, prefix: str, mode: str = "rows") -> None:
+    """A worker process: converts the ``(index, path, slot)`` it receives until ``None``, or until
+    the parent is gone (its end of the connection closed), writing each file's rows into the
     slot's shared-memory block (``{prefix}{n}``, a new one when they do not fit); the parent
     unlinks each block when it first reads it, this process any left at its end."""
     from multiprocessing.shared_memory import SharedMemory
@@ -567,7 +523,7 @@ def _worker_main(options: dict, env: dict, conn, prefix: str) -> None:
             task = conn.recv()
             if task is None:
                 return
-            index, path, slot, mode = task
+            index, path, slot = task
             try:
                 rows, delta = _convert_one(converter, path, reuse=True, mode=mode)
             except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it

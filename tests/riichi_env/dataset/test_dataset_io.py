@@ -236,28 +236,6 @@ def test_close_and_an_error_in_the_loop_body_end_the_workers(files):
     assert _our_children() == []
 
 
-def test_workers_start_with_the_iterator_and_stop_with_it_unused(files):
-    """The workers start when the iterator is made; closed, dropped, or refused options before
-    any iteration, none is left."""
-    import gc
-
-    it = iter_batches(files, 50, workers=3)  # two worker processes
-    it._workers.started()  # noqa: SLF001 - the test waits for the background start
-    assert len(_our_children()) == 2
-    it.close()
-    assert _our_children() == []
-    assert list(it) == []
-    it = iter_batches(files, 50, workers=2)
-    it._workers.started()  # noqa: SLF001
-    assert len(_our_children()) == 1
-    del it
-    gc.collect()
-    assert _our_children() == []
-    with pytest.raises(ValueError, match="encoder"):
-        iter_batches(files, 50, workers=2, encoder="no_such_encoder")
-    assert _our_children() == []
-
-
 def test_a_worker_that_dies_is_an_error_naming_its_files(files):
     done = []
     it = iter_batches(files, 50, workers=2, progress=done.append)
@@ -287,12 +265,13 @@ def ahead(monkeypatch) -> list[int]:
     import riichi_env.dataset.io as dio
 
     conns, seen = [], []
-    make, convert_one = dio._Workers.__init__, dio._convert_one
+    make, convert_one = dio._Run._worker_processes, dio._convert_one
     convert_ahead = dio._Run._convert_ahead
 
-    def workers(self, options, count):
-        make(self, options, count)
-        conns[:] = self.conns
+    def worker_processes(self, blocks, count):
+        out = make(self, blocks, count)
+        conns[:] = out[0]
+        return out
 
     def first_held(converter, path, reuse=False, mode="rows"):
         if conns and not seen:
@@ -304,7 +283,7 @@ def ahead(monkeypatch) -> list[int]:
         seen.append(index)
         return convert_ahead(self, index)
 
-    monkeypatch.setattr(dio._Workers, "__init__", workers)
+    monkeypatch.setattr(dio._Run, "_worker_processes", worker_processes)
     monkeypatch.setattr(dio, "_convert_one", first_held)
     monkeypatch.setattr(dio._Run, "_convert_ahead", counted)
     return seen
