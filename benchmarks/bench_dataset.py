@@ -1,7 +1,7 @@
 """Game records to training arrays: games/s and decisions/s, next to RiichiEnv's own replay path.
 
     python benchmarks/bench_dataset.py [--records DIR] [--games 200] [--repeats 3]
-        [--riichienv-python /tmp/renv/bin/python] [--workers 2] [--games-3p 100]
+        [--riichienv-python /tmp/renv/bin/python] [--workers 2] [--games-3p 100] [--many 10000]
 
 Both sides convert the same mjai records (``--records``; generated once when the directory has
 none: ``riichi-env arena --seats efficiency,simple,efficiency,simple --games 200 --seed 0
@@ -14,8 +14,11 @@ the oracle column and uint8 observations; ``riichi_env.dataset.io.iter_batches``
 ``--workers`` worker processes; and ``riichi-env dataset`` end to end, the documented path (a new
 interpreter each run: shards of packed games, with 1 and ``--workers`` workers, and the rows
 layout in float32 and uint8), with its disk a hanchan and the peak RSS of its largest process.
-A second table reads the packed shards back with ``iter_shard_batches`` on one core (float32
-batches in order and shuffled, uint8 shuffled). Each row is the best of ``--repeats``
+With ``--many N``, another table times ``riichi-env dataset`` on
+``N`` files (the records linked over and over) with 1 and ``--workers`` workers, alternating,
+best of ``--repeats`` by wall time: how the workers scale once the fixed start is small beside
+the work. A second table reads the packed shards back with ``iter_shard_batches`` on one core
+(float32 batches in order and shuffled, uint8 shuffled). Each row is the best of ``--repeats``
 passes over all files by CPU time (``time.process_time``: user + system time of this process);
 the ``iter_batches`` rows by wall time. A second table splits one core's CPU time per hanchan into
 reading, packing, the compiled replay (with the masks), encoding and the copy out.
@@ -186,8 +189,8 @@ def cli(paths: list[Path], repeats: int, *args: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "records"
         folder.mkdir()
-        for p in paths:
-            os.symlink(p.resolve(), folder / p.name)
+        for i, p in enumerate(paths):  # numbered: a file may be linked more than once
+            os.symlink(p.resolve(), folder / f"{i:06d}-{p.name}")
         best = None
         for k in range(repeats):
             out = Path(tmp) / f"out{k}"
@@ -208,6 +211,20 @@ def cli(paths: list[Path], repeats: int, *args: str) -> dict:
             if best is None or run["wall"] < best["wall"]:
                 best = run
         return best
+
+
+def many_files(paths: list[Path], n: int, workers: int, repeats: int) -> dict[int, dict]:
+    """``riichi-env dataset`` on ``n`` files (the records linked over and over) with 1 and
+    ``workers`` workers, the two alternating ``repeats`` times; the best run of each by wall
+    time."""
+    files = [paths[i % len(paths)] for i in range(n)]
+    best: dict[int, dict] = {}
+    for _ in range(repeats):
+        for w in sorted({1, workers}):
+            run = cli(files, 1, "--workers", str(w))
+            if w not in best or run["wall"] < best[w]["wall"]:
+                best[w] = run
+    return best
 
 
 def loader(paths: list[Path], repeats: int) -> list[tuple[str, dict]]:
@@ -324,6 +341,13 @@ def main() -> int:
         "--games-3p", type=int, default=100, help="three-player games to generate (100; 0: none)"
     )
     parser.add_argument("--records-3p", type=Path, help="directory of three-player .mjson records")
+    parser.add_argument(
+        "--many",
+        type=int,
+        default=0,
+        help="also time `riichi-env dataset` with 1 and --workers workers on this many files "
+        "(the records linked over and over; 0: skip)",
+    )
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1 or args.workers < 1 or args.games_3p < 0:
         parser.error("--games, --repeats and --workers must be at least 1, --games-3p at least 0")
@@ -385,6 +409,7 @@ def main() -> int:
         ),
     ):
         rows.append((name, {**cli(paths, args.repeats, *cli_args), "cli": True}))
+    many = many_files(paths, args.many, args.workers, args.repeats) if args.many else None
     loads = loader(paths, args.repeats)
     table = stages(paths, args.repeats) if not args.no_stages else None
     load_end = load()
@@ -421,6 +446,15 @@ def main() -> int:
         "and its workers; its fixed start is in every figure (run it on one file to see it)"
     )
     print()
+    if many is not None:
+        print(f"| `riichi-env dataset` on {args.many:,} files | wall s | hanchan/s | vs 1 worker |")
+        print("|---|---:|---:|---:|")
+        for w, r in many.items():
+            ratio = many[1]["wall"] / r["wall"]
+            print(
+                f"| {w} worker(s) | {r['wall']:.2f} | {r['games'] / r['wall']:,.0f} | {ratio:.2f}x |"
+            )
+        print()
     print(
         "| loader (one core): iter_shard_batches, batches of 1024 | rows | rows/s (CPU) | rows/s (wall) |"
     )

@@ -19,6 +19,7 @@ import mmap
 import multiprocessing
 import os
 import secrets
+import selectors
 import signal
 import sys
 import time
@@ -26,7 +27,6 @@ import weakref
 import zipfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,12 @@ SHARD_ROWS = 65536
 """Rows a shard of the ``rows`` layout holds by default."""
 _SHARD_NAME = "shard-{:05d}.npz"
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-_INFLIGHT_PER_WORKER = 2
+_INFLIGHT_PER_WORKER = 4
+_AHEAD = 32
+"""Files this process converts ahead of their turn while a worker has the one wanted, at most
+(packed games are a few KB each)..."""
+_AHEAD_BYTES = 64 << 20
+"""... and at most this many bytes of them (a float32 hanchan's rows are about 14 MB)."""
 _JOIN_SECONDS = 5.0
 _REDRAW_SECONDS = 0.25
 _MIN_BLOCK_BYTES = 1 << 20
@@ -89,7 +94,7 @@ def iter_batches(
     :func:`record_files`). Rows come in file order, then row order, unless ``shuffle_buffer=N``:
     then each row is drawn uniformly from a buffer of ``N`` rows (seeded with ``seed``). With
     ``workers=K > 1`` the files are converted by ``K`` processes, this one and ``K - 1`` workers
-    (at most two files a worker in flight); the rows and their order are the same for every
+    (at most four files a worker in flight); the rows and their order are the same for every
     ``K``. Only the last batch may be shorter (``drop_last=True`` drops it). ``progress`` is
     called with the number of files done after each one.
 
@@ -259,14 +264,18 @@ class _Run:
         file order.
 
         This process starts ``workers - 1`` worker processes and converts every file itself
-        until a worker says it is ready (its imports done and its kernels loaded); from then on
-        it converts every ``workers``-th file and the workers the others, at most
-        ``_INFLIGHT_PER_WORKER`` files each ahead of the consumer. Each worker has its own
-        connection (a socket pair on POSIX) and ``_INFLIGHT_PER_WORKER`` slots, each a
-        shared-memory block (:class:`_Blocks`): this process sends it ``(index, path, slot)``,
-        it writes the rows into that slot's block (a new, larger one when they do not fit) and
-        answers with a small header; this process reads the rows as views of the block, copies
-        them once into the batches, and only then gives that slot a file again.
+        until a worker says it is ready (its imports done and its kernels loaded). From then on
+        the ready workers are given the next files, at most ``_INFLIGHT_PER_WORKER`` each ahead
+        of the consumer, and this process converts the file the consumer wants when no worker
+        has it; when a worker has it and has not answered yet, this process converts the next
+        file nobody has instead of waiting (holding at most ``_AHEAD`` such results, and
+        ``_AHEAD_BYTES``, as fresh arrays). So the files split by speed: this process, which also
+        takes every file's rows, converts fewer. Each worker has its own connection (a socket
+        pair on POSIX) and ``_INFLIGHT_PER_WORKER`` slots, each a shared-memory block
+        (:class:`_Blocks`): this process sends it ``(index, path, slot)``, it writes the rows
+        into that slot's block (a new, larger one when they do not fit) and answers with a small
+        header; this process reads the rows as views of the block, copies them once into the
+        batches, and only then gives that slot a file again.
         """
         count = min(self.workers - 1, len(self.files) - 1)
         prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
@@ -275,42 +284,69 @@ class _Run:
         book = _Book(count, blocks)
         payload = None
         n = len(self.files)
-        share = count + 1  # this process converts file k when k % share == 0 (workers ready)
-        window = _INFLIGHT_PER_WORKER * share
+        window = _INFLIGHT_PER_WORKER * count + _AHEAD
         try:
             for p, their in zip(procs, theirs, strict=True):
                 p.start()
                 their.close()  # only the worker holds its end now: its exit closes it
-            nxt = 1  # the next file to give a worker, unless this process's
             for want in range(n):
-                book.take(self._receive(conns, procs, book.inflight, block=False))
-                stop = min(n, want + window + 1)
-                nxt = self._give(conns, procs, book, max(nxt, want + 1), stop, share)
-                if want not in book.where:  # no worker has it: converted here
-                    payload = _convert_one(
-                        self._converter, self.files[want], reuse=True, mode=self.mode
-                    )
-                    yield payload
-                    payload = None  # the converter's buffers are the next file's now
-                    continue
-                while want not in book.done:
-                    book.take(self._receive(conns, procs, book.inflight))
-                status, payload = book.done.pop(want)
-                if status == "error":  # raised in file order, after the files before it
-                    raise payload
-                yield payload
-                payload = None  # copied out: the slot is free again
-                w, slot = book.where.pop(want)
-                book.free[w].append(slot)
-            for c in conns:
-                c.send(None)
-            for p in procs:
-                p.join(_JOIN_SECONDS)
+                book.take(self._receive(conns, procs, book, block=False))
+                book.next = self._give(conns, procs, book, book.next, min(n, want + window))
+                while True:
+                    if want >= book.next:  # nobody has it: converted here, in turn
+                        book.next = want + 1
+                        payload = _convert_one(
+                            self._converter, self.files[want], reuse=True, mode=self.mode
+                        )
+                        yield payload
+                        payload = None  # the converter's buffers are the next file's now
+                        break
+                    if want in book.mine:  # converted here ahead of its turn
+                        status, payload = book.release(want)
+                        if status == "error":
+                            raise payload
+                        yield payload
+                        payload = None
+                        break
+                    if want in book.done:
+                        status, payload = book.done.pop(want)
+                        if status == "error":  # raised in file order, after the files before it
+                            raise payload
+                        yield payload
+                        payload = None  # copied out: the slot is free again
+                        w, slot = book.where.pop(want)
+                        book.free[w].append(slot)
+                        break
+                    # a worker has it: convert the next file nobody has rather than wait
+                    ahead = book.next
+                    if ahead < min(n, want + window) and book.room():
+                        book.next = ahead + 1
+                        book.hold(ahead, self._convert_ahead(ahead))
+                        book.take(self._receive(conns, procs, book, block=False))
+                    else:
+                        book.take(self._receive(conns, procs, book))
+            for w, c in enumerate(conns):  # a worker still starting is stopped, not awaited
+                if book.ready[w]:
+                    c.send(None)
+            for w, p in enumerate(procs):
+                if book.ready[w]:
+                    p.join(_JOIN_SECONDS)
         finally:
             book.done.clear()
+            book.mine.clear()
+            if book.selector is not None:
+                book.selector.close()
             payload = None
             _stop(procs, conns + theirs)
             blocks.close()
+
+    def _convert_ahead(self, index: int) -> tuple[str, Any]:
+        """``("ok", (rows, delta))`` of a file converted here before its turn (fresh arrays,
+        not the converter's buffers), or ``("error", exc)`` to raise at its turn."""
+        try:
+            return "ok", _convert_one(self._converter, self.files[index], mode=self.mode)
+        except Exception as exc:  # noqa: BLE001 - raised in file order, as a worker's would be
+            return "error", exc
 
     def _worker_processes(self, blocks: _Blocks, count: int) -> tuple[list, list, list]:
         """``count`` worker processes, not started, each with a connection: ``(this process's
@@ -333,14 +369,10 @@ class _Run:
         self._procs[:] = procs
         return conns, theirs, procs
 
-    def _give(self, conns, procs, book: _Book, nxt: int, stop: int, share: int) -> int:
-        """Send files ``nxt``, ``nxt + 1``, ... before ``stop`` (but this process's, every
-        ``share``-th) to the ready workers with a free slot, the freest first; the first file
-        not given."""
+    def _give(self, conns, procs, book: _Book, nxt: int, stop: int) -> int:
+        """Send files ``nxt``, ``nxt + 1``, ... before ``stop`` to the ready workers with a free
+        slot, the freest first; the first file not given."""
         while nxt < stop:
-            if nxt % share == 0:  # this process's
-                nxt += 1
-                continue
             ok = [w for w in range(len(conns)) if book.ready[w] and book.free[w]]
             if not ok:
                 break
@@ -349,17 +381,22 @@ class _Run:
             try:
                 conns[w].send((nxt, str(self.files[nxt]), slot))
             except OSError:  # the worker is gone: _receive says so
-                self._receive(conns, procs, book.inflight)
+                self._receive(conns, procs, book)
                 raise
             book.inflight[w].append(nxt)
             book.where[nxt] = (w, slot)
             nxt += 1
         return nxt
 
-    def _receive(self, conns, procs, inflight, block: bool = True) -> list[tuple[int, tuple]]:
+    def _receive(self, conns, procs, book: _Book, block: bool = True) -> list[tuple[int, tuple]]:
         """The results ready (waits for one unless not ``block``); a worker that ended is a
         ``RuntimeError``."""
-        ready = set(wait([*conns, *(p.sentinel for p in procs)], None if block else 0))
+        if book.selector is None:  # one selector for the run: a new one each call cost 20 us
+            book.selector = selectors.DefaultSelector()
+            for obj in (*conns, *(p.sentinel for p in procs)):
+                book.selector.register(obj, selectors.EVENT_READ)
+        ready = {key.fileobj for key, _ in book.selector.select(None if block else 0)}
+        inflight = book.inflight
         out = []
         for w, conn in enumerate(conns):
             if conn in ready or (procs[w].sentinel in ready and conn.poll()):
@@ -380,7 +417,9 @@ class _Run:
 
 class _Book:
     """The parent's bookkeeping of its worker processes: which are ready, each one's free slots
-    and files in flight, where each file given went, and the results received (``done``)."""
+    and files in flight, where each file given went, the results received (``done``), the
+    files converted here ahead of their turn (``mine``) and the first file nobody has
+    (``next``)."""
 
     def __init__(self, count: int, blocks: _Blocks) -> None:
         self.blocks = blocks
@@ -389,6 +428,25 @@ class _Book:
         self.inflight: list[deque[int]] = [deque() for _ in range(count)]
         self.where: dict[int, tuple[int, int]] = {}
         self.done: dict[int, tuple] = {}
+        self.mine: dict[int, tuple] = {}  # converted here ahead of their turn
+        self.held = 0  # their bytes
+        self.selector: selectors.BaseSelector | None = None  # the connections and sentinels
+        self.next = 0  # the first file nobody has yet (a worker or this process)
+
+    def room(self) -> bool:
+        """Whether this process may hold another file converted ahead of its turn."""
+        return len(self.mine) < _AHEAD and self.held < _AHEAD_BYTES
+
+    def hold(self, index: int, result: tuple) -> None:
+        """Keep ``("ok", (rows, delta))`` or ``("error", exc)`` of a file converted ahead."""
+        self.mine[index] = result
+        self.held += _nbytes(result)
+
+    def release(self, index: int) -> tuple:
+        """The result of a file converted ahead, no longer held."""
+        result = self.mine.pop(index)
+        self.held -= _nbytes(result)
+        return result
 
     def take(self, results) -> None:
         """File the results of :meth:`_Run._receive`: a worker's start (ready, or its error
@@ -403,6 +461,13 @@ class _Book:
             if status == "ok":
                 payload = self.blocks.rows(w, self.where[index][1], payload, name)
             self.done[index] = (status, payload)
+
+
+def _nbytes(result: tuple) -> int:
+    """The bytes of the arrays of a ``("ok", (rows, delta))`` result (0 for an error)."""
+    status, payload = result
+    rows = payload[0] if status == "ok" else None
+    return sum(v.nbytes for v in rows.values()) if rows else 0
 
 
 def _converter_class():

@@ -134,8 +134,11 @@ class ShardWriter:
         self._games: list[tuple[int, dict[str, np.ndarray]]] = []
 
     def add(self, file_index: int, game: dict[str, np.ndarray]) -> None:
-        """Add a game (its arrays copied: a worker's may be views of its shared memory)."""
-        self._games.append((file_index, {k: np.array(v) for k, v in game.items()}))
+        """Add a game, given up by the caller: its arrays that are views of other memory (a
+        worker's shared block) are copied, the others kept."""
+        self._games.append(
+            (file_index, {k: v if v.base is None else np.array(v) for k, v in game.items()})
+        )
         if len(self._games) >= self.shard_games:
             self.flush()
 

@@ -258,6 +258,72 @@ def test_strict_error_from_a_worker_is_raised_in_file_order(files):
     assert _our_children() == []
 
 
+@pytest.fixture
+def ahead(monkeypatch) -> list[int]:
+    """This process holds its first file until the worker says it is ready, so the worker then
+    has the next files and this process converts files ahead of their turn: their indices."""
+    import riichi_env.dataset.io as dio
+
+    conns, seen = [], []
+    make, convert_one = dio._Run._worker_processes, dio._convert_one
+    convert_ahead = dio._Run._convert_ahead
+
+    def worker_processes(self, blocks, count):
+        out = make(self, blocks, count)
+        conns[:] = out[0]
+        return out
+
+    def first_held(converter, path, reuse=False, mode="rows"):
+        if conns and not seen:
+            assert conns[0].poll(120)  # the worker's "ready", left for the parent to read
+            seen.append(-1)
+        return convert_one(converter, path, reuse=reuse, mode=mode)
+
+    def counted(self, index):
+        seen.append(index)
+        return convert_ahead(self, index)
+
+    monkeypatch.setattr(dio._Run, "_worker_processes", worker_processes)
+    monkeypatch.setattr(dio, "_convert_one", first_held)
+    monkeypatch.setattr(dio._Run, "_convert_ahead", counted)
+    return seen
+
+
+def _error_after_the_workers_files(files) -> tuple[list[Path], int]:
+    """The files with the 3-player one (an error when strict) where this process converts it
+    ahead of its turn: after file 0 (this process's) and the worker's first slots-full; its
+    index."""
+    import riichi_env.dataset.io as dio
+
+    k = dio._INFLIGHT_PER_WORKER + 1
+    others = [f for i, f in enumerate(files) if i != 2]
+    assert len(others) > k
+    return [*others[:k], files[2], *others[k:]], k
+
+
+def test_files_converted_here_ahead_of_their_turn_keep_file_order(files, ahead):
+    order, _ = _error_after_the_workers_files(files)
+    one = iter_batches(order, 300)
+    two = iter_batches(order, 300, workers=2)
+    _assert_same_batches(list(one), list(two))
+    assert two.stats == one.stats
+    assert ahead[0] == -1 and len(ahead) > 1  # the worker had the next files, this one more
+    assert _our_children() == []
+
+
+def test_strict_error_in_a_file_converted_ahead_is_raised_in_file_order(files, ahead):
+    order, k = _error_after_the_workers_files(files)
+    it = iter_batches(order, 10_000, workers=2, strict=True)
+    seen = []
+    with pytest.raises(DatasetError, match="sanma3.xml.*3-player"):
+        for batch in it:
+            seen.extend(np.unique(batch["file"]).tolist())
+    assert k in ahead  # converted here while the worker had the files before it
+    assert set(seen) <= set(range(k))  # the files before it
+    assert it.stats.files == k
+    assert _our_children() == []
+
+
 def test_record_files_expand_directories_sorted_without_wall_files(tmp_path):
     (tmp_path / "b").mkdir()
     (tmp_path / "a.json").write_text("{}")
