@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from engine.arguments import check_bool, check_int, check_seed, describe
+from riichi_env._worker import dataset_worker
 from riichi_env.progress import ProgressLine
 from riichi_env.records.scan import RECORD_SUFFIXES, is_record_name, scan_paths
 
@@ -360,7 +361,7 @@ class _Run:
             theirs.append(their)
             procs.append(
                 ctx.Process(
-                    target=_worker_main,
+                    target=dataset_worker,  # ignores SIGINT, then runs _worker_main
                     args=(self.options, env, their, blocks.prefixes[i], self.mode),
                     name=f"riichi_env-dataset-{i}",
                     daemon=True,
@@ -505,7 +506,7 @@ def _worker_main(options: dict, env: dict, conn, prefix: str, mode: str = "rows"
     unlinks each block when it first reads it, this process any left at its end."""
     from multiprocessing.shared_memory import SharedMemory
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (dataset_worker did too)
     for key in list(os.environ):
         if (key in _ENV_KEYS or key.startswith("NUMBA_")) and key not in env:
             del os.environ[key]

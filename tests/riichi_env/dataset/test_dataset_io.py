@@ -9,6 +9,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import zipfile
 from pathlib import Path
 
@@ -244,6 +245,27 @@ def test_a_worker_that_dies_is_an_error_naming_its_files(files):
             if len(done) == 1:
                 it._procs[0].kill()  # noqa: SLF001 - the test reaches in to kill one
                 it._procs[0].join()
+    assert _our_children() == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_reaching_a_starting_worker_is_left_to_the_parent(files):
+    """A worker ignores SIGINT from its first moment (Ctrl-C is its parent's to handle), also
+    while it still imports NumPy, Numba and the engine."""
+    import time
+
+    sent = []
+
+    def progress(done: int) -> None:
+        if not sent:  # this process converted the first file: the worker has just started
+            time.sleep(0.05)
+            os.kill(it._procs[0].pid, signal.SIGINT)  # noqa: SLF001 - the test reaches in
+            sent.append(done)
+
+    it = iter_batches(files, 300, workers=2, progress=progress)
+    two = list(it)
+    assert sent
+    _assert_same_batches(two, list(iter_batches(files, 300)))
     assert _our_children() == []
 
 
