@@ -333,6 +333,36 @@ def test_files_converted_here_ahead_of_their_turn_keep_file_order(files, ahead):
     assert _our_children() == []
 
 
+def test_game_shards_keep_a_workers_games_after_its_slots_are_reused(files, ahead, tmp_path):
+    """The writer holds a worker's games past the reuse of the shared blocks they came in: it
+    keeps copies of them (more files than the worker has slots)."""
+    many = [f for f in files for _ in range(3)]
+    one = write_shards(many, tmp_path / "one", layout="games", workers=1, progress=False)
+    two = write_shards(many, tmp_path / "two", layout="games", workers=2, progress=False)
+    assert one == two and ahead
+    for p in sorted((tmp_path / "one").iterdir()):
+        assert p.read_bytes() == (tmp_path / "two" / p.name).read_bytes(), p.name
+
+
+def test_files_converted_ahead_are_held_up_to_a_count_and_a_size():
+    import riichi_env.dataset.io as dio
+
+    book = dio._Book(0, dio._Blocks([]))
+    small = ("ok", ({"obs": np.zeros((2, 34), np.float32)}, {}))
+    for i in range(dio._AHEAD):
+        assert book.room()
+        book.hold(i, small)
+    assert not book.room()
+    assert book.release(0) is small and book.room()
+    book = dio._Book(0, dio._Blocks([]))
+    book.hold(0, ("ok", ({"obs": np.zeros(dio._AHEAD_BYTES, np.uint8)}, {})))
+    assert not book.room()  # one file's rows fill the bytes
+    book.release(0)
+    book.hold(1, ("error", ValueError("x")))
+    book.hold(2, ("ok", (None, {})))  # a file without rows
+    assert book.held == 0 and book.room()
+
+
 def test_strict_error_in_a_file_converted_ahead_is_raised_in_file_order(files, ahead):
     order, k = _error_after_the_workers_files(files)
     it = iter_batches(order, 10_000, workers=2, strict=True)
