@@ -302,21 +302,17 @@ class _Run:
                         yield payload
                         payload = None  # the converter's buffers are the next file's now
                         break
-                    if want in book.mine:  # converted here ahead of its turn
-                        status, payload = book.release(want)
-                        if status == "error":
-                            raise payload
-                        yield payload
-                        payload = None
-                        break
-                    if want in book.done:
-                        status, payload = book.done.pop(want)
+                    # converted here ahead of its turn, or by a worker
+                    result = book.release(want) if want in book.mine else book.done.pop(want, None)
+                    if result is not None:
+                        status, payload = result
                         if status == "error":  # raised in file order, after the files before it
                             raise payload
                         yield payload
-                        payload = None  # copied out: the slot is free again
-                        w, slot = book.where.pop(want)
-                        book.free[w].append(slot)
+                        payload = None  # copied out: a worker's slot is free again
+                        if want in book.where:
+                            w, slot = book.where.pop(want)
+                            book.free[w].append(slot)
                         break
                     # a worker has it: convert the next file nobody has rather than wait
                     ahead = book.next
