@@ -216,12 +216,10 @@ CASES = [
 
 
 CASES_3P = [
-    ("mahjongsoul-3p", "basic3_v0", "efficiency", 11),
-    ("mahjongsoul-3p", "rich3_v0", "random", 12),
-    ("mahjongsoul-3p", "oracle3_v0", "efficiency", 13),
-    ("tenhou-3p", "basic3_v0", "random", 14),
-    ("tenhou-3p", "rich3_v0", "efficiency", 15),
-    ("tenhou-3p", "oracle3_v0", "random", 16),
+    (preset, encoder, ("efficiency", "random")[n % 2], 11 + n)
+    for n, (preset, encoder) in enumerate(
+        itertools.product(("mahjongsoul-3p", "tenhou-3p"), ENCODERS_3P)
+    )
 ]
 
 
