@@ -43,8 +43,7 @@ from engine.scoring.agari import decompose, is_agari
 from engine.scoring.hand_score import score_hand
 from engine.shanten import shanten, waits
 from engine.state import (
-    LIVE_END,
-    LIVE_END_3P,
+    LIVE_START,
     PHASE_CLAIM,
     PHASE_GAME_OVER,
     PHASE_RIICHI_DISCARD,
@@ -206,7 +205,9 @@ def read_table(state: State, rules: Rules, t: int = 0) -> Table:
         pending_kita = 1
     else:
         pending_kita = 0
-    live_end = LIVE_END_3P if rules.players == 3 else LIVE_END
+    # docs/rules.md: 70 live draws at the start (136 tiles, 52 dealt, 14 in the dead wall); three
+    # players 55 (108 tiles, 39 dealt, 14)
+    live_end = LIVE_START + (55 if rules.players == 3 else 70)
     live = live_end - (n_kans_melds - pending_kan) - kita_rows - int(state.wall_pos[t])
     return Table(
         rules=rules,

@@ -28,7 +28,7 @@ from engine.harness.invariants import validate
 from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
 from engine.scoring.yaku import YAKU_KEYS
-from engine.state import LIVE_END
+from engine.state import LIVE_END, LIVE_END_3P
 from engine.tiles import _parse_groups, tile136_to_str
 
 __all__ = [
@@ -54,15 +54,18 @@ __all__ = [
     "tsumogiri_each",
     "tsumogiri_pass",
     "table",
+    "kyoku_honba",
     "live_left",
     "yaku_of",
     "QUIET",
     "PINLESS",
     "by_rules",
+    "by_seat",
     "four_kans_by_two",
     "sanma_haku_tsumo",
     "sanma_nagashi",
     "sanma_presets",
+    "sanma_ron",
     "sanma_pao_daisangen",
 ]
 
@@ -314,6 +317,11 @@ def dora_indicators(g) -> list[str]:
     return [tile136_to_str(int(r[2])) for r in rows[start:] if r[0] == EV_DORA]
 
 
+def kyoku_honba(g) -> tuple[int, int]:
+    """The current hand's kyoku and honba."""
+    return int(g.state.kyoku[0]), int(g.state.honba[0])
+
+
 def hand_deltas(g) -> list[int]:
     """Point change of each seat in the last finished hand (``last_delta``)."""
     return [int(x) for x in g.state.last_delta[0]]
@@ -332,9 +340,12 @@ def table(hands: dict[int, str], **kwargs):
 
 
 def live_left(g) -> int:
-    """Tiles left to draw from the live wall."""
+    """Tiles left to draw from the live wall: every kan and every kita (three players) moves one
+    into the dead wall."""
     st = g.state
-    return int(LIVE_END - int(st.n_kans[0]) - int(st.wall_pos[0]))
+    end = LIVE_END if g.rules.players == 4 else LIVE_END_3P
+    n = int(st.n_kans[0]) + int(st.n_kita[0].sum())
+    return int(end - n - int(st.wall_pos[0]))
 
 
 def yaku_of(g, winner: int) -> dict[str, int]:
@@ -376,6 +387,11 @@ def sanma_presets(suffix: str, **changes) -> tuple:
     return tuple(
         r.replace(**changes, name=f"{r.name}-{suffix}") for r in (MAHJONGSOUL_3P, TENHOU_3P)
     )
+
+
+def by_seat(dealer: int, hands: list[str]) -> list[str]:
+    """Four hands by absolute seat from three by offset from the dealer (seat 3 absent)."""
+    return [hands[(s - dealer) % 3] for s in range(3)] + [""]
 
 
 SANMA_PAO_WINNER = "55z66z77z234s5p1p9p9m"  # pons 5z, 6z, 7z; then waits on 5p (tanki)
@@ -427,4 +443,29 @@ def sanma_nagashi(seat: int, hands: list[str], dora: str, rules):
         draws[seat + 3 * j] = SANMA_TERMINALS[j]
     g = start_hand(hands=hands, draws=draws, dora=dora, rules=rules, seed=11)
     play_out(g)
+    return g
+
+
+def sanma_ron(
+    kyoku: int,
+    rules,
+    dealer_wins: bool = False,
+    discarder: str = SANMA_DEALER,
+    third: str = SANMA_THIRD,
+    dora: str = "4z",
+    **kwargs,
+):
+    """The first 3p discarded is ronned with ``SANMA_HAKU``: the dealer (holding ``discarder``)
+    deals it in to the next seat (1,300), or with ``dealer_wins`` the next seat (holding
+    ``discarder``) to the dealer (2,000). ``kwargs`` go to ``start_hand``."""
+    d = kyoku % 4
+    winner, loser = (d, (d + 1) % 3) if dealer_wins else ((d + 1) % 3, d)
+    hands = [SANMA_HAKU, discarder, third] if dealer_wins else [discarder, SANMA_HAKU, third]
+    g = start_hand(hands=by_seat(d, hands), draws="9m 9p" if dealer_wins else "9m", dora=dora,
+                   kyoku=kyoku, rules=rules, **kwargs)  # fmt: skip
+    if dealer_wins:  # the dealer draws and discards first
+        tsumogiri(g, d)
+        pass_claims(g)
+    discard(g, loser, "3p")
+    act(g, winner, A.RON)
     return g

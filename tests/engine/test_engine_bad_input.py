@@ -21,9 +21,7 @@ from engine.scoring.hand_score import check_hand_input, score_hand
 from engine.state import new_state
 from engine.tiles import (
     dora_from_indicator,
-    parse_hand34,
     parse_tile,
-    parse_tile34,
     parse_tile136,
     tile34_to_str,
     tile136_to_str,
@@ -188,7 +186,7 @@ UNICODE_DIGITS = [
 @pytest.mark.nojit
 @pytest.mark.parametrize(("text", "char", "name"), UNICODE_DIGITS, ids=lambda x: ascii(x))
 def test_unicode_digits_are_refused_naming_the_character(text, char, name):
-    for parse in (parse_hand34, parse_tile34, parse_tile136):
+    for parse in (engine.parse_hand34, engine.parse_tile34, engine.parse_tile136):
         with pytest.raises(ValueError, match="not an ASCII digit 0-9") as info:
             parse(text)
         assert repr(char) in str(info.value) and name in str(info.value)

@@ -28,6 +28,7 @@ from scenario_helpers import (
     sanma_presets,
     tsumogiri,
 )
+from scenario_helpers import hand_deltas as deltas
 
 from engine.events import DRAW_NAGASHI
 from engine.harness.invariants import validate
@@ -41,10 +42,6 @@ BOTH = by_rules(MS3B, T3B)
 HAKU = "45p789p123s99s555z"  # waits 3p-6p; haku: tsumo 2 han 30 fu, ron 1 han 40 fu
 KANCHAN = "46p789p123s99s555z"  # waits 5p; haku: tsumo 2 han 40 fu
 TSUMO_ONLY = "234p56p678s999s22z"  # waits 4p-7p; menzen tsumo only: 1 han 30 fu (seat W)
-
-
-def deltas(g) -> list[int]:
-    return [int(x) for x in g.state.last_delta[0]]
 
 
 # -- score_hand: the payments at several values --------------------------------------------------

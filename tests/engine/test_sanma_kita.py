@@ -17,6 +17,7 @@ from scenario_helpers import (
     hand_events,
     last_draw_kind,
     last_wins,
+    live_left,
     pass_claims,
     play_out,
     random_game,
@@ -29,7 +30,6 @@ from engine.game import Game
 from engine.harness.invariants import validate
 from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL, MAHJONGSOUL_3P, TENHOU_3P
-from engine.state import LIVE_END_3P
 
 K3 = MAHJONGSOUL_3P
 BOTH = by_rules(K3, TENHOU_3P)
@@ -41,12 +41,6 @@ QB = "19m369p147s12367z"
 NORTH_TANKI = "123p456p789p555z4z"  # waits 4z (tanki): haku, ittsuu
 NA = "19m147p258s1236z4z"  # QA with a North for 7z
 THIRD = "19m258p369s12367z"
-
-
-def live_left(g) -> int:
-    st = g.state
-    n = int(st.n_kans[0]) + int(st.n_kita[0].sum())
-    return int(LIVE_END_3P - n - int(st.wall_pos[0]))
 
 
 @pytest.mark.nojit

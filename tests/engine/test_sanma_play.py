@@ -16,17 +16,20 @@ from scenario_helpers import (
     assert_legal,
     assert_not_legal,
     by_rules,
+    by_seat,
     describe,
     discard,
     hand_events,
     last_draw_kind,
     last_wins,
+    live_left,
     pass_claims,
     play_out,
     random_game,
     sanma_haku_tsumo,
     sanma_nagashi,
     sanma_presets,
+    sanma_ron,
     tsumogiri,
 )
 
@@ -35,7 +38,7 @@ from engine.game import Game
 from engine.harness.invariants import validate
 from engine.harness.scenario import build_wall, start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
-from engine.state import LIVE_END_3P, LIVE_START, SANMA_REMOVED, SANMA_UNUSED_SLOTS
+from engine.state import LIVE_START, SANMA_REMOVED, SANMA_UNUSED_SLOTS
 from engine.visibility import seat_view
 
 MS3, T3 = sanma_presets("nokita", kita=False)
@@ -48,26 +51,6 @@ DEALER = "39p19m147s123467z"  # discards 3p
 THIRD = "1m258p369s123467z"
 QA = "1m147p258s123467z"  # far from tenpai
 QB = "9m369p147s123467z"
-
-
-def live_left(g) -> int:
-    st = g.state
-    return int(LIVE_END_3P - int(st.n_kans[0]) - int(st.wall_pos[0]))
-
-
-def by_seat(dealer: int, hands: list[str]) -> list[str]:
-    """Four hands by absolute seat from three by offset from the dealer (seat 3 absent)."""
-    return [hands[(s - dealer) % 3] for s in range(3)] + [""]
-
-
-def nondealer_ron(kyoku: int, rules=MS3, **kwargs):
-    """The dealer's first discard 3p is ronned by the next seat (1,300)."""
-    d = kyoku % 4
-    g = start_hand(hands=by_seat(d, [DEALER, WIN, THIRD]), draws="9m", dora="4z", kyoku=kyoku,
-                   rules=rules, **kwargs)  # fmt: skip
-    discard(g, d, "3p")
-    act(g, (d + 1) % 3, A.RON)
-    return g
 
 
 # -- the wall and the deal ---------------------------------------------------------------------
@@ -180,7 +163,7 @@ def test_riichi_needs_three_live_tiles(rules):
 @BOTH
 def test_ron_and_honba_200(rules):
     """A ron pays as with four; honba 200 each (100 per payer, W-MS19)."""
-    g = nondealer_ron(0, honba=2, rules=rules)
+    g = sanma_ron(0, honba=2, rules=rules)
     assert [int(x) for x in g.state.last_delta[0]] == [-1700, 1700, 0, 0], describe(g)
 
 
@@ -258,7 +241,7 @@ def test_kyuushu_kyuuhai_exists(rules):
 @BOTH
 def test_three_hands_a_wind(rules):
     """After East 3 (dealer seat 2) comes South 1 (kyoku 4, dealer seat 0)."""
-    g = nondealer_ron(2, rules=rules)
+    g = sanma_ron(2, rules=rules)
     assert (int(g.state.kyoku[0]), int(g.state.honba[0]), g.actor) == (4, 0, 0), describe(g)
 
 
@@ -266,18 +249,18 @@ def test_three_hands_a_wind(rules):
 @BOTH
 def test_south_3_is_the_last_hand_and_40000_ends_it(rules):
     """MP, T-EN: South 3 ends the game when someone has 40,000; else West 1 (sudden death)."""
-    g = nondealer_ron(6, rules=rules, points=[40000, 33000, 32000, 0])
+    g = sanma_ron(6, rules=rules, points=[40000, 33000, 32000, 0])
     assert g.done, describe(g, "41,300 after South 3: game over")
-    g = nondealer_ron(6, rules=rules, points=[38000, 35000, 32000, 0])
+    g = sanma_ron(6, rules=rules, points=[38000, 35000, 32000, 0])
     assert not g.done and int(g.state.kyoku[0]) == 8, describe(g, "39,300 < 40,000: West 1")
 
 
 @pytest.mark.nojit
 @BOTH
 def test_the_extension_has_three_hands(rules):
-    g = nondealer_ron(9, rules=rules)
+    g = sanma_ron(9, rules=rules)
     assert not g.done and int(g.state.kyoku[0]) == 10, describe(g, "West 2 -> West 3")
-    g = nondealer_ron(10, rules=rules)
+    g = sanma_ron(10, rules=rules)
     assert g.done, describe(g, "West 3 is the last hand")
 
 
@@ -290,7 +273,7 @@ def test_the_extension_has_three_hands(rules):
 def test_final_scores(rules, scores):
     """W-MS24: (points - 35,000) / 1000 + 15 / 0 / -15, no oka; T-EN: (points - 40,000) / 1000
     + 20 / 0 / -20, oka 15 to first. South 3: seat 0 rons the dealer (seat 2) to 46,300."""
-    g = nondealer_ron(6, rules=rules, points=[45000, 30000, 30000, 0])
+    g = sanma_ron(6, rules=rules, points=[45000, 30000, 30000, 0])
     assert g.done and g.points == [46300, 30000, 28700, 0], describe(g)
     assert g.final_scores == pytest.approx(scores)
     assert [int(r) for r in g.state.final_ranks[0]] == [0, 1, 2, 3]
@@ -307,26 +290,14 @@ def test_random_games_keep_points_and_tiles(rules):
         assert abs(sum(g.final_scores)) < 1e-9
 
 
-def dealer_ron(kyoku: int, rules=MS3, **kwargs):
-    """The next seat's first discard 3p is ronned by the dealer (2,000)."""
-    d = kyoku % 4
-    g = start_hand(hands=by_seat(d, [WIN, DEALER, THIRD]), draws="9m 9p", dora="4z",
-                   kyoku=kyoku, rules=rules, **kwargs)  # fmt: skip
-    tsumogiri(g, d)
-    pass_claims(g)
-    discard(g, (d + 1) % 3, "3p")
-    act(g, d, A.RON)
-    return g
-
-
 @pytest.mark.nojit
 @BOTH
 def test_agari_yame_in_south_3(rules):
     """MP, T-EN: the South 3 dealer (seat 2) who wins in first place with 40,000+ ends the game;
     not first: renchan."""
-    g = dealer_ron(6, rules=rules, points=[30000, 30000, 45000, 0])
+    g = sanma_ron(6, rules=rules, points=[30000, 30000, 45000, 0], dealer_wins=True)
     assert g.points == [28000, 30000, 47000, 0] and g.done, describe(g)
-    g = dealer_ron(6, rules=rules, points=[40000, 32000, 33000, 0])
+    g = sanma_ron(6, rules=rules, points=[40000, 32000, 33000, 0], dealer_wins=True)
     assert not g.done and (int(g.state.kyoku[0]), int(g.state.honba[0])) == (6, 1), describe(g)
 
 
@@ -334,7 +305,7 @@ def test_agari_yame_in_south_3(rules):
 @BOTH
 def test_busting_ends_the_game(rules):
     """R-tenhou sanma2.xml (a bust in East 3): a seat below 0 ends the game."""
-    g = nondealer_ron(0, points=[1000, 52000, 52000, 0], rules=rules)
+    g = sanma_ron(0, points=[1000, 52000, 52000, 0], rules=rules)
     assert g.points[0] == -300 and g.done, describe(g)
     assert [int(r) for r in g.state.final_ranks[0]] == [2, 0, 1, 3]
 

@@ -16,18 +16,23 @@ from scenario_helpers import (
     act,
     assert_legal,
     by_rules,
+    by_seat,
     describe,
     discard,
     hand_events,
+    kyoku_honba,
     last_draw_kind,
     last_wins,
+    live_left,
     pass_claims,
     play_out,
     sanma_nagashi,
     sanma_pao_daisangen,
+    sanma_ron,
     tsumogiri,
     tsumogiri_pass,
 )
+from scenario_helpers import hand_deltas as deltas
 
 from engine.actions import KITA
 from engine.events import (
@@ -41,7 +46,6 @@ from engine.events import (
 from engine.harness.invariants import validate
 from engine.harness.scenario import start_hand
 from engine.rules import MAHJONGSOUL_3P, TENHOU_3P
-from engine.state import LIVE_END_3P
 
 pytestmark = pytest.mark.nojit
 
@@ -53,26 +57,6 @@ QA = "19m147p258s12367z"  # quiet hands without North
 QB = "19m369p147s12367z"
 THIRD = "19m258p369s12367z"
 NA = "19m147p258s1236z4z"  # QA with a North for 7z
-
-
-def live_left(g) -> int:
-    """Live tiles left to draw: every kan and every kita moves one into the dead wall."""
-    st = g.state
-    n = int(st.n_kans[0]) + int(st.n_kita[0].sum())
-    return int(LIVE_END_3P - n - int(st.wall_pos[0]))
-
-
-def deltas(g) -> list[int]:
-    return [int(x) for x in g.state.last_delta[0]]
-
-
-def kyoku_honba(g) -> tuple[int, int]:
-    return int(g.state.kyoku[0]), int(g.state.honba[0])
-
-
-def by_seat(dealer: int, hands: list[str]) -> list[str]:
-    """Four hands by absolute seat from three by offset from the dealer (seat 3 absent)."""
-    return [hands[(s - dealer) % 3] for s in range(3)] + [""]
 
 
 # -- kans: suukaikan, and kita is not a kan ------------------------------------------------------
@@ -292,30 +276,19 @@ def test_pinfu_with_a_north_pair(rules, kyoku):
 
 # -- the end of the game: extension renchan, placement ties, leftover sticks -------------------
 
-DEALER = "39p19m147s123567z"  # discards 3p
-WIN = "45p789p123s99s555z"  # rons 3p: haku, 1 han 40 fu (1,300; dealer 2,000)
+DEALER = "39p19m147s123567z"  # discards 3p to SANMA_HAKU: haku, 1 han 40 fu (1,300; dealer 2,000)
 
 
 def nondealer_ron(kyoku: int, rules, **kwargs):
     """The dealer's first discard 3p is ronned by the next seat (1,300)."""
-    d = kyoku % 4
-    g = start_hand(hands=by_seat(d, [DEALER, WIN, THIRD]), draws="9m", dora="1z", kyoku=kyoku,
-                   rules=rules, **kwargs)  # fmt: skip
-    discard(g, d, "3p")
-    act(g, (d + 1) % 3, A.RON)
-    return g
+    return sanma_ron(kyoku, rules, discarder=DEALER, third=THIRD, dora="1z", **kwargs)
 
 
 def dealer_ron(kyoku: int, rules, **kwargs):
     """The next seat's first discard 3p is ronned by the dealer (2,000)."""
-    d = kyoku % 4
-    g = start_hand(hands=by_seat(d, [WIN, DEALER, THIRD]), draws="9m 9p", dora="1z",
-                   kyoku=kyoku, rules=rules, **kwargs)  # fmt: skip
-    tsumogiri(g, d)
-    pass_claims(g)
-    discard(g, (d + 1) % 3, "3p")
-    act(g, d, A.RON)
-    return g
+    return sanma_ron(
+        kyoku, rules, dealer_wins=True, discarder=DEALER, third=THIRD, dora="1z", **kwargs
+    )
 
 
 @pytest.mark.parametrize(

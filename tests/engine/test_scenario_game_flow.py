@@ -23,6 +23,7 @@ from scenario_helpers import (
     act,
     describe,
     discard,
+    kyoku_honba,
     pass_claims,
     start_hand,
     tsumogiri,
@@ -91,10 +92,6 @@ def exhaustive(hands: list[str], kyoku: int = 0, **kwargs):
         else:
             tsumogiri(g)
     raise AssertionError(describe(g, "the hand did not end"))
-
-
-def kyoku_honba(g) -> tuple[int, int]:
-    return int(g.state.kyoku[0]), int(g.state.honba[0])
 
 
 # ------------------------------------------------------------------------- renchan and honba

@@ -19,7 +19,6 @@ from engine.tiles import (
     hand34_to_str,
     parse_hand34,
     parse_tile,
-    parse_tile34,
     parse_tile136,
     tile34_to_str,
     tile136_to_str,
@@ -125,7 +124,7 @@ def test_hand34_round_trips_through_mpsz(kinds):
     hand = np.bincount(np.array(kinds, dtype=np.int64), minlength=34).astype(np.uint8)
     text = hand34_to_str(hand)
     assert np.array_equal(parse_hand34(text), hand)
-    assert sorted(parse_tile34(text)) == sorted(kinds)
+    assert sorted(tiles.parse_tile34(text)) == sorted(kinds)
 
 
 @given(st.sets(st.integers(0, 135), max_size=14))

@@ -72,15 +72,9 @@ TABLE_GAMES = {
 )
 def test_results_do_not_depend_on_tables_or_workers(players, num_tables, workers):
     seats, games, rules = TABLE_GAMES[players]
-    base = riichi_env.selfplay(seats, games=games, seed=3, **rules)
-    out = riichi_env.selfplay(
-        seats,
-        games=games,
-        seed=3,
-        num_tables=num_tables,
-        workers=workers,
-        **rules,
-    )
+    options = {"games": games, "seed": 3, **rules}
+    base = riichi_env.selfplay(seats, **options)
+    out = riichi_env.selfplay(seats, num_tables=num_tables, workers=workers, **options)
     assert out["results"] == base["results"]
 
 

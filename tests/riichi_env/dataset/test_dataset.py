@@ -22,6 +22,7 @@ from test_dataset_io import REASON_3P, THREE_PLAYER, THREE_PLAYER_LOGS
 
 import riichi_env
 from agents.efficiency_agent import EfficiencyAgent
+from engine import state as es
 from engine.actions import (
     CHI_HIGH,
     CHI_HIGH_PLAIN,
@@ -39,15 +40,6 @@ from engine.actions import (
 from engine.harness.scenario import play as play_moves
 from engine.harness.scenario import start_hand
 from engine.rules import Rules
-from engine.state import (
-    CLAIM_BIT_CHI_HIGH,
-    CLAIM_BIT_CHI_LOW,
-    CLAIM_BIT_CHI_MID,
-    CLAIM_BIT_KAN,
-    CLAIM_BIT_PON,
-    CLAIM_BIT_RON,
-    PHASE_CLAIM,
-)
 from riichi_env.core.encoders import ENCODERS, ENCODERS_3P, N_ROWS, OFFERED3
 from riichi_env.dataset.convert import (
     COLUMNS,
@@ -88,11 +80,11 @@ def _claim_priority(action: int) -> int:
 
 
 def _lowest_offered(bits: int) -> int:
-    if bits & (CLAIM_BIT_CHI_LOW | CLAIM_BIT_CHI_MID | CLAIM_BIT_CHI_HIGH):
+    if bits & (es.CLAIM_BIT_CHI_LOW | es.CLAIM_BIT_CHI_MID | es.CLAIM_BIT_CHI_HIGH):
         return 1
-    if bits & (CLAIM_BIT_PON | CLAIM_BIT_KAN):
+    if bits & (es.CLAIM_BIT_PON | es.CLAIM_BIT_KAN):
         return 2
-    return 3 if bits & CLAIM_BIT_RON else 0
+    return 3 if bits & es.CLAIM_BIT_RON else 0
 
 
 def play(rules: str, encoder: str, policy: str, seed: int) -> tuple[list[dict], riichi_env.env]:
@@ -114,7 +106,7 @@ def play(rules: str, encoder: str, policy: str, seed: int) -> tuple[list[dict], 
         st = raw._st
         mask = obs["action_mask"]
         seat = int(st.actor[0])
-        claim = int(st.phase[0]) == PHASE_CLAIM
+        claim = int(st.phase[0]) == es.PHASE_CLAIM
         if claim:
             key = (
                 int(st.claim_from[0]),
@@ -224,12 +216,10 @@ CASES = [
 
 
 CASES_3P = [
-    ("mahjongsoul-3p", "basic3_v0", "efficiency", 11),
-    ("mahjongsoul-3p", "rich3_v0", "random", 12),
-    ("mahjongsoul-3p", "oracle3_v0", "efficiency", 13),
-    ("tenhou-3p", "basic3_v0", "random", 14),
-    ("tenhou-3p", "rich3_v0", "efficiency", 15),
-    ("tenhou-3p", "oracle3_v0", "random", 16),
+    (preset, encoder, ("efficiency", "random")[n % 2], 11 + n)
+    for n, (preset, encoder) in enumerate(
+        itertools.product(("mahjongsoul-3p", "tenhou-3p"), ENCODERS_3P)
+    )
 ]
 
 

@@ -32,25 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from engine.actions import (
-    CHI_HIGH,
-    CHI_HIGH_PLAIN,
-    CHI_LOW,
-    CHI_LOW_PLAIN,
-    CHI_MID,
-    CHI_MID_PLAIN,
-    DISCARD_RED,
-    KAN,
-    KYUUSHU,
-    N_ACTIONS,
-    N_DISCARD_ACTIONS,
-    PASS,
-    PON,
-    PON_PLAIN,
-    RIICHI,
-    RON,
-    TSUMO,
-)
+from engine import actions as A  # noqa: N812
 from engine.deal import _reset
 from engine.events import (
     EV_CALL,
@@ -228,7 +210,7 @@ class Table:
         self.rules = rules
         self.tables = load_tables()
         self.state = state if state is not None else new_state(1, rules, DEFAULT_MAX_EVENTS)
-        self.mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self.mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
         self.rng = np.zeros(2, dtype=np.int64)
         self.visible = np.zeros(34, dtype=np.uint8)
         self.obs = np.zeros((N_RICH, 34), dtype=np.float32)
@@ -340,10 +322,10 @@ class Table:
             if move != "*":
                 queue.pop(0)
             if move == "*":
-                action = PASS
+                action = A.PASS
             elif move == "-":
                 red = d.drawn in self.red_ids
-                action = DISCARD_RED + d.drawn // 36 if red else d.drawn // 4
+                action = A.DISCARD_RED + d.drawn // 36 if red else d.drawn // 4
             else:
                 action = action_id(game, move)
             if not d.mask[action]:
@@ -425,16 +407,16 @@ def libriichi_discards(ps) -> list[bool]:
     """
     if ps.self_riichi_accepted:
         kind, red = from_mjai_name(ps.last_self_tsumo())
-        out = [False] * N_DISCARD_ACTIONS
-        out[DISCARD_RED + kind // 9 if red else kind] = True
+        out = [False] * A.N_DISCARD_ACTIONS
+        out[A.DISCARD_RED + kind // 9 if red else kind] = True
         return out
     if ps.self_riichi_declared:
-        return ps.encode_obs(MORTAL_OBS_VERSION, False)[1][:N_DISCARD_ACTIONS].tolist()
+        return ps.encode_obs(MORTAL_OBS_VERSION, False)[1][: A.N_DISCARD_ACTIONS].tolist()
     tehai, forbidden, akas = ps.tehai, ps.forbidden_tiles, ps.akas_in_hand
     out = [tehai[k] > 0 and not forbidden[k] for k in range(34)] + [False] * 3
     for suit, five in enumerate((4, 13, 22)):
         if out[five] and akas[suit]:
-            out[DISCARD_RED + suit] = True
+            out[A.DISCARD_RED + suit] = True
             out[five] = tehai[five] > 1
     return out
 
@@ -613,21 +595,23 @@ class Referee:
         claim = d.phase == PHASE_CLAIM
         hand = d.hand34
         seen["decision: " + PHASE_NAMES[d.phase]] += 1
-        kans = Kinds(k for k in range(34) if m[KAN + k]) if any(m[KAN : KAN + 34]) else Kinds()
+        kans = (
+            Kinds(k for k in range(34) if m[A.KAN + k]) if any(m[A.KAN : A.KAN + 34]) else Kinds()
+        )
         if claim:
             seen[CLAIM_NAMES[d.claim_kind]] += 1
-            flag("ron", m[RON], cans.can_ron_agari)
-            flag("chi low", m[CHI_LOW] or m[CHI_LOW_PLAIN], cans.can_chi_low)
-            flag("chi mid", m[CHI_MID] or m[CHI_MID_PLAIN], cans.can_chi_mid)
-            flag("chi high", m[CHI_HIGH] or m[CHI_HIGH_PLAIN], cans.can_chi_high)
-            flag("pon", m[PON] or m[PON_PLAIN], cans.can_pon)
+            flag("ron", m[A.RON], cans.can_ron_agari)
+            flag("chi low", m[A.CHI_LOW] or m[A.CHI_LOW_PLAIN], cans.can_chi_low)
+            flag("chi mid", m[A.CHI_MID] or m[A.CHI_MID_PLAIN], cans.can_chi_mid)
+            flag("chi high", m[A.CHI_HIGH] or m[A.CHI_HIGH_PLAIN], cans.can_chi_high)
+            flag("pon", m[A.PON] or m[A.PON_PLAIN], cans.can_pon)
             flag("daiminkan", kans, cans.can_daiminkan)
-            flag("pass", m[PASS], cans.can_pass)
+            flag("pass", m[A.PASS], cans.can_pass)
             flag("discard", False, cans.can_discard)
         else:
             if d.phase == PHASE_TURN and d.drawn < 0:
                 seen["decision: turn after chi or pon"] += 1
-            ours = Discards(bool(x) for x in m[:N_DISCARD_ACTIONS])
+            ours = Discards(bool(x) for x in m[: A.N_DISCARD_ACTIONS])
             flag("discard", any(ours), cans.can_discard)
             if cans.can_discard:
                 theirs = Discards(libriichi_discards(ps))
@@ -635,11 +619,11 @@ class Referee:
                     out.append(("discards", ours, theirs))
                 elif d.phase == PHASE_TURN and d.drawn < 0 and any(ps.forbidden_tiles):
                     seen["kuikae"] += 1
-                if any(ours[DISCARD_RED:]):
+                if any(ours[A.DISCARD_RED :]):
                     seen["red five discard"] += 1
-            flag("riichi", m[RIICHI], cans.can_riichi)
-            flag("tsumo", m[TSUMO], cans.can_tsumo_agari)
-            flag("kyuushu kyuuhai", m[KYUUSHU], cans.can_ryukyoku)
+            flag("riichi", m[A.RIICHI], cans.can_riichi)
+            flag("tsumo", m[A.TSUMO], cans.can_tsumo_agari)
+            flag("kyuushu kyuuhai", m[A.KYUUSHU], cans.can_ryukyoku)
             ankan = Kinds(k for k in kans if hand[k] == 4)
             theirs_ankan = Kinds(_kinds(ps.ankan_candidates()) if cans.can_ankan else ())
             theirs_kakan = Kinds(_kinds(ps.kakan_candidates()) if cans.can_kakan else ())
@@ -715,7 +699,7 @@ class Referee:
             out.append(("engine waits", engine, shown))
         # libriichi marks a winning tile without yaku furiten on the discard itself, the engine
         # once the seat passes it (this decision): compare what holds after the pass
-        passing = d.claim_tile // 4 in engine and not m[RON]
+        passing = d.claim_tile // 4 in engine and not m[A.RON]
         if (d.furiten or passing) != ps.at_furiten:
             out.append(("furiten", d.furiten, ps.at_furiten))
         elif d.furiten:
@@ -750,13 +734,8 @@ def _changes_a_reading(hand34: list[int], k: int, suit, honor) -> bool:
     _waits(after, suit, honor, w1)
     if not _waits(before, suit, honor, w0) or not np.array_equal(w0, w1):
         return False
-    for w in np.flatnonzero(w0):
-        before[w] += 1
-        other_reading = _decomposes(before, True, k)
-        before[w] -= 1
-        if other_reading:
-            return True
-    return False
+    completed = before + np.eye(34, dtype=np.uint8)[np.flatnonzero(w0)]  # one row per wait
+    return any(_decomposes(h, True, k) for h in completed)
 
 
 def _riichi_ankan(diff: Difference) -> bool:
