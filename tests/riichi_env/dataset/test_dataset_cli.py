@@ -317,3 +317,24 @@ def test_workers_of_a_killed_command_exit(tmp_path):
         command.proc.kill()
         command.proc.wait()
         assert command.wait_group_gone(15) == []
+
+
+EXITS_AT_ONCE = (
+    "import atexit, sys\n"
+    "from riichi_env.cli.main import main\n"
+    "atexit.register(print, 'TEARDOWN')\n"
+    "sys.argv = ['riichi-env', 'dataset', {record!r}, '--out', {out!r}, '--json']\n"
+    "sys.exit(main())\n"
+)
+
+
+def test_the_program_ends_at_once_with_its_output_flushed(run_python, tmp_path):
+    """As the program (``argv`` from the command line), ``dataset`` ends its process as soon as
+    its run returns: the JSON report is whole on stdout, the manifest is written, and the
+    interpreter's exit handlers never run. Called with ``argv`` (here, in the tests) it returns."""
+    record = str(LOGS / "tenhou6" / "rinshan.json")
+    out = tmp_path / "out"
+    done = run_python(EXITS_AT_ONCE.format(record=record, out=str(out)), tmp_path)
+    assert "TEARDOWN" not in done.stdout
+    assert json.loads(done.stdout)["games"] == 1
+    assert read_manifest(out)["games"] == 1
