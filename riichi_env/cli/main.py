@@ -83,16 +83,28 @@ def main(argv: list[str] | None = None) -> int:
     Ctrl-C ends any command with one line on stderr (``riichi-env COMMAND: interrupted``) and
     status 130, with nothing left running; as the program itself (``argv`` from the command
     line), a second Ctrl-C while it exits is ignored, and a command whose module sets
-    ``EXIT_AT_ONCE`` ends the process with its status once its output is flushed.
+    ``EXIT_AT_ONCE`` ends the process with its status once its output is flushed (unless a
+    profiler, tracer or coverage tool watches it).
     """
     status, at_once = _main(argv)
-    if argv is None and at_once:
+    if argv is None and at_once and not _watched():
         with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing to keep
             sys.stdout.flush()
         with contextlib.suppress(OSError, ValueError):
             sys.stderr.flush()
         os._exit(status)
     return status
+
+
+def _watched() -> bool:
+    """Whether a profiler, tracer or coverage tool watches the process: it writes its results
+    at the interpreter's exit, which must then run (``python -m cProfile -m riichi_env ...``)."""
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)  # Python 3.12+: coverage may use it instead
+    return monitoring is not None and any(
+        monitoring.get_tool(tool) is not None for tool in range(6)
+    )
 
 
 def _main(argv: list[str] | None) -> tuple[int, bool]:

@@ -338,3 +338,21 @@ def test_the_program_ends_at_once_with_its_output_flushed(run_python, tmp_path):
     assert "TEARDOWN" not in done.stdout
     assert json.loads(done.stdout)["games"] == 1
     assert read_manifest(out)["games"] == 1
+
+
+PROFILED = (
+    "import cProfile, sys\n"
+    "from riichi_env.cli.main import main\n"
+    "sys.argv = ['riichi-env', 'dataset', {record!r}, '--out', {out!r}, '--json']\n"
+    "cProfile.run('main()', {stats!r})\n"
+)
+
+
+def test_a_profiled_program_exits_normally_and_keeps_the_profile(run_python, tmp_path):
+    """Under a profiler the program does not end at once: the profile is written at exit."""
+    stats = tmp_path / "run.prof"
+    code = PROFILED.format(
+        record=str(LOGS / "tenhou6" / "rinshan.json"), out=str(tmp_path / "out"), stats=str(stats)
+    )
+    run_python(code, tmp_path)
+    assert stats.stat().st_size > 0
