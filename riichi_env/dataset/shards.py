@@ -32,6 +32,7 @@ the reader's ``stats`` name it again).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import zipfile
@@ -94,8 +95,6 @@ def pack_one(converter, path) -> tuple[dict[str, np.ndarray] | None, Any]:
 
 def _game_arrays(prepared, keep: np.ndarray, rows: int) -> dict[str, np.ndarray]:
     """The arrays of one game (its kept hands) as a worker sends them to the writer."""
-    from riichi_env.dataset.io import _json_value
-
     pk = prepared.packed
     hands = np.flatnonzero(keep)
     lo, hi = pk.script_lo[:-1][hands], pk.script_lo[1:][hands]
@@ -117,8 +116,17 @@ def _game_arrays(prepared, keep: np.ndarray, rows: int) -> dict[str, np.ndarray]
         "score": prepared.final_score.astype(np.float32),
         "full": np.array([pk.full_walls], dtype=np.uint8),
         "rows": np.array([rows], dtype=np.int64),
-        "rules": np.array(json.dumps(_json_value(prepared.rules), sort_keys=True)),
+        "rules": np.array(_rules_text(prepared.rules)),
     }
+
+
+@functools.lru_cache(maxsize=16)
+def _rules_text(rules) -> str:
+    """A game's rules (an ``engine.Rules``, frozen) as sorted JSON, once per ruleset: most games of
+    a run share one (33 us a game otherwise)."""
+    from riichi_env.dataset.io import _json_value
+
+    return json.dumps(_json_value(rules), sort_keys=True)
 
 
 class ShardWriter:
