@@ -16,11 +16,6 @@ from riichi_env.records.tenhou6 import viewer_url, write_tenhou6
 _SUFFIX = {"tenhou6": ".json", "mjai": ".jsonl", "mahjongsoul": ".json"}
 
 
-EXIT_AT_ONCE = True
-"""The process may end as soon as ``run`` returns (``riichi_env.cli.main``): every file written
-is closed by then."""
-
-
 def output_stem(name: str) -> str:
     """A converted record's name in the output folder, without its suffix: the input's name
     without ``.gz`` and a record suffix (``game.json.gz`` -> ``game``, ``log.mjson`` -> ``log``,

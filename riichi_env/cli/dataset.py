@@ -10,10 +10,6 @@ from typing import Any
 
 from riichi_env.cli.arguments import add_progress_argument, int_arg
 
-EXIT_AT_ONCE = True
-"""The process may end as soon as ``run`` returns (``riichi_env.cli.main``): the workers are
-stopped, the shards and the manifest closed and renamed, the ``.tmp`` files removed by then."""
-
 
 def _names(text: str) -> list[str]:
     """An ``argparse`` type: comma-separated non-empty names."""

@@ -2,11 +2,7 @@
 
 Each subcommand module defines ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
 status); its help line is in ``SUBCOMMANDS``, so that a run imports the chosen module only. The
-options and argument types several subcommands share are in ``riichi_env.cli.arguments``. A
-module that leaves nothing for the interpreter's exit to do (no child process, no open file)
-sets ``EXIT_AT_ONCE = True``: run as the program, it ends at once after its output is flushed,
-sparing the interpreter's teardown of Numba's and LLVM's modules (0.1-0.15 s, most of a short
-run's end).
+options and argument types several subcommands share are in ``riichi_env.cli.arguments``.
 """
 
 from __future__ import annotations
@@ -15,6 +11,7 @@ import argparse
 import contextlib
 import importlib
 import importlib.util
+import io
 import os
 import signal
 import sys
@@ -37,6 +34,14 @@ SUBCOMMANDS = {
 }
 """Subcommand names in help order, each with its help line; ``riichi_env.cli.<name>`` implements
 each."""
+
+RECORD_TOOLS = ("dataset", "convert", "replay")
+"""Subcommands that run no code but the project's, do no linear algebra, and leave nothing for
+the interpreter's exit to do (their worker processes stopped, their files closed, when ``run``
+returns). As the program, they start NumPy's BLAS with one thread (``OPENBLAS_NUM_THREADS`` and
+``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s) and end at once
+when ``run`` returns, their output flushed (the interpreter's teardown of Numba's and LLVM's
+modules takes another 0.1-0.15 s), unless a profiler, tracer or coverage tool watches."""
 
 
 def _load(name: str):
@@ -66,7 +71,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
             continue
         p = sub.add_parser(name, help=text, description=text)
         module.add_arguments(p)
-        p.set_defaults(_run=module.run, _exit_at_once=getattr(module, "EXIT_AT_ONCE", False))
+        p.set_defaults(_run=module.run)
     return parser
 
 
@@ -82,12 +87,15 @@ def main(argv: list[str] | None = None) -> int:
 
     Ctrl-C ends any command with one line on stderr (``riichi-env COMMAND: interrupted``) and
     status 130, with nothing left running; as the program itself (``argv`` from the command
-    line), a second Ctrl-C while it exits is ignored, and a command whose module sets
-    ``EXIT_AT_ONCE`` ends the process with its status once its output is flushed (unless a
-    profiler, tracer or coverage tool watches it).
+    line), a second Ctrl-C while it exits is ignored, and the ``RECORD_TOOLS`` start and end
+    faster.
     """
-    status, at_once = _main(argv)
-    if argv is None and at_once and not _watched():
+    tool = argv is None and _command_name(sys.argv[1:]) in RECORD_TOOLS
+    if tool:
+        for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # before NumPy is imported
+            os.environ.setdefault(name, "1")
+    status = _main(argv)
+    if tool and not _watched():
         with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing to keep
             sys.stdout.flush()
         with contextlib.suppress(OSError, ValueError):
@@ -107,32 +115,42 @@ def _watched() -> bool:
     )
 
 
-def _main(argv: list[str] | None) -> tuple[int, bool]:
-    """``main`` up to the process's end: the exit status, and whether the command's module
-    has ``EXIT_AT_ONCE``."""
+def _command_name(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names, or None when it names none (or is an error ``_main``
+    reports)."""
+    sink = io.StringIO()  # its help or error is printed by ``_main``'s full parser
+    with (
+        contextlib.suppress(SystemExit),
+        contextlib.redirect_stdout(sink),
+        contextlib.redirect_stderr(sink),
+    ):
+        return _command(argv)
+    return None
+
+
+def _main(argv: list[str] | None) -> int:
+    """``main`` up to the process's end: the exit status."""
     command = "riichi-env"
-    at_once = False
     try:
         parser = build_parser(commands=(_command(argv),))
         args = parser.parse_args(argv)
         if not hasattr(args, "_run"):
             parser.print_help()
-            return 2, at_once
+            return 2
         command = f"riichi-env {args.command}"
-        at_once = args._exit_at_once
         args._argv = list(argv) if argv is not None else sys.argv[1:]
-        return int(args._run(args) or 0), at_once
+        return int(args._run(args) or 0)
     except KeyboardInterrupt:
         if argv is None:
             _ignore_interrupts()
         with contextlib.suppress(KeyboardInterrupt, OSError):
             print(f"{command}: interrupted", file=sys.stderr)
-        return 130, at_once
+        return 130
     except BrokenPipeError:
-        return 0, at_once
+        return 0
     except (ValueError, TypeError, OSError, ImportError) as exc:
         print(f"{command}: error: {exc}", file=sys.stderr)
-        return 2, at_once
+        return 2
 
 
 def _ignore_interrupts() -> None:

@@ -9,9 +9,6 @@ from pathlib import Path
 from riichi_env.cli.convert import add_limit_arguments, read_limits
 from riichi_env.records.model import NotARecordError, RecordError
 
-EXIT_AT_ONCE = True
-"""The process may end as soon as ``run`` returns (``riichi_env.cli.main``): it writes no file."""
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommand."""

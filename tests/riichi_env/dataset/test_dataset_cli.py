@@ -356,3 +356,41 @@ def test_a_profiled_program_exits_normally_and_keeps_the_profile(run_python, tmp
     )
     run_python(code, tmp_path)
     assert stats.stat().st_size > 0
+
+
+SEES_BLAS = (
+    "import os, sys\n"
+    "from riichi_env.cli import main as cli\n"
+    "def seen(argv):\n"
+    "    print(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules, flush=True)\n"
+    "    return 0\n"
+    "cli._main = seen\n"
+    "sys.argv = ['riichi-env', *{argv!r}]\n"
+    "sys.exit(cli.main())\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "seen"),
+    [
+        (["dataset", "x", "--out", "y"], {}, "1 False"),
+        (["replay", "x"], {}, "1 False"),
+        (["dataset", "x", "--out", "y"], {"OPENBLAS_NUM_THREADS": "3"}, "3 False"),
+        (["arena", "--games", "1"], {}, "None False"),
+    ],
+)
+def test_record_tools_start_blas_with_one_thread_unless_told(tmp_path, argv, env, seen):
+    """The record tools set ``OPENBLAS_NUM_THREADS=1`` before NumPy is imported (they do no
+    linear algebra, and a thread pool costs a start 0.1 s), keeping a value the user set; the
+    other commands leave it alone (a seat's own code may use BLAS)."""
+    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", SEES_BLAS.format(argv=argv)],
+        env={**environ, "PYTHONPATH": str(ROOT), **env},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == seen
