@@ -58,6 +58,7 @@ from engine.state import (
     CLAIM_BIT_KAN,
     CLAIM_BIT_PON,
     CLAIM_BIT_RON,
+    CLAIM_BITS_CHI,
     CLAIM_CHANKAN,
     CLAIM_DISCARD,
     CLAIM_KITA,
@@ -119,7 +120,7 @@ def _offer_discard(st, t, ev, tables, d, tile):
                 ):
                     m |= CLAIM_BIT_CHI_HIGH
             if n_players == 3:  # no chi with three players
-                m &= CLAIM_BIT_RON | CLAIM_BIT_PON | CLAIM_BIT_KAN
+                m &= ~CLAIM_BITS_CHI
         if m:
             _add_claimer(st, t, s, m)
     if not _ask_claimers(st, t, d):

@@ -121,16 +121,23 @@ def _reset(st, t, ev, tables, seed):
     _new_hand(st, t, ev, tables)
 
 
-@njit
-def _start_game_at(st, t, ev, tables, seed, wall, kyoku, honba, kyotaku, points):
-    """Start a game at a given hand (scenarios, replays): round, sticks, points and its wall."""
+@njit(inline="always")
+def _set_standing(st, t, kyoku, honba, kyotaku, points):
+    """Table ``t``'s round, honba, sticks and points, as given."""
     rec = st[t]
-    _init_game(st, t, ev, seed)
     rec.kyoku = kyoku
     rec.honba = honba
     rec.kyotaku = kyotaku
     for s in range(4):
         rec.points[s] = points[s]
+
+
+@njit
+def _start_game_at(st, t, ev, tables, seed, wall, kyoku, honba, kyotaku, points):
+    """Start a game at a given hand (scenarios, replays): round, sticks, points and its wall."""
+    rec = st[t]
+    _init_game(st, t, ev, seed)
+    _set_standing(st, t, kyoku, honba, kyotaku, points)
     rec.hand_index = 1
     _start_hand_from_wall(st, t, ev, tables, wall)
 
@@ -139,11 +146,7 @@ def _start_game_at(st, t, ev, tables, seed, wall, kyoku, honba, kyotaku, points)
 def _continue_at(st, t, ev, tables, wall, kyoku, honba, kyotaku, points, clear_log):
     """The game goes on at a given hand (replaying a record): round, sticks, points, its wall."""
     rec = st[t]
-    rec.kyoku = kyoku
-    rec.honba = honba
-    rec.kyotaku = kyotaku
-    for s in range(4):
-        rec.points[s] = points[s]
+    _set_standing(st, t, kyoku, honba, kyotaku, points)
     rec.game_over = 0
     rec.final_scores[:] = 0.0
     rec.final_ranks[:] = 0

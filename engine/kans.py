@@ -67,6 +67,27 @@ def _is_kokushi_with(hand34, k):
     return pair == 1
 
 
+@njit
+def _offer_ron(st, t, tables, s, tile, kind):
+    """Offer seat ``s``'s ankan, kakan or kita tile (``kind``) to every seat that may ron it (an
+    ankan only with kokushi; ron on a kan is chankan) and ask them; True when one is asked."""
+    rec = st[t]
+    k = tile // 4
+    _open_offer(st, t, tile, s, kind)
+    chankan = np.int64(0 if kind == CLAIM_KITA else 1)
+    n_players = _n_players(st, t)
+    for j in range(1, n_players):
+        o = _seat_after(s, j, n_players)
+        can = _is_kokushi_with(rec.closed34[o], k) if kind == CLAIM_ANKAN else rec.waits[o, k] == 1
+        if (
+            can
+            and not _furiten(st, t, o)
+            and _can_win(st, t, tables, np.int64(o), np.int64(tile), np.int64(s), chankan)
+        ):
+            _add_claimer(st, t, o, CLAIM_BIT_RON)
+    return _ask_claimers(st, t, s)
+
+
 @njit(example=lambda x: (x.st, x.i, x.ev, x.tables, x.i32, x.i))
 def _own_kan(st, t, ev, tables, s, k):
     """Ankan or kakan of kind ``k``; offers chankan (kokushi only for ankan), then completes it.
@@ -101,21 +122,7 @@ def _own_kan(st, t, ev, tables, s, k):
     rec.drawn = -1
     rec.rinshan = 0
     _log_meld(st, t, ev, s, i)
-    _open_offer(st, t, offered, s, kind)
-    n_players = _n_players(st, t)
-    for j in range(1, n_players):
-        o = _seat_after(s, j, n_players)
-        if kind == CLAIM_CHANKAN:
-            can = rec.waits[o, k] == 1
-        else:
-            can = _is_kokushi_with(rec.closed34[o], k)
-        if (
-            can
-            and not _furiten(st, t, o)
-            and _can_win(st, t, tables, np.int64(o), np.int64(offered), np.int64(s), np.int64(1))
-        ):
-            _add_claimer(st, t, o, CLAIM_BIT_RON)
-    if _ask_claimers(st, t, s):
+    if _offer_ron(st, t, tables, s, np.int64(offered), np.int64(kind)):
         return
     if kind == CLAIM_CHANKAN:
         # a kakan tile no one may rob still counts as passed for furiten
@@ -159,17 +166,7 @@ def _kita(st, t, ev, tables, s):
     rec.drawn = -1
     rec.rinshan = 0
     _log_kita(st, t, ev, s, tile)
-    _open_offer(st, t, tile, s, CLAIM_KITA)
-    n_players = _n_players(st, t)
-    for j in range(1, n_players):
-        o = _seat_after(s, j, n_players)
-        if (
-            rec.waits[o, NORTH] == 1
-            and not _furiten(st, t, o)
-            and _can_win(st, t, tables, np.int64(o), np.int64(tile), np.int64(s), np.int64(0))
-        ):
-            _add_claimer(st, t, o, CLAIM_BIT_RON)
-    if _ask_claimers(st, t, s):
+    if _offer_ron(st, t, tables, s, np.int64(tile), np.int64(CLAIM_KITA)):
         return
     # a North no one may rob still went by every seat waiting on it (as an added kan's tile)
     _mark_passed_furiten(st, t, s, np.int64(NORTH))

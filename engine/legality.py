@@ -8,10 +8,8 @@ import numpy as np
 
 from engine._numba import njit
 from engine.actions import (
-    CHI_HIGH,
     CHI_LOW,
     CHI_LOW_PLAIN,
-    CHI_MID,
     DISCARD_RED,
     KAN,
     KITA,
@@ -40,9 +38,7 @@ from engine.seats import NORTH, _is_red, _is_tenpai, _n_open, _n_players, _plain
 from engine.settlement import _can_win
 from engine.shanten import _is_agari, _shanten, _waits
 from engine.state import (
-    CLAIM_BIT_CHI_HIGH,
     CLAIM_BIT_CHI_LOW,
-    CLAIM_BIT_CHI_MID,
     CLAIM_BIT_KAN,
     CLAIM_BIT_PON,
     CLAIM_BIT_RON,
@@ -229,12 +225,9 @@ def _legal_mask(st, t, tables, out):
             out[PON] = True
         if m & CLAIM_BIT_KAN:
             out[KAN + rec.claim_tile // 4] = True
-        if m & CLAIM_BIT_CHI_LOW:
-            out[CHI_LOW] = True
-        if m & CLAIM_BIT_CHI_MID:
-            out[CHI_MID] = True
-        if m & CLAIM_BIT_CHI_HIGH:
-            out[CHI_HIGH] = True
+        for shape in range(3):  # CHI_LOW, CHI_MID, CHI_HIGH in the order of their bits
+            if m & (CLAIM_BIT_CHI_LOW << shape):
+                out[CHI_LOW + shape] = True
         # the same call with plain fives, when it would otherwise use a held red five
         x = rec.claim_tile // 4
         if out[PON] and _plain_choice(st, t, s, x, np.int64(2)):

@@ -28,27 +28,9 @@ from engine.rules import (
     RULE_TENPAI_YAME,
     RULE_TSUMO_LOSS,
 )
+from engine.scoring import layout
 from engine.scoring.kernel import N_WORK, _score_hand
 from engine.scoring.layout import (
-    CTX_CHANKAN,
-    CTX_CHIIHOU,
-    CTX_HAITEI,
-    CTX_HONBA,
-    CTX_HOUTEI,
-    CTX_IPPATSU,
-    CTX_KYOTAKU,
-    CTX_N_AKA,
-    CTX_N_DORA,
-    CTX_N_URA,
-    CTX_OPEN_RIICHI,
-    CTX_RIICHI,
-    CTX_RINSHAN,
-    CTX_ROUND_WIND,
-    CTX_SEAT_WIND,
-    CTX_TENHOU,
-    CTX_TSUMO,
-    CTX_YAKUMAN_PAY,
-    N_CTX,
     N_RES,
     RES_BASE,
     RES_FU,
@@ -102,27 +84,29 @@ def _score_win(st, t, tables, s, win_tile, from_seat, chankan, honba, kyotaku, o
                 n_aka += 1
     dealer = _dealer(st, t)
     first_turn = rec.first_go == 1 and rec.n_river[s] == 0
-    ctx = np.zeros(N_CTX, dtype=np.int32)
-    ctx[CTX_TSUMO] = tsumo
+    ctx = np.zeros(layout.N_CTX, dtype=np.int32)
+    ctx[layout.CTX_TSUMO] = tsumo
     n_players = _n_players(st, t)
-    ctx[CTX_SEAT_WIND] = (s - dealer) % n_players
-    ctx[CTX_ROUND_WIND] = min(rec.kyoku // 4, 3)
-    ctx[CTX_RIICHI] = rec.riichi[s]
-    ctx[CTX_OPEN_RIICHI] = rec.open_riichi[s]
-    ctx[CTX_IPPATSU] = rec.ippatsu[s]
-    ctx[CTX_RINSHAN] = tsumo and rec.rinshan == 1
-    ctx[CTX_CHANKAN] = chankan
+    ctx[layout.CTX_SEAT_WIND] = (s - dealer) % n_players
+    ctx[layout.CTX_ROUND_WIND] = min(rec.kyoku // 4, 3)
+    ctx[layout.CTX_RIICHI] = rec.riichi[s]
+    ctx[layout.CTX_OPEN_RIICHI] = rec.open_riichi[s]
+    ctx[layout.CTX_IPPATSU] = rec.ippatsu[s]
+    ctx[layout.CTX_RINSHAN] = tsumo and rec.rinshan == 1
+    ctx[layout.CTX_CHANKAN] = chankan
     live = _live_left(st, t)
-    ctx[CTX_HAITEI] = tsumo and rec.rinshan == 0 and live == 0
-    ctx[CTX_HOUTEI] = (not tsumo) and (not chankan) and live == 0
-    ctx[CTX_TENHOU] = tsumo and s == dealer and first_turn
-    ctx[CTX_CHIIHOU] = tsumo and s != dealer and first_turn
-    ctx[CTX_HONBA] = honba
-    ctx[CTX_KYOTAKU] = kyotaku
-    ctx[CTX_N_AKA] = n_aka
-    ctx[CTX_N_DORA] = rec.n_dora
-    ctx[CTX_N_URA] = rec.n_dora if rec.riichi[s] > 0 else 0
-    ctx[CTX_YAKUMAN_PAY] = (not tsumo) and rec.open_riichi[s] == 1 and rec.riichi[from_seat] == 0
+    ctx[layout.CTX_HAITEI] = tsumo and rec.rinshan == 0 and live == 0
+    ctx[layout.CTX_HOUTEI] = (not tsumo) and (not chankan) and live == 0
+    ctx[layout.CTX_TENHOU] = tsumo and s == dealer and first_turn
+    ctx[layout.CTX_CHIIHOU] = tsumo and s != dealer and first_turn
+    ctx[layout.CTX_HONBA] = honba
+    ctx[layout.CTX_KYOTAKU] = kyotaku
+    ctx[layout.CTX_N_AKA] = n_aka
+    ctx[layout.CTX_N_DORA] = rec.n_dora
+    ctx[layout.CTX_N_URA] = rec.n_dora if rec.riichi[s] > 0 else 0
+    ctx[layout.CTX_YAKUMAN_PAY] = (
+        (not tsumo) and rec.open_riichi[s] == 1 and rec.riichi[from_seat] == 0
+    )
     dora = np.zeros(5, dtype=np.int32)
     ura = np.zeros(5, dtype=np.int32)
     for k in range(rec.n_dora):

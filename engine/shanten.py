@@ -101,6 +101,23 @@ def _codes(hand34):
     return c0, c1, c2, c3, n
 
 
+@njit(inline="always")
+def _split_min(a, ia, b, ib, m):
+    """Fewest tiles to add for ``m`` sets split between rows ``a[ia]`` and ``b[ib]``: without a
+    pair, and with one (in either row)."""
+    x0 = _INF
+    x1 = _INF
+    for i in range(m + 1):
+        j = m - i
+        u = int(a[ia, i]) + int(b[ib, j])
+        if u < x0:
+            x0 = u
+        u = min(int(a[ia, 5 + i]) + int(b[ib, j]), int(a[ia, i]) + int(b[ib, 5 + j]))
+        if u < x1:
+            x1 = u
+    return x0, x1
+
+
 @njit
 def _combine(suit_table, honor_table, c0, c1, c2, c3, n_sets):
     """Fewest tiles to add for ``n_sets`` sets and a pair, from the four groups' codes.
@@ -109,33 +126,8 @@ def _combine(suit_table, honor_table, c0, c1, c2, c3, n_sets):
     """
     best = _INF
     for i in range(n_sets + 1):
-        x0 = _INF
-        x1 = _INF
-        for p in range(i + 1):
-            q = i - p
-            u = int(suit_table[c0, p]) + int(suit_table[c1, q])
-            if u < x0:
-                x0 = u
-            u = min(
-                int(suit_table[c0, 5 + p]) + int(suit_table[c1, q]),
-                int(suit_table[c0, p]) + int(suit_table[c1, 5 + q]),
-            )
-            if u < x1:
-                x1 = u
-        j = n_sets - i
-        y0 = _INF
-        y1 = _INF
-        for p in range(j + 1):
-            q = j - p
-            u = int(suit_table[c2, p]) + int(honor_table[c3, q])
-            if u < y0:
-                y0 = u
-            u = min(
-                int(suit_table[c2, 5 + p]) + int(honor_table[c3, q]),
-                int(suit_table[c2, p]) + int(honor_table[c3, 5 + q]),
-            )
-            if u < y1:
-                y1 = u
+        x0, x1 = _split_min(suit_table, c0, suit_table, c1, i)
+        y0, y1 = _split_min(suit_table, c2, honor_table, c3, n_sets - i)
         u = min(x0 + y1, x1 + y0)
         if u < best:
             best = u
@@ -275,18 +267,7 @@ def _stats(hand34):
 def _merge(a, ia, b, ib, out, io, n_sets):
     """Min-plus merge of distance rows ``a[ia]`` and ``b[ib]`` into ``out[io]`` (up to ``n_sets``)."""
     for m in range(n_sets + 1):
-        x0 = _INF
-        x1 = _INF
-        for i in range(m + 1):
-            j = m - i
-            u = int(a[ia, i]) + int(b[ib, j])
-            if u < x0:
-                x0 = u
-            u = min(int(a[ia, 5 + i]) + int(b[ib, j]), int(a[ia, i]) + int(b[ib, 5 + j]))
-            if u < x1:
-                x1 = u
-        out[io, m] = x0
-        out[io, 5 + m] = x1
+        out[io, m], out[io, 5 + m] = _split_min(a, ia, b, ib, m)
 
 
 @njit

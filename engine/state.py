@@ -109,6 +109,8 @@ CLAIM_BIT_KAN = 4
 CLAIM_BIT_CHI_LOW = 8
 CLAIM_BIT_CHI_MID = 16
 CLAIM_BIT_CHI_HIGH = 32
+CLAIM_BITS_CHI = CLAIM_BIT_CHI_LOW | CLAIM_BIT_CHI_MID | CLAIM_BIT_CHI_HIGH
+"""The three chi claims (low, middle, high: the discard's place in the run)."""
 
 RIVER_TSUMOGIRI = 1
 """``river_flags`` bit: the discard was the tile just drawn."""

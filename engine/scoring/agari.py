@@ -92,35 +92,20 @@ def _decompose(hand34, work):
         for i in range(N_KINDS):
             work[i] = hand34[i]
         work[p] -= 2
-        c0 = -1
-        c1 = -1
-        c2 = -1
-        c3 = -1
+        cands = 0  # the suited kinds held three times or more, five bits each
         n_cand = 0
         for i in range(27):
             if work[i] >= 3:
-                if n_cand == 0:
-                    c0 = i
-                elif n_cand == 1:
-                    c1 = i
-                elif n_cand == 2:
-                    c2 = i
-                else:
-                    c3 = i
+                cands |= i << (5 * n_cand)
                 n_cand += 1
         for mask in range(1 << n_cand):
             row = AGARI_READINGS + n * READING_WIDTH
             for i in range(27):
                 work[N_KINDS + i] = work[i]
             k = 2
-            if mask & 1:
-                work[N_KINDS + c0] -= 3
-            if mask & 2:
-                work[N_KINDS + c1] -= 3
-            if mask & 4:
-                work[N_KINDS + c2] -= 3
-            if mask & 8:
-                work[N_KINDS + c3] -= 3
+            for b in range(n_cand):
+                if (mask >> b) & 1:
+                    work[N_KINDS + ((cands >> 5 * b) & 31)] -= 3
             ok = True
             for suit in range(3):
                 b = suit * 9
@@ -140,18 +125,10 @@ def _decompose(hand34, work):
                     break
             if not ok:
                 continue
-            if mask & 1:
-                work[row + k] = SET_TRIPLET + c0
-                k += 1
-            if mask & 2:
-                work[row + k] = SET_TRIPLET + c1
-                k += 1
-            if mask & 4:
-                work[row + k] = SET_TRIPLET + c2
-                k += 1
-            if mask & 8:
-                work[row + k] = SET_TRIPLET + c3
-                k += 1
+            for b in range(n_cand):
+                if (mask >> b) & 1:
+                    work[row + k] = SET_TRIPLET + ((cands >> 5 * b) & 31)
+                    k += 1
             for t in range(27, 34):
                 if work[t] == 3:
                     work[row + k] = SET_TRIPLET + t

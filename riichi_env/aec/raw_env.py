@@ -294,14 +294,8 @@ class _OrderEnforcing(_ReadFromRaw, wrappers.OrderEnforcingWrapper):
         raw = self._raw
         if not raw.agents:
             return raw.last(observe)
-        agent = raw.agent_selection  # AECEnv.last, with the values read from the raw env at once
-        return (
-            raw.observe(agent) if observe else None,
-            raw._cumulative_rewards[agent],
-            raw.terminations[agent],
-            raw.truncations[agent],
-            raw.infos[agent],
-        )
+        # AECEnv.last, with the values read from the raw env at once
+        return raw._last_of(raw.agent_selection, observe)
 
 
 class _AgentIterable(AECIterable):
@@ -543,6 +537,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         agent = self.agent_selection
         if agent not in self._cumulative_rewards:
             self._check_playing("last()")
+        return self._last_of(agent, observe)
+
+    def _last_of(self, agent: str, observe: bool):
+        """``last()``'s tuple for ``agent``, unchecked."""
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],

@@ -320,9 +320,9 @@ def manifest(
     )
 
 
-def plot_ladder(result: dict[str, Any], path: Any, anchors: Sequence[str] = ANCHORS) -> None:
-    """Draw the ladder into a PNG at ``path``: each entrant's figure with its 95 % interval, best
-    at the top, the anchors in grey (matplotlib, the ``plot`` extra)."""
+def import_pyplot() -> Any:
+    """``matplotlib.pyplot`` on the file-only Agg backend; ``MissingExtraError`` without
+    matplotlib (the ``plot`` extra)."""
     try:
         import matplotlib
 
@@ -334,6 +334,13 @@ def plot_ladder(result: dict[str, Any], path: Any, anchors: Sequence[str] = ANCH
             "pip install -e '.[plot]'",
             name=exc.name,
         ) from exc
+    return plt
+
+
+def plot_ladder(result: dict[str, Any], path: Any, anchors: Sequence[str] = ANCHORS) -> None:
+    """Draw the ladder into a PNG at ``path``: each entrant's figure with its 95 % interval, best
+    at the top, the anchors in grey (matplotlib, the ``plot`` extra)."""
+    plt = import_pyplot()
     key = BY[result["by"]]
     label = {"avg_final_score": "final score (uma, oka)", "avg_points": "placement points"}.get(
         key, "average rank (1 = first)"

@@ -17,7 +17,6 @@ from riichi_env.cli.arena import (
     resolver,
 )
 from riichi_env.cli.arguments import add_backend_arguments, add_progress_argument, int_arg
-from riichi_env.extras import MissingExtraError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,7 +97,14 @@ def _specs(text: str, option: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Play the ladder and print its table (or ``--json``); write the manifest and the plot."""
-    from riichi_env.batch.ladder import format_ladder, ladder, ladder_json, manifest, plot_ladder
+    from riichi_env.batch.ladder import (
+        format_ladder,
+        import_pyplot,
+        ladder,
+        ladder_json,
+        manifest,
+        plot_ladder,
+    )
 
     rules = check_common(args)
     n = rules.players
@@ -123,14 +129,7 @@ def run(args: argparse.Namespace) -> int:
         if path is not None and Path(path).is_dir():
             raise ValueError(f"{what} {path}: a directory is there; give a file name")
     if args.plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ModuleNotFoundError as exc:
-            raise MissingExtraError(
-                "riichi-env ladder --plot needs matplotlib: install the plot extra: "
-                "pip install -e '.[plot]'",
-                name=exc.name,
-            ) from exc
+        import_pyplot()  # before the games: without matplotlib, fail now
     seat = resolver(args)
     policies = [seat(s) for s in entrants]
     opponents = [seat(s) for s in field]

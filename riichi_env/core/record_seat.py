@@ -40,12 +40,10 @@ from engine.actions import (
 )
 from engine.kernels import _continue_at, _legal_mask
 from engine.state import (
-    CLAIM_BIT_CHI_HIGH,
-    CLAIM_BIT_CHI_LOW,
-    CLAIM_BIT_CHI_MID,
     CLAIM_BIT_KAN,
     CLAIM_BIT_PON,
     CLAIM_BIT_RON,
+    CLAIM_BITS_CHI,
     PHASE_CLAIM,
 )
 from riichi_env.core.fields import (
@@ -192,7 +190,7 @@ def _kind_of(st, t, action):
 @njit(inline="always")
 def _lowest(bits):
     """The lowest claim in ``CLAIM_BIT_*`` ``bits``: 1 chi, 2 pon or kan, 3 ron, 0 none."""
-    if bits & (CLAIM_BIT_CHI_LOW | CLAIM_BIT_CHI_MID | CLAIM_BIT_CHI_HIGH):
+    if bits & CLAIM_BITS_CHI:
         return 1
     if bits & (CLAIM_BIT_PON | CLAIM_BIT_KAN):
         return 2

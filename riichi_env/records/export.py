@@ -7,35 +7,7 @@ import json
 
 import numpy as np
 
-from engine.events import (
-    DRAW_EXHAUSTIVE,
-    DRAW_KYUUSHU,
-    DRAW_NAGASHI,
-    DRAW_SANCHAHOU,
-    DRAW_SUUCHA,
-    DRAW_SUUFON,
-    DRAW_SUUKAIKAN,
-    EV_CALL,
-    EV_DEAL,
-    EV_DELTA,
-    EV_DISCARD,
-    EV_DORA,
-    EV_DRAW,
-    EV_FINAL,
-    EV_GAME_END,
-    EV_HAND_END,
-    EV_HAND_START,
-    EV_KITA,
-    EV_POINTS,
-    EV_RIICHI,
-    EV_RIICHI_ACCEPTED,
-    EV_RYUUKYOKU,
-    EV_URA,
-    EV_WALL,
-    EV_WIN,
-    EV_YAKU,
-    unpack_tiles,
-)
+from engine import events
 from engine.melds import MELD_NAMES
 from engine.rules import MAHJONGSOUL, Rules
 from engine.scoring.payment import hand_value as _hand_value
@@ -47,13 +19,13 @@ from riichi_env.records.tenhou6 import base_points, viewer_url, write_tenhou6
 from riichi_env.records.wall import from_engine_wall
 
 DRAW_KIND_NAMES = {
-    DRAW_EXHAUSTIVE: "exhaustive",
-    DRAW_NAGASHI: "nagashi_mangan",
-    DRAW_KYUUSHU: "kyuushu_kyuuhai",
-    DRAW_SUUFON: "suufon_renda",
-    DRAW_SUUCHA: "suucha_riichi",
-    DRAW_SUUKAIKAN: "suukaikan",
-    DRAW_SANCHAHOU: "sanchahou",
+    events.DRAW_EXHAUSTIVE: "exhaustive",
+    events.DRAW_NAGASHI: "nagashi_mangan",
+    events.DRAW_KYUUSHU: "kyuushu_kyuuhai",
+    events.DRAW_SUUFON: "suufon_renda",
+    events.DRAW_SUUCHA: "suucha_riichi",
+    events.DRAW_SUUKAIKAN: "suukaikan",
+    events.DRAW_SANCHAHOU: "sanchahou",
 }
 """Engine ``DRAW_*`` code → record draw kind."""
 
@@ -101,12 +73,12 @@ def game_from_events(
     )
     log = _LogReader(game, rules)
     for kind, s, a, b, c, d, e, f in np.asarray(rows)[:, :8].tolist():
-        if kind == EV_HAND_START:
+        if kind == events.EV_HAND_START:
             log.hand_start(a, b, c)
-        elif kind == EV_GAME_END:
+        elif kind == events.EV_GAME_END:
             game.final_scores = (a, b, c, d)
             game.complete = True
-        elif kind == EV_FINAL:
+        elif kind == events.EV_FINAL:
             game.final_results = (a / 10, b / 10, c / 10, d / 10)
         elif log.hand is not None and kind in _ROW_READERS:
             _ROW_READERS[kind](log, s, a, b, c, d, e, f)
@@ -146,7 +118,7 @@ class _LogReader:
         hand, wall_packed = self.hand, self.wall_packed
         wall_packed[5 * a : 5 * a + 5] = [b, c, d, e, f]
         if a == 6:
-            engine_wall = unpack_tiles(wall_packed[:34])
+            engine_wall = events.unpack_tiles(wall_packed[:34])
             if len(engine_wall) == 136 and self.rules.players == 3:
                 hand.wall, hand.wall_layout = [int(x) for x in engine_wall], "engine"
             elif len(engine_wall) == 136:
@@ -154,7 +126,7 @@ class _LogReader:
 
     def deal(self, s, a, b, c, d, e, f) -> None:
         """A seat's dealt tiles."""
-        self.hand.haipai[s] = unpack_tiles([a, b, c, d])
+        self.hand.haipai[s] = events.unpack_tiles([a, b, c, d])
 
     def dora(self, s, a, b, c, d, e, f) -> None:
         """A dora indicator (an event unless it is the first)."""
@@ -185,7 +157,7 @@ class _LogReader:
     def call(self, s, a, b, c, d, e, f) -> None:
         """A call: meld type ``a``, from seat ``b``, called tile ``c``, packed tiles ``d``."""
         mtype = MELD_NAMES[a]
-        tiles = unpack_tiles([d])
+        tiles = events.unpack_tiles([d])
         if mtype == "ankan":
             self.hand.events.append(Event("ankan", s, -1, tuple(sorted(tiles))))
         else:
@@ -243,22 +215,22 @@ class _LogReader:
 
 
 _ROW_READERS = {
-    EV_POINTS: _LogReader.points,
-    EV_WALL: _LogReader.wall,
-    EV_DEAL: _LogReader.deal,
-    EV_DORA: _LogReader.dora,
-    EV_DRAW: _LogReader.draw,
-    EV_DISCARD: _LogReader.discard,
-    EV_KITA: _LogReader.kita,
-    EV_RIICHI: _LogReader.riichi,
-    EV_RIICHI_ACCEPTED: _LogReader.riichi_accepted,
-    EV_CALL: _LogReader.call,
-    EV_WIN: _LogReader.win_row,
-    EV_YAKU: _LogReader.yaku,
-    EV_URA: _LogReader.ura,
-    EV_DELTA: _LogReader.delta,
-    EV_RYUUKYOKU: _LogReader.ryuukyoku,
-    EV_HAND_END: _LogReader.hand_end,
+    events.EV_POINTS: _LogReader.points,
+    events.EV_WALL: _LogReader.wall,
+    events.EV_DEAL: _LogReader.deal,
+    events.EV_DORA: _LogReader.dora,
+    events.EV_DRAW: _LogReader.draw,
+    events.EV_DISCARD: _LogReader.discard,
+    events.EV_KITA: _LogReader.kita,
+    events.EV_RIICHI: _LogReader.riichi,
+    events.EV_RIICHI_ACCEPTED: _LogReader.riichi_accepted,
+    events.EV_CALL: _LogReader.call,
+    events.EV_WIN: _LogReader.win_row,
+    events.EV_YAKU: _LogReader.yaku,
+    events.EV_URA: _LogReader.ura,
+    events.EV_DELTA: _LogReader.delta,
+    events.EV_RYUUKYOKU: _LogReader.ryuukyoku,
+    events.EV_HAND_END: _LogReader.hand_end,
 }
 """Engine event kind → how a row of it inside a hand is read."""
 
