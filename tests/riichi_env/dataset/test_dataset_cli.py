@@ -361,7 +361,7 @@ def test_a_profiled_program_exits_normally_and_keeps_the_profile(run_python, tmp
 SEES_BLAS = (
     "import os, sys\n"
     "from riichi_env.cli import main as cli\n"
-    "def seen(argv):\n"
+    "def seen(argv, **options):\n"
     "    print(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules, flush=True)\n"
     "    return 0\n"
     "cli._main = seen\n"
@@ -394,3 +394,19 @@ def test_record_tools_start_blas_with_one_thread_unless_told(tmp_path, argv, env
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == seen
+
+
+SEES_FROZEN = (
+    "import gc, sys\n"
+    "import riichi_env.cli.dataset as dataset\n"
+    "from riichi_env.cli.main import main\n"
+    "dataset.run = lambda args: print(gc.get_freeze_count() > 0, flush=True) or 0\n"
+    "sys.argv = ['riichi-env', 'dataset', 'x', '--out', 'y']\n"
+    "sys.exit(main())\n"
+)
+
+
+def test_a_record_tool_runs_with_the_imports_frozen(run_python, tmp_path):
+    """As the program, a record tool's command runs with its imports' objects frozen
+    (``gc.freeze``), out of the collector's scans."""
+    assert run_python(SEES_FROZEN, tmp_path).stdout.strip() == "True"
