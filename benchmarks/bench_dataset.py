@@ -2,6 +2,7 @@
 
     python benchmarks/bench_dataset.py [--records DIR] [--games 200] [--repeats 3]
         [--riichienv-python /tmp/renv/bin/python] [--workers 2] [--games-3p 100] [--many 10000]
+        [--install-python /tmp/venv-user/bin/python]
 
 Both sides convert the same mjai records (``--records``; generated once when the directory has
 none: ``riichi-env arena --seats efficiency,simple,efficiency,simple --games 200 --seed 0
@@ -14,6 +15,11 @@ the oracle column and uint8 observations; ``riichi_env.dataset.io.iter_batches``
 ``--workers`` worker processes; and ``riichi-env dataset`` end to end, the documented path (a new
 interpreter each run: shards of packed games, with 1 and ``--workers`` workers, and the rows
 layout in float32 and uint8), with its disk a hanchan and the peak RSS of its largest process.
+With ``--install-python PY``, ``riichi-env dataset`` also runs as a user has it: ``PY`` is the
+Python of a virtual environment where this checkout is installed alone, with its dependencies and
+nothing else (``python -m venv V && V/bin/pip install .``; the development environment's extras
+bring SciPy, which Numba imports at its first kernel load, 0.12 s), run outside the checkout
+with a kernel cache of its own (filled by a first run that is not timed).
 With ``--many N``, another table times ``riichi-env dataset`` on
 ``N`` files (the records linked over and over) with 1 and ``--workers`` workers, alternating,
 best of ``--repeats`` by wall time: how the workers scale once the fixed start is small beside
@@ -180,10 +186,12 @@ _MEASURE = (
 (``ru_maxrss`` of the waited-for children: the command, its forkserver and the workers)."""
 
 
-def cli(paths: list[Path], repeats: int, *args: str) -> dict:
+def cli(paths: list[Path], repeats: int, *args: str, python: str | None = None) -> dict:
     """``riichi-env dataset DIR --out OUT ARGS`` on the records (a folder of links to them), end
     to end: interpreter start, reading, checking, writing; the best of ``repeats`` by wall time,
-    with the shard set's bytes and the peak RSS."""
+    with the shard set's bytes and the peak RSS. ``python``: the interpreter of an install of
+    riichi-env, run outside the checkout with a kernel cache of its own, after one untimed run
+    (default: this interpreter and checkout)."""
     from riichi_env.dataset.shards import shard_bytes
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -191,12 +199,20 @@ def cli(paths: list[Path], repeats: int, *args: str) -> dict:
         folder.mkdir()
         for i, p in enumerate(paths):  # numbered: a file may be linked more than once
             os.symlink(p.resolve(), folder / f"{i:06d}-{p.name}")
+        env = None
+        if python is not None:
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+            env["RIICHI_ENV_CACHE"] = str(Path(tmp) / "cache")
         best = None
-        for k in range(repeats):
+        for k in range(repeats + (python is not None)):
             out = Path(tmp) / f"out{k}"
-            cmd = [sys.executable, "-m", "riichi_env", "dataset", str(folder), "--out", str(out)]
+            cmd = [python or sys.executable, "-m", "riichi_env", "dataset", str(folder)]
             proc = subprocess.run(
-                [sys.executable, "-c", _MEASURE, *cmd, *args], capture_output=True, text=True
+                [sys.executable, "-c", _MEASURE, *cmd, "--out", str(out), *args],
+                capture_output=True,
+                text=True,
+                cwd=tmp if python is not None else None,
+                env=env,
             )
             run = json.loads(proc.stdout.strip().splitlines()[-1])
             if run["status"] != 0:
@@ -208,6 +224,8 @@ def cli(paths: list[Path], repeats: int, *args: str) -> dict:
                 bytes=shard_bytes(out),
                 skipped=len(manifest["skipped"]),
             )
+            if python is not None and k == 0:
+                continue  # the install's first run fills its kernel cache
             if best is None or run["wall"] < best["wall"]:
                 best = run
         return best
@@ -348,6 +366,11 @@ def main() -> int:
         help="also time `riichi-env dataset` with 1 and --workers workers on this many files "
         "(the records linked over and over; 0: skip)",
     )
+    parser.add_argument(
+        "--install-python",
+        help="also time `riichi-env dataset` (1 worker) with this Python: a virtual environment "
+        "with this checkout installed alone (python -m venv V && V/bin/pip install .)",
+    )
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1 or args.workers < 1 or args.games_3p < 0:
         parser.error("--games, --repeats and --workers must be at least 1, --games-3p at least 0")
@@ -409,6 +432,14 @@ def main() -> int:
         ),
     ):
         rows.append((name, {**cli(paths, args.repeats, *cli_args), "cli": True}))
+    if args.install_python:
+        rows.insert(
+            -3,
+            (
+                "the same, installed alone (`pip install .` in a new venv: no SciPy)",
+                {**cli(paths, args.repeats, python=args.install_python), "cli": True},
+            ),
+        )
     many = many_files(paths, args.many, args.workers, args.repeats) if args.many else None
     loads = loader(paths, args.repeats)
     table = stages(paths, args.repeats) if not args.no_stages else None
