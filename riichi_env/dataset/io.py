@@ -279,17 +279,23 @@ class _Run:
         batches, and only then gives that slot a file again.
         """
         count = min(self.workers - 1, len(self.files) - 1)
-        prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
-        blocks = _Blocks([f"{prefix}{i}_" for i in range(count)])
-        conns, theirs, procs = self._worker_processes(blocks, count)
+        early = _take_early(count, self.options, self.mode)
+        if early is None:
+            blocks = _Blocks(_prefixes(count))
+            conns, theirs, procs = self._worker_processes(blocks, count)
+        else:  # started ahead of the run (``_start_early``), their ends closed
+            blocks, conns, procs = _Blocks(early[0]), early[1], early[2]
+            theirs = []
+            self._procs[:] = procs
         book = _Book(count, blocks)
         payload = None
         n = len(self.files)
         window = _INFLIGHT_PER_WORKER * count + _AHEAD
         try:
-            for p, their in zip(procs, theirs, strict=True):
-                p.start()
-                their.close()  # only the worker holds its end now: its exit closes it
+            if theirs:  # not when started ahead
+                for p, their in zip(procs, theirs, strict=True):
+                    p.start()
+                    their.close()  # only the worker holds its end now: its exit closes it
             for want in range(n):
                 book.take(self._receive(conns, procs, book, block=False))
                 book.next = self._give(conns, procs, book, book.next, min(n, want + window))
@@ -348,21 +354,7 @@ class _Run:
     def _worker_processes(self, blocks: _Blocks, count: int) -> tuple[list, list, list]:
         """``count`` worker processes, not started, each with a connection: ``(this process's
         ends, the workers' ends, the processes)``."""
-        ctx = _context()
-        env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
-        conns, theirs, procs = [], [], []
-        for i in range(count):
-            mine, their = ctx.Pipe(duplex=True)
-            conns.append(mine)
-            theirs.append(their)
-            procs.append(
-                ctx.Process(
-                    target=dataset_worker,  # ignores SIGINT, then runs _worker_main
-                    args=(self.options, env, their, blocks.prefixes[i], self.mode),
-                    name=f"riichi_env-dataset-{i}",
-                    daemon=True,
-                )
-            )
+        conns, theirs, procs = _new_workers(self.options, self.mode, blocks.prefixes)
         self._procs[:] = procs
         return conns, theirs, procs
 
@@ -477,6 +469,74 @@ def _context():
     """A start method that never forks a process with threads: forkserver, else spawn."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _prefixes(count: int) -> list[str]:
+    """The shared-memory block names of ``count`` new workers: this process's id, a random part,
+    the worker's number."""
+    prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
+    return [f"{prefix}{i}_" for i in range(count)]
+
+
+def _new_workers(options: dict, mode: str, prefixes: list[str]) -> tuple[list, list, list]:
+    """A worker process for each of ``prefixes``, not started, each with a connection: ``(this
+    process's ends, the workers' ends, the processes)``."""
+    ctx = _context()
+    env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
+    conns, theirs, procs = [], [], []
+    for i, prefix in enumerate(prefixes):
+        mine, their = ctx.Pipe(duplex=True)
+        conns.append(mine)
+        theirs.append(their)
+        procs.append(
+            ctx.Process(
+                target=dataset_worker,  # ignores SIGINT, then runs _worker_main
+                args=(options, env, their, prefix, mode),
+                name=f"riichi_env-dataset-{i}",
+                daemon=True,
+            )
+        )
+    return conns, theirs, procs
+
+
+_EARLY: list[tuple] = []
+"""Workers started ahead of a run (``_start_early``): ``(options, mode, prefixes, this
+process's ends, processes)``, taken by the next run of those options (``_take_early``)."""
+
+
+def _start_early(count: int, mode: str, options: dict) -> None:
+    """Start ``count`` workers now for a run of ``options`` and ``mode`` soon after: their start
+    (interpreter, imports, kernel loads: about a second) overlaps this process's own imports and
+    kernel loads instead of following them. ``riichi-env dataset`` calls it before converting,
+    and ``_stop_early`` after; a run that finds other workers or options stops these."""
+    _stop_early()
+    prefixes = _prefixes(count)
+    conns, theirs, procs = _new_workers(dict(options), mode, prefixes)
+    _EARLY.append((dict(options), mode, prefixes, conns, procs))
+    for p, their in zip(procs, theirs, strict=True):
+        p.start()
+        their.close()
+
+
+def _take_early(count: int, options: dict, mode: str) -> tuple | None:
+    """``(prefixes, connections, processes)`` of ``count`` workers started ahead for these
+    ``options`` and ``mode`` (the others stopped), or None (all stopped) when there are fewer
+    or they were started for another run."""
+    if not _EARLY:
+        return None
+    opts, mode_, prefixes, conns, procs = _EARLY.pop()
+    if opts != dict(options) or mode_ != mode or len(procs) < count:
+        _stop(procs, conns)
+        return None
+    _stop(procs[count:], conns[count:])
+    return prefixes[:count], conns[:count], procs[:count]
+
+
+def _stop_early() -> None:
+    """Stop the workers started ahead that no run took."""
+    while _EARLY:
+        *_, conns, procs = _EARLY.pop()
+        _stop(procs, conns)
 
 
 def _stop(procs: list, conns: list) -> None:

@@ -681,3 +681,63 @@ def test_rebatch_gives_views_of_a_chunk_and_copies_across_chunks():
     out = list(rebatch(chunks, 4))
     assert np.shares_memory(out[0]["x"], chunks[0]["x"])
     assert [b["x"].tolist() for b in out] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12]]
+
+
+# ---------------------------------------------------------------- workers started ahead
+
+
+def _same_shard_sets(a: Path, b: Path) -> None:
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir())
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("layout", ["games", "rows"])
+def test_workers_started_ahead_are_the_runs_workers(files, tmp_path, layout):
+    """Workers started ahead of a run (``riichi-env dataset`` starts them before it loads its own
+    kernels) are the ones the run gives files to; the shards are one worker's, and nothing is
+    left running."""
+    from riichi_env.dataset import io as dataset_io
+
+    one = write_shards(files, tmp_path / "one", layout=layout, workers=1, progress=False)
+    dataset_io._start_early(2, layout, {})
+    ahead = {p.pid for p in _our_children()}
+    assert len(ahead) == 2
+    seen: set[int] = set()
+    two = write_shards(
+        files,
+        tmp_path / "two",
+        layout=layout,
+        workers=3,
+        progress=lambda n: seen.update(p.pid for p in _our_children()),
+    )
+    assert seen == ahead
+    assert dataset_io._EARLY == []
+    assert one == two
+    _same_shard_sets(tmp_path / "one", tmp_path / "two")
+    assert _our_children() == []
+
+
+def test_workers_started_ahead_for_other_options_are_stopped(files, tmp_path):
+    """A run whose options or layout differ from those the workers were started ahead for stops
+    them and starts its own; so does ``_stop_early``, and no shared memory is left."""
+    from riichi_env.dataset import io as dataset_io
+
+    dataset_io._start_early(1, "rows", {"encoder": "rich_v0"})
+    ahead = {p.pid for p in _our_children()}
+    seen: set[int] = set()
+    write_shards(
+        files,
+        tmp_path / "two",
+        workers=2,
+        progress=lambda n: seen.update(p.pid for p in _our_children()),
+    )
+    assert seen and not seen & ahead
+    write_shards(files, tmp_path / "one", workers=1, progress=False)
+    _same_shard_sets(tmp_path / "one", tmp_path / "two")
+    dataset_io._start_early(2, "games", {})
+    assert len(_our_children()) == 2
+    dataset_io._stop_early()
+    assert _our_children() == [] and dataset_io._EARLY == []
+    assert _our_shm() == []
