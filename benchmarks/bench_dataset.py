@@ -15,11 +15,12 @@ the oracle column and uint8 observations; ``riichi_env.dataset.io.iter_batches``
 ``--workers`` worker processes; and ``riichi-env dataset`` end to end, the documented path (a new
 interpreter each run: shards of packed games, with 1 and ``--workers`` workers, and the rows
 layout in float32 and uint8), with its disk a hanchan and the peak RSS of its largest process.
-With ``--install-python PY``, ``riichi-env dataset`` also runs as a user has it: ``PY`` is the
-Python of a virtual environment where this checkout is installed alone, with its dependencies and
-nothing else (``python -m venv V && V/bin/pip install .``; the development environment's extras
-bring SciPy, which Numba imports at its first kernel load, 0.12 s), run outside the checkout
-with a kernel cache of its own (filled by a first run that is not timed).
+With ``--install-python PY``, ``riichi-env dataset`` also runs in another environment: ``PY`` is
+the Python of a virtual environment where this checkout is installed, such as the README's
+(``pip install -e ".[dev]"``) or a plain ``pip install .``, without the extras that bring SciPy
+(Ray, RLlib), which Numba imports at its first kernel load (0.12 s); run outside the checkout
+with a kernel cache of its own (filled by a first run that is not timed); its row says whether
+that environment has SciPy.
 With ``--many N``, another table times ``riichi-env dataset`` on
 ``N`` files (the records linked over and over) with 1 and ``--workers`` workers, alternating,
 best of ``--repeats`` by wall time: how the workers scale once the fixed start is small beside
@@ -369,7 +370,7 @@ def main() -> int:
     parser.add_argument(
         "--install-python",
         help="also time `riichi-env dataset` (1 worker) with this Python: a virtual environment "
-        "with this checkout installed alone (python -m venv V && V/bin/pip install .)",
+        "with this checkout installed, such as the README's (pip install -e '.[dev]')",
     )
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1 or args.workers < 1 or args.games_3p < 0:
@@ -433,10 +434,15 @@ def main() -> int:
     ):
         rows.append((name, {**cli(paths, args.repeats, *cli_args), "cli": True}))
     if args.install_python:
+        probe = "import importlib.util as u; print(u.find_spec('scipy') is not None)"
+        scipy = subprocess.run(
+            [args.install_python, "-c", probe], capture_output=True, text=True, cwd="/"
+        ).stdout.strip()
         rows.insert(
             -3,
             (
-                "the same, installed alone (`pip install .` in a new venv: no SciPy)",
+                f"the same, --install-python's environment ({'with' if scipy == 'True' else 'no'}"
+                " SciPy)",
                 {**cli(paths, args.repeats, python=args.install_python), "cli": True},
             ),
         )

@@ -16,6 +16,7 @@ import io
 import os
 import signal
 import sys
+import threading
 from collections.abc import Collection
 
 SUBCOMMANDS = {
@@ -40,7 +41,8 @@ RECORD_TOOLS = ("dataset", "convert", "replay")
 """Subcommands that run no code but the project's, do no linear algebra, and leave nothing for
 the interpreter's exit to do (their worker processes stopped, their files closed, when ``run``
 returns). As the program, they start NumPy's BLAS with one thread (``OPENBLAS_NUM_THREADS`` and
-``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s), freeze the
+``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s), end within
+``INTERRUPT_GRACE`` seconds of a Ctrl-C whatever it interrupted, freeze the
 objects of their imports (``gc.freeze``: the collector would scan Numba's hundred thousand
 objects again and again, 0.04 s of a short run) and end at once when ``run`` returns, their
 output flushed (the interpreter's teardown of Numba's and LLVM's modules takes another 0.1-0.15
@@ -93,10 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     line), a second Ctrl-C while it exits is ignored, and the ``RECORD_TOOLS`` start and end
     faster.
     """
-    tool = argv is None and _command_name(sys.argv[1:]) in RECORD_TOOLS
+    name = _command_name(sys.argv[1:]) if argv is None else None
+    tool = name in RECORD_TOOLS
     if tool:
-        for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # before NumPy is imported
-            os.environ.setdefault(name, "1")
+        for key in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # before NumPy is imported
+            os.environ.setdefault(key, "1")
+        with contextlib.suppress(ValueError):  # signals are set from the main thread only
+            signal.signal(signal.SIGINT, _interrupted_within(f"riichi-env {name}"))
     status = _main(argv, freeze=tool)
     if tool and not _watched():
         with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing to keep
@@ -105,6 +110,34 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.flush()
         os._exit(status)
     return status
+
+
+INTERRUPT_GRACE = 10.0
+"""Seconds a record tool has to end after a Ctrl-C before it ends at once (status 130, its
+one line said). Its own handling ends it in a second or two; but Python prints and ignores a
+``KeyboardInterrupt`` raised while a finalizer or ``__del__`` runs, which would leave the run
+going."""
+
+
+def _interrupted_within(command: str):
+    """A SIGINT handler: ``KeyboardInterrupt``, and a timer that ends the process with status 130
+    if it is still running ``INTERRUPT_GRACE`` seconds later. A second Ctrl-C is as usual."""
+
+    def handler(signum, frame) -> None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        timer = threading.Timer(INTERRUPT_GRACE, _end_interrupted, args=(command,))
+        timer.daemon = True
+        timer.start()
+        raise KeyboardInterrupt
+
+    return handler
+
+
+def _end_interrupted(command: str) -> None:
+    """End the process now: the interrupt was not acted on in time."""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"{command}: interrupted", file=sys.stderr, flush=True)
+    os._exit(130)
 
 
 def _watched() -> bool:

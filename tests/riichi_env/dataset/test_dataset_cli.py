@@ -410,3 +410,43 @@ def test_a_record_tool_runs_with_the_imports_frozen(run_python, tmp_path):
     """As the program, a record tool's command runs with its imports' objects frozen
     (``gc.freeze``), out of the collector's scans."""
     assert run_python(SEES_FROZEN, tmp_path).stdout.strip() == "True"
+
+
+SWALLOWS_CTRL_C = (
+    "import sys, time\n"
+    "import riichi_env.cli.dataset as dataset\n"
+    "import riichi_env.cli.main as cli\n"
+    "cli.INTERRUPT_GRACE = 1.0\n"
+    "def run(args):\n"
+    "    print('running', flush=True)\n"
+    "    while True:\n"
+    "        try:\n"
+    "            time.sleep(0.05)\n"
+    "        except KeyboardInterrupt:  # lost, as in a finalizer or __del__\n"
+    "            pass\n"
+    "dataset.run = run\n"
+    "sys.argv = ['riichi-env', 'dataset', 'x', '--out', 'y']\n"
+    "sys.exit(cli.main())\n"
+)
+
+
+def test_a_ctrl_c_the_run_loses_still_ends_it_with_status_130(tmp_path):
+    """Python ignores a ``KeyboardInterrupt`` raised inside a finalizer: a record tool whose run
+    does not act on Ctrl-C is ended ``INTERRUPT_GRACE`` seconds later, with its one line."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SWALLOWS_CTRL_C],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout.readline().strip() == "running"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130
+    assert proc.stderr.read().strip().splitlines()[-1] == "riichi-env dataset: interrupted"
