@@ -136,7 +136,7 @@ def _interrupted_within(command: str):
 def _end_interrupted(command: str) -> None:
     """End the process now: the interrupt was not acted on in time."""
     with contextlib.suppress(OSError, ValueError):
-        print(f"{command}: interrupted", file=sys.stderr, flush=True)
+        print(f"\n{command}: interrupted", file=sys.stderr, flush=True)  # after a progress line
     os._exit(130)
 
 

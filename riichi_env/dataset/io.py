@@ -1125,33 +1125,51 @@ def _terminate_as_exit(report: Callable[[int], Any] | None) -> Iterator[Callable
     """SIGTERM (``kill``, a job scheduler's stop) ends this block with ``SystemExit(143)`` after
     the file being converted, so that its clean-ups run (workers stopped, no ``.tmp`` file left)
     before the process ends. Yields the progress callback to use: ``report`` (if any) after a
-    check for the signal. The handler only takes note (an exception raised at any bytecode could
-    be caught by code that handles a record's errors); a second SIGTERM raises at once."""
+    check for the signals. The SIGTERM handler only takes note (an exception raised at any
+    bytecode could be caught by code that handles a record's errors); a second SIGTERM raises at
+    once. Ctrl-C raises ``KeyboardInterrupt`` at once, as before the block, and is noted too:
+    C code that clears errors (in NumPy's or Numba's argument handling) can lose that
+    exception, and the check raises it again after the file."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield report if report is not None else (lambda done: None)
         return
     came: list[int] = []
+    interrupted: list[bool] = []
 
     def stop(signum, frame):
         came.append(signum)
         if len(came) > 1:
             raise SystemExit(128 + signum)
 
+    before = signal.getsignal(signal.SIGINT)
+
+    def interrupt(signum, frame):
+        interrupted.append(True)
+        before(signum, frame)  # the handler of the caller (Python's raises KeyboardInterrupt)
+
     def checked(done: int) -> None:
         if came:
             raise SystemExit(128 + came[0])
+        if interrupted:
+            raise KeyboardInterrupt
         if report is not None:
             report(done)
 
     previous = signal.signal(signal.SIGTERM, stop)
+    if callable(before):  # not when Ctrl-C is ignored
+        signal.signal(signal.SIGINT, interrupt)
     try:
         yield checked
         if came:  # after the last file
             raise SystemExit(128 + came[0])
+        if interrupted:
+            raise KeyboardInterrupt
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if callable(before):
+            signal.signal(signal.SIGINT, before)
 
 
 def _remove_partials(out: Path) -> None:

@@ -3,6 +3,7 @@ any number of workers, shuffled or not), shards on disk, and the PyTorch dataset
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import json
@@ -741,3 +742,26 @@ def test_workers_started_ahead_for_other_options_are_stopped(files, tmp_path):
     dataset_io._stop_early()
     assert _our_children() == [] and dataset_io._EARLY == []
     assert _our_shm() == []
+
+
+def test_a_ctrl_c_lost_inside_a_conversion_is_raised_after_that_file(files, tmp_path, monkeypatch):
+    """C code that clears errors can lose the ``KeyboardInterrupt`` of a Ctrl-C: ``write_shards``
+    notes the signal and raises it again once that file is done, its clean-ups run."""
+    from riichi_env.dataset import shards as dataset_shards
+
+    real = dataset_shards.pack_one
+    calls = []
+
+    def pack_one(converter, path):
+        calls.append(path)
+        if len(calls) == 2:
+            with contextlib.suppress(KeyboardInterrupt):  # lost, as in C code clearing errors
+                signal.raise_signal(signal.SIGINT)
+        return real(converter, path)
+
+    monkeypatch.setattr(dataset_shards, "pack_one", pack_one)
+    with pytest.raises(KeyboardInterrupt):
+        write_shards(files, tmp_path / "o", workers=1, progress=False)
+    assert len(calls) == 2
+    assert list((tmp_path / "o").iterdir()) == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
