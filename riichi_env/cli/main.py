@@ -44,7 +44,7 @@ returns). As the program, they start NumPy's BLAS with one thread (``OPENBLAS_NU
 ``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s), end within
 ``INTERRUPT_GRACE`` seconds of a Ctrl-C whatever it interrupted, freeze the
 objects of their imports (``gc.freeze``: the collector would scan Numba's hundred thousand
-objects again and again, 0.04 s of a short run) and end at once when ``run`` returns, their
+objects again and again, 0.02-0.03 s of a short run) and end at once when ``run`` returns, their
 output flushed (the interpreter's teardown of Numba's and LLVM's modules takes another 0.1-0.15
 s), unless a profiler, tracer or coverage tool watches."""
 
