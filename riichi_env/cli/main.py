@@ -41,12 +41,20 @@ RECORD_TOOLS = ("dataset", "convert", "replay")
 """Subcommands that run no code but the project's, do no linear algebra, and leave nothing for
 the interpreter's exit to do (their worker processes stopped, their files closed, when ``run``
 returns). As the program, they start NumPy's BLAS with one thread (``OPENBLAS_NUM_THREADS`` and
-``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s), end within
+``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s), keep SciPy's
+BLAS out of the process (``SCIPY_BLAS``), end within
 ``INTERRUPT_GRACE`` seconds of a Ctrl-C whatever it interrupted, freeze the
 objects of their imports (``gc.freeze``: the collector would scan Numba's hundred thousand
 objects again and again, 0.02-0.03 s of a short run) and end at once when ``run`` returns, their
 output flushed (the interpreter's teardown of Numba's and LLVM's modules takes another 0.1-0.15
 s), unless a profiler, tracer or coverage tool watches."""
+
+
+SCIPY_BLAS = "scipy.linalg.cython_blas"
+"""The module a record tool's process does not import. Numba's first kernel load checks whether
+``np.dot`` can call a BLAS by importing it, and with it ``scipy.linalg``: 0.12-0.2 s of a record
+tool's start when SciPy is installed, for code none of its kernels has (without it, Numba's
+``np.dot`` is a loop, and its ``np.linalg`` functions say that they need SciPy)."""
 
 
 def _load(name: str):
@@ -100,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     if tool:
         for key in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # before NumPy is imported
             os.environ.setdefault(key, "1")
+        sys.modules.setdefault(SCIPY_BLAS, None)  # an import of it raises ImportError
         with contextlib.suppress(ValueError):  # signals are set from the main thread only
             signal.signal(signal.SIGINT, _interrupted_within(f"riichi-env {name}"))
     status = _main(argv, freeze=tool)

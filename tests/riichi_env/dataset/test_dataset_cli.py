@@ -396,6 +396,58 @@ def test_record_tools_start_blas_with_one_thread_unless_told(tmp_path, argv, env
     assert done.stdout.strip() == seen
 
 
+SEES_SCIPY_BLAS = (
+    "import sys\n"
+    "from riichi_env.cli import main as cli\n"
+    "def seen(argv, **options):\n"
+    "    print(sys.modules.get(cli.SCIPY_BLAS, 'absent'), flush=True)\n"
+    "    return 0\n"
+    "cli._main = seen\n"
+    "sys.argv = ['riichi-env', *{argv!r}]\n"
+    "sys.exit(cli.main())\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "seen"),
+    [
+        (["dataset", "x", "--out", "y"], "None"),
+        (["convert", "x"], "None"),
+        (["replay", "x"], "None"),
+        (["arena", "--games", "1"], "absent"),
+    ],
+)
+def test_record_tools_keep_scipy_blas_out(run_python, tmp_path, argv, seen):
+    """The record tools mark SciPy's BLAS module as not importable before anything is imported
+    (Numba's first kernel load would import ``scipy.linalg`` for it); the other commands leave
+    it alone (a seat's own code may use SciPy)."""
+    assert run_python(SEES_SCIPY_BLAS.format(argv=argv), tmp_path).stdout.strip() == seen
+
+
+CONVERTS_WITHOUT_SCIPY = (
+    "import sys\n"
+    "from riichi_env.cli import main as cli\n"
+    "run = cli._main\n"
+    "def watched(argv, **options):\n"
+    "    status = run(argv, **options)\n"
+    "    print(status, 'scipy.linalg' in sys.modules, flush=True)\n"
+    "    return status\n"
+    "cli._main = watched\n"
+    "sys.argv = ['riichi-env', 'dataset', {record!r}, '--out', {out!r}]\n"
+    "sys.exit(cli.main())\n"
+)
+
+
+def test_the_dataset_program_converts_without_importing_scipy_linalg(run_python, tmp_path):
+    """As the program, ``dataset`` loads its kernels and converts a record without importing
+    ``scipy.linalg`` (where SciPy is installed, Numba's BLAS check would)."""
+    code = CONVERTS_WITHOUT_SCIPY.format(
+        record=str(LOGS / "tenhou6" / "rinshan.json"), out=str(tmp_path / "out")
+    )
+    assert run_python(code, tmp_path).stdout.strip().splitlines()[-1] == "0 False"
+    assert (tmp_path / "out" / "manifest.json").exists()
+
+
 SEES_FROZEN = (
     "import gc, sys\n"
     "import riichi_env.cli.dataset as dataset\n"
