@@ -49,6 +49,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _bytecode import byte_compile
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_PEER = "/tmp/renv/bin/python"
 PEER_VERSION = "0.4.11"
@@ -195,6 +197,8 @@ def cli(paths: list[Path], repeats: int, *args: str, python: str | None = None) 
     (default: this interpreter and checkout)."""
     from riichi_env.dataset.shards import shard_bytes
 
+    if python is None:
+        byte_compile(HERE.parent)  # as installed: no module compiled again by each run
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "records"
         folder.mkdir()
