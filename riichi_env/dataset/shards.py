@@ -88,29 +88,24 @@ def pack_one(converter, path) -> tuple[dict[str, np.ndarray] | None, Any]:
     counted = converter.rows_of(prepared, observe=False)
     # every hand is kept, those that do not replay too (they give no rows when read either):
     # a row's ``step`` counts the decisions of the game before it, theirs included
-    keep = np.ones(len(prepared.packed.labels), dtype=bool)
-    arrays = _game_arrays(prepared, keep, len(counted["action"]))
+    arrays = _game_arrays(prepared, len(counted["action"]))
     return arrays, _delta(before, converter.stats)
 
 
-def _game_arrays(prepared, keep: np.ndarray, rows: int) -> dict[str, np.ndarray]:
-    """The arrays of one game (its kept hands) as a worker sends them to the writer."""
+def _game_arrays(prepared, rows: int) -> dict[str, np.ndarray]:
+    """The arrays of one game (every hand packed) as a worker sends them to the writer."""
     pk = prepared.packed
-    hands = np.flatnonzero(keep)
-    lo, hi = pk.script_lo[:-1][hands], pk.script_lo[1:][hands]
-    moves = [pk.script[a:b] for a, b in zip(lo, hi, strict=True)]
-    bounds = np.zeros(len(hands) + 1, dtype=np.int32)
-    np.cumsum(hi - lo, out=bounds[1:])
+    lo = pk.script_lo
     return {
-        "hand_wall": pk.walls[hands].astype(np.uint8),
-        "hand_known": np.packbits(pk.known[hands], axis=1),
-        "hand_start": pk.starts[hands].astype(np.int32),
-        "hand_end": pk.ends[hands].astype(np.int8),
-        "hand_delta": pk.rec_deltas[hands].astype(np.int32),
-        "hand_finished": pk.finished[hands].astype(np.uint8),
-        "hand_id": pk.hand_ids[hands].astype(np.int16),
-        "hand_moves": bounds,
-        "moves": (np.concatenate(moves) if moves else pk.script[:0]).astype(np.int16),
+        "hand_wall": pk.walls.astype(np.uint8),
+        "hand_known": np.packbits(pk.known, axis=1),
+        "hand_start": pk.starts.astype(np.int32, copy=False),
+        "hand_end": pk.ends.astype(np.int8),
+        "hand_delta": pk.rec_deltas.astype(np.int32, copy=False),
+        "hand_finished": pk.finished.astype(np.uint8, copy=False),
+        "hand_id": pk.hand_ids.astype(np.int16),
+        "hand_moves": (lo - lo[0]).astype(np.int32, copy=False),
+        "moves": pk.script[lo[0] : lo[-1]].astype(np.int16),
         "names": np.array(prepared.names, dtype=str),
         "rank": prepared.final_rank.astype(np.int8),
         "score": prepared.final_score.astype(np.float32),
