@@ -12,9 +12,11 @@ TESTS = Path(__file__).resolve().parent
 
 # Tests import shared helpers by module name (``from test_records_helpers import LOGS``): pytest
 # puts each test file's own folder on sys.path (no __init__.py, so the folders named after the
-# packages never shadow them), and the dataset tests use the record tests' helpers, so their folder
-# is on the path too (appended: it never comes before an installed package).
+# packages never shadow them); the dataset tests use the record tests' helpers and the vector env's
+# tests the core tests' byte reference, so those folders are on the path too (appended: they never
+# come before an installed package).
 sys.path.append(str(TESTS / "riichi_env" / "records"))
+sys.path.append(str(TESTS / "riichi_env" / "core"))
 
 
 def pytest_sessionstart(session):

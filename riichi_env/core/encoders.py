@@ -37,8 +37,8 @@ what the env calls), its table in ``docs/environment.md`` and its tests.
 
 **Bytes** (``obs_dtype=np.uint8``, the dataset's ``dtype="uint8"``): the same kernels, compiled for
 a ``uint8`` output, store each value's byte, ``round(255 * (x - low) / (high - low))`` with the
-row's ``bounds`` (``_unit``, ``_score``: exactly ``runner._quantize``'s bytes of the float32
-observation), with no float row in between. A float32 output compiles to the float code alone
+row's ``bounds`` (``_unit``, ``_score``: exactly the bytes of the float32 observation, clamped to
+0..255 and rounded in float32, that the tests' reference computes), with no float row in between. A float32 output compiles to the float code alone
 (``_bytes`` is a constant of the output's type). The count / 4 rows (river kinds, dora, ura)
 count tiles in the bytes and store each count's byte once counted (``_quarter``).
 
@@ -422,7 +422,7 @@ def _bytes_typed(out):
 def _byte(x, low, scale):
     """The byte of value ``x`` (rounded to float32) in a row of low bound ``low`` and ``scale =
     255 / (high - low)``: ``(x - low) * scale + 0.5`` in float32, clamped to 0..255, truncated
-    (``runner._quantize``'s bytes; the tests compare them over every value a row can hold)."""
+    (the tests compare them with their reference over every value a row can hold)."""
     y = (np.float32(x) - low) * scale + np.float32(0.5)
     return np.uint8(np.int32(min(max(y, np.float32(0.0)), np.float32(255.0))))
 

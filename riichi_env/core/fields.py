@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from riichi_env.core.encoders import ALL_ENCODERS, ENCODER_IDS, N_ROWS, bounds
-
 PYTHON_SEAT = -1
 """``seat_policy`` entry of a seat whose actions come from the caller."""
 FINISHED = -1
@@ -24,9 +22,6 @@ NO_ENCODER = -1
 NO_TEACHER = -1
 """``teacher`` option of a call that plays (not the teacher mode)."""
 
-MAX_ROWS = 192
-"""Row capacity of the byte bounds (``QUANT_LO``, ``QUANT_INV``): rows of the largest encoder
-(``oracle_v0``, 184), rounded up; a new larger encoder fails at import, not in a kernel."""
 HAND_ENDED = 4
 """Bit of ``_run``'s result: a hand of table ``lo`` ended during the call."""
 GAME_OVER = -1
@@ -35,9 +30,6 @@ OBS_NOW = 0
 """``obs[OBS_NOW, t]``: the acting seat's observation (not written when ``obs_u8`` has rows)."""
 OBS_FINAL = 1
 """``obs[OBS_FINAL, t]``: the last view of a finished game."""
-
-if max(N_ROWS.values()) > MAX_ROWS:
-    raise ImportError(f"riichi_env.core.runner.MAX_ROWS = {MAX_ROWS} is below an encoder's rows")
 
 # (name, width in columns, meaning); bools are 0 / 1
 TABLE_INTS: tuple[tuple[str, int, str], ...] = (
@@ -166,21 +158,6 @@ if O_WIDTH > T_WIDTH or P_WIDTH > F_WIDTH:
     raise ImportError("the options must fit in a row of the tables' records")
 
 
-def _byte_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """Each encoder's rows' low bound and 255 / (high - low), ``float32 (encoders, MAX_ROWS)``:
-    the bounds ``runner._quantize`` turns a float observation into the bytes of ``obs_u8`` with
-    (the encoders write those bytes themselves, ``encoders._unit`` and ``_score``)."""
-    lo = np.zeros((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
-    inv = np.ones((len(ALL_ENCODERS), MAX_ROWS), dtype=np.float32)
-    for name in ALL_ENCODERS:  # the three-seat encoders too, each at its id
-        i = ENCODER_IDS[name]
-        low, high = bounds(name)
-        lo[i, : low.shape[0]] = low[:, 0]
-        inv[i, : low.shape[0]] = 255.0 / (high[:, 0] - low[:, 0])
-    return lo, inv
-
-
-QUANT_LO, QUANT_INV = _byte_bounds()
 FINAL_RESULT = slice(T_FINAL_POINTS, T_FINAL_DECISIONS + 1)
 """Columns of ``ti`` holding the last finished game's points 0-3, ranks 4-7, hands 8 and
 decisions 9: ``riichi_env.selfplay``'s result row."""

@@ -679,25 +679,6 @@ def _queue_actions(masks, idx, actions, ti):
     return -1
 
 
-@njit(fastmath=True)
-def _quantize(x, lo, inv, out):
-    """``out = round((x - lo) * inv)``, the byte form of a float observation (0 .. 255): the
-    reference of the bytes the encoders write straight into ``obs_u8`` (the tests compare them;
-    ``lo``, ``inv``: an encoder's ``QUANT_LO``, ``QUANT_INV`` rows).
-
-    ``fastmath`` lets the clamp and the conversion vectorize (2.3x faster; values are finite).
-    """
-    zero = np.float32(0.0)
-    top = np.float32(255.0)
-    for r in range(x.shape[0]):
-        a = inv[r]
-        b = np.float32(0.5) - lo[r] * inv[r]
-        row = x[r]
-        dest = out[r]
-        for c in range(row.shape[0]):
-            dest[c] = np.uint8(np.int32(min(max(row[c] * a + b, zero), top)))
-
-
 __all__ = [
     "BUFFERS",
     "FINAL_RESULT",

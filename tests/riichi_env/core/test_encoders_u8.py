@@ -1,17 +1,16 @@
 """Byte observations (``obs_dtype=np.uint8``) are written by the encoders themselves: exactly the
-bytes ``runner._quantize`` makes of the float32 observation, for every encoder and kernel over
+bytes ``quantize_reference._quantize`` makes of the float32 observation, for every encoder and kernel over
 many game states, for every value a row can hold, and for the quarter counts."""
 
 import numba
 import numpy as np
 import pytest
+from quantize_reference import QUANT_INV, QUANT_LO, _quantize
 
 import riichi_env.core.encoders as enc
 from agents.efficiency_agent import EfficiencyAgent
 from engine.actions import OPEN_RIICHI
 from riichi_env.aec.raw_env import raw_env
-from riichi_env.core.fields import QUANT_INV, QUANT_LO
-from riichi_env.core.runner import _quantize
 
 
 def quantized(encoder_id: int, floats: np.ndarray) -> np.ndarray:
