@@ -252,8 +252,9 @@ def test_rows_are_the_envs_observation_mask_and_action(preset, encoder, policy, 
 
 def test_uint8_rows_are_the_vector_envs_bytes():
     """dtype uint8 quantizes exactly as vector_env(dtype=np.uint8): same bounds, same rounding."""
+    from quantize_reference import _quantize
+
     from riichi_env.core.encoders import bounds
-    from riichi_env.core.runner import _quantize
 
     rules = Rules.preset("mahjongsoul")
     decisions, env = play("mahjongsoul", "rich_v0", "random", 5)
@@ -275,9 +276,9 @@ def test_uint8_rows_are_the_vector_envs_bytes():
 def test_uint8_obs_and_oracle_rows_are_the_float_rows_quantized(players):
     """dtype uint8: the encoders write the bytes themselves, exactly ``_quantize`` of the float32
     rows; the ``oracle`` column's too, its wall rows limited to what an mjai record reveals."""
+    from quantize_reference import QUANT_INV, QUANT_LO, _quantize
+
     from riichi_env.core.encoders import ENCODER_IDS
-    from riichi_env.core.fields import QUANT_INV, QUANT_LO
-    from riichi_env.core.runner import _quantize
 
     preset, encoder, record = {
         4: ("mahjongsoul", "rich_v0", "mjai"),
@@ -628,8 +629,9 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
 def test_uint8_and_oracle_columns_with_three_players():
     """uint8 rows are the float rows quantized; ``oracle=True`` adds ``oracle3_v0`` rows, the
     whole wall's from the engine's log, the revealed places' from mjai."""
+    from quantize_reference import _quantize
+
     from riichi_env.core.encoders import WALL_KINDS3, bounds
-    from riichi_env.core.runner import _quantize
 
     rules = Rules.preset("mahjongsoul-3p")
     _, env = play("mahjongsoul-3p", "basic3_v0", "efficiency", 21)
