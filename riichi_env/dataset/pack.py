@@ -28,6 +28,7 @@ from riichi_env.dataset.pack_kernels import (
     WALL_TWICE,
     compact_script,
     engine_wall,
+    pack_hands,
 )
 from riichi_env.records.model import (
     Event,
@@ -88,6 +89,9 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
     red_set = frozenset(red_ids(rules.red_fives))
     red = red_flags(rules)
     last = 4 * GAME_LENGTHS[rules.game_length] + rules.extension_hands - 1  # as engine deal_hand
+    packed = _pack_compact(game, red_set, red, last)
+    if packed is not None:
+        return packed
     walls = np.empty((len(game.hands), 136), dtype=np.int32)
     known = np.empty((len(game.hands), 136), dtype=np.uint8)
     starts, ends, deltas, finished, ids, labels = [], [], [], [], [], []
@@ -121,16 +125,7 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
             except RecordError as exc:
                 errors.append((index, hand.label, f"wall: {exc.detail}"))
                 continue
-        tsumo = next((w.seat for w in hand.wins if w.tsumo), -1)
-        ron = 0
-        for w in hand.wins:
-            if not w.tsumo:
-                ron |= 1 << w.seat
-        draw = hand.draw.kind if hand.draw is not None else ""
-        starts.append((code, hand.honba, hand.kyotaku, *hand.scores))
-        ends.append((tsumo, int(draw == "kyuushu_kyuuhai"), ron, int(draw == "sanchahou")))
-        deltas.append(hand.deltas)
-        finished.append(int(hand.finished))
+        _outcome(hand, code, starts, ends, deltas, finished)
         ids.append(index)
         labels.append(hand.label)
         scripts.append(script)
@@ -150,6 +145,102 @@ def pack_game(game: Game, rules: Rules) -> PackedGame:
         errors=errors,
         red=red,
         full_walls=full,
+    )
+
+
+def _outcome(hand: Hand, code: int, starts: list, ends: list, deltas: list, finished: list):
+    """Append the hand's start (kyoku ``code``), end, point changes and whether finished."""
+    wins, draw = hand.wins, hand.draw
+    tsumo, ron = -1, 0
+    for w in wins:
+        if not w.tsumo:
+            ron |= 1 << w.seat
+        elif tsumo < 0:
+            tsumo = w.seat
+    kind = draw.kind if draw is not None else ""
+    starts.append((code, hand.honba, hand.kyotaku, *hand.scores))
+    ends.append((tsumo, int(kind == "kyuushu_kyuuhai"), ron, int(kind == "sanchahou")))
+    # ``hand.deltas``, without summing the one win of most hands
+    deltas.append(wins[0].deltas if len(wins) == 1 and draw is None else hand.deltas)
+    finished.append(int(bool(wins) or draw is not None))
+
+
+def _pack_compact(
+    game: Game, red_set: frozenset[int], red: np.ndarray, last: int
+) -> PackedGame | None:
+    """:func:`pack_game` of a record a reader holds compactly: every hand four-player, without a
+    full wall, within the rules' game, dealt 13 tiles a seat, its events compact
+    (``compact_events``); its scripts and walls in one compiled call (``pack_hands``). ``None``
+    otherwise, or when a wall does not fit: the hand-by-hand path then packs it and names the
+    hands it cannot."""
+    hands = game.hands
+    if not hands:
+        return None
+    ops, event_rows, revealed = [], [], []
+    ops_lo, event_lo, revealed_lo, n_dora, dealers = [0], [0], [0], [], []
+    starts, ends, deltas, finished = [], [], [], []
+    for hand in hands:
+        compact = compact_events(hand)
+        code = hand.round_wind * 4 + hand.kyoku
+        if compact is None or hand.wall is not None or hand.players != 4 or code > last:
+            return None
+        haipai = hand.haipai
+        if len(haipai) != 4 or not 13 == len(haipai[0]) == len(haipai[1]) == len(haipai[2]):
+            return None
+        if len(haipai[3]) != 13:
+            return None
+        ops.append(compact.ops)
+        ops_lo.append(ops_lo[-1] + len(compact.ops))
+        event_rows.extend(_row(ev, red_set) or _NO_ROW for ev in compact.others)
+        event_lo.append(len(event_rows))
+        dora = hand.dora_indicators[:5]
+        for tiles in haipai:
+            revealed.extend(tiles)
+        revealed.extend(dora)
+        revealed.extend(hand.ura_indicators[:5])
+        revealed_lo.append(len(revealed))
+        n_dora.append(len(dora))
+        dealers.append(hand.dealer)
+        _outcome(hand, code, starts, ends, deltas, finished)
+    n = len(hands)
+    all_ops = np.concatenate(ops)
+    script = np.empty((len(all_ops), SCRIPT_WIDTH), dtype=np.int32)
+    script_lo = np.empty(n + 1, dtype=np.int32)
+    walls = np.empty((n, 136), dtype=np.int32)
+    known = np.empty((n, 136), dtype=np.uint8)
+    problems = np.empty((n, 3), dtype=np.int32)
+    i32 = np.int32
+    rows = pack_hands(
+        all_ops,
+        np.array(ops_lo, dtype=i32),
+        np.array(event_rows, dtype=i32).reshape(-1, SCRIPT_WIDTH),
+        np.array(event_lo, dtype=i32),
+        np.array(revealed, dtype=i32),
+        np.array(revealed_lo, dtype=i32),
+        np.array(n_dora, dtype=i32),
+        np.array(dealers, dtype=i32),
+        script,
+        script_lo,
+        walls,
+        known,
+        problems,
+    )
+    if problems[:, 0].any():
+        return None
+    return PackedGame(
+        walls=walls,
+        known=known,
+        starts=np.array(starts, dtype=np.int32).reshape(n, 7),
+        script=script[:rows],
+        script_lo=script_lo,
+        ends=np.array(ends, dtype=np.int32).reshape(n, 4),
+        rec_deltas=np.array(deltas, dtype=np.int32).reshape(n, 4),
+        finished=np.array(finished, dtype=np.uint8),
+        hand_ids=np.arange(n, dtype=np.int32),
+        labels=[hand.label for hand in hands],
+        errors=[],
+        red=red,
+        full_walls=False,
     )
 
 

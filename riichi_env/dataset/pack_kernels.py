@@ -1,5 +1,6 @@
 """Compiled parts of :func:`riichi_env.dataset.pack.pack_game`: a hand's script from a reader's
-compact events, and a wall that fits what a record reveals."""
+compact events, a wall that fits what a record reveals, and both for every hand of a record in
+one call."""
 
 from __future__ import annotations
 
@@ -127,11 +128,68 @@ def engine_wall(revealed, n_dora, dealer, draws, rinshan, wall, known):
     return WALL_OK, 0, 0
 
 
+@njit(
+    example=lambda x: (
+        np.zeros((1, 3), np.int32),
+        np.zeros(2, np.int32),
+        np.zeros((1, 6), np.int32),
+        np.zeros(2, np.int32),
+        np.zeros(1, np.int32),
+        np.zeros(2, np.int32),
+        np.zeros(1, np.int32),
+        np.zeros(1, np.int32),
+        np.zeros((1, 6), np.int32),
+        np.zeros(2, np.int32),
+        np.zeros((1, 136), np.int32),
+        np.zeros((1, 136), np.uint8),
+        np.zeros((1, 3), np.int32),
+    )
+)
+def pack_hands(
+    ops, ops_lo, event_rows, event_lo, revealed, revealed_lo, n_dora, dealers, script, script_lo,
+    walls, known, problems,
+):  # fmt: skip
+    """:func:`compact_script` and :func:`engine_wall` of every hand ``h`` of a record in one call:
+    its compact events ``ops[ops_lo[h]:ops_lo[h + 1]]`` with the script rows of its other events
+    ``event_rows[event_lo[h]:event_lo[h + 1]]``, what it reveals ``revealed[revealed_lo[h]:
+    revealed_lo[h + 1]]`` (``n_dora[h]`` dora indicators) and its dealer. Writes the hands'
+    script rows one after the other into ``script`` (at least as many rows as ``ops``), hand
+    ``h``'s from ``script_lo[h]``, their walls into ``walls[h]`` and ``known[h]``, and
+    ``engine_wall``'s answer into ``problems[h]``. Returns the script rows written."""
+    draws = np.empty(ops.shape[0], dtype=np.int32)  # a hand's draws: at most one an event
+    rinshan = np.empty(ops.shape[0], dtype=np.int32)
+    r = 0
+    script_lo[0] = 0
+    for h in range(dealers.shape[0]):
+        rows, d, k = compact_script(
+            ops[ops_lo[h] : ops_lo[h + 1]],
+            event_rows[event_lo[h] : event_lo[h + 1]],
+            script[r:],
+            draws,
+            rinshan,
+        )
+        r += rows
+        script_lo[h + 1] = r
+        problem, a, b = engine_wall(
+            revealed[revealed_lo[h] : revealed_lo[h + 1]],
+            n_dora[h],
+            dealers[h],
+            draws[:d],
+            rinshan[:k],
+            walls[h],
+            known[h],
+        )
+        problems[h, 0] = problem
+        problems[h, 1] = a
+        problems[h, 2] = b
+    return r
+
+
 def _dataset() -> list:
     """The game, the record readers', the packing kernels and the replay that writes rows."""
     from riichi_env.core.runner import _run_replay
 
-    return [*GAME, *KINDS["records"][2](), compact_script, engine_wall, _run_replay]
+    return [*GAME, *KINDS["records"][2](), compact_script, engine_wall, pack_hands, _run_replay]
 
 
 add_group(

@@ -86,3 +86,50 @@ def test_a_wall_that_cannot_be_names_why():
         packed = pack_game(bad, rules_for(bad))
         assert packed.errors[0] == (0, hand.label, f"wall: {message}")
         assert packed.hand_ids[0] == 1  # the other hands are packed
+
+
+def _fast_game():
+    """A stored four-player record read by the fast reader, every hand's events compact."""
+    for text in record_texts():
+        game = _read_fast(text, "x.mjson", (1, 1, 1))
+        compact = game is not None and all(compact_events(h) is not None for h in game.hands)
+        if compact and game.players == 4 and len(game.hands) > 2:
+            return game
+    raise AssertionError("no stored record reads compactly")
+
+
+def test_a_compact_record_packs_in_one_compiled_call(monkeypatch):
+    """A record the fast reader holds compactly has every hand's script and wall made by one
+    ``pack_hands`` call, the same arrays as its events packed hand by hand."""
+    import riichi_env.dataset.pack as pack
+
+    game = _fast_game()
+    calls = []
+    real = pack.pack_hands
+    monkeypatch.setattr(pack, "pack_hands", lambda *a: calls.append(1) or real(*a))
+    packed = pack_game(game, rules_for(game))
+    assert calls == [1]
+    events = copy.deepcopy(game)
+    for h in events.hands:
+        h.events = list(h.events)  # built: the hand-by-hand path
+    _same(packed, pack_game(events, rules_for(events)))
+
+
+def test_a_compact_record_whose_wall_cannot_be_names_why():
+    """In a compact record, a hand whose wall cannot be is named as in any other record (the
+    hand-by-hand path takes over), the other hands packed."""
+    game = _fast_game()
+    hand = game.hands[0]
+    cases = {
+        "seat 1 is dealt 12 tiles, not 13": lambda h: h.haipai[1].pop(),
+        f"tile id {hand.haipai[0][0]} appears 2 times": lambda h: h.haipai[1].__setitem__(
+            0, h.haipai[0][0]
+        ),
+        "a tile id outside 0-135": lambda h: h.haipai[2].__setitem__(0, 140),
+    }
+    for message, damage in cases.items():
+        bad = copy.deepcopy(game)
+        damage(bad.hands[0])
+        packed = pack_game(bad, rules_for(bad))
+        assert packed.errors == [(0, hand.label, f"wall: {message}")]
+        assert packed.hand_ids.tolist() == list(range(1, len(game.hands)))
