@@ -117,7 +117,7 @@ def scan_folder(folder: str | os.PathLike) -> Scan:
 
 
 def _scan_folder(folder: Path, scan: Scan) -> None:
-    for path in sorted(q for q in folder.rglob("*") if not _hidden(q, folder) and q.is_file()):
+    for path in _files_under(folder):
         name = path.name
         if is_record_name(name):
             scan.files.append(path)
@@ -133,8 +133,33 @@ def _scan_folder(folder: Path, scan: Scan) -> None:
             scan.ignored.append((path, why))
 
 
-def _hidden(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
+def _files_under(folder: Path) -> list[Path]:
+    """The files under ``folder`` in path order, each a regular file or a link to one: those of
+    its subfolders too (not of a linked folder, as ``Path.rglob``), not the hidden ones (a name,
+    or a folder's on the way, starting with a dot). One ``os.scandir`` a folder, which tells a
+    regular file without a ``stat``: 0.15 s where ``rglob`` took 0.26 s on 10,000 links."""
+    found: list[tuple[tuple[str, ...], Path]] = []
+    stack = [(folder, folder.parts)]
+    while stack:
+        where, parts = stack.pop()
+        try:
+            with os.scandir(where) as it:
+                entries = list(it)
+        except PermissionError:  # as rglob: a folder it may not list holds nothing
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((where / name, (*parts, name)))
+                elif entry.is_file():
+                    found.append(((*parts, name), where / name))
+            except OSError:  # as Path.is_file: not a file it can tell
+                continue
+    found.sort(key=lambda item: item[0])  # Path order: part by part
+    return [path for _, path in found]
 
 
 def no_records_message(given: list, ignored: list[tuple[Path, str]], shown: int = 5) -> str:

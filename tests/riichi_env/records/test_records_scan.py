@@ -130,3 +130,28 @@ def test_replay_takes_folders_like_dataset(folder, capsys):
     assert main(["replay", str(empty), str(MJLOG)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"{empty}: skipped: a folder with no files (or only hidden ones)"
+
+
+def test_a_folders_files_are_those_rglob_finds_in_path_order(tmp_path):
+    """The scan lists what ``sorted(rglob("*"))`` keeps (regular files and links to them, not
+    hidden, not inside a hidden or linked folder), in the same order, where part-by-part order
+    and string order differ (``a/b`` before ``a-c``)."""
+    from riichi_env.records.scan import _files_under
+
+    for name in ("a/b", "a-c", "a/z/deep", "b", ".hidden", "a/.h", ".dir/x", "c d", "Z"):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "b")
+    (tmp_path / "dir-link").symlink_to(tmp_path / "a", target_is_directory=True)
+    (tmp_path / "broken").symlink_to(tmp_path / "nothing")
+    (tmp_path / "empty").mkdir()
+
+    def hidden(q):
+        return any(part.startswith(".") for part in q.relative_to(tmp_path).parts)
+
+    want = sorted(q for q in tmp_path.rglob("*") if not hidden(q) and q.is_file())
+    assert _files_under(tmp_path) == want
+    assert [q.relative_to(tmp_path).as_posix() for q in want] == [
+        "Z", "a/b", "a/z/deep", "a-c", "b", "c d", "link",
+    ]  # fmt: skip
