@@ -38,8 +38,9 @@ what the env calls), its table in ``docs/environment.md`` and its tests.
 **Bytes** (``obs_dtype=np.uint8``, the dataset's ``dtype="uint8"``): the same kernels, compiled for
 a ``uint8`` output, store each value's byte, ``round(255 * (x - low) / (high - low))`` with the
 row's ``bounds`` (``_unit``, ``_score``: exactly the bytes of the float32 observation, clamped to
-0..255 and rounded in float32, that the tests' reference computes), with no float row in between. A float32 output compiles to the float code alone
-(``_bytes`` is a constant of the output's type). The count / 4 rows (river kinds, dora, ura)
+0..255 and rounded in float32, that the tests' reference computes), with no float row in
+between. A float32 output compiles to the float code alone (``_bytes`` is a constant of the
+output's type). The count / 4 rows (river kinds, dora, ura)
 count tiles in the bytes and store each count's byte once counted (``_quarter``).
 
 ``ROWS[name]`` lists ``(first row, number of rows, meaning)``; ``docs/environment.md`` prints the

@@ -160,8 +160,7 @@ def _outcome(hand: Hand, code: int, starts: list, ends: list, deltas: list, fini
     kind = draw.kind if draw is not None else ""
     starts.append((code, hand.honba, hand.kyotaku, *hand.scores))
     ends.append((tsumo, int(kind == "kyuushu_kyuuhai"), ron, int(kind == "sanchahou")))
-    # ``hand.deltas``, without summing the one win of most hands
-    deltas.append(wins[0].deltas if len(wins) == 1 and draw is None else hand.deltas)
+    deltas.append(hand.deltas)
     finished.append(int(bool(wins) or draw is not None))
 
 
@@ -184,22 +183,16 @@ def _pack_compact(
         code = hand.round_wind * 4 + hand.kyoku
         if compact is None or hand.wall is not None or hand.players != 4 or code > last:
             return None
-        haipai = hand.haipai
-        if len(haipai) != 4 or not 13 == len(haipai[0]) == len(haipai[1]) == len(haipai[2]):
-            return None
-        if len(haipai[3]) != 13:
+        if [len(tiles) for tiles in hand.haipai] != [13, 13, 13, 13]:
             return None
         ops.append(compact.ops)
         ops_lo.append(ops_lo[-1] + len(compact.ops))
         event_rows.extend(_row(ev, red_set) or _NO_ROW for ev in compact.others)
         event_lo.append(len(event_rows))
-        dora = hand.dora_indicators[:5]
-        for tiles in haipai:
-            revealed.extend(tiles)
-        revealed.extend(dora)
-        revealed.extend(hand.ura_indicators[:5])
+        tiles, dora = _reveals(hand)
+        revealed.extend(tiles)
         revealed_lo.append(len(revealed))
-        n_dora.append(len(dora))
+        n_dora.append(dora)
         dealers.append(hand.dealer)
         _outcome(hand, code, starts, ends, deltas, finished)
     n = len(hands)
@@ -316,15 +309,22 @@ def _fit_wall(hand, draws: np.ndarray, rinshan: np.ndarray, wall: np.ndarray, kn
         tiles = hand.haipai[(dealer + i) % 4]
         if len(tiles) != 13:
             raise RecordError(f"seat {(dealer + i) % 4} is dealt {len(tiles)} tiles, not 13")
-    dora, ura = hand.dora_indicators[:5], hand.ura_indicators[:5]
-    revealed = np.array([*itertools.chain.from_iterable(hand.haipai), *dora, *ura], dtype=np.int32)
-    problem, a, b = engine_wall(revealed, len(dora), dealer, draws, rinshan, wall, known)
+    tiles, n_dora = _reveals(hand)
+    revealed = np.array(tiles, dtype=np.int32)
+    problem, a, b = engine_wall(revealed, n_dora, dealer, draws, rinshan, wall, known)
     if problem == WALL_TOO_MANY_DRAWS:
         raise RecordError(f"{a} draws and {b} replacement draws: more than a wall has")
     if problem == WALL_TILE_RANGE:
         raise RecordError("a tile id outside 0-135")
     if problem == WALL_TWICE:
         raise RecordError(f"tile id {a} appears {b} times")
+
+
+def _reveals(hand: Hand) -> tuple[list[int], int]:
+    """What a hand's record reveals of its wall, as ``engine_wall`` reads it: the deal (seat 0
+    first), then at most five dora and five ura indicators; and how many dora indicators."""
+    dora = hand.dora_indicators[:5]
+    return [*itertools.chain.from_iterable(hand.haipai), *dora, *hand.ura_indicators[:5]], len(dora)
 
 
 def _engine_wall_3p(hand) -> tuple[np.ndarray, np.ndarray]:

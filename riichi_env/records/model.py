@@ -366,6 +366,8 @@ class Hand:
         """Point changes of the whole hand (all winners, or the draw)."""
         if self.draw is not None:
             return self.draw.deltas
+        if len(self.wins) == 1:  # most hands: the one win's, not summed
+            return tuple(self.wins[0].deltas[:4])
         total = [0, 0, 0, 0]
         for w in self.wins:
             for i in range(4):

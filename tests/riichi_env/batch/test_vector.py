@@ -332,8 +332,8 @@ def test_bad_actions_and_options():
 )
 def test_uint8_observations_are_the_float_ones_quantized(opts, encoder, threads):
     """The encoder writes the bytes itself: at every step each table's are exactly
-    ``quantize_reference._quantize`` of the float32 env's observation (same games, same actions), calls at
-    once included."""
+    ``quantize_reference._quantize`` of the float32 env's observation (same games, same
+    actions), calls at once included."""
     from quantize_reference import QUANT_INV, QUANT_LO, _quantize
 
     from riichi_env.core.encoders import ENCODER_IDS

@@ -1,6 +1,6 @@
 """Byte observations (``obs_dtype=np.uint8``) are written by the encoders themselves: exactly the
-bytes ``quantize_reference._quantize`` makes of the float32 observation, for every encoder and kernel over
-many game states, for every value a row can hold, and for the quarter counts."""
+bytes ``quantize_reference._quantize`` makes of the float32 observation, for every encoder and
+kernel over many game states, for every value a row can hold, and for the quarter counts."""
 
 import numba
 import numpy as np
