@@ -160,8 +160,9 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the shards and report; exit status 1 if ``--strict`` stopped at a bad record or no
     row was written (a line on stderr says why)."""
+    from riichi_env._worker import start_early, stop_early
     from riichi_env.dataset.convert import DatasetError
-    from riichi_env.dataset.io import _start_early, _stop_early, write_shards
+    from riichi_env.dataset.io import write_shards
 
     if args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
@@ -187,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
         if args.workers > 1:  # their start overlaps this process's kernel loads
-            _start_early(args.workers - 1, args.layout, options)
+            start_early(args.workers - 1, args.layout, options)  # or they have started
         manifest = write_shards(
             args.files,
             args.out,
@@ -203,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"riichi-env dataset: {exc}", file=sys.stderr)
         return 1
     finally:
-        _stop_early()  # those no run took (too few files, a bad option)
+        stop_early()  # those no run took (too few files, a bad option)
     seconds = time.perf_counter() - start
     doc = summary(manifest, seconds)
     if args.json:

@@ -57,6 +57,31 @@ tool's start when SciPy is installed, for code none of its kernels has (without 
 ``np.dot`` is a loop, and its ``np.linalg`` functions say that they need SciPy)."""
 
 
+EARLY_WORKERS = ("dataset",)
+"""Record tools whose worker processes (``--workers N``) start, as the program, before the
+command line is parsed: the parse imports Numba and the engine (0.4 s), and a worker's start
+(about a second) then overlaps all of this process's own. A worker learns its options from its
+first message; one the run does not take is stopped."""
+
+
+def _start_workers(argv: list[str]) -> bool:
+    """Start the worker processes ``argv``'s ``--workers N`` asks for; whether any started."""
+    from riichi_env import _worker
+
+    count = _worker.workers_asked(argv) - 1
+    if count < 1:
+        return False
+    _worker.start_early(count)
+    return True
+
+
+def _stop_workers() -> None:
+    """Stop the workers started before the parse that no run took."""
+    from riichi_env import _worker
+
+    _worker.stop_early()
+
+
 def _load(name: str):
     try:
         return importlib.import_module(f"riichi_env.cli.{name}")
@@ -111,7 +136,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.modules.setdefault(SCIPY_BLAS, None)  # an import of it raises ImportError
         with contextlib.suppress(ValueError):  # signals are set from the main thread only
             signal.signal(signal.SIGINT, _interrupted_within(f"riichi-env {name}"))
-    status = _main(argv, freeze=tool)
+    started = tool and name in EARLY_WORKERS and _start_workers(sys.argv[1:])
+    try:
+        status = _main(argv, freeze=tool)
+    finally:
+        if started:
+            _stop_workers()
     if tool and not _watched():
         with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing to keep
             sys.stdout.flush()

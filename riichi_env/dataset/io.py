@@ -16,9 +16,7 @@ import inspect
 import json
 import math
 import mmap
-import multiprocessing
 import os
-import secrets
 import selectors
 import signal
 import sys
@@ -33,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from engine.arguments import check_bool, check_int, check_seed, describe
-from riichi_env._worker import dataset_worker
+from riichi_env import _worker
 from riichi_env.progress import ProgressLine
 from riichi_env.records.scan import RECORD_SUFFIXES, is_record_name, scan_paths
 
@@ -53,14 +51,10 @@ _AHEAD = 32
 (packed games are a few KB each)..."""
 _AHEAD_BYTES = 64 << 20
 """... and at most this many bytes of them (a float32 hanchan's rows are about 14 MB)."""
-_JOIN_SECONDS = 5.0
 _REDRAW_SECONDS = 0.25
 _MIN_BLOCK_BYTES = 1 << 20
 _PIECE_ROWS = 1024
 _POOL_BLOCKS = 2
-_ENV_KEYS = ("RIICHI_ENV_CACHE", "XDG_CACHE_HOME", "HOME")
-"""Environment variables a worker takes from the parent at its start (with every ``NUMBA_*``),
-so it uses the parent's Numba cache even when the forkserver was started before they changed."""
 
 
 def record_files(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[Path]:
@@ -279,11 +273,11 @@ class _Run:
         batches, and only then gives that slot a file again.
         """
         count = min(self.workers - 1, len(self.files) - 1)
-        early = _take_early(count, self.options, self.mode)
+        early = _worker.take_early(count, self.options, self.mode)
         if early is None:
-            blocks = _Blocks(_prefixes(count))
+            blocks = _Blocks(_worker.prefixes(count))
             conns, theirs, procs = self._worker_processes(blocks, count)
-        else:  # started ahead of the run (``_start_early``), their ends closed
+        else:  # started ahead of the run (``_worker.start_early``), their ends closed
             blocks, conns, procs = _Blocks(early[0]), early[1], early[2]
             theirs = []
             self._procs[:] = procs
@@ -293,9 +287,8 @@ class _Run:
         window = _INFLIGHT_PER_WORKER * count + _AHEAD
         try:
             if theirs:  # not when started ahead
-                for p, their in zip(procs, theirs, strict=True):
-                    p.start()
-                    their.close()  # only the worker holds its end now: its exit closes it
+                _worker.start(procs, theirs)
+                _worker.send_options(conns, self.options, self.mode)
             for want in range(n):
                 book.take(self._receive(conns, procs, book, block=False))
                 book.next = self._give(conns, procs, book, book.next, min(n, want + window))
@@ -333,14 +326,14 @@ class _Run:
                     c.send(None)
             for w, p in enumerate(procs):
                 if book.ready[w]:
-                    p.join(_JOIN_SECONDS)
+                    p.join(_worker.JOIN_SECONDS)
         finally:
             book.done.clear()
             book.mine.clear()
             if book.selector is not None:
                 book.selector.close()
             payload = None
-            _stop(procs, conns + theirs)
+            _worker.stop(procs, conns + theirs)
             blocks.close()
 
     def _convert_ahead(self, index: int) -> tuple[str, Any]:
@@ -354,7 +347,7 @@ class _Run:
     def _worker_processes(self, blocks: _Blocks, count: int) -> tuple[list, list, list]:
         """``count`` worker processes, not started, each with a connection: ``(this process's
         ends, the workers' ends, the processes)``."""
-        conns, theirs, procs = _new_workers(self.options, self.mode, blocks.prefixes)
+        conns, theirs, procs = _worker.new_workers(blocks.prefixes)
         self._procs[:] = procs
         return conns, theirs, procs
 
@@ -368,7 +361,8 @@ class _Run:
             w = max(ok, key=lambda i: len(book.free[i]))
             slot = book.free[w].pop()
             try:
-                conns[w].send((nxt, str(self.files[nxt]), slot))
+                path = self.files[nxt]  # a path, or a run of them as text
+                conns[w].send((nxt, path if isinstance(path, tuple) else str(path), slot))
             except OSError:  # the worker is gone: _receive says so
                 self._receive(conns, procs, book)
                 raise
@@ -393,15 +387,20 @@ class _Run:
                     out.append((w, conn.recv()))
                     continue
                 except (EOFError, OSError):
-                    procs[w].join(_JOIN_SECONDS)
+                    procs[w].join(_worker.JOIN_SECONDS)
             elif procs[w].sentinel not in ready:
                 continue
-            files = ", ".join(str(self.files[i]) for i in inflight[w]) or "none"
+            files = ", ".join(_named(self.files[i]) for i in inflight[w]) or "none"
             raise RuntimeError(
                 f"dataset worker process {procs[w].name} ended unexpectedly (exit code "
                 f"{procs[w].exitcode}); the files it was converting: {files}"
             )
         return out
+
+
+def _named(item) -> str:
+    """A file, or a run of files, as text."""
+    return ", ".join(map(str, item)) if isinstance(item, tuple) else str(item)
 
 
 class _Book:
@@ -465,113 +464,28 @@ def _converter_class():
     return Converter
 
 
-def _context():
-    """A start method that never forks a process with threads: forkserver, else spawn."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
-def _prefixes(count: int) -> list[str]:
-    """The shared-memory block names of ``count`` new workers: this process's id, a random part,
-    the worker's number."""
-    prefix = f"rie_{os.getpid()}_{secrets.token_hex(3)}_"
-    return [f"{prefix}{i}_" for i in range(count)]
-
-
-def _new_workers(options: dict, mode: str, prefixes: list[str]) -> tuple[list, list, list]:
-    """A worker process for each of ``prefixes``, not started, each with a connection: ``(this
-    process's ends, the workers' ends, the processes)``."""
-    ctx = _context()
-    env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS or k.startswith("NUMBA_")}
-    conns, theirs, procs = [], [], []
-    for i, prefix in enumerate(prefixes):
-        mine, their = ctx.Pipe(duplex=True)
-        conns.append(mine)
-        theirs.append(their)
-        procs.append(
-            ctx.Process(
-                target=dataset_worker,  # ignores SIGINT, then runs _worker_main
-                args=(options, env, their, prefix, mode),
-                name=f"riichi_env-dataset-{i}",
-                daemon=True,
-            )
-        )
-    return conns, theirs, procs
-
-
-_EARLY: list[tuple] = []
-"""Workers started ahead of a run (``_start_early``): ``(options, mode, prefixes, this
-process's ends, processes)``, taken by the next run of those options (``_take_early``)."""
-
-
-def _start_early(count: int, mode: str, options: dict) -> None:
-    """Start ``count`` workers now for a run of ``options`` and ``mode`` soon after: their start
-    (interpreter, imports, kernel loads: about a second) overlaps this process's own imports and
-    kernel loads instead of following them. ``riichi-env dataset`` calls it before converting,
-    and ``_stop_early`` after; a run that finds other workers or options stops these."""
-    _stop_early()
-    prefixes = _prefixes(count)
-    conns, theirs, procs = _new_workers(dict(options), mode, prefixes)
-    _EARLY.append((dict(options), mode, prefixes, conns, procs))
-    for p, their in zip(procs, theirs, strict=True):
-        p.start()
-        their.close()
-
-
-def _take_early(count: int, options: dict, mode: str) -> tuple | None:
-    """``(prefixes, connections, processes)`` of ``count`` workers started ahead for these
-    ``options`` and ``mode`` (the others stopped), or None (all stopped) when there are fewer
-    or they were started for another run."""
-    if not _EARLY:
-        return None
-    opts, mode_, prefixes, conns, procs = _EARLY.pop()
-    if opts != dict(options) or mode_ != mode or len(procs) < count:
-        _stop(procs, conns)
-        return None
-    _stop(procs[count:], conns[count:])
-    return prefixes[:count], conns[:count], procs[:count]
-
-
-def _stop_early() -> None:
-    """Stop the workers started ahead that no run took."""
-    while _EARLY:
-        *_, conns, procs = _EARLY.pop()
-        _stop(procs, conns)
-
-
-def _stop(procs: list, conns: list) -> None:
-    """End the worker processes (terminate any still running) and close the connections."""
-    for p in procs:
-        if p.pid is not None and p.exitcode is None:
-            p.terminate()
-    for p in procs:
-        if p.pid is None:
-            continue
-        p.join(_JOIN_SECONDS)
-        if p.exitcode is None:
-            p.kill()
-            p.join()
-    for c in conns:
-        c.close()
-
-
-def _worker_main(options: dict, env: dict, conn, prefix: str, mode: str = "rows") -> None:
-    """A worker process: converts the ``(index, path, slot)`` it receives until ``None``, or until
-    the parent is gone (its end of the connection closed), writing each file's rows into the
-    slot's shared-memory block (``{prefix}{n}``, a new one when they do not fit); the parent
-    unlinks each block when it first reads it, this process any left at its end."""
+def _worker_main(conn, prefix: str) -> None:
+    """A worker process (after ``riichi_env._worker.dataset_worker``): imports the converter, waits
+    for its ``(options, mode)``, then converts the ``(index, path, slot)`` it receives until
+    ``None``, or until the parent is gone (its end of the connection closed), writing each file's
+    rows into the slot's shared-memory block (``{prefix}{n}``, a new one when they do not fit);
+    the parent unlinks each block when it first reads it, this process any left at its end."""
     from multiprocessing.shared_memory import SharedMemory
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (dataset_worker did too)
-    for key in list(os.environ):
-        if (key in _ENV_KEYS or key.startswith("NUMBA_")) and key not in env:
-            del os.environ[key]
-    os.environ.update(env)
     blocks: dict[int, Any] = {}
     made = 0
     try:
         try:
-            converter = _converter_class()(**options)
+            converter_class = _converter_class()  # its imports overlap the parent's
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+            conn.send((-1, "error", _portable_error(exc), None))
+            return
+        task = conn.recv()
+        if task is None:
+            return
+        options, mode = task
+        try:
+            converter = converter_class(**options)
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
             conn.send((-1, "error", _portable_error(exc), None))
             return
@@ -706,11 +620,12 @@ class _Blocks:
 def _convert_one(converter, path, reuse: bool = False, mode: str = "rows") -> tuple:
     """``(rows or None, stats delta)`` of one file; ``reuse``: the rows may be views of the
     converter's buffers, valid until its next conversion (a worker sends them at once). With
-    ``mode="games"`` the arrays of the file's packed game instead (``shards.pack_one``)."""
-    if mode != "rows":
-        from riichi_env.dataset.shards import pack_one
+    ``mode="games"``, ``path`` is a run of files: their games as one block and ``(stats delta,
+    error)`` (``shards.pack_files``)."""
+    if mode != "rows":  # ``path``: a run of files (``shards._runs``)
+        from riichi_env.dataset.shards import pack_files
 
-        return pack_one(converter, path)
+        return pack_files(converter, path, stop=_signal_noted)
     before = _snapshot(converter.stats)
     rows = converter.convert(path, reuse=True) if reuse else converter.convert(path)
     return rows, _delta(before, converter.stats)
@@ -1120,6 +1035,15 @@ def _write_row_shards(batches: BatchIterator, out: Path, shard_rows: int, report
     return _manifest(batches, shard_rows, shards)
 
 
+_NOTED: list[int] = []
+"""The signals ``_terminate_as_exit`` noted and has not raised yet."""
+
+
+def _signal_noted() -> bool:
+    """Whether a SIGTERM or Ctrl-C was noted: a run of files stops after the file it is in."""
+    return bool(_NOTED)
+
+
 @contextlib.contextmanager
 def _terminate_as_exit(report: Callable[[int], Any] | None) -> Iterator[Callable[[int], Any]]:
     """SIGTERM (``kill``, a job scheduler's stop) ends this block with ``SystemExit(143)`` after
@@ -1140,6 +1064,7 @@ def _terminate_as_exit(report: Callable[[int], Any] | None) -> Iterator[Callable
 
     def stop(signum, frame):
         came.append(signum)
+        _NOTED.append(signum)
         if len(came) > 1:
             raise SystemExit(128 + signum)
 
@@ -1147,6 +1072,7 @@ def _terminate_as_exit(report: Callable[[int], Any] | None) -> Iterator[Callable
 
     def interrupt(signum, frame):
         interrupted.append(True)
+        _NOTED.append(signum)
         before(signum, frame)  # the handler of the caller (Python's raises KeyboardInterrupt)
 
     def checked(done: int) -> None:
@@ -1167,6 +1093,7 @@ def _terminate_as_exit(report: Callable[[int], Any] | None) -> Iterator[Callable
         if interrupted:
             raise KeyboardInterrupt
     finally:
+        _NOTED.clear()
         signal.signal(signal.SIGTERM, previous)
         if callable(before):
             signal.signal(signal.SIGINT, before)

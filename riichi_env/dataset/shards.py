@@ -124,9 +124,114 @@ def _rules_text(rules) -> str:
     return json.dumps(_json_value(rules), sort_keys=True)
 
 
+def pack_files(
+    converter, paths: tuple, stop: Callable[[], bool] | None = None
+) -> tuple[dict[str, np.ndarray] | None, tuple]:
+    """Record files as one block of games (:func:`games_block`, ``None`` when none gives rows)
+    and ``(stats delta, error)``: what the converter's ``stats`` added, and the error a file
+    raised (the files after it not read; the block holds the games before it). ``stop``: asked
+    before each file after the first, true ends the run there (a signal noted). A worker sends
+    one block for several files: one message and one set of arrays instead of one a file."""
+    from riichi_env.dataset.io import _portable_error
+
+    games, delta, error = [], {}, None
+    for i, path in enumerate(paths):
+        if i and stop is not None and stop():
+            break
+        try:
+            game, part = pack_one(converter, path)
+        except Exception as exc:  # noqa: BLE001 - raised in file order by the run
+            error = _portable_error(exc)
+            break
+        _add_delta(delta, part)
+        if game is not None:
+            games.append((i, game))
+    return (games_block(games) if games else None), (delta, error)
+
+
+def _add_delta(total: dict[str, Any], delta: dict[str, Any]) -> None:
+    for key, value in delta.items():
+        total[key] = total[key] + value if key in total else value
+
+
+def games_block(games: list[tuple[int, dict[str, np.ndarray]]]) -> dict[str, np.ndarray]:
+    """Games (``(file index, pack_one's arrays)``) as one block: a shard's arrays, but for the
+    rules as text (``game_rules``, str) and each game's rows (``game_rows``)."""
+    counts = [len(g["hand_id"]) for _, g in games]
+    hands = np.zeros(len(games) + 1, dtype=np.int32)
+    np.cumsum(counts, out=hands[1:])
+    moves = np.zeros(hands[-1] + 1, dtype=np.int32)
+    at = 0
+    for (_, g), h in zip(games, hands[:-1], strict=True):
+        m = g["hand_moves"]
+        moves[h : h + len(m) - 1] = m[:-1] + at
+        at += int(m[-1])
+    moves[-1] = at
+
+    def cat(key: str, dtype) -> np.ndarray:
+        return np.concatenate([g[key] for _, g in games]).astype(dtype, copy=False)
+
+    return {
+        "game_hands": hands,
+        "game_file": np.array([i for i, _ in games], dtype=np.int32),
+        "game_rules": np.array([g["rules"].item() for _, g in games], dtype=str),
+        "game_names": np.stack([g["names"] for _, g in games]).astype(str, copy=False),
+        "game_rank": np.stack([g["rank"] for _, g in games]),
+        "game_score": np.stack([g["score"] for _, g in games]),
+        "game_full": cat("full", np.uint8),
+        "game_rows": cat("rows", np.int64),
+        "hand_wall": cat("hand_wall", np.uint8),
+        "hand_known": cat("hand_known", np.uint8),
+        "hand_start": cat("hand_start", np.int32),
+        "hand_end": cat("hand_end", np.int8),
+        "hand_delta": cat("hand_delta", np.int32),
+        "hand_finished": cat("hand_finished", np.uint8),
+        "hand_id": cat("hand_id", np.int16),
+        "hand_moves": moves,
+        "moves": cat("moves", np.int16),
+    }
+
+
+def _join_blocks(blocks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Blocks of games as one, in order (their hand and move offsets shifted)."""
+    if len(blocks) == 1:
+        return blocks[0]
+    hands, moves = [np.zeros(1, np.int32)], [np.zeros(1, np.int32)]
+    h = m = 0
+    for b in blocks:
+        hands.append(b["game_hands"][1:] + h)
+        moves.append(b["hand_moves"][1:] + m)
+        h += int(b["game_hands"][-1])
+        m += int(b["hand_moves"][-1])
+    out = {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
+    out["game_hands"] = np.concatenate(hands)
+    out["hand_moves"] = np.concatenate(moves)
+    return out
+
+
+def _split_block(block: dict[str, np.ndarray], g: int) -> tuple[dict, dict]:
+    """A block's first ``g`` games and the rest, as two blocks."""
+    h = int(block["game_hands"][g])
+    m = int(block["hand_moves"][h])
+    head, tail = {}, {}
+    for k, v in block.items():
+        cut = g if k.startswith("game_") else h if k.startswith("hand_") else m
+        head[k], tail[k] = v[:cut], v[cut:]
+    head["game_hands"], tail["game_hands"] = (
+        block["game_hands"][: g + 1],
+        block["game_hands"][g:] - h,
+    )
+    head["hand_moves"], tail["hand_moves"] = (
+        block["hand_moves"][: h + 1],
+        block["hand_moves"][h:] - m,
+    )
+    return head, tail
+
+
 class ShardWriter:
-    """Collects games (:func:`pack_one`'s arrays) and writes them as ``shard-NNNNN.npz`` files
-    of ``shard_games`` games each, in the order added; the same games give the same bytes."""
+    """Collects games (blocks of them, :func:`games_block`) and writes them as
+    ``shard-NNNNN.npz`` files of ``shard_games`` games each, in the order added; the same games
+    give the same bytes however they were grouped in blocks."""
 
     def __init__(self, out: Path, shard_games: int) -> None:
         self.out = out
@@ -134,71 +239,59 @@ class ShardWriter:
         self.rules: list[dict[str, Any]] = []
         self._rules_index: dict[str, int] = {}
         self.shards: list[dict[str, Any]] = []
-        self._games: list[tuple[int, dict[str, np.ndarray]]] = []
+        self._blocks: list[dict[str, np.ndarray]] = []
+        self._games = 0  # in ``_blocks``
 
     def add(self, file_index: int, game: dict[str, np.ndarray]) -> None:
-        """Add a game, given up by the caller: its arrays that are views of other memory (a
-        worker's shared block) are copied, the others kept."""
-        self._games.append(
-            (file_index, {k: v if v.base is None else np.array(v) for k, v in game.items()})
-        )
-        if len(self._games) >= self.shard_games:
+        """Add a game (:func:`pack_one`'s arrays), given up by the caller."""
+        self.add_block(games_block([(file_index, game)]))
+
+    def add_block(self, block: dict[str, np.ndarray], first_file: int = 0) -> None:
+        """Add a block of games, given up by the caller (its arrays that are views of other
+        memory, a worker's shared block, are copied), their file indices counted from
+        ``first_file``; writes each shard as soon as it is full."""
+        block = {k: v if v.base is None else np.array(v) for k, v in block.items()}
+        if first_file:
+            block["game_file"] = block["game_file"] + np.int32(first_file)
+        while True:
+            room = self.shard_games - self._games
+            n = len(block["game_file"])
+            if n < room:
+                self._blocks.append(block)
+                self._games += n
+                return
+            head, block = _split_block(block, room) if n > room else (block, None)
+            self._blocks.append(head)
+            self._games += room
             self.flush()
+            if block is None or not len(block["game_file"]):
+                return
 
     def flush(self) -> None:
         """Write the games added since the last shard as a shard of their own."""
-        if not self._games:
+        if not self._blocks:
             return
-        games = self._games
-        self._games = []
+        games = _join_blocks(self._blocks)
+        self._blocks, self._games = [], 0
         rules = []
-        for _, g in games:
-            text = str(g["rules"])
+        for text in games["game_rules"].tolist():
             if text not in self._rules_index:
                 self._rules_index[text] = len(self.rules)
                 self.rules.append(json.loads(text))
             rules.append(self._rules_index[text])
-        counts = [len(g["hand_id"]) for _, g in games]
-        hands = np.zeros(len(games) + 1, dtype=np.int32)
-        np.cumsum(counts, out=hands[1:])
-        moves, at = [], 0
-        for _, g in games:
-            moves.append(g["hand_moves"][:-1] + at)
-            at += int(g["hand_moves"][-1])
-        moves.append(np.array([at], dtype=np.int32))
-
-        def cat(key: str, dtype, width: tuple = ()) -> np.ndarray:
-            parts = [g[key] for _, g in games]
-            if not parts or all(len(p) == 0 for p in parts):
-                return np.zeros((0, *width), dtype=dtype)
-            return np.concatenate(parts).astype(dtype, copy=False)
-
-        arrays = {
-            "game_hands": hands,
-            "game_file": np.array([i for i, _ in games], dtype=np.int32),
-            "game_rules": np.array(rules, dtype=np.int16),
-            "game_names": np.array([list(g["names"]) for _, g in games], dtype=str).reshape(-1, 4),
-            "game_rank": np.stack([g["rank"] for _, g in games]),
-            "game_score": np.stack([g["score"] for _, g in games]),
-            "game_full": np.concatenate([g["full"] for _, g in games]),
-            "hand_wall": cat("hand_wall", np.uint8, (136,)),
-            "hand_known": cat("hand_known", np.uint8, (_WALL_BITS,)),
-            "hand_start": cat("hand_start", np.int32, (7,)),
-            "hand_end": cat("hand_end", np.int8, (4,)),
-            "hand_delta": cat("hand_delta", np.int32, (4,)),
-            "hand_finished": cat("hand_finished", np.uint8),
-            "hand_id": cat("hand_id", np.int16),
-            "hand_moves": np.concatenate(moves).astype(np.int32),
-            "moves": cat("moves", np.int16, (6,)),
-        }
+        arrays = {k: v for k, v in games.items() if k != "game_rows"}
+        arrays["game_rules"] = np.array(rules, dtype=np.int16)
+        # the width of the names of this shard's games (a block split across shards has that
+        # of all its games)
+        arrays["game_names"] = np.array(games["game_names"].tolist(), dtype=str).reshape(-1, 4)
         name = f"shard-{len(self.shards):05d}.npz"
         write_arrays(self.out / name, arrays)
         self.shards.append(
             {
                 "file": name,
-                "games": len(games),
-                "hands": int(hands[-1]),
-                "rows": int(sum(int(g["rows"][0]) for _, g in games)),
+                "games": len(arrays["game_file"]),
+                "hands": int(arrays["game_hands"][-1]),
+                "rows": int(games["game_rows"].sum()),
             }
         )
 
@@ -623,26 +716,53 @@ def write_game_shards(
 ) -> dict[str, Any]:
     """The ``games`` layout of :func:`riichi_env.dataset.io.write_shards`: ``batches`` (an
     ``io.BatchIterator``, its files and options checked) packed into shards in ``out``; the
-    manifest."""
+    manifest. The files are converted in runs of a few (``_runs``), each packed into one block
+    of games."""
     from riichi_env.dataset.io import _add_stats, _Run
 
     batches._mode = GAMES
     writer = ShardWriter(out, shard_games)
-    results = _Run(batches).results()
-    game = None
+    run = _Run(batches)
+    run.files = runs = _runs(batches.files, batches.workers)
+    results = run.results()
+    block = None
+    done = 0
     try:
-        for index, (game, delta) in enumerate(results):
+        for index, (block, (delta, error)) in enumerate(results):
             _add_stats(batches.stats, delta)
-            if game is not None:
-                writer.add(index, game)
-            game = None  # a worker's views: its slot is free again
+            if block is not None:
+                writer.add_block(block, first_file=done)
+            block = None  # a worker's views: its slot is free again
+            if error is not None:
+                raise error
+            done += len(runs[index])
             if progress is not None:
-                progress(index + 1)
+                progress(done)
         writer.flush()
     finally:
-        game = None
+        block = None
         results.close()
     return _manifest(batches, writer, shard_games)
+
+
+RUN_FILES = 8
+"""Files converted as one run, at most: their games are packed into one block (a worker sends
+one message and one set of arrays for them, and the writer joins 8x fewer pieces), yet a run is
+20-30 ms of work, short enough to split the files evenly between the processes. A Ctrl-C or
+SIGTERM is still acted on after the file being converted (``pack_files``'s ``stop``)."""
+
+
+RUNS_PER_PROCESS = 32
+"""Runs each process has at least (when there are files enough), so that the last runs still
+split evenly."""
+
+
+def _runs(files: list, workers: int) -> list[tuple[str, ...]]:
+    """``files`` in consecutive runs (tuples of paths as text) of up to ``RUN_FILES``, fewer
+    when there are too few files to give each process ``RUNS_PER_PROCESS`` runs."""
+    size = max(1, min(RUN_FILES, len(files) // (RUNS_PER_PROCESS * max(workers, 1))))
+    names = [str(f) for f in files]
+    return [tuple(names[i : i + size]) for i in range(0, len(names), size)]
 
 
 def _manifest(batches, writer: ShardWriter, shard_games: int) -> dict[str, Any]:
@@ -705,6 +825,8 @@ __all__ = [
     "GameRows",
     "ShardBatches",
     "iter_shard_batches",
+    "games_block",
+    "pack_files",
     "pack_one",
     "shard_bytes",
     "write_arrays",

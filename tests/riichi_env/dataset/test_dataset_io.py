@@ -699,10 +699,10 @@ def test_workers_started_ahead_are_the_runs_workers(files, tmp_path, layout):
     """Workers started ahead of a run (``riichi-env dataset`` starts them before it loads its own
     kernels) are the ones the run gives files to; the shards are one worker's, and nothing is
     left running."""
-    from riichi_env.dataset import io as dataset_io
+    from riichi_env import _worker
 
     one = write_shards(files, tmp_path / "one", layout=layout, workers=1, progress=False)
-    dataset_io._start_early(2, layout, {})
+    _worker.start_early(2, layout, {})
     ahead = {p.pid for p in _our_children()}
     assert len(ahead) == 2
     seen: set[int] = set()
@@ -714,7 +714,7 @@ def test_workers_started_ahead_are_the_runs_workers(files, tmp_path, layout):
         progress=lambda n: seen.update(p.pid for p in _our_children()),
     )
     assert seen == ahead
-    assert dataset_io._EARLY == []
+    assert _worker.EARLY == []
     assert one == two
     _same_shard_sets(tmp_path / "one", tmp_path / "two")
     assert _our_children() == []
@@ -723,9 +723,9 @@ def test_workers_started_ahead_are_the_runs_workers(files, tmp_path, layout):
 def test_workers_started_ahead_for_other_options_are_stopped(files, tmp_path):
     """A run whose options or layout differ from those the workers were started ahead for stops
     them and starts its own; so does ``_stop_early``, and no shared memory is left."""
-    from riichi_env.dataset import io as dataset_io
+    from riichi_env import _worker
 
-    dataset_io._start_early(1, "rows", {"encoder": "rich_v0"})
+    _worker.start_early(1, "rows", {"encoder": "rich_v0"})
     ahead = {p.pid for p in _our_children()}
     seen: set[int] = set()
     write_shards(
@@ -737,10 +737,10 @@ def test_workers_started_ahead_for_other_options_are_stopped(files, tmp_path):
     assert seen and not seen & ahead
     write_shards(files, tmp_path / "one", workers=1, progress=False)
     _same_shard_sets(tmp_path / "one", tmp_path / "two")
-    dataset_io._start_early(2, "games", {})
+    _worker.start_early(2, "games", {})
     assert len(_our_children()) == 2
-    dataset_io._stop_early()
-    assert _our_children() == [] and dataset_io._EARLY == []
+    _worker.stop_early()
+    assert _our_children() == [] and _worker.EARLY == []
     assert _our_shm() == []
 
 

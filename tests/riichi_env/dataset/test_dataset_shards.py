@@ -129,6 +129,78 @@ def test_the_same_shards_for_any_workers(four, tmp_path):
         assert (tmp_path / "two" / name).read_bytes() == (out / name).read_bytes(), name
 
 
+def test_the_same_shards_from_runs_of_files_for_any_workers(four, tmp_path, monkeypatch):
+    """Files converted in runs (several files a worker's message, their games one block) give
+    the shards of one file at a time, whatever the runs' size and the shards' boundaries."""
+    import riichi_env.dataset.shards as shards
+
+    out, manifest = four
+    monkeypatch.setattr(shards, "RUNS_PER_PROCESS", 1)  # 7 files: runs of 3 (2 workers), of 7
+    for workers in (2, 1):
+        assert {len(r) for r in shards._runs(FOUR, workers)} == ({3, 1} if workers == 2 else {7})
+        got = write_shards(
+            FOUR, tmp_path / str(workers), shard_games=3, workers=workers, progress=False
+        )
+        assert got == {**manifest, "files": got["files"]} and got["files"] == manifest["files"]
+        for shard in manifest["shards"]:
+            name = shard["file"]
+            assert (tmp_path / str(workers) / name).read_bytes() == (out / name).read_bytes()
+
+
+def test_the_writer_gives_the_same_bytes_however_the_games_are_grouped(four, tmp_path):
+    """A shard is the same bytes whether its games came one by one or in blocks that cross the
+    shards' boundaries."""
+    from riichi_env.dataset.shards import ShardWriter, games_block, pack_one
+
+    conv = Converter()
+    games = [(i, g) for i, f in enumerate(FOUR) if (g := pack_one(conv, f)[0]) is not None]
+    one = ShardWriter(tmp_path / "one", 3)
+    (tmp_path / "one").mkdir()
+    for i, g in games:
+        one.add(i, g)
+    one.flush()
+    for sizes in ([7], [2, 5], [4, 1, 2], [1, 6]):
+        name = "-".join(map(str, sizes))
+        (tmp_path / name).mkdir()
+        writer, at = ShardWriter(tmp_path / name, 3), 0
+        for size in sizes:
+            part = [(i - games[at][0], g) for i, g in games[at : at + size]]
+            writer.add_block(games_block(part), first_file=games[at][0])
+            at += size
+        writer.flush()
+        assert writer.shards == one.shards and writer.rules == one.rules, sizes
+        for shard in one.shards:
+            f = shard["file"]
+            assert (tmp_path / name / f).read_bytes() == (tmp_path / "one" / f).read_bytes()
+    assert [s["games"] for s in one.shards] == [3, 3, 1]
+
+
+def test_a_run_of_files_stops_at_an_error_after_the_games_before_it(tmp_path, monkeypatch):
+    """A file that raises (a 3-player record with ``strict``) inside a run: the games before it
+    are kept, the files after it are not read, and the error is raised in file order, as one
+    file at a time does."""
+    import riichi_env.dataset.shards as shards
+    from riichi_env.dataset.convert import DatasetError
+
+    files = [FOUR[0], FOUR[1], FOUR[3], THREE[0], FOUR[4]]  # not chip.xml: strict refuses it
+    calls = []
+    real = shards.pack_one
+
+    def pack_one(converter, path):
+        calls.append(Path(path).name)
+        return real(converter, path)
+
+    monkeypatch.setattr(shards, "pack_one", pack_one)
+    conv = Converter(strict=True)
+    block, (delta, error) = shards.pack_files(conv, tuple(map(str, files)))
+    assert isinstance(error, DatasetError) and "3-player" in str(error)
+    assert calls == [p.name for p in files[:4]]
+    assert block["game_file"].tolist() == [0, 1, 2] and delta["files"] == 3  # as file by file
+    monkeypatch.setattr(shards, "RUNS_PER_PROCESS", 1)
+    with pytest.raises(DatasetError, match="3-player"):
+        write_shards(files, tmp_path / "o", shard_games=2, strict=True, progress=False)
+
+
 def test_batches_in_order_shuffled_and_in_parts(four):
     out, _ = four
     whole = load_shards(out)
@@ -265,6 +337,29 @@ def test_sigterm_inside_code_that_swallows_errors_still_ends_the_run(tmp_path, m
     left = sorted(p.name for p in out.iterdir())
     assert "manifest.json" not in left and not [n for n in left if n.endswith(".tmp")]
     assert signal.getsignal(signal.SIGTERM) is not None  # the previous handler is back
+
+
+def test_sigterm_inside_a_run_of_files_ends_it_after_that_file(tmp_path, monkeypatch):
+    """Files converted as one run: a SIGTERM noted in the second file ends the run after it, the
+    files after it not read."""
+    import riichi_env.dataset.shards as shards
+
+    real = shards.pack_one
+    calls = []
+
+    def pack_one(converter, path):
+        calls.append(path)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.01)  # the handler runs here
+        return real(converter, path)
+
+    monkeypatch.setattr(shards, "pack_one", pack_one)
+    monkeypatch.setattr(shards, "RUNS_PER_PROCESS", 1)  # the 4 files in one run
+    with pytest.raises(SystemExit) as stopped:
+        write_shards(FOUR[:4], tmp_path / "out", shard_games=1, progress=False)
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert len(calls) == 2
 
 
 def test_the_cli_refuses_an_option_of_the_other_layout(tmp_path, capsys):
