@@ -251,7 +251,7 @@ def _group_alive(pgid: int) -> list[int]:
 
 class Command:
     """``riichi-env dataset`` over minutes of work with ``--workers 2`` (the command converts and
-    so does one worker process, started by the forkserver), in its own process group (so that
+    so does one worker process, forked as the command starts), in its own process group (so that
     they are counted in it); whatever of the group is left at the end is killed."""
 
     def __init__(self, out: Path):
@@ -306,6 +306,66 @@ def test_ctrl_c_ends_with_one_line_status_130_and_no_process_left(tmp_path):
         assert lines[-1] == "riichi-env dataset: interrupted", text
         assert command.wait_group_gone(10) == []
     assert not (tmp_path / "o" / "manifest.json").exists()
+
+
+EARLY_WORKERS = (
+    "import os, sys\n"
+    "import riichi_env._worker as w\n"
+    "seen = []\n"
+    "real_start, real_take, real_exit = w.start_early, w.take_early, os._exit\n"
+    "def start_early(count, mode=None, options=None):\n"
+    "    seen.append(('start', count, mode, 'numpy' in sys.modules, w.context().get_start_method()))\n"
+    "    real_start(count, mode, options)\n"
+    "def take_early(count, options, mode):\n"
+    "    got = real_take(count, options, mode)\n"
+    "    seen.append(('take', count, mode, got is not None))\n"
+    "    return got\n"
+    "def end(status):\n"
+    "    print(seen, flush=True)\n"
+    "    real_exit(status)\n"
+    "w.start_early, w.take_early, os._exit = start_early, take_early, end\n"
+    "from riichi_env.cli.main import main\n"
+    "sys.argv = ['riichi-env', 'dataset', *{files!r}, '--out', {out!r}, '--workers', '2']\n"
+    "main()\n"
+)
+
+
+def test_the_program_starts_its_workers_before_it_parses_its_arguments(run_python, tmp_path):
+    """As the program, ``dataset --workers 2`` starts its worker before anything heavy is imported
+    (forked on Linux), and the run takes that worker, sent its options: the shards are those of
+    one worker."""
+    files = [str(LOGS / "tenhou6" / "ranked_game.json"), str(LOGS / "tenhou6" / "four_reach.json")]
+    out = tmp_path / "two"
+    done = run_python(EARLY_WORKERS.format(files=files, out=str(out)), tmp_path)
+    seen = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 - our own print of a list
+    method = "fork" if sys.platform.startswith("linux") else seen[0][4]
+    assert seen[0] == ("start", 1, None, False, method)
+    assert seen[1][:3] == ("start", 1, "games")  # the run's call: the worker is given its options
+    assert seen[2] == ("take", 1, "games", True)
+    assert main(["dataset", *files, "--out", str(tmp_path / "one")]) == 0
+    assert (out / "shard-00000.npz").read_bytes() == (
+        tmp_path / "one" / "shard-00000.npz"
+    ).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("argv", "workers"),
+    [
+        (["dataset", "a", "--workers", "3", "--out", "o"], 3),
+        (["dataset", "a", "--workers=2"], 2),
+        (["dataset", "a", "--workers", "2", "--workers", "4"], 4),
+        (["dataset", "a"], 1),
+        (["dataset", "a", "--workers", "x"], 1),
+        (["dataset", "a", "--workers", "٣"], 1),
+        (["dataset", "a", "--workers"], 1),
+        (["dataset", "-h", "--workers", "2"], 1),
+        (["dataset", "--", "--workers", "2"], 1),
+    ],
+)
+def test_the_workers_a_command_line_asks_for_before_it_is_parsed(argv, workers):
+    from riichi_env._worker import workers_asked
+
+    assert workers_asked(argv) == workers
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
