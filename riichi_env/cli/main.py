@@ -41,8 +41,8 @@ RECORD_TOOLS = ("dataset", "convert", "replay")
 """Subcommands that run no code but the project's, do no linear algebra, and leave nothing for
 the interpreter's exit to do (their worker processes stopped, their files closed, when ``run``
 returns). As the program, they start NumPy's BLAS with one thread (``OPENBLAS_NUM_THREADS`` and
-``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s), keep SciPy's
-BLAS out of the process (``SCIPY_BLAS``), end within
+``MKL_NUM_THREADS``, unless set: a thread pool nobody uses costs a start 0.1 s), keep SciPy
+and PyYAML out of the process (``kept_out``), end within
 ``INTERRUPT_GRACE`` seconds of a Ctrl-C whatever it interrupted, freeze the
 objects of their imports (``gc.freeze``: the collector would scan Numba's hundred thousand
 objects again and again, 0.02-0.03 s of a short run) and end at once when ``run`` returns, their
@@ -55,6 +55,20 @@ SCIPY_BLAS = "scipy.linalg.cython_blas"
 ``np.dot`` can call a BLAS by importing it, and with it ``scipy.linalg``: 0.12-0.2 s of a record
 tool's start when SciPy is installed, for code none of its kernels has (without it, Numba's
 ``np.dot`` is a loop, and its ``np.linalg`` functions say that they need SciPy)."""
+
+NUMBA_CONFIG_FILE = ".numba_config.yaml"
+"""The file Numba reads its options from, in the current directory, with PyYAML."""
+
+
+def kept_out() -> list[str]:
+    """The modules a record tool's process does not import, where they are installed: SciPy's
+    BLAS (``SCIPY_BLAS``) and SciPy itself (Numba's import checks its version, 8 ms), and
+    PyYAML unless the current directory has a ``NUMBA_CONFIG_FILE`` (Numba's import loads it to
+    be able to read one, 15 ms). An import of them raises ``ImportError``."""
+    names = [SCIPY_BLAS, "scipy"]
+    if not os.path.exists(NUMBA_CONFIG_FILE):
+        names.append("yaml")
+    return names
 
 
 EARLY_WORKERS = ("dataset",)
@@ -133,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     if tool:
         for key in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # before NumPy is imported
             os.environ.setdefault(key, "1")
-        sys.modules.setdefault(SCIPY_BLAS, None)  # an import of it raises ImportError
+        for module in kept_out():
+            sys.modules.setdefault(module, None)  # an import of it raises ImportError
         with contextlib.suppress(ValueError):  # signals are set from the main thread only
             signal.signal(signal.SIGINT, _interrupted_within(f"riichi-env {name}"))
     started = tool and name in EARLY_WORKERS and _start_workers(sys.argv[1:])

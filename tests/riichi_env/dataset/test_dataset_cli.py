@@ -484,6 +484,35 @@ def test_record_tools_keep_scipy_blas_out(run_python, tmp_path, argv, seen):
     assert run_python(SEES_SCIPY_BLAS.format(argv=argv), tmp_path).stdout.strip() == seen
 
 
+SEES_KEPT_OUT = (
+    "import sys\n"
+    "from riichi_env.cli import main as cli\n"
+    "def seen(argv, **options):\n"
+    "    print([sys.modules.get(m, 'absent') for m in ('scipy', 'yaml')], flush=True)\n"
+    "    return 0\n"
+    "cli._main = seen\n"
+    "sys.argv = ['riichi-env', *{argv!r}]\n"
+    "sys.exit(cli.main())\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "config", "seen"),
+    [
+        (["dataset", "x", "--out", "y"], False, "[None, None]"),
+        (["replay", "x"], True, "[None, 'absent']"),  # Numba reads the file with PyYAML
+        (["arena", "--games", "1"], False, "['absent', 'absent']"),
+    ],
+)
+def test_record_tools_keep_scipy_and_pyyaml_out(run_python, tmp_path, argv, config, seen):
+    """The record tools mark SciPy (Numba's import checks its version) and PyYAML (Numba's
+    import loads it for a config file) as not importable, PyYAML only where the current
+    directory has no ``.numba_config.yaml``; the other commands leave both alone."""
+    if config:
+        (tmp_path / ".numba_config.yaml").write_text("")
+    assert run_python(SEES_KEPT_OUT.format(argv=argv), tmp_path).stdout.strip() == seen
+
+
 CONVERTS_WITHOUT_SCIPY = (
     "import sys\n"
     "from riichi_env.cli import main as cli\n"
