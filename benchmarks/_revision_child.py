@@ -127,22 +127,26 @@ def _cli(args: list[str], env: dict | None = None) -> subprocess.CompletedProces
     )
 
 
-def dataset_row(size: int, records: str) -> dict:
-    """``riichi-env dataset RECORDS --out DIR`` with its defaults and one worker: the documented
-    path, end to end (interpreter start, reading, converting, writing), hanchan per second."""
+def dataset_row(size: int, records: str, workers: int = 1, copies: int = 1) -> dict:
+    """``riichi-env dataset RECORDS --out DIR`` with its defaults and ``workers`` workers over
+    the first ``size`` records, each linked ``copies`` times: the documented path, end to end
+    (interpreter start, reading, converting, writing), hanchan per second."""
     files = sorted(os.listdir(records))[:size]
     with tempfile.TemporaryDirectory() as tmp:
         subset = os.path.join(tmp, "in")
         os.mkdir(subset)
-        for name in files:
-            os.symlink(os.path.join(records, name), os.path.join(subset, name))
+        for k in range(copies):
+            for name in files:
+                os.symlink(os.path.join(records, name), os.path.join(subset, f"{k:03d}-{name}"))
         probe = _cli(["dataset", "--help"])
         if probe.returncode != 0:
             return {"missing": "no `riichi-env dataset` command"}
         args = ["dataset", subset, "--out", os.path.join(tmp, "out")]
         if "--workers" in probe.stdout:
-            args += ["--workers", "1"]
-        _cli(["dataset", os.path.join(subset, files[0]), "--out", os.path.join(tmp, "warm")])
+            args += ["--workers", str(workers)]
+        elif workers > 1:
+            return {"missing": "no --workers"}
+        _cli(["dataset", os.path.join(records, files[0]), "--out", os.path.join(tmp, "warm")])
         start = time.perf_counter()
         proc = _cli(args)
         seconds = time.perf_counter() - start
@@ -153,7 +157,13 @@ def dataset_row(size: int, records: str) -> dict:
             for root, _, names in os.walk(os.path.join(tmp, "out"))
             for f in names
         )
-    return {"work": len(files), "seconds": seconds, "bytes": size_bytes}
+    return {"work": len(files) * copies, "seconds": seconds, "bytes": size_bytes}
+
+
+def dataset_w2_row(size: int, records: str) -> dict:
+    """``dataset_row`` with two workers over the records linked 10 times (many files, where a
+    second worker pays off)."""
+    return dataset_row(size, records, workers=2, copies=10)
 
 
 def _record_files(records: str, size: int) -> list[str]:
@@ -228,11 +238,12 @@ ROWS = {
     "vector_t2": vector_t2_row,
     "selfplay": selfplay_row,
     "dataset": dataset_row,
+    "dataset_w2": dataset_w2_row,
     "read": read_row,
     "pack": pack_row,
     "cold": cold_row,
 }
-ON_RECORDS = ("dataset", "read", "pack")
+ON_RECORDS = ("dataset", "dataset_w2", "read", "pack")
 """Rows that take the records folder as a third argument."""
 
 

@@ -1,7 +1,7 @@
 """The hot paths at two git revisions, measured alternately in one run: rates and their ratio.
 
     python benchmarks/compare_revisions.py BASE [HEAD]
-        [--only env,raw,vector,vector_u8,vector_t2,selfplay,dataset,read,pack,cold]
+        [--only env,raw,vector,vector_u8,vector_t2,selfplay,dataset,dataset_w2,read,pack,cold]
         [--rounds 3] [--budget normal|tiny] [--workdir DIR]
 
 ``BASE`` and ``HEAD`` are git revisions (``main``, ``HEAD~3``, a hash); ``HEAD`` defaults to
@@ -18,7 +18,8 @@ Rows (``--only``): ``env`` the wrapped PettingZoo ``env()`` with ``basic_v0`` an
 256 tables of ``vector_env`` with float32 and uint8 observations, random legal actions chosen in
 NumPy (decisions/s), and ``vector_t2`` the float32 one in two threads (``threads=2``); ``selfplay`` compiled random self-play, one worker (decisions/s); ``dataset``
 ``riichi-env dataset DIR --out OUT`` with its defaults and one worker over mjai records of
-compiled agents' hanchan, written once by this checkout (hanchan/s, and bytes a hanchan); ``read``
+compiled agents' hanchan, written once by this checkout (hanchan/s, and bytes a hanchan), and
+``dataset_w2`` the same with ``--workers 2`` over each record linked 10 times; ``read``
 ``read_file`` of each of those records and ``pack`` ``pack_game(read_file(p), rules_for(game,
 "auto"))`` of each, what the dataset does before the replay (hanchan a CPU second, in one process
 after a warm-up pass);
@@ -60,12 +61,13 @@ ROWS = {
     "vector_t2": ("vector_env, 256 tables, float32, threads=2", "decisions/s", 1500, 20),
     "selfplay": ("compiled random self-play, 1 worker", "decisions/s", 400, 2),
     "dataset": ("`riichi-env dataset`, defaults, 1 worker", "hanchan/s", 200, 3),
+    "dataset_w2": ("`riichi-env dataset --workers 2`, each record 10 times", "hanchan/s", 200, 3),
     "read": ("`read_file` of mjai records", "hanchan/CPU s", 200, 3),
     "pack": ("`read_file` + `pack_game` of mjai records", "hanchan/CPU s", 200, 3),
     "cold": ("empty cache: env step + self-play hanchan", "s", 1, 1),
 }
-DEFAULT_ROWS = "env,raw,vector,vector_u8,vector_t2,selfplay,dataset,read,pack,cold"
-ON_RECORDS = ("dataset", "read", "pack")
+DEFAULT_ROWS = "env,raw,vector,vector_u8,vector_t2,selfplay,dataset,dataset_w2,read,pack,cold"
+ON_RECORDS = ("dataset", "dataset_w2", "read", "pack")
 """Rows measured over the mjai records ``make_records`` writes."""
 
 
