@@ -68,7 +68,6 @@ ROW_OPTIONS = (
 given): what the rows are made of. The others (``rules``, ``walls``, ``strict``) shaped the
 packed records when they were written."""
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-_WALL_BITS = 17  # 136 places, as bits
 
 
 # ---------------------------------------------------------------- writing
@@ -175,7 +174,7 @@ def games_block(games: list[tuple[int, dict[str, np.ndarray]]]) -> dict[str, np.
         "game_hands": hands,
         "game_file": np.array([i for i, _ in games], dtype=np.int32),
         "game_rules": np.array([g["rules"].item() for _, g in games], dtype=str),
-        "game_names": np.stack([g["names"] for _, g in games]).astype(str, copy=False),
+        "game_names": np.stack([g["names"] for _, g in games]),
         "game_rank": np.stack([g["rank"] for _, g in games]),
         "game_score": np.stack([g["score"] for _, g in games]),
         "game_full": cat("full", np.uint8),
@@ -264,7 +263,7 @@ class ShardWriter:
             self._blocks.append(head)
             self._games += room
             self.flush()
-            if block is None or not len(block["game_file"]):
+            if block is None:  # else the rest, at least one game
                 return
 
     def flush(self) -> None:
