@@ -70,14 +70,10 @@ def njit(*args, example=None, **kwargs):
     return decorate(args[0]) if args and callable(args[0]) else decorate
 
 
-def signature(*args) -> tuple:
-    """The Numba argument types of ``args``: what a call with them compiles for."""
-    return signatures([args])[0]
-
-
 def signatures(arg_lists) -> list[tuple]:
-    """``signature`` of each argument list, an object in several lists typed once (typing the
-    game's record array takes about a millisecond; a group's examples all pass the same one)."""
+    """The Numba argument types of each argument list (what a call with them compiles for), an
+    object in several lists typed once (typing the game's record array takes about a
+    millisecond; a group's examples all pass the same one)."""
     arg_lists = list(arg_lists)  # held until the end: no object's id is reused meanwhile
     types: dict[int, object] = {}
     for args in arg_lists:
@@ -188,9 +184,7 @@ def compile_kernel(kernel, signature: tuple) -> None:
                 path.unlink(missing_ok=True)
         error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         name = f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"
-        say = (
-            f"riichi_env: dropped a damaged Numba cache, {folder} ({error}); compiling {name} again"
-        )
-        sys.stderr.write(say + "\n")
+        sys.stderr.write(f"riichi_env: dropped a damaged Numba cache, {folder} ({error}); ")
+        sys.stderr.write(f"compiling {name} again\n")
         sys.stderr.flush()
         kernel.compile(signature)

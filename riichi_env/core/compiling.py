@@ -294,12 +294,6 @@ _lock_guard = threading.RLock()
 _lock_depth = 0
 
 
-def _lock_path() -> Path | None:
-    """The compile lock of the kernels' cache folder, beside the markers."""
-    marker = _marker("lock")
-    return None if marker is None else marker.with_name("lock")
-
-
 def _try_lock(handle, take: bool = True) -> bool:
     """Take (``take=False``: release) the exclusive lock on the open file ``handle`` without
     waiting; False if another process holds it."""
@@ -320,11 +314,6 @@ def _try_lock(handle, take: bool = True) -> bool:
     return True
 
 
-def _unlock(handle) -> None:
-    with contextlib.suppress(OSError):
-        _try_lock(handle, take=False)
-
-
 @contextlib.contextmanager
 def _compile_lock(stream) -> Iterator[bool]:
     """Hold the cache's compile lock while the block runs; yields whether another process held it
@@ -332,8 +321,8 @@ def _compile_lock(stream) -> Iterator[bool]:
     compiles too). Re-entrant within a process; without a usable lock file it does nothing."""
     global _lock_depth
     with _lock_guard:
-        path = None if _lock_depth else _lock_path()
-        handle = None
+        marker = None if _lock_depth else _marker("lock")  # the lock beside the markers
+        path, handle = None if marker is None else marker.with_name("lock"), None
         if path is not None:
             with contextlib.suppress(OSError):
                 handle = open(path, "a+")  # noqa: SIM115 (held across the yield)
@@ -361,7 +350,8 @@ def _compile_lock(stream) -> Iterator[bool]:
             _lock_depth -= 1
             if handle is not None:
                 if locked:
-                    _unlock(handle)
+                    with contextlib.suppress(OSError):
+                        _try_lock(handle, take=False)
                 handle.close()
 
 
@@ -374,10 +364,7 @@ def compile_jobs() -> int:
     raw = os.environ.get(COMPILE_JOBS)
     if not raw:  # a frozen program's sys.executable is no Python to run -m with
         return 2 if (os.cpu_count() or 1) >= 2 and not getattr(sys, "frozen", False) else 1
-    try:
-        jobs = int(raw)
-    except ValueError:
-        jobs = 0
+    jobs = int(raw) if raw.strip().isdigit() else 0
     if jobs < 1:
         raise ValueError(
             f"{COMPILE_JOBS} must be a whole number of processes, 1 or more; got {raw!r}"

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import engine.kernels  # noqa: F401 (imports every kernel module of the game)
-from engine._numba import jit_disabled, signature
+from engine._numba import jit_disabled, signatures
 from engine.harness.selfplay import play_one
 from engine.state import examples
 
@@ -33,7 +33,7 @@ def test_every_example_kernel_is_compiled_once_under_the_example_signature():
     kernels = _kernels_with_examples()
     assert len(kernels) >= 20
     for kernel in kernels:
-        types = signature(*kernel.example(examples()))
+        types = signatures([kernel.example(examples())])[0]
         compiled = list(kernel.signatures)
         if not compiled:  # this kernel was only loaded as part of its caller's machine code
             kernel.compile(types)

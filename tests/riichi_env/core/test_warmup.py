@@ -253,7 +253,7 @@ def test_the_self_play_loop_compiled_inside_another_warm_up_is_marked_and_not_an
 def _hold_lock():
     """Take the compile lock of the fixture's cache as another process would (a second open file
     description: flock conflicts with it even within this process)."""
-    handle = open(warmup._lock_path(), "a+")  # noqa: SIM115
+    handle = open(warmup._marker("lock").with_name("lock"), "a+")  # noqa: SIM115
     assert warmup._try_lock(handle)
     return handle
 
@@ -266,7 +266,7 @@ def test_a_second_process_waits_for_the_first_and_loads_what_it_compiled(fresh, 
     def the_other_process_finishes():
         time.sleep(0.5)
         warmup._mark("selfplay", 9.0)
-        warmup._unlock(handle)
+        warmup._try_lock(handle, take=False)
         handle.close()
 
     other = threading.Thread(target=the_other_process_finishes)
@@ -289,7 +289,7 @@ def test_a_second_process_waits_for_the_first_and_loads_what_it_compiled(fresh, 
 @pytest.mark.skipif(warmup.os.name == "nt", reason="flock semantics")
 def test_after_the_wait_what_the_other_process_did_not_compile_is_compiled_here(fresh, monkeypatch):
     handle = _hold_lock()
-    threading.Timer(0.3, lambda: (warmup._unlock(handle), handle.close())).start()
+    threading.Timer(0.3, lambda: (warmup._try_lock(handle, take=False), handle.close())).start()
     out = io.StringIO()
     assert warmup.ensure_compiled("selfplay", stream=out) > 0.0
     assert fresh == [None] and "waiting for it" in out.getvalue()

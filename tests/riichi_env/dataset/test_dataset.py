@@ -611,7 +611,7 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
     ``replay_example_arguments()``
     without converting anything; a conversion with any options then finds exactly that
     signature (no second compile)."""
-    from engine._numba import jit_disabled, signature
+    from engine._numba import jit_disabled, signatures
     from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
@@ -620,7 +620,7 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
         game = read_text(f.read())
     for options in ({}, {"dtype": "uint8", "oracle": True}, {"encoder": "rich_v0"}):
         Converter(**options).convert(game)
-    assert _run_replay.signatures == [signature(*replay_example_arguments())]
+    assert _run_replay.signatures == signatures([replay_example_arguments()])
 
 
 # Three players only
@@ -845,7 +845,7 @@ def test_cli_dataset_with_three_players(tmp_path, capsys):
 def test_the_three_player_replay_uses_the_dataset_groups_signature():
     """A three-player conversion runs ``_run_replay`` with the same types as a four-player one:
     the ``dataset`` compile group covers it (no second signature, no compile on first use)."""
-    from engine._numba import jit_disabled, signature
+    from engine._numba import jit_disabled, signatures
     from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
@@ -854,4 +854,4 @@ def test_the_three_player_replay_uses_the_dataset_groups_signature():
     for encoder in ENCODERS_3P:
         Converter(encoder, oracle=True, dtype="uint8").convert(game)
         Converter(encoder).convert(game)
-    assert _run_replay.signatures == [signature(*replay_example_arguments())]
+    assert _run_replay.signatures == signatures([replay_example_arguments()])
