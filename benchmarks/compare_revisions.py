@@ -11,7 +11,9 @@ checked out once into a worktree of its own under ``--workdir`` (default
 there before anything is timed. Then every round measures every row at both revisions, each
 measurement in a fresh process (``_revision_child.py``), alternating which revision goes first
 from round to round, so a slow spell of the machine hits both alike. A row keeps its best round;
-the table also shows the slowest, the spread of the machine.
+the table also shows the slowest, the spread of the machine. ``ratio`` is of the best rounds;
+``paired`` the median of each round's own ratio (its two measurements ran back to back), the one
+to read for an effect of a few percent.
 
 Rows (``--only``): ``env`` the wrapped PettingZoo ``env()`` with ``basic_v0`` and ``raw`` the
 ``raw_env``, random masked play in PettingZoo's loop (decisions/s); ``vector`` and ``vector_u8``
@@ -37,6 +39,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -208,9 +211,17 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end; "
         f"{time.perf_counter() - start:.0f} s\n"
     )
-    print(f"| row | unit | {base.label} | {head.label} | ratio |")
-    print("|---|---|---:|---:|---:|")
+    print(f"| row | unit | {base.label} | {head.label} | ratio | paired |")
+    print("|---|---|---:|---:|---:|---:|")
     failed = False
+
+    def paired(row: str) -> str:
+        """The median over rounds of each round's ratio: the two measurements of a round ran
+        back to back, so a slow spell of the machine cancels out (finer than the best rounds')."""
+        both = zip(results[row][0], results[row][1], strict=True)
+        ratios = [h / b for b, h in ((rate(b, row), rate(h, row)) for b, h in both) if b and h]
+        return f"{statistics.median(ratios):.3f}x" if ratios else "-"
+
     for row in rows:
         what, unit = ROWS[row][:2]
         rates = [
@@ -221,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             if not rates[i]:
                 cells[i] += f" ({results[row][i][0]['missing']})"
         ratio = f"{max(rates[1]) / max(rates[0]):.2f}x" if rates[0] and rates[1] else "-"
-        print(f"| {row}: {what} | {unit} | {cells[0]} | {cells[1]} | {ratio} |")
+        print(f"| {row}: {what} | {unit} | {cells[0]} | {cells[1]} | {ratio} | {paired(row)} |")
         failed |= not rates[1]
         if row == "dataset":
             per = [
@@ -230,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
             ]
             if per[0] or per[1]:
                 mb = [f"{p[0] / 1e6:.2f}" if p else "n/a" for p in per]
-                print(f"| dataset: disk a hanchan | MB | {mb[0]} | {mb[1]} | |")
+                print(f"| dataset: disk a hanchan | MB | {mb[0]} | {mb[1]} | | |")
     return 1 if failed else 0
 
 

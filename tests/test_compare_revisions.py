@@ -60,6 +60,7 @@ def test_two_revisions_give_a_table_with_their_ratio(checkout, tmp_path):
     assert cells[1] == "decisions/s"
     assert cells[2][0].isdigit() and cells[3][0].isdigit()  # a rate at each revision
     assert cells[4].endswith("x")
+    assert cells[5].endswith("x") and "| paired |" in header  # the median of the rounds' ratios
     assert "2 alternating rounds" in out.stdout
 
 
