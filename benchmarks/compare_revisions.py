@@ -166,6 +166,14 @@ def show(values: list[float], row: str) -> str:
     return fmt.format(best) + spread
 
 
+def paired(base: list[dict], head: list[dict], row: str) -> str:
+    """The median over rounds of each round's head/base ratio of ``row``'s rates: a round's two
+    measurements ran back to back, so a slow spell of the machine cancels out."""
+    rates = [(rate(b, row), rate(h, row)) for b, h in zip(base, head, strict=True)]
+    ratios = [h / b for b, h in rates if b and h]
+    return f"{statistics.median(ratios):.3f}x" if ratios else "-"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("base", help="the revision to compare against (e.g. main)")
@@ -215,13 +223,6 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---:|---:|---:|---:|")
     failed = False
 
-    def paired(row: str) -> str:
-        """The median over rounds of each round's ratio: the two measurements of a round ran
-        back to back, so a slow spell of the machine cancels out (finer than the best rounds')."""
-        both = zip(results[row][0], results[row][1], strict=True)
-        ratios = [h / b for b, h in ((rate(b, row), rate(h, row)) for b, h in both) if b and h]
-        return f"{statistics.median(ratios):.3f}x" if ratios else "-"
-
     for row in rows:
         what, unit = ROWS[row][:2]
         rates = [
@@ -232,7 +233,9 @@ def main(argv: list[str] | None = None) -> int:
             if not rates[i]:
                 cells[i] += f" ({results[row][i][0]['missing']})"
         ratio = f"{max(rates[1]) / max(rates[0]):.2f}x" if rates[0] and rates[1] else "-"
-        print(f"| {row}: {what} | {unit} | {cells[0]} | {cells[1]} | {ratio} | {paired(row)} |")
+        print(
+            f"| {row}: {what} | {unit} | {cells[0]} | {cells[1]} | {ratio} | {paired(*results[row], row)} |"
+        )
         failed |= not rates[1]
         if row == "dataset":
             per = [

@@ -71,9 +71,8 @@ def njit(*args, example=None, **kwargs):
 
 
 def signatures(arg_lists) -> list[tuple]:
-    """The Numba argument types of each argument list (what a call with them compiles for), an
-    object in several lists typed once (typing the game's record array takes about a
-    millisecond; a group's examples all pass the same one)."""
+    """The Numba argument types of each argument list (what a call with it compiles for); an
+    object in several lists is typed once (the game's record array takes about a millisecond)."""
     arg_lists = list(arg_lists)  # held until the end: no object's id is reused meanwhile
     types: dict[int, object] = {}
     for args in arg_lists:
@@ -183,8 +182,8 @@ def compile_kernel(kernel, signature: tuple) -> None:
             if path.is_file() and path.name != "lock":
                 path.unlink(missing_ok=True)
         error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        name = f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"
-        sys.stderr.write(f"riichi_env: dropped a damaged Numba cache, {folder} ({error}); ")
-        sys.stderr.write(f"compiling {name} again\n")
-        sys.stderr.flush()
+        sys.stderr.write(  # one write, one line: line-buffered, so no flush is needed
+            f"riichi_env: dropped a damaged Numba cache, {folder} ({error}); compiling "
+            f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__} again\n"
+        )
         kernel.compile(signature)

@@ -6,6 +6,7 @@ by timed tests); this checks that the script works on a committed revision and t
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -80,3 +81,21 @@ def test_the_record_rows_read_and_pack_the_same_records(checkout, tmp_path):
         cells = _cells(out.stdout, f"| {name}:")
         assert cells[1] == "hanchan/CPU s"
         assert cells[2][0].isdigit() and cells[3][0].isdigit() and cells[4].endswith("x")
+
+
+def test_paired_is_the_median_of_each_rounds_own_ratio(monkeypatch):
+    """A slow spell that hits one round's both measurements cancels out: the best rounds' ratio
+    here would say 1.11x, the rounds' own ratios (1.11, 1.00, 0.80) have the median 1.00."""
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("compare_revisions_under_test", SCRIPT)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+
+    def run(seconds: float) -> dict:
+        return {"work": 100.0, "seconds": seconds}
+
+    base, head = [run(1.0), run(2.0), run(1.0)], [run(0.9), run(2.0), run(1.25)]
+    assert script.paired(base, head, "raw") == "1.000x"
+    failed = {"missing": "failed"}  # a round that failed at either revision is left out
+    assert script.paired([run(1.0), failed], [run(0.5), run(1.0)], "raw") == "2.000x"
+    assert script.paired([failed], [run(1.0)], "raw") == "-"

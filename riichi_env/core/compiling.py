@@ -321,8 +321,9 @@ def _compile_lock(stream) -> Iterator[bool]:
     compiles too). Re-entrant within a process; without a usable lock file it does nothing."""
     global _lock_depth
     with _lock_guard:
-        marker = None if _lock_depth else _marker("lock")  # the lock beside the markers
-        path, handle = None if marker is None else marker.with_name("lock"), None
+        marker = None if _lock_depth else _marker("lock")
+        path = None if marker is None else marker.with_name("lock")  # beside the markers
+        handle = None
         if path is not None:
             with contextlib.suppress(OSError):
                 handle = open(path, "a+")  # noqa: SIM115 (held across the yield)
@@ -364,7 +365,7 @@ def compile_jobs() -> int:
     raw = os.environ.get(COMPILE_JOBS)
     if not raw:  # a frozen program's sys.executable is no Python to run -m with
         return 2 if (os.cpu_count() or 1) >= 2 and not getattr(sys, "frozen", False) else 1
-    jobs = int(raw) if raw.strip().isdigit() else 0
+    jobs = int(raw) if raw.strip().isdecimal() else 0  # isdigit() passes '²', int() refuses it
     if jobs < 1:
         raise ValueError(
             f"{COMPILE_JOBS} must be a whole number of processes, 1 or more; got {raw!r}"

@@ -144,7 +144,7 @@ def test_compile_jobs_default_and_override(monkeypatch):
     assert warmup.compile_jobs() == 1
     monkeypatch.setenv(warmup.COMPILE_JOBS, "1")
     assert warmup.compile_jobs() == 1
-    for bad in ("0", "two", "-3"):
+    for bad in ("0", "two", "-3", "²"):
         monkeypatch.setenv(warmup.COMPILE_JOBS, bad)
         with pytest.raises(ValueError, match="RIICHI_ENV_COMPILE_JOBS must be a whole number"):
             warmup.compile_jobs()
