@@ -29,6 +29,7 @@ from engine.actions import (
     KAN,
     KITA,
     KYUUSHU,
+    N_ACTIONS,
     OPEN_RIICHI,
     PASS,
     PLAIN_OFFSET,
@@ -46,6 +47,7 @@ from engine.state import (
     CLAIM_BITS_CHI,
     PHASE_CLAIM,
 )
+from riichi_env.core.encoders import N_ROWS
 from riichi_env.core.fields import (
     FINISHED,
     O_ROWS,
@@ -156,6 +158,46 @@ R_MASK, R_ACTION, R_SEAT, R_KIND, R_FORCED, R_HAND, R_STEP = range(14, 21)
 R_STATUS, R_ERR, R_DELTAS, R_HAND_ROWS = range(21, 25)
 if len(REPLAY) - 1 != R_HAND_ROWS:
     raise ImportError("the R_* indices must follow REPLAY")
+
+
+def replay_example() -> tuple:
+    """A ``REPLAY`` tuple of a record of no hands and no rows, of the types
+    ``riichi_env.dataset.convert.Converter`` passes (every option gives the same types: the
+    unused float or byte buffers have no rows)."""
+    i32, u8, f32 = np.int32, np.uint8, np.float32
+    rows = max(N_ROWS.values())
+    floats = np.zeros((0, rows, 34), f32)
+    byte_rows = np.zeros((0, rows, 34), u8)
+    record = (
+        np.zeros((0, 136), i32),  # walls
+        np.zeros((0, 136), u8),  # known
+        np.zeros((0, 7), i32),  # starts
+        np.zeros((0, SCRIPT_WIDTH), i32),  # script
+        np.zeros(1, i32),  # script_lo
+        np.zeros((0, 4), i32),  # ends
+        np.zeros((0, 4), i32),  # rec_deltas
+        np.zeros(0, u8),  # finished
+        np.zeros(136, u8),  # red
+    )
+    rows_ = (
+        np.zeros((rows, 34), f32),  # oracle_scratch
+        floats,  # obs
+        byte_rows,  # obs_u8
+        floats,  # oracle
+        byte_rows,  # oracle_u8
+        np.zeros((0, N_ACTIONS), np.int8),  # mask
+        np.zeros(0, np.int16),  # action
+        np.zeros(0, np.int8),  # seat
+        np.zeros(0, np.int8),  # kind
+        np.zeros(0, np.bool_),  # forced
+        np.zeros(0, np.int16),  # hand
+        np.zeros(0, i32),  # step
+        np.zeros(0, i32),  # status
+        np.zeros(0, i32),  # err
+        np.zeros((0, 4), i32),  # deltas
+        np.zeros(0, i32),  # hand_rows
+    )
+    return record + rows_
 
 
 @njit(inline="always")

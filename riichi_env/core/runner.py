@@ -54,7 +54,8 @@ starts the next game.
 **Replay** (``_run_replay``): table ``t`` plays the record's hands ``rec_hand .. rec_hand_end - 1``
 (``start`` deals ``rec_hand``), each dealt from the record's wall, its moves the record's seat's;
 a row is written at each decision of a seat in ``rec_seats`` of a kind in ``kinds`` (not the
-forced ones with ``skip_forced``; the pass of an unknown choice never), in the body itself. The
+forced ones with ``skip_forced``; the pass of an unknown choice never; ``rows._row_wanted``): its
+observations by the encoders the body calls, its mask and columns by ``rows._write_row``. The
 table is ``FINISHED`` after its last hand. When the rows are full the call stops (``rows_full``) with the
 table ready to deal the hand again: the caller grows the rows and calls again.
 """
@@ -77,7 +78,7 @@ from engine.kernels import (
     _rng_seed,
 )
 from engine.tables import Tables
-from riichi_env.core.encoders import N_ROWS, _encode, _known_wall_rows
+from riichi_env.core.encoders import _encode, _known_wall_rows
 from riichi_env.core.fields import (
     BUFFERS,
     F_FINAL_SCORES,
@@ -92,7 +93,6 @@ from riichi_env.core.fields import (
     O_GAMES_DONE,
     O_GAMES_END,
     O_HI,
-    O_KINDS,
     O_LO,
     O_ORACLE,
     O_PLAYED,
@@ -126,7 +126,6 @@ from riichi_env.core.fields import (
     T_REC_HAND,
     T_REC_KNOWN,
     T_REC_SEAT_STEP,
-    T_REC_SEATS,
     T_REC_STEP,
     T_REFRESH,
     T_RNG,
@@ -146,11 +145,7 @@ from riichi_env.core.fields import (
 from riichi_env.core.options import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
 from riichi_env.core.record_seat import (
     R_ACTION,
-    R_FORCED,
-    R_HAND,
-    R_KIND,
     R_KNOWN,
-    R_MASK,
     R_OBS,
     R_OBS_U8,
     R_ORACLE,
@@ -158,16 +153,15 @@ from riichi_env.core.record_seat import (
     R_ORACLE_U8,
     R_RED,
     R_SCRIPT,
-    R_SEAT,
-    R_STEP,
-    SCRIPT_WIDTH,
     _deal_recorded,
     _end_recorded,
     _kind_of,
     _leave_record,
     _record_move,
     _rows_full,
+    replay_example,
 )
+from riichi_env.core.rows import _row_wanted, _write_row
 
 
 def example_arguments() -> tuple:
@@ -195,41 +189,13 @@ def replay_example_arguments() -> tuple:
     unused float or byte buffers have no rows): what ``riichi_env.compile("dataset")`` compiles
     it for, running nothing. ``tests/riichi_env/dataset/test_dataset.py`` checks that a conversion finds
     exactly this signature compiled."""
-    i32, u8, f32 = np.int32, np.uint8, np.float32
-    rows = max(N_ROWS.values())
-    floats = np.zeros((0, rows, 34), f32)
-    byte_rows = np.zeros((0, rows, 34), u8)
-    record = (
-        np.zeros((0, 136), i32),  # walls
-        np.zeros((0, 136), u8),  # known
-        np.zeros((0, 7), i32),  # starts
-        np.zeros((0, SCRIPT_WIDTH), i32),  # script
-        np.zeros(1, i32),  # script_lo
-        np.zeros((0, 4), i32),  # ends
-        np.zeros((0, 4), i32),  # rec_deltas
-        np.zeros(0, u8),  # finished
-        np.zeros(136, u8),  # red
-    )
-    rows_ = (
-        np.zeros((rows, 34), f32),  # oracle_scratch
-        floats,  # obs
-        byte_rows,  # obs_u8
-        floats,  # oracle
-        byte_rows,  # oracle_u8
-        np.zeros((0, N_ACTIONS), np.int8),  # mask
-        np.zeros(0, np.int16),  # action
-        np.zeros(0, np.int8),  # seat
-        np.zeros(0, np.int8),  # kind
-        np.zeros(0, np.bool_),  # forced
-        np.zeros(0, np.int16),  # hand
-        np.zeros(0, i32),  # step
-        np.zeros(0, i32),  # status
-        np.zeros(0, i32),  # err
-        np.zeros((0, 4), i32),  # deltas
-        np.zeros(0, i32),  # hand_rows
-    )
     play = example_arguments()
-    return (*play[:6], np.zeros((0, 1, 1, 34), f32), np.zeros((0, 1, 34), u8), record + rows_)
+    return (
+        *play[:6],
+        np.zeros((0, 1, 1, 34), np.float32),
+        np.zeros((0, 1, 34), np.uint8),
+        replay_example(),
+    )
 
 
 def _runner(agents: bool, replay: bool):
@@ -245,8 +211,8 @@ def _runner(agents: bool, replay: bool):
 
     The body reads as its steps, small inlined helpers: clear what the last call left
     (``_clear_call``), start or resume the table (``_starting``, ``_resume``), then per
-    decision the seat's move (the record's, and its row if ``_row_wanted``, written in the
-    body; or a compiled policy's), ``_apply``, the hand's
+    decision the seat's move (the record's, and its row if ``_row_wanted``: the observations,
+    then ``_write_row``; or a compiled policy's), ``_apply``, the hand's
     or game's end (``_hand_ended``, ``_game_over``, ``_observe_final``, ``_autoreset``), and
     at last the view of the seat to act (``_observe``)."""
     encodes = agents or replay  # a closure constant, as the flags: Numba prunes on it
@@ -268,19 +234,8 @@ def _runner(agents: bool, replay: bool):
             rp = tables_tuple[2]
             script, red = rp[R_SCRIPT], rp[R_RED]
             revealed, orc_scratch = rp[R_KNOWN], rp[R_ORACLE_SCRATCH]  # wall places known
-            obs_rows, obs_u8_rows, orc, orc_u8 = (
-                rp[R_OBS],
-                rp[R_OBS_U8],
-                rp[R_ORACLE],
-                rp[R_ORACLE_U8],
-            )
-            out_mask, out_action, out_seat, out_kind = (
-                rp[R_MASK],
-                rp[R_ACTION],
-                rp[R_SEAT],
-                rp[R_KIND],
-            )
-            out_forced, out_hand, out_step = rp[R_FORCED], rp[R_HAND], rp[R_STEP]
+            obs_rows, obs_u8_rows = rp[R_OBS], rp[R_OBS_U8]  # the observations: float or bytes
+            orc, orc_u8 = rp[R_ORACLE], rp[R_ORACLE_U8]  # the oracle's (option ``oracle``)
             capacity = rp[R_ACTION].shape[0]
             ti[nb, O_ROWS_FULL] = 0
         for t in range(lo, hi):  # the body is not a function of its own: a call passing every
@@ -321,7 +276,6 @@ def _runner(agents: bool, replay: bool):
                                 break
                             r = ti[nb, O_ROWS]
                             enc, oracle_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # oracle: 0 none
-                            h = ti[t, T_REC_HAND]
                             if enc < 0:  # no observation: a row count (the dataset's check)
                                 pass
                             elif obs_u8_rows.shape[0] > 0:  # bytes, written by the encoder
@@ -337,19 +291,7 @@ def _runner(agents: bool, replay: bool):
                                     st, t, tables, actor, oracle_id, ti, revealed, orc_scratch
                                 )
                                 orc[r, :, :] = orc_scratch
-                            if mask.shape[0] == N_ACTIONS:  # a constant count: vector moves
-                                for a in range(N_ACTIONS):
-                                    out_mask[r, a] = mask[a]
-                            else:
-                                for a in range(mask.shape[0]):
-                                    out_mask[r, a] = mask[a]
-                            out_action[r] = action
-                            out_seat[r] = actor
-                            out_kind[r] = kind
-                            out_forced[r] = count == 1
-                            out_hand[r] = h
-                            out_step[r] = ti[t, T_REC_SEAT_STEP + actor]
-                            ti[nb, O_ROWS] = r + 1
+                            _write_row(rp, ti, t, nb, mask, action, actor, kind, count == 1)
                     else:  # a compiled policy's move; a Python seat's ends the call
                         policy = ti[t, T_SEAT_POLICY + actor]
                         if policy == PYTHON_SEAT:
@@ -465,16 +407,6 @@ def _add_reward(tf, t, s, x):
 
 # The runner's steps: each inlined into the body (``inline="always"``; small, so the copy is
 # cheap), their names what the body reads.
-
-
-@njit(inline="always")
-def _row_wanted(ti, t, nb, actor, kind, known, count):
-    """Whether the decision of ``actor`` at table ``t`` (``kind``, ``known``, ``count`` legal
-    actions) gives a row: a known choice, of a seat in ``rec_seats``, of a kind in ``kinds``,
-    not a forced one with ``skip_forced`` (``nb``: the options' row)."""
-    if not known or not ti[t, T_REC_SEATS + actor] or not (ti[nb, O_KINDS] >> kind) & 1:
-        return False
-    return not ti[nb, O_SKIP_FORCED] or count != 1
 
 
 @njit(inline="always")

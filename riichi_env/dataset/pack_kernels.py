@@ -187,9 +187,11 @@ def pack_hands(
 
 def _dataset() -> list:
     """The game, the record readers', the packing kernels and the replay that writes rows."""
+    from riichi_env.core.rows import _write_row
     from riichi_env.core.runner import _run_replay
 
-    return [*GAME, *KINDS["records"][2](), compact_script, engine_wall, pack_hands, _run_replay]
+    kernels = [compact_script, engine_wall, pack_hands, _write_row, _run_replay]
+    return [*GAME, *KINDS["records"][2](), *kernels]
 
 
 add_group(
