@@ -184,11 +184,10 @@ def example_arguments() -> tuple:
 
 
 def replay_example_arguments() -> tuple:
-    """Arguments of a ``_run_replay`` call over a record of no hands, of the types
-    ``riichi_env.dataset.convert.Converter`` passes (every option gives the same types: the
-    unused float or byte buffers have no rows): what ``riichi_env.compile("dataset")`` compiles
-    it for, running nothing. ``tests/riichi_env/dataset/test_dataset.py`` checks that a conversion finds
-    exactly this signature compiled."""
+    """Arguments of a ``_run_replay`` call over a record of no hands (``replay_example``), of the
+    types ``riichi_env.dataset.convert.Converter`` passes: what ``riichi_env.compile("dataset")``
+    compiles it for, running nothing. ``tests/riichi_env/dataset/test_dataset.py`` checks that a
+    conversion finds exactly this signature compiled."""
     play = example_arguments()
     return (
         *play[:6],
@@ -274,8 +273,8 @@ def _runner(agents: bool, replay: bool):
                                 _rows_full(ti, t, ti[nb])
                                 break
                             _write_row(rp, ti, t, nb, mask, action, actor, kind, count == 1)
-                            r = ti[nb, O_ROWS] - 1  # its observations (encoder -1: none)
-                            enc, orc_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # oracle 0: none
+                            r = ti[nb, O_ROWS] - 1  # the row just counted: its observations
+                            enc, orc_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # -1 / 0: none
                             if enc >= 0 and obs_u8_rows.shape[0] > 0:  # bytes, by the encoder
                                 _encode_row(st, t, tables, actor, enc, ti, shown, obs_u8_rows[r])
                             elif enc >= 0:

@@ -610,8 +610,10 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
     """``riichi_env.compile("dataset")`` compiles the runner's ``_run_replay`` for
     ``replay_example_arguments()``
     without converting anything; a conversion with any options then finds exactly that
-    signature (no second compile)."""
+    signature (no second compile), and so does the row's kernel ``_write_row`` its example's."""
     from engine._numba import jit_disabled, signatures
+    from engine.state import examples
+    from riichi_env.core.rows import _write_row
     from riichi_env.core.runner import _run_replay, replay_example_arguments
 
     if jit_disabled():
@@ -621,6 +623,7 @@ def test_the_dataset_group_compiles_the_replay_for_the_converters_types():
     for options in ({}, {"dtype": "uint8", "oracle": True}, {"encoder": "rich_v0"}):
         Converter(**options).convert(game)
     assert _run_replay.signatures == signatures([replay_example_arguments()])
+    assert _write_row.signatures == signatures([_write_row.example(examples())])
 
 
 # Three players only
