@@ -1,8 +1,8 @@
 """The dataset's rows: which decisions of the record's seat become rows, and the row's columns.
 
-The replay (``runner._run_replay``) asks ``_row_wanted`` at each decision of the record's seat; at
-a wanted one ``_write_row`` writes the row's mask and columns into the ``REPLAY`` tuple's row
-buffers and counts it, then the body calls the encoders for its observations.
+The replay's decisions (``replay._replay``) ask ``_row_wanted`` at each decision of the record's
+seat; at a wanted one ``_write_row`` writes the row's mask and columns into the ``REPLAY`` tuple's
+row buffers and counts it, then ``_replay`` calls the encoders for its observations.
 
 ``_write_row`` is a kernel of its own, called rather than inlined, calling nothing, one loop and
 no branch: so its array arguments cost nothing (Numba's reference-count pruning removes each

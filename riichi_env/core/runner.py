@@ -55,9 +55,10 @@ starts the next game.
 (``start`` deals ``rec_hand``), each dealt from the record's wall, its moves the record's seat's;
 a row is written at each decision of a seat in ``rec_seats`` of a kind in ``kinds`` (not the
 forced ones with ``skip_forced``; the pass of an unknown choice never; ``rows._row_wanted``): its
-mask and columns by ``rows._write_row``, then its observations by the encoders the body calls. The
-table is ``FINISHED`` after its last hand. When the rows are full the call stops (``rows_full``) with the
-table ready to deal the hand again: the caller grows the rows and calls again.
+mask and columns by ``rows._write_row``, then its observations by the encoders (the table's
+decisions: ``replay._replay``). The table is ``FINISHED`` after its last hand. When the rows are
+full the call stops (``rows_full``) with the table ready to deal the hand again: the caller grows
+the rows and calls again.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ from engine.kernels import (
     _rng_seed,
 )
 from engine.tables import Tables
-from riichi_env.core.encoders import _encode, _known_wall_rows
+from riichi_env.core.encoders import _encode
 from riichi_env.core.fields import (
     BUFFERS,
     F_FINAL_SCORES,
@@ -94,10 +95,8 @@ from riichi_env.core.fields import (
     O_GAMES_END,
     O_HI,
     O_LO,
-    O_ORACLE,
     O_PLAYED,
     O_REWARD_MODE,
-    O_ROWS,
     O_ROWS_FULL,
     O_SKIP_FORCED,
     O_STOP_AT_GAME_END,
@@ -123,10 +122,6 @@ from riichi_env.core.fields import (
     T_HAND_ENDED,
     T_HAND_POINTS,
     T_NEED_RESET,
-    T_REC_HAND,
-    T_REC_KNOWN,
-    T_REC_SEAT_STEP,
-    T_REC_STEP,
     T_REFRESH,
     T_RNG,
     T_SEAT,
@@ -144,24 +139,10 @@ from riichi_env.core.fields import (
 )
 from riichi_env.core.options import REWARD_HAND, REWARD_PLACEMENT, REWARD_RANK
 from riichi_env.core.record_seat import (
-    R_ACTION,
-    R_KNOWN,
-    R_OBS,
-    R_OBS_U8,
-    R_ORACLE,
-    R_ORACLE_SCRATCH,
-    R_ORACLE_U8,
-    R_RED,
-    R_SCRIPT,
     _deal_recorded,
-    _end_recorded,
-    _kind_of,
-    _leave_record,
-    _record_move,
-    _rows_full,
     replay_example,
 )
-from riichi_env.core.rows import _row_wanted, _write_row
+from riichi_env.core.replay import _replay
 
 
 def example_arguments() -> tuple:
@@ -202,18 +183,20 @@ def _runner(agents: bool, replay: bool):
     teacher mode and the observations (``_run``); without, the Python seats and the random
     policies only, and no observation (``_run_random``); with ``replay``, the record's seat
     (``_run_replay``: ``tables_tuple`` carries the ``REPLAY`` tuple as its third entry). Numba
-    drops the branches on ``agents`` and ``replay`` before typing, so each kernel compiles only
-    its own (``_run_random`` neither the agents nor the encoders, neither play kernel the
-    replay). The play kernels are this function compiled as it
-    is; the replay kernel inlines it (docs/internals.md, "One runner": inlining copies the
-    body's blocks with its whole variable scope each, about 1 s for the env's runner).
+    drops the branches on ``agents`` and ``replay`` before typing and inlining, so each kernel
+    compiles only its own (``_run_random`` neither the agents nor the encoders, neither play
+    kernel the replay). The play kernels are this function compiled as it is; the replay kernel
+    inlines it (docs/internals.md, "One runner": inlining copies the body's blocks with its
+    whole variable scope each, about 1 s for the env's runner).
 
-    The body reads as its steps, small inlined helpers: clear what the last call left
-    (``_clear_call``), start or resume the table (``_starting``, ``_resume``), then per
-    decision the seat's move (the record's, and its row if ``_row_wanted``: ``_write_row``,
-    then the observations; or a compiled policy's), ``_apply``, the hand's
-    or game's end (``_hand_ended``, ``_game_over``, ``_observe_final``, ``_autoreset``), and
-    at last the view of the seat to act (``_observe``)."""
+    Per table the body reads as its steps, small inlined helpers: clear what the last call left
+    (``_clear_call``), start or resume the table (``_starting``, ``_resume``), then the
+    decisions: the record's (``replay._replay``, a whole record at once), or the compiled
+    seats' until a Python seat must act, each move through ``_apply`` and then the hand's or
+    game's end (``_hand_ended``, ``_game_over``, ``_observe_final``, ``_next_game``); at last
+    the view of the seat to act (``_observe``). The play decisions stay in the body: an inlined
+    step that calls a kernel keeps a reference count per array argument, at every call
+    (docs/internals.md, "One runner")."""
     encodes = agents or replay  # a closure constant, as the flags: Numba prunes on it
 
     def body(st, ev, tables_tuple, ti, tf, masks, obs, obs_u8):
@@ -221,21 +204,12 @@ def _runner(agents: bool, replay: bool):
         suit, honor = tables.shanten_suit, tables.shanten_honor
         nb = ti.shape[0] - 1  # the options' row (read in place: a view costs a step ~20 ns)
         lo, hi = ti[nb, O_LO], ti[nb, O_HI]
-        if ti[nb, O_TEACHER] >= 0:
-            if agents:
-                _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
-                return 0
-            raise ValueError("the teacher mode runs in _run, not _run_random")
-        writes = obs.shape[0] > OBS_NOW or obs_u8.shape[0] > 0  # observations, float or bytes
-        if not encodes and ti[nb, O_ENCODER] >= 0 and writes:
-            raise ValueError("observations are written by _run, not _run_random")
-        if replay:  # the record's arrays its seat reads and the rows, out of the tuple once
+        if agents and ti[nb, O_TEACHER] >= 0:  # the teacher mode: nothing is played
+            _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
+            return 0
+        _refuse(ti, nb, obs, obs_u8, agents, encodes)
+        if replay:
             rp = tables_tuple[2]
-            script, red = rp[R_SCRIPT], rp[R_RED]
-            shown, orc_scratch = rp[R_KNOWN], rp[R_ORACLE_SCRATCH]  # wall places the record shows
-            obs_rows, obs_u8_rows = rp[R_OBS], rp[R_OBS_U8]  # the observations: float or bytes
-            orc, orc_u8 = rp[R_ORACLE], rp[R_ORACLE_U8]  # the oracle's (option ``oracle``)
-            capacity = rp[R_ACTION].shape[0]
             ti[nb, O_ROWS_FULL] = 0
         for t in range(lo, hi):  # not a function: a call passing every buffer costs 0.14 us
             rec, mask = st[t], masks[t]
@@ -248,43 +222,18 @@ def _runner(agents: bool, replay: bool):
                 else:
                     count = _start_game(st, t, ev, tables, ti, mask, rng)
             count = _resume(st, t, ev, tables, ti, nb, mask, rng, count)
-            action = ti[t, T_ACTION]
+            action = ti[t, T_ACTION]  # the Python seat's, queued (-1: none)
             ti[t, T_ACTION] = -1
             if ti[t, T_GAME_INDEX] == FINISHED or (rec.game_over and action < 0):
                 ti[t, T_SEAT] = FINISHED
                 continue
             actor = np.int64(rec.actor)
             played = 0
-            while True:
-                if action < 0:
-                    if replay:  # the record's seat: its move, maybe a row
-                        action, known, left, err_row = _record_move(st, t, ti, mask, script, red)
-                        if action < 0:  # the hand left the record: on to the next
-                            count = _leave_record(
-                                st, t, ev, tables, ti, ti[nb], mask, rp, left, err_row
-                            )
-                            if ti[t, T_GAME_INDEX] == FINISHED:
-                                break
-                            actor = np.int64(rec.actor)
-                            continue
-                        kind = _kind_of(st, t, action)
-                        if _row_wanted(ti, t, nb, actor, kind, known, count):
-                            if ti[nb, O_ROWS] >= capacity:
-                                _rows_full(ti, t, ti[nb])
-                                break
-                            _write_row(rp, ti, t, nb, mask, action, actor, kind, count == 1)
-                            r = ti[nb, O_ROWS] - 1  # the row just counted: its observations
-                            enc, orc_id = ti[nb, O_ENCODER], ti[nb, O_ORACLE]  # -1 / 0: none
-                            if enc >= 0 and obs_u8_rows.shape[0] > 0:  # bytes, by the encoder
-                                _encode_row(st, t, tables, actor, enc, ti, shown, obs_u8_rows[r])
-                            elif enc >= 0:
-                                _encode_row(st, t, tables, actor, enc, ti, shown, obs_rows[r])
-                            if orc_id and orc_u8.shape[0] > 0:  # the oracle encoder's
-                                _encode_row(st, t, tables, actor, orc_id, ti, shown, orc_u8[r])
-                            elif orc_id:
-                                _encode_row(st, t, tables, actor, orc_id, ti, shown, orc_scratch)
-                                orc[r, :, :] = orc_scratch
-                    else:  # a compiled policy's move; a Python seat's ends the call
+            if replay:  # the record's seat plays the table's record (or until the rows are full)
+                played = _replay(st, ev, tables, ti, t, nb, mask, rp, action, count)
+            else:  # the compiled seats play; a Python seat's decision ends the call
+                while True:
+                    if action < 0:
                         policy = ti[t, T_SEAT_POLICY + actor]
                         if policy == PYTHON_SEAT:
                             break
@@ -295,38 +244,26 @@ def _runner(agents: bool, replay: bool):
                             action = _choose(st, t, tables, mask, count, policy, rng)
                         else:
                             raise ValueError("a compiled agent plays in _run, not _run_random")
-                hand = rec.hand_index
-                _apply(st, t, ev, tables, action)
-                played += 1
-                action = -1
-                if replay:
-                    _count_decision(ti, t, actor)
-                if rec.game_over or rec.hand_index != hand:  # one hand at most (no forced deal)
-                    if replay:  # the record deals the next hand, whatever the engine's rules say
-                        count = _end_recorded(st, t, ev, tables, ti, ti[nb], mask, rp, True)
-                        if ti[t, T_GAME_INDEX] == FINISHED:
-                            break
+                    hand = rec.hand_index
+                    _apply(st, t, ev, tables, action)
+                    played += 1
+                    action = -1
+                    if rec.game_over or rec.hand_index != hand:  # one hand at most (no forced deal)
+                        _hand_ended(st, t, ti, tf, nb)
+                    if not rec.game_over:  # the next decision; with skip_forced a forced one played
+                        count = _legal_mask(st, t, tables, mask)
+                        if ti[nb, O_SKIP_FORCED] and count == 1:
+                            action = _only_action(mask)
+                            continue
                         actor = np.int64(rec.actor)
                         continue
-                    _hand_ended(st, t, ti, tf, nb)
-                if not rec.game_over:  # the next decision; with skip_forced a forced one played
-                    count = _legal_mask(st, t, tables, mask)
-                    if not replay and ti[nb, O_SKIP_FORCED] and count == 1:
-                        action = _only_action(mask)
-                        continue
+                    _game_over(st, t, ti, tf, ti[nb], tf[nb], mask)
+                    if encodes:  # the acting seat's last view
+                        _observe_final(st, t, ti, nb, suit, honor, obs)
+                    count = _next_game(st, t, ev, tables, ti, ti[nb], mask, rng)
+                    if count < 0:  # the table waits for its reset, or has no game left
+                        break
                     actor = np.int64(rec.actor)
-                    continue
-                mask[:] = 0
-                _game_over(st, t, ti, tf, ti[nb], tf[nb])
-                if encodes:  # the acting seat's last view
-                    _observe_final(st, t, ti, nb, suit, honor, obs)
-                if ti[nb, O_STOP_AT_GAME_END]:
-                    ti[t, T_NEED_RESET] = 1
-                    break
-                count = _autoreset(st, t, ev, tables, ti, ti[nb], mask, rng)
-                if ti[t, T_GAME_INDEX] == FINISHED:
-                    break
-                actor = np.int64(rec.actor)
             ti[nb, O_PLAYED] += played
             if replay or ti[t, T_GAME_INDEX] == FINISHED or ti[t, T_NEED_RESET]:
                 ti[t, T_SEAT] = FINISHED
@@ -402,6 +339,17 @@ def _add_reward(tf, t, s, x):
 
 
 @njit(inline="always")
+def _refuse(ti, nb, obs, obs_u8, agents, encodes):
+    """What the kernel does not do, refused: the teacher mode but in ``_run`` (``agents``), and
+    observations but in a kernel that ``encodes``."""
+    if not agents and ti[nb, O_TEACHER] >= 0:
+        raise ValueError("the teacher mode runs in _run, not _run_random")
+    writes = obs.shape[0] > OBS_NOW or obs_u8.shape[0] > 0  # observations, float or bytes
+    if not encodes and ti[nb, O_ENCODER] >= 0 and writes:
+        raise ValueError("observations are written by _run, not _run_random")
+
+
+@njit(inline="always")
 def _clear_call(ti, tf, t):
     """What a call leaves at table ``t``, cleared: terminated, hand ended, rewards, deltas."""
     ti[t, T_TERMINATED] = 0
@@ -462,13 +410,6 @@ def _only_action(mask):
 
 
 @njit(inline="always")
-def _count_decision(ti, t, actor):
-    """The replay's decision counters: the hand's, and the seat's own (its rows' ``step``)."""
-    ti[t, T_REC_STEP] += 1
-    ti[t, T_REC_SEAT_STEP + actor] += 1
-
-
-@njit(inline="always")
 def _hand_ended(st, t, ti, tf, nb):
     """A hand ended at table ``t``: ``hand_ended``, its point changes, the hand reward."""
     rec = st[t]
@@ -488,16 +429,6 @@ def _observe_final(st, t, ti, nb, suit, honor, obs):
     seat = ti[t, T_FINAL_SEAT]
     if obs.shape[0] > OBS_FINAL and enc >= 0 and seat >= 0:
         _encode(st, t, seat, enc, suit, honor, obs[OBS_FINAL, t])
-
-
-@njit(inline="always")
-def _encode_row(st, t, tables, seat, enc, ti, revealed, out):
-    """The replay's observation of ``seat`` under encoder ``enc`` into ``out`` (float32 or uint8
-    rows): with ``rec_known``, an oracle encoder's wall rows show only the places the record
-    reveals (``revealed``, ``REPLAY``'s ``known``, at the hand in play)."""
-    _encode(st, t, seat, enc, tables.shanten_suit, tables.shanten_honor, out)
-    if ti[t, T_REC_KNOWN]:
-        _known_wall_rows(st, t, enc, revealed[ti[t, T_REC_HAND]], out)
 
 
 @njit(inline="always")
@@ -522,10 +453,12 @@ def _result(ti, lo, hi):
 
 
 @njit(inline="always")  # the runner's own: no module of its own to compile and optimise
-def _game_over(st, t, ti, tf, oi, of):
-    """A game ended at table ``t``: ``terminated``, the end rewards, the table's ``final_*``
-    fields, ``games_done`` (the runner then writes the acting seat's last view)."""
+def _game_over(st, t, ti, tf, oi, of, mask):
+    """A game ended at table ``t``: no legal action (``mask``), ``terminated``, the end rewards,
+    the table's ``final_*`` fields, ``games_done`` (the runner then writes the acting seat's
+    last view)."""
     rec = st[t]
+    mask[:] = 0
     ti[t, T_TERMINATED] = 1
     mode = oi[O_REWARD_MODE]
     for s in range(4):
@@ -543,6 +476,16 @@ def _game_over(st, t, ti, tf, oi, of):
     ti[t, T_FINAL_HANDS] = rec.hand_index
     ti[t, T_FINAL_DECISIONS] = rec.n_decisions
     oi[O_GAMES_DONE] += 1
+
+
+@njit(inline="always")  # the runner's own: no module of its own to compile and optimise
+def _next_game(st, t, ev, tables, ti, oi, mask, rng):
+    """After a game's end at table ``t``: with ``stop_at_game_end`` the table waits
+    (``need_reset``), else ``_autoreset``; the next game's first legal actions (-1: none)."""
+    if oi[O_STOP_AT_GAME_END]:
+        ti[t, T_NEED_RESET] = 1
+        return -1
+    return _autoreset(st, t, ev, tables, ti, oi, mask, rng)
 
 
 @njit(inline="always")  # the runner's own: no module of its own to compile and optimise
