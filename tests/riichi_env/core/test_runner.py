@@ -133,6 +133,7 @@ def test_python_seats_play_as_the_game_facade():
             break
     assert game.done
     assert b.tab["need_reset"][0] and int(b.tab["seat"][0]) == rn.FINISHED
+    assert not b.masks[0].any()  # the ended game has no legal action
     assert list(b.tab["final_points"][0]) == game.points
     np.testing.assert_allclose(total, (np.array(game.points) - 25000) * 0.5)
     b.run()  # the next call moves on to game 1 (seed 10)
