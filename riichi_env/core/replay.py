@@ -5,7 +5,7 @@ The runner's replay kernel (``runner._run_replay``) calls ``_replay`` once a tab
 deal: the table then plays its record's hands to the end (or until the rows are full). An
 inlined step that calls kernels keeps a reference count per array argument; once a table, for a
 whole record, that costs nothing measurable, where the play kernels, a call per decision, keep
-their decisions in the runner's body (docs/internals.md, "Replay").
+their decisions in the runner's body (docs/internals.md, "One runner").
 """
 
 from __future__ import annotations
