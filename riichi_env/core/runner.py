@@ -207,7 +207,7 @@ def _runner(agents: bool, replay: bool):
         if agents and ti[nb, O_TEACHER] >= 0:  # the teacher mode: nothing is played
             _teach(st, tables, ti, ti[nb, O_TEACHER], lo, hi, masks)
             return 0
-        _refuse(ti, nb, obs, obs_u8, agents, encodes)
+        _refuse(ti, nb, obs, obs_u8, encodes)
         if replay:
             rp = tables_tuple[2]
             ti[nb, O_ROWS_FULL] = 0
@@ -339,10 +339,10 @@ def _add_reward(tf, t, s, x):
 
 
 @njit(inline="always")
-def _refuse(ti, nb, obs, obs_u8, agents, encodes):
-    """What the kernel does not do, refused: the teacher mode but in ``_run`` (``agents``), and
-    observations but in a kernel that ``encodes``."""
-    if not agents and ti[nb, O_TEACHER] >= 0:
+def _refuse(ti, nb, obs, obs_u8, encodes):
+    """What the kernel does not do, refused: the teacher mode (``_run`` runs it before this
+    step), and observations but in a kernel that ``encodes``."""
+    if ti[nb, O_TEACHER] >= 0:
         raise ValueError("the teacher mode runs in _run, not _run_random")
     writes = obs.shape[0] > OBS_NOW or obs_u8.shape[0] > 0  # observations, float or bytes
     if not encodes and ti[nb, O_ENCODER] >= 0 and writes:
